@@ -1,0 +1,5 @@
+// Package central holds the cabinet ↔ central-system protocol (protobuf over
+// gRPC with mutual TLS), the client the cabinet uses, and the reference
+// central lottery system: RNG draws through engine.Play, the outcome store,
+// jackpot pools, voucher validation, event intake and the hall jackpot page.
+package central

@@ -1,0 +1,4 @@
+// Package link is the cabinet side of the central-system protocol: the gRPC
+// client with deadlines, bounded retries and reconnection, the outbox it
+// drains, and link-state events.
+package link
