@@ -94,6 +94,10 @@ type Step struct {
 	// count left after it.
 	FreeSpinsWon  int `json:"freeSpinsWon,omitempty"`
 	FreeSpinsLeft int `json:"freeSpinsLeft,omitempty"`
+	// CountDraw is the raw value of the free-spin count draw (MS-13): many
+	// values map to one count, so the outcome records it and a changed
+	// draw can never replay to the same claimed round.
+	CountDraw int32 `json:"countDraw,omitempty"`
 	// Lock & Spin (WS-8, WS-9): which cells hold a locked star (bit
 	// reel*3+row), their prizes, and the respins left after this step.
 	Locked      uint16      `json:"locked,omitempty"`

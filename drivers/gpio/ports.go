@@ -32,6 +32,7 @@ func (p Pull) String() string {
 type LineSpec struct {
 	Name string // kernel line name, e.g. "GPIO17" on a Pi
 	Pull Pull   // inputs only
+	Use  string // what the line is for ("button start"), for error messages
 }
 
 // InputBank is a set of input lines read as one.

@@ -1,0 +1,269 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/ptypair"
+)
+
+// Acceptor is what the cabinet drives of a bill/ticket acceptor;
+// *id003.Driver is one.
+type Acceptor interface {
+	Events() <-chan id003.Event
+	Enable(ctx context.Context, a id003.Accept) error
+	Disable(ctx context.Context) error
+	Stack(ctx context.Context) error
+	Return(ctx context.Context) error
+	Hold(ctx context.Context) error
+	// Run drives the device until ctx ends.
+	Run(ctx context.Context) error
+}
+
+// Printer is the firmware's port to the ticket printer (drivers/printer).
+type Printer = printer.Printer
+
+// Options are what the cabinet program supplies to Assemble.
+type Options struct {
+	// Clock times the GPIO (debounce, patterns, meter pulses); nil is the
+	// system clock.
+	Clock gpio.Clock
+	// Meters is the durable count of units owed to the hard meters: the
+	// ledger. Required.
+	Meters gpio.MeterStore
+	// GPIOEvents receives button, key, door and meter events from the GPIO
+	// goroutine. nil drops them.
+	GPIOEvents func(gpio.Event)
+	// BeforeAck is the acceptor's hook at VEND VALID, before the ACK: the
+	// place to journal the credit (see id003.Config.BeforeAck).
+	BeforeAck func(id003.Stacked) error
+	// AcceptorConfig, when set, adjusts the acceptor driver's configuration
+	// (tests scale timings down). Path and Open are the assembly's.
+	AcceptorConfig func(*id003.Config)
+	// PrinterOptions, when set, adjusts the printer driver's configuration.
+	PrinterOptions func(any)
+}
+
+// Cabinet is the hardware of one cabinet, assembled from a profile.
+type Cabinet struct {
+	Profile  *Profile
+	GPIO     *gpio.Controller
+	Acceptor Acceptor
+	Printer  Printer // nil until a printer driver for the profile's protocol is wired
+
+	// Devkit only: the in-memory GPIO lines the keyboard drives, and the
+	// device emulators on the far ends of the pseudo-terminals.
+	FakeGPIO         *gpiofake.Board
+	AcceptorEmulator *id003emu.Acceptor
+
+	inputs map[gpio.Input]gpio.InputWiring
+
+	emuCancel context.CancelFunc
+	emuWG     sync.WaitGroup
+	emuMu     sync.Mutex
+	emuErr    error
+	closers   []func() error
+	closeOnce sync.Once
+	closeErr  error
+}
+
+// Assemble opens everything a profile names: the GPIO banks (refusing to
+// start when a pin does not resolve), the acceptor and the printer. For
+// emulated devices it starts the emulators on pseudo-terminal pairs, and
+// the drivers open the host ends through serialport, the same code path as
+// a real port. On error everything opened so far is closed again.
+func Assemble(p *Profile, opt Options) (c *Cabinet, err error) {
+	if opt.Meters == nil {
+		return nil, errors.New("board: Assemble needs a MeterStore (the ledger)")
+	}
+	c = &Cabinet{Profile: p, inputs: map[gpio.Input]gpio.InputWiring{}}
+	emuCtx, cancel := context.WithCancel(context.Background())
+	c.emuCancel = cancel
+	defer func() {
+		if err != nil {
+			c.Close()
+			c = nil
+		}
+	}()
+
+	if err := c.assembleGPIO(p, opt); err != nil {
+		return c, err
+	}
+	if err := c.assembleAcceptor(emuCtx, p, opt); err != nil {
+		return c, err
+	}
+	if err := c.assemblePrinter(emuCtx, p, opt); err != nil {
+		return c, err
+	}
+	return c, nil
+}
+
+func (c *Cabinet) assembleGPIO(p *Profile, opt Options) error {
+	cfg := p.GPIOConfig()
+	cfg.Clock, cfg.Store, cfg.Sink = opt.Clock, opt.Meters, opt.GPIOEvents
+	for _, w := range cfg.Inputs {
+		c.inputs[w.Input] = w
+	}
+	var in gpio.InputBank
+	var out gpio.OutputBank
+	switch p.GPIO.Backend {
+	case BackendFake:
+		b, err := gpiofake.New(opt.Clock, cfg.InputLines(), cfg.OutputLines())
+		if err != nil {
+			return fmt.Errorf("board: %s: %w", p.Name, err)
+		}
+		// Start with every switch at rest (doors shut, keys off) and the
+		// meters connected, as on a healthy cabinet.
+		for _, w := range cfg.Inputs {
+			b.Set(w.Line, w.ActiveLow)
+		}
+		if s := cfg.MeterSense; s != nil && allActiveHigh(cfg.Meters) {
+			var coils []string
+			for _, m := range cfg.Meters {
+				coils = append(coils, m.Line)
+			}
+			if err := b.Follow(s.Line, s.ActiveLow, coils...); err != nil {
+				return fmt.Errorf("board: %s: %w", p.Name, err)
+			}
+		}
+		c.FakeGPIO = b
+		in, out = b.Inputs(), b.Outputs()
+	case BackendPeriph:
+		var err error
+		in, out, err = periphgpio.Open(cfg.InputLines(), cfg.OutputLines())
+		if err != nil {
+			return fmt.Errorf("board: %s: %w", p.Name, err)
+		}
+	default:
+		return fmt.Errorf("board: %s: unknown GPIO backend %q", p.Name, p.GPIO.Backend)
+	}
+	ctl, err := gpio.New(cfg, in, out)
+	if err != nil {
+		in.Close()
+		out.Close()
+		return fmt.Errorf("board: %s: %w", p.Name, err)
+	}
+	c.GPIO = ctl
+	c.closers = append(c.closers, ctl.Close)
+	return nil
+}
+
+func allActiveHigh(ms []gpio.MeterWiring) bool {
+	for _, m := range ms {
+		if m.ActiveLow {
+			return false
+		}
+	}
+	return true
+}
+
+// newPair makes a pseudo-terminal pair closed with the cabinet.
+func (c *Cabinet) newPair(what string) (*ptypair.Pair, error) {
+	pair, err := ptypair.New()
+	if err != nil {
+		return nil, fmt.Errorf("board: %s emulator: %w", what, err)
+	}
+	c.closers = append(c.closers, pair.Close)
+	return pair, nil
+}
+
+// goEmulate runs an emulator until Close; an early stop is kept for
+// EmulatorError.
+func (c *Cabinet) goEmulate(ctx context.Context, what string, run func(context.Context) error) {
+	c.emuWG.Add(1)
+	go func() {
+		defer c.emuWG.Done()
+		if err := run(ctx); err != nil && ctx.Err() == nil {
+			c.emuMu.Lock()
+			c.emuErr = errors.Join(c.emuErr, fmt.Errorf("board: %s emulator: %w", what, err))
+			c.emuMu.Unlock()
+		}
+	}()
+}
+
+func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options) error {
+	a := p.Acceptor
+	if a.Protocol != "id003" {
+		return fmt.Errorf("board: %s: no driver for acceptor protocol %q", p.Name, a.Protocol)
+	}
+	path := a.Port
+	if a.Emulated {
+		pair, err := c.newPair("acceptor")
+		if err != nil {
+			return err
+		}
+		c.AcceptorEmulator = id003emu.New(pair.Device, id003emu.Config{})
+		c.goEmulate(ctx, "acceptor", c.AcceptorEmulator.Run)
+		path = pair.HostPath
+	}
+	cfg := id003.DefaultConfig(path)
+	cfg.BeforeAck = opt.BeforeAck
+	if opt.AcceptorConfig != nil {
+		opt.AcceptorConfig(&cfg)
+	}
+	cfg.Path = path
+	c.Acceptor = id003.New(cfg)
+	return nil
+}
+
+func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) error {
+	return nil
+}
+
+// Run drives the GPIO and the serial devices until ctx ends (nil) or the
+// GPIO fails (its error: the firmware must tilt).
+func (c *Cabinet) Run(ctx context.Context) error {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	var wg sync.WaitGroup
+	if c.Acceptor != nil {
+		wg.Add(1)
+		go func() { defer wg.Done(); c.Acceptor.Run(ctx) }()
+	}
+	err := c.GPIO.Run(ctx)
+	cancel()
+	wg.Wait()
+	return err
+}
+
+// EmulatorError returns what made an emulator stop early, if anything.
+func (c *Cabinet) EmulatorError() error {
+	c.emuMu.Lock()
+	defer c.emuMu.Unlock()
+	return c.emuErr
+}
+
+// SetInput drives a devkit input: active means pressed, turned or open.
+// It fails on a cabinet with real GPIO.
+func (c *Cabinet) SetInput(in gpio.Input, active bool) error {
+	if c.FakeGPIO == nil {
+		return fmt.Errorf("board: %s has real GPIO; inputs come from the switches", c.Profile.Name)
+	}
+	w, ok := c.inputs[in]
+	if !ok {
+		return fmt.Errorf("board: no input %s", in)
+	}
+	return c.FakeGPIO.Set(w.Line, active != w.ActiveLow)
+}
+
+// Close stops the emulators, turns the outputs off and closes every device.
+func (c *Cabinet) Close() error {
+	c.closeOnce.Do(func() {
+		c.emuCancel()
+		var errs []error
+		for i := len(c.closers) - 1; i >= 0; i-- {
+			errs = append(errs, c.closers[i]())
+		}
+		c.emuWG.Wait()
+		c.closeErr = errors.Join(errs...)
+	})
+	return c.closeErr
+}

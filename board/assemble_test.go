@@ -1,0 +1,157 @@
+package board
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
+	"github.com/polaris-vlt/polaris/drivers/id003"
+)
+
+func waitFor[T any](t *testing.T, ch <-chan T, what string, ok func(T) bool) T {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case e := <-ch:
+			if ok(e) {
+				return e
+			}
+		case <-deadline:
+			t.Fatalf("timed out waiting for %s", what)
+		}
+	}
+}
+
+// devkit assembles from its profile and every device answers: buttons reach
+// the GPIO events, lamps and meters drive their lines (the emulated meter
+// confirms on the sense line), and the emulated acceptor, over a
+// pseudo-terminal through the real serial code, starts up, takes a note and
+// stacks it.
+func TestDevkitAssemblesAndAnswers(t *testing.T) {
+	p, err := Load("devkit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	store := gpiofake.NewMeterStore()
+	gev := make(chan gpio.Event, 64)
+	cab, err := Assemble(p, Options{Meters: store, GPIOEvents: func(e gpio.Event) { gev <- e }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cab.Close()
+	if cab.FakeGPIO == nil || cab.AcceptorEmulator == nil {
+		t.Fatal("devkit without fake GPIO or acceptor emulator")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- cab.Run(ctx) }()
+
+	// GPIO: doors start shut, so the first event is the button.
+	if err := cab.SetInput(gpio.BtnCollect, true); err != nil {
+		t.Fatal(err)
+	}
+	ic := waitFor(t, gev, "collect press", func(e gpio.Event) bool { _, ok := e.(gpio.InputChanged); return ok }).(gpio.InputChanged)
+	if ic.Input != gpio.BtnCollect || !ic.Active {
+		t.Fatalf("first GPIO event %v, want collect pressed", ic)
+	}
+	cab.SetInput(gpio.DoorMain, true)
+	waitFor(t, gev, "main door open", func(e gpio.Event) bool {
+		ic, ok := e.(gpio.InputChanged)
+		return ok && ic.Input == gpio.DoorMain && ic.Active
+	})
+	if err := cab.GPIO.SetLamp(gpio.BtnStart, gpio.On); err != nil {
+		t.Fatal(err)
+	}
+	store.Commit(gpio.MeterGames, 2)
+	cab.GPIO.Kick(gpio.MeterGames)
+	for n := 0; n < 2; {
+		e := waitFor(t, gev, "meter pulses", func(e gpio.Event) bool {
+			switch e.(type) {
+			case gpio.MeterPulsed, gpio.MeterFailed:
+				return true
+			}
+			return false
+		})
+		if f, bad := e.(gpio.MeterFailed); bad {
+			t.Fatalf("devkit meter failed: %v", f)
+		}
+		n++
+	}
+	if on, _ := cab.FakeGPIO.Output("LAMP_START"); !on {
+		t.Error("start lamp line not driven")
+	}
+
+	// Acceptor: the driver finishes start-up against the emulator, then a
+	// 10 € note goes to escrow and is stacked on command.
+	ev := cab.Acceptor.Events()
+	waitFor(t, ev, "acceptor ready", func(e id003.Event) bool { _, ok := e.(id003.Ready); return ok })
+	waitFor(t, ev, "acceptor enabled", func(e id003.Event) bool { _, ok := e.(id003.Enabled); return ok })
+	if err := cab.AcceptorEmulator.InsertNote(0x63); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ev, "escrow", func(e id003.Event) bool { _, ok := e.(id003.Escrow); return ok })
+	sctx, scancel := context.WithTimeout(ctx, 5*time.Second)
+	defer scancel()
+	if err := cab.Acceptor.Stack(sctx); err != nil {
+		t.Fatal(err)
+	}
+	waitFor(t, ev, "stacked", func(e id003.Event) bool { _, ok := e.(id003.Stacked); return ok })
+
+	cancel()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Run did not stop")
+	}
+	if err := cab.Close(); err != nil {
+		t.Errorf("Close: %v", err)
+	}
+	if on, _ := cab.FakeGPIO.Output("LAMP_START"); on {
+		t.Error("lamp left on after Close")
+	}
+	if err := cab.EmulatorError(); err != nil {
+		t.Errorf("emulator: %v", err)
+	}
+}
+
+// rpi-cabinet on a machine without its lines refuses to start, naming each
+// pin, and leaves nothing open.
+func TestRPiCabinetRefusesWithoutItsPins(t *testing.T) {
+	if _, err := os.Stat("/dev/gpiochip0"); err == nil {
+		t.Skip("this machine has GPIO chips; the refusal is tested where it has none")
+	}
+	p, err := Load("rpi-cabinet")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Assemble(p, Options{Meters: gpiofake.NewMeterStore()})
+	var miss *periphgpio.MissingLinesError
+	if !errors.As(err, &miss) {
+		t.Fatalf("Assemble: %v, want MissingLinesError", err)
+	}
+	for _, want := range []string{`pin "GPIO5" (button start)`, `pin "GPIO23" (door_acceptor)`, `pin "LAMP_COLLECT" (lamp collect)`, `pin "GPIO24" (meter sense)`, "no GPIO chips"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("error lacks %q:\n%v", want, err)
+		}
+	}
+	if len(miss.Missing) != 28 {
+		t.Errorf("%d pins reported missing, want all 28", len(miss.Missing))
+	}
+}
+
+func TestAssembleNeedsMeterStore(t *testing.T) {
+	p, _ := Load("devkit")
+	if _, err := Assemble(p, Options{}); err == nil {
+		t.Fatal("assembled without a MeterStore")
+	}
+}

@@ -1,0 +1,107 @@
+// Package jpserver plugs the Magic Stars progressive jackpot
+// (central/jackpot) into the reference central server: it implements
+// server.Jackpots over a jackpot.Jackpot and keeps a jackpot.Live for the
+// cabinets' stream and the hall display.
+package jpserver
+
+import (
+	"context"
+	"database/sql"
+	"sync"
+	"sync/atomic"
+
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Adapter is a server.Jackpots.
+type Adapter struct {
+	j    *jackpot.Jackpot
+	live *jackpot.Live
+
+	// hooked is set once the server reports commits (Committed): from then
+	// on values are published from the store after each commit, never from
+	// a transaction that might still roll back.
+	hooked atomic.Bool
+	kick   chan *sql.DB
+	once   sync.Once
+}
+
+var _ server.Jackpots = (*Adapter)(nil)
+
+// New returns an adapter for j.
+func New(j *jackpot.Jackpot) *Adapter {
+	return &Adapter{j: j, live: jackpot.NewLive(j), kick: make(chan *sql.DB, 1)}
+}
+
+// Jackpot returns the engine behind a.
+func (a *Adapter) Jackpot() *jackpot.Jackpot { return a.j }
+
+// Live returns the in-memory values (a hall.Feed).
+func (a *Adapter) Live() *jackpot.Live { return a.live }
+
+// Setup creates the tables, opens new pools and loads the values.
+func (a *Adapter) Setup(tx *sql.Tx) error {
+	ctx := context.Background()
+	if err := a.j.Init(ctx, tx); err != nil {
+		return err
+	}
+	return a.live.Load(ctx, tx)
+}
+
+// Contribute plays the round's jackpot part inside the round's transaction.
+func (a *Adapter) Contribute(tx *sql.Tx, c server.Contribution, src engine.Source) (*server.JackpotHit, error) {
+	out, err := a.j.Play(context.Background(), tx, jackpot.Game{Cabinet: c.Cabinet, Hall: c.Hall, Round: c.Round, Game: c.Game, Stake: c.Stake}, src)
+	if err != nil {
+		return nil, err
+	}
+	if !a.hooked.Load() {
+		a.live.Apply(out)
+	}
+	if !out.Hit {
+		return nil, nil
+	}
+	p, _ := a.j.Pool(out.Pool)
+	name := p.Name
+	if name == "" {
+		name = p.ID
+	}
+	return &server.JackpotHit{Pool: out.Pool, Name: name, Amount: out.Paid}, nil
+}
+
+// Committed is the server's hook after a batch committed: the values are
+// re-read from the store (in the background, coalesced).
+func (a *Adapter) Committed(db *sql.DB) {
+	a.hooked.Store(true)
+	a.once.Do(func() { go a.loader() })
+	select {
+	case a.kick <- db:
+	default:
+	}
+}
+
+func (a *Adapter) loader() {
+	for db := range a.kick {
+		_ = a.live.Load(context.Background(), db) // a failed read is retried at the next commit
+	}
+}
+
+// Values is the progressive pool a cabinet of hall shows, in whole CZK. The
+// fixed jackpots come from the games themselves.
+func (a *Adapter) Values(hall string) []server.JackpotValue {
+	b := a.live.Board(hall)
+	out := make([]server.JackpotValue, 0, len(b.Pools))
+	for _, p := range b.Pools {
+		czk, _ := p.Value.Crowns()
+		name := p.Name
+		if name == "" {
+			name = p.ID
+		}
+		out = append(out, server.JackpotValue{Pool: p.ID, Name: name, Game: engine.MagicStars, Amount: engine.Money(czk)})
+	}
+	return out
+}
+
+// Subscribe signals after values change; cancel closes the channel.
+func (a *Adapter) Subscribe() (<-chan struct{}, func()) { return a.live.Subscribe() }

@@ -1,0 +1,211 @@
+package link
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// HelloInfo is the central system's answer to Hello.
+type HelloInfo struct {
+	Cabinet, Hall  string
+	ServerTime     time.Time
+	Offset         time.Duration // server time minus cabinet time at the reply
+	Models         map[engine.GameID]string
+	LastRound      uint64
+	Enabled        bool
+	DisabledReason string
+}
+
+// Hello tells the central system which models the cabinet plays and gets
+// its time. A model difference is a *RefusedError with Reason MODEL_MISMATCH;
+// a central key that differs from the pinned one is a *SignatureError.
+func (c *Client) Hello(ctx context.Context) (*HelloInfo, error) {
+	req := &pb.HelloRequest{SoftwareVersion: c.cfg.Version}
+	for _, g := range c.cfg.Games {
+		req.Models = append(req.Models, &pb.GameModel{Game: string(g.ID()), ModelId: g.ModelID()})
+	}
+	var rep *pb.HelloReply
+	err := c.call(ctx, "hello", func(ctx context.Context) (err error) {
+		req.CabinetTimeUnixNano = c.cfg.Clock.Now().UnixNano()
+		rep, err = c.api.Hello(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if string(rep.GetSigningPublicKey()) != string(c.cfg.SigningKey) {
+		return nil, &SignatureError{What: "hello: the central signing key differs from the pinned key"}
+	}
+	if rep.GetCabinet() != c.cfg.Cabinet {
+		return nil, &BodyError{Field: "cabinet", Want: c.cfg.Cabinet, Got: rep.GetCabinet()}
+	}
+	st := time.Unix(0, rep.GetServerTimeUnixNano())
+	info := &HelloInfo{
+		Cabinet: rep.GetCabinet(), Hall: rep.GetHall(), ServerTime: st, Offset: st.Sub(c.cfg.Clock.Now()),
+		Models: map[engine.GameID]string{}, LastRound: rep.GetLastRound(), Enabled: rep.GetEnabled(),
+		DisabledReason: rep.GetDisabledReason(),
+	}
+	for _, m := range rep.GetModels() {
+		info.Models[engine.GameID(m.GetGame())] = m.GetModelId()
+	}
+	return info, nil
+}
+
+// RequestOutcome asks for round n (idempotent: the same n always gives the
+// same bytes) and returns it verified and decoded. It does not mirror; call
+// Outcome.Mirror.
+func (c *Client) RequestOutcome(ctx context.Context, n uint64, game engine.GameID, modelID string, stake engine.Money) (*Outcome, error) {
+	req := &pb.OutcomeRequest{Round: n, Game: string(game), ModelId: modelID, Stake: int64(stake)}
+	var sb *pb.SignedBody
+	err := c.call(ctx, "outcome", func(ctx context.Context) (err error) {
+		sb, err = c.api.RequestOutcome(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return VerifyOutcome(c.cfg.SigningKey, c.cfg.Cabinet, OutcomeRequest{Round: n, Game: game, ModelID: modelID, Stake: stake}, sb.GetBody(), sb.GetSignature())
+}
+
+// CommitOutcome tells the central system that round n is settled. Most
+// cabinets send it through the outbox (EnqueueCommit) instead.
+func (c *Client) CommitOutcome(ctx context.Context, n uint64) error {
+	return c.call(ctx, "commit", func(ctx context.Context) error {
+		_, err := c.api.CommitOutcome(ctx, &pb.CommitRequest{Round: n})
+		return err
+	})
+}
+
+// RequestRiskStep asks for the card of Risk step (1-based) on round n.
+func (c *Client) RequestRiskStep(ctx context.Context, n uint64, step int, choice engine.Colour) (*RiskCard, error) {
+	if step < 1 {
+		return nil, errors.New("link: risk step must be positive")
+	}
+	req := &pb.RiskRequest{Round: n, Step: uint32(step), Choice: pb.Colour(choice)}
+	var sb *pb.SignedBody
+	err := c.call(ctx, "risk", func(ctx context.Context) (err error) {
+		sb, err = c.api.RequestRiskStep(ctx, req)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return VerifyRisk(c.cfg.SigningKey, c.cfg.Cabinet, n, step, choice, sb.GetBody(), sb.GetSignature())
+}
+
+// Voucher is an issued validation number.
+type Voucher struct {
+	Number    string
+	Amount    engine.Money
+	Sequence  uint64
+	IssuedAt  time.Time
+	ExpiresAt time.Time
+}
+
+// IssueVoucher gets the validation number for the cabinet's voucher
+// sequence number seq (idempotent per seq).
+func (c *Client) IssueVoucher(ctx context.Context, amount engine.Money, seq uint64) (*Voucher, error) {
+	var rep *pb.VoucherReply
+	err := c.call(ctx, "issue voucher", func(ctx context.Context) (err error) {
+		rep, err = c.api.IssueVoucher(ctx, &pb.IssueVoucherRequest{Amount: int64(amount), Sequence: seq})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	if rep.GetAmount() != int64(amount) || rep.GetSequence() != seq || len(rep.GetValidationNumber()) != 18 {
+		return nil, &BodyError{Field: "voucher", Want: "the voucher asked for", Got: rep.String()}
+	}
+	return &Voucher{Number: rep.GetValidationNumber(), Amount: amount, Sequence: seq,
+		IssuedAt: time.Unix(0, rep.GetIssuedAtUnixNano()), ExpiresAt: time.Unix(0, rep.GetExpiresAtUnixNano())}, nil
+}
+
+// Hold is a voucher held for this cabinet while the acceptor stacks it.
+type Hold struct {
+	Number    string
+	Amount    engine.Money
+	Hold      string
+	ExpiresAt time.Time
+}
+
+// RedeemVoucher puts a hold on voucher number. Refusals carry reasons
+// VOUCHER_UNKNOWN, VOUCHER_EXPIRED, VOUCHER_REDEEMED, VOUCHER_HELD_ELSEWHERE.
+func (c *Client) RedeemVoucher(ctx context.Context, number string) (*Hold, error) {
+	var rep *pb.RedeemReply
+	err := c.call(ctx, "redeem voucher", func(ctx context.Context) (err error) {
+		rep, err = c.api.RedeemVoucher(ctx, &pb.RedeemRequest{ValidationNumber: number})
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return &Hold{Number: number, Amount: engine.Money(rep.GetAmount()), Hold: rep.GetHold(), ExpiresAt: time.Unix(0, rep.GetHoldExpiresAtUnixNano())}, nil
+}
+
+// ConfirmRedeem marks the held voucher redeemed for amount, once stacked.
+func (c *Client) ConfirmRedeem(ctx context.Context, number, hold string, amount engine.Money) error {
+	return c.call(ctx, "confirm redeem", func(ctx context.Context) error {
+		_, err := c.api.ConfirmRedeem(ctx, &pb.ConfirmRedeemRequest{ValidationNumber: number, Hold: hold, Amount: int64(amount)})
+		return err
+	})
+}
+
+// CancelRedeem releases the hold (the ticket went back to the player).
+func (c *Client) CancelRedeem(ctx context.Context, number, hold string) error {
+	return c.call(ctx, "cancel redeem", func(ctx context.Context) error {
+		_, err := c.api.CancelRedeem(ctx, &pb.CancelRedeemRequest{ValidationNumber: number, Hold: hold})
+		return err
+	})
+}
+
+// Event is one cabinet event for the central event log.
+type Event struct {
+	Seq    int64
+	At     time.Time
+	Kind   string
+	Text   string
+	Amount engine.Money
+	Data   []byte // JSON detail
+}
+
+// Meter is one accounting meter value.
+type Meter struct {
+	Name  string
+	Value int64
+}
+
+// ReportEvents sends a batch under message id (idempotent per id).
+func (c *Client) ReportEvents(ctx context.Context, id int64, events []Event) error {
+	b := &pb.EventBatch{MessageId: id}
+	for _, e := range events {
+		b.Events = append(b.Events, &pb.Event{Seq: e.Seq, AtUnixNano: e.At.UnixNano(), Kind: e.Kind, Text: e.Text, Amount: int64(e.Amount), Data: e.Data})
+	}
+	return c.sendEvents(ctx, b)
+}
+
+func (c *Client) sendEvents(ctx context.Context, b *pb.EventBatch) error {
+	return c.call(ctx, "events", func(ctx context.Context) error {
+		_, err := c.api.ReportEvents(ctx, b)
+		return err
+	})
+}
+
+// ReportMeters sends a meter snapshot under message id (idempotent per id).
+func (c *Client) ReportMeters(ctx context.Context, id int64, at time.Time, meters []Meter) error {
+	r := &pb.MeterReport{MessageId: id, AtUnixNano: at.UnixNano()}
+	for _, m := range meters {
+		r.Meters = append(r.Meters, &pb.Meter{Name: m.Name, Value: m.Value})
+	}
+	return c.sendMeters(ctx, r)
+}
+
+func (c *Client) sendMeters(ctx context.Context, r *pb.MeterReport) error {
+	return c.call(ctx, "meters", func(ctx context.Context) error {
+		_, err := c.api.ReportMeters(ctx, r)
+		return err
+	})
+}

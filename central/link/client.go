@@ -1,0 +1,231 @@
+package link
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/tls"
+	"crypto/x509"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net"
+	"sync"
+	"time"
+
+	"google.golang.org/genproto/googleapis/rpc/errdetails"
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/backoff"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/status"
+
+	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Clock is the client's time: Now for stamps, After for backoff waits.
+type Clock interface {
+	Now() time.Time
+	After(d time.Duration) <-chan time.Time
+}
+
+type realClock struct{}
+
+func (realClock) Now() time.Time                         { return time.Now() }
+func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) }
+
+// Config configures a Client.
+type Config struct {
+	Addr string      // host:port of the central system
+	TLS  *tls.Config // the cabinet's certificate and the CA (pki.CabinetTLSDir)
+	// Cabinet is this cabinet's id; empty means the CN of the TLS
+	// certificate. Bodies for any other cabinet are refused.
+	Cabinet    string
+	SigningKey ed25519.PublicKey // the central system's body-signing key
+	Games      []engine.Game     // offered in Hello; nil means engine.Games()
+	Outbox     Outbox            // drained by Run; may be nil
+	// CallTimeout bounds each attempt of a call (default 5 s); Retries is
+	// how many times a failed attempt is repeated (default 4), waiting
+	// Backoff (default 100 ms) doubled each time up to MaxBackoff (2 s).
+	CallTimeout time.Duration
+	Retries     int
+	Backoff     time.Duration
+	MaxBackoff  time.Duration
+	Clock       Clock
+	// Dialer replaces the TCP dial (tests put a proxy in between).
+	Dialer func(ctx context.Context, addr string) (net.Conn, error)
+	// Version is the software version sent in Hello.
+	Version string
+}
+
+// Client is the cabinet's connection to the central system. Calls are safe
+// from any goroutine; every call is idempotent, so retrying is safe.
+type Client struct {
+	cfg     Config
+	conn    *grpc.ClientConn
+	api     pb.CentralClient
+	states  chan StateEvent
+	notices chan Notice
+	kick    chan struct{}
+
+	mu    sync.Mutex
+	state State
+}
+
+// Dial prepares a client; the connection is made on first use and remade
+// after a failure.
+func Dial(cfg Config) (*Client, error) {
+	if cfg.TLS == nil {
+		return nil, errors.New("link: no TLS configuration")
+	}
+	if len(cfg.SigningKey) != ed25519.PublicKeySize {
+		return nil, errors.New("link: no Ed25519 key to verify bodies with")
+	}
+	if cfg.Cabinet == "" {
+		if len(cfg.TLS.Certificates) == 0 || len(cfg.TLS.Certificates[0].Certificate) == 0 {
+			return nil, errors.New("link: no cabinet certificate")
+		}
+		leaf, err := x509.ParseCertificate(cfg.TLS.Certificates[0].Certificate[0])
+		if err != nil {
+			return nil, fmt.Errorf("link: cabinet certificate: %w", err)
+		}
+		cfg.Cabinet = leaf.Subject.CommonName
+	}
+	if cfg.Games == nil {
+		cfg.Games = engine.Games()
+	}
+	if cfg.CallTimeout == 0 {
+		cfg.CallTimeout = 5 * time.Second
+	}
+	if cfg.Retries == 0 {
+		cfg.Retries = 4
+	}
+	if cfg.Backoff == 0 {
+		cfg.Backoff = 100 * time.Millisecond
+	}
+	if cfg.MaxBackoff == 0 {
+		cfg.MaxBackoff = 2 * time.Second
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = realClock{}
+	}
+	opts := []grpc.DialOption{
+		grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS)),
+		grpc.WithConnectParams(grpc.ConnectParams{
+			Backoff:           backoff.Config{BaseDelay: 50 * time.Millisecond, Multiplier: 1.6, Jitter: 0.2, MaxDelay: cfg.MaxBackoff},
+			MinConnectTimeout: cfg.CallTimeout,
+		}),
+		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
+	}
+	if cfg.Dialer != nil {
+		opts = append(opts, grpc.WithContextDialer(cfg.Dialer))
+	}
+	conn, err := grpc.NewClient("passthrough:///"+cfg.Addr, opts...)
+	if err != nil {
+		return nil, fmt.Errorf("link: %w", err)
+	}
+	return &Client{
+		cfg: cfg, conn: conn, api: pb.NewCentralClient(conn),
+		states: make(chan StateEvent, 64), notices: make(chan Notice, 64), kick: make(chan struct{}, 1),
+	}, nil
+}
+
+// Close hangs up.
+func (c *Client) Close() error { return c.conn.Close() }
+
+// Cabinet is the id bodies must carry.
+func (c *Client) Cabinet() string { return c.cfg.Cabinet }
+
+// RefusedError is the central system's clear refusal of a request: retrying
+// it will not help. Reason is a stable code such as "VOUCHER_EXPIRED".
+type RefusedError struct {
+	Code    codes.Code
+	Reason  string
+	Message string
+}
+
+func (e *RefusedError) Error() string {
+	return fmt.Sprintf("link: refused (%s): %s", e.Code, e.Message)
+}
+
+// UnavailableError says the call failed on every attempt for want of a link.
+type UnavailableError struct {
+	Attempts int
+	Err      error
+}
+
+func (e *UnavailableError) Error() string {
+	return fmt.Sprintf("link: central system unreachable after %d attempts: %v", e.Attempts, e.Err)
+}
+
+func (e *UnavailableError) Unwrap() error { return e.Err }
+
+// Reason returns the refusal reason of err, or "".
+func Reason(err error) string {
+	var r *RefusedError
+	if errors.As(err, &r) {
+		return r.Reason
+	}
+	return ""
+}
+
+func transient(code codes.Code) bool {
+	switch code {
+	case codes.Unavailable, codes.DeadlineExceeded, codes.Aborted, codes.Canceled:
+		return true
+	}
+	return false
+}
+
+func toRefused(st *status.Status) *RefusedError {
+	r := &RefusedError{Code: st.Code(), Message: st.Message()}
+	for _, d := range st.Details() {
+		if info, ok := d.(*errdetails.ErrorInfo); ok {
+			r.Reason = info.GetReason()
+		}
+	}
+	return r
+}
+
+// call runs one RPC attempt after another: a deadline per attempt, a
+// bounded number of retries of transport failures with doubling backoff.
+func (c *Client) call(ctx context.Context, name string, fn func(ctx context.Context) error) error {
+	wait := c.cfg.Backoff
+	var last error
+	attempts := 0
+	for attempts <= c.cfg.Retries {
+		attempts++
+		actx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+		err := fn(actx)
+		cancel()
+		if err == nil {
+			c.setState(Up, nil)
+			return nil
+		}
+		st, _ := status.FromError(err)
+		if ctx.Err() != nil {
+			return fmt.Errorf("link: %s: %w", name, ctx.Err())
+		}
+		if !transient(st.Code()) {
+			c.setState(Up, nil)
+			return toRefused(st)
+		}
+		last = err
+		c.setState(Down, err)
+		if attempts > c.cfg.Retries {
+			break
+		}
+		// Jitter spreads the retries of many cabinets after an outage.
+		d := wait/2 + rand.N(wait/2+1)
+		select {
+		case <-c.cfg.Clock.After(d):
+		case <-ctx.Done():
+			return fmt.Errorf("link: %s: %w", name, ctx.Err())
+		}
+		if wait *= 2; wait > c.cfg.MaxBackoff {
+			wait = c.cfg.MaxBackoff
+		}
+	}
+	return &UnavailableError{Attempts: attempts, Err: last}
+}

@@ -1,0 +1,75 @@
+package server
+
+import (
+	"database/sql"
+
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Contribution is one new paid round offered to the jackpot engine.
+type Contribution struct {
+	Cabinet, Hall string
+	Game          engine.GameID
+	Round         uint64
+	Stake         engine.Money
+}
+
+// JackpotHit is a mystery jackpot won by a round (MS-17); it is paid by an
+// attendant, never credited (MS-18).
+type JackpotHit struct {
+	Pool, Name string
+	Amount     engine.Money
+}
+
+// JackpotValue is one value a cabinet shows.
+type JackpotValue struct {
+	Pool, Name string
+	Game       engine.GameID
+	Amount     engine.Money
+	Stake      engine.Money // fixed jackpots: the stake; 0 for a progressive
+	Tier       string       // fixed jackpots: "mini", "minor", "major", "grand"
+}
+
+// Jackpots is the progressive jackpot engine (central/jackpot implements it).
+type Jackpots interface {
+	// Setup runs once at start inside a store write transaction.
+	Setup(tx *sql.Tx) error
+	// Contribute is called exactly once per new paid round of any game, from
+	// the single store-writer goroutine, inside the transaction that records
+	// the round; src is the central RNG. A hit goes into the signed body.
+	Contribute(tx *sql.Tx, c Contribution, src engine.Source) (*JackpotHit, error)
+	// Values are what a cabinet of hall shows; called concurrently.
+	Values(hall string) []JackpotValue
+	// Subscribe returns a channel that receives (coalesced) after values change.
+	Subscribe() (changed <-chan struct{}, cancel func())
+}
+
+// fixedJackpots is what a game with fixed jackpot amounts per stake (Wish
+// Upon a Star, WS-10) may implement so that the stream carries them.
+type fixedJackpots interface {
+	FixedJackpots(stake engine.Money) map[engine.Jackpot]engine.Money
+}
+
+var tierNames = map[engine.Jackpot]string{engine.Mini: "mini", engine.Minor: "minor", engine.Major: "major", engine.Grand: "grand"}
+
+// riskCap returns the round cap Risk must respect for g and whether g has
+// Risk at all: a game may say so with RiskCap(stake) (cap, ok); otherwise
+// only Magic Stars has Risk, capped by MS-7's 500 000 CZK
+// (magicstars.RoundCap).
+func riskCap(g engine.Game, stake engine.Money) (engine.Money, bool) {
+	if c, ok := g.(interface {
+		RiskCap(engine.Money) (engine.Money, bool)
+	}); ok {
+		return c.RiskCap(stake)
+	}
+	switch c := g.(type) {
+	case interface{ RoundCap(engine.Money) engine.Money }:
+		return c.RoundCap(stake), g.ID() == engine.MagicStars
+	case interface{ RoundCap() engine.Money }:
+		return c.RoundCap(), g.ID() == engine.MagicStars
+	}
+	if g.ID() == engine.MagicStars {
+		return 500_000, true
+	}
+	return 0, false
+}

@@ -1,0 +1,295 @@
+package server
+
+import (
+	"context"
+	"crypto/ed25519"
+	"database/sql"
+	"encoding/json"
+	"errors"
+
+	"google.golang.org/grpc/codes"
+	"google.golang.org/protobuf/proto"
+
+	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Body purposes: a signature over one kind of body can never pass as another.
+const (
+	PurposeOutcome = pb.PurposeOutcome
+	PurposeRisk    = pb.PurposeRisk
+)
+
+var deterministic = proto.MarshalOptions{Deterministic: true}
+
+func tapeToPB(t engine.Tape) []*pb.Draw {
+	out := make([]*pb.Draw, len(t))
+	for i, d := range t {
+		out[i] = &pb.Draw{Value: d.Value, Range: d.Range}
+	}
+	return out
+}
+
+// storedRound is what a repeated request compares itself with.
+type storedRound struct {
+	game, model string
+	stake       int64
+	body, sig   []byte
+}
+
+func loadRound(q interface {
+	QueryRow(string, ...any) *sql.Row
+}, cab string, n uint64) (*storedRound, error) {
+	var r storedRound
+	err := q.QueryRow(`SELECT game, model_id, stake, body, sig FROM rounds WHERE cabinet=? AND round=?`, cab, int64(n)).
+		Scan(&r.game, &r.model, &r.stake, &r.body, &r.sig)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &r, nil
+}
+
+func (r *storedRound) answer(req *pb.OutcomeRequest, n uint64) (*pb.SignedBody, error) {
+	if r.game != req.GetGame() || r.model != req.GetModelId() || r.stake != req.GetStake() {
+		return nil, refuse(codes.AlreadyExists, ReasonRoundConflict,
+			"round %d was drawn for %s/%s at stake %d, not %s/%s at stake %d",
+			n, r.game, r.model, r.stake, req.GetGame(), req.GetModelId(), req.GetStake())
+	}
+	return &pb.SignedBody{Body: r.body, Signature: r.sig}, nil
+}
+
+// RequestOutcome draws, stores and signs a whole round, once per (cabinet, n).
+func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*pb.SignedBody, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := req.GetRound()
+	if n == 0 || n > 1<<62 {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "round number %d out of range", n)
+	}
+	// A repeat is answered from the store without queueing behind writes.
+	if r, err := loadRound(s.st.db, c.id, n); err != nil {
+		return nil, storeErr(err)
+	} else if r != nil {
+		return r.answer(req, n)
+	}
+	g, ok := s.games[engine.GameID(req.GetGame())]
+	if !ok {
+		return nil, refuse(codes.InvalidArgument, ReasonUnknownGame, "game %q is not played here", req.GetGame())
+	}
+	if g.ModelID() != req.GetModelId() {
+		return nil, refuse(codes.FailedPrecondition, ReasonModelMismatch, "%s: cabinet model %s, central model %s", g.ID(), req.GetModelId(), g.ModelID())
+	}
+	if err := engine.CheckStake(g, engine.Money(req.GetStake())); err != nil {
+		return nil, refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
+	}
+	var out *pb.SignedBody
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if r, err := loadRound(tx, c.id, n); err != nil {
+			return err
+		} else if r != nil {
+			out, err = r.answer(req, n)
+			return err
+		}
+		if en, reason := s.cabinetState(c.id); !en {
+			return refuse(codes.FailedPrecondition, ReasonCabinetDisabled, "cabinet %s is disabled: %s", c.id, reason)
+		}
+		stake := engine.Money(req.GetStake())
+		round, tape, err := engine.Play(g, s.src, stake)
+		if err != nil {
+			return refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
+		}
+		rj, err := json.Marshal(round)
+		if err != nil {
+			return err
+		}
+		now := s.now().UnixNano()
+		body := &pb.OutcomeBody{
+			Purpose: PurposeOutcome, Cabinet: c.id, Round: n, Game: string(g.ID()), ModelId: g.ModelID(),
+			Stake: int64(stake), Tape: tapeToPB(tape), RoundJson: rj, DrawnAtUnixNano: now,
+		}
+		var hit *JackpotHit
+		var jtape []byte
+		if s.cfg.Jackpots != nil {
+			rec := &engine.Recorder{Src: s.src}
+			hit, err = s.cfg.Jackpots.Contribute(tx, Contribution{Cabinet: c.id, Hall: c.hall, Game: g.ID(), Round: n, Stake: stake}, rec)
+			if err != nil {
+				return err
+			}
+			if jtape, err = json.Marshal(rec.Tape); err != nil {
+				return err
+			}
+		}
+		var pool string
+		var amount int64
+		if hit != nil {
+			pool, amount = hit.Pool, int64(hit.Amount)
+			body.Jackpot = &pb.JackpotHit{Pool: hit.Pool, Name: hit.Name, Amount: amount}
+		}
+		b, err := deterministic.Marshal(body)
+		if err != nil {
+			return err
+		}
+		sig := ed25519.Sign(s.cfg.SigningKey, b)
+		_, err = tx.Exec(`INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
+			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)`,
+			c.id, int64(n), string(g.ID()), g.ModelID(), int64(stake), int64(round.Total), b2i(riskOK(g, round, hit)),
+			pool, amount, string(jtape), b, sig, now)
+		if err != nil {
+			return err
+		}
+		out = &pb.SignedBody{Body: b, Signature: sig}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}
+
+// riskOK says whether Risk may be started on the round's win (MS-9): a
+// base-game win only, not after free spins or a jackpot, within the cap.
+func riskOK(g engine.Game, r *engine.Round, hit *JackpotHit) bool {
+	cap, has := riskCap(g, r.Stake)
+	if !has || hit != nil || r.Capped {
+		return false
+	}
+	for _, st := range r.Steps {
+		if st.Kind != engine.StepBase {
+			return false
+		}
+	}
+	return engine.RiskAllowed(r.Total, cap)
+}
+
+// CommitOutcome records that the cabinet settled round n; idempotent.
+func (s *Server) CommitOutcome(ctx context.Context, req *pb.CommitRequest) (*pb.CommitReply, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n := req.GetRound()
+	var already bool
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		var at sql.NullInt64
+		err := tx.QueryRow(`SELECT committed_at FROM rounds WHERE cabinet=? AND round=?`, c.id, int64(n)).Scan(&at)
+		if errors.Is(err, sql.ErrNoRows) {
+			return refuse(codes.NotFound, ReasonRoundNotFound, "cabinet %s has no round %d", c.id, n)
+		}
+		if err != nil {
+			return err
+		}
+		if at.Valid {
+			already = true
+			return nil
+		}
+		_, err = tx.Exec(`UPDATE rounds SET committed_at=? WHERE cabinet=? AND round=?`, s.now().UnixNano(), c.id, int64(n))
+		return err
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return &pb.CommitReply{Already: already}, nil
+}
+
+// RequestRiskStep draws one Risk card, once per (cabinet, round, step).
+func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.SignedBody, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	n, step := req.GetRound(), req.GetStep()
+	choice := engine.Colour(req.GetChoice())
+	if choice != engine.Red && choice != engine.Black {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "choice %v is neither red nor black", req.GetChoice())
+	}
+	if step < 1 || step > 64 {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "risk step %d out of range", step)
+	}
+	var out *pb.SignedBody
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		var prevChoice int
+		var body, sig []byte
+		err := tx.QueryRow(`SELECT choice, body, sig FROM risk_steps WHERE cabinet=? AND round=? AND step=?`, c.id, int64(n), step).
+			Scan(&prevChoice, &body, &sig)
+		if err == nil {
+			if engine.Colour(prevChoice) != choice {
+				return refuse(codes.AlreadyExists, ReasonRiskConflict, "round %d risk step %d was drawn for %v, not %v", n, step, engine.Colour(prevChoice), choice)
+			}
+			out = &pb.SignedBody{Body: body, Signature: sig}
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		var game string
+		var total, stake int64
+		var ok int
+		err = tx.QueryRow(`SELECT game, stake, total, risk_ok FROM rounds WHERE cabinet=? AND round=?`, c.id, int64(n)).Scan(&game, &stake, &total, &ok)
+		if errors.Is(err, sql.ErrNoRows) {
+			return refuse(codes.NotFound, ReasonRoundNotFound, "cabinet %s has no round %d", c.id, n)
+		}
+		if err != nil {
+			return err
+		}
+		if ok == 0 {
+			return refuse(codes.FailedPrecondition, ReasonRiskNotAllowed, "round %d's win may not be gambled", n)
+		}
+		before := engine.Money(total)
+		if step > 1 {
+			var after int64
+			err := tx.QueryRow(`SELECT after FROM risk_steps WHERE cabinet=? AND round=? AND step=?`, c.id, int64(n), step-1).Scan(&after)
+			if errors.Is(err, sql.ErrNoRows) {
+				return refuse(codes.FailedPrecondition, ReasonRiskNotAllowed, "round %d has no risk step %d", n, step-1)
+			}
+			if err != nil {
+				return err
+			}
+			before = engine.Money(after)
+		}
+		g, known := s.games[engine.GameID(game)]
+		if !known {
+			return refuse(codes.FailedPrecondition, ReasonUnknownGame, "game %q is no longer played here", game)
+		}
+		cap, _ := riskCap(g, engine.Money(stake))
+		rec := &engine.Recorder{Src: s.src}
+		rs, err := engine.PlayRisk(rec, int(step), before, choice, cap)
+		if err != nil {
+			return refuse(codes.FailedPrecondition, ReasonRiskNotAllowed, "%v", err)
+		}
+		sj, err := json.Marshal(rs)
+		if err != nil {
+			return err
+		}
+		now := s.now().UnixNano()
+		b, err := deterministic.Marshal(&pb.RiskBody{
+			Purpose: PurposeRisk, Cabinet: c.id, Round: n, Step: step, Tape: tapeToPB(rec.Tape),
+			StepJson: sj, RoundCap: int64(cap), DrawnAtUnixNano: now,
+		})
+		if err != nil {
+			return err
+		}
+		sig = ed25519.Sign(s.cfg.SigningKey, b)
+		if _, err := tx.Exec(`INSERT INTO risk_steps(cabinet, round, step, choice, before, after, body, sig, drawn_at) VALUES(?,?,?,?,?,?,?,?,?)`,
+			c.id, int64(n), step, int(choice), int64(rs.Before), int64(rs.After), b, sig, now); err != nil {
+			return err
+		}
+		out = &pb.SignedBody{Body: b, Signature: sig}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}

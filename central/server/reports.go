@@ -1,0 +1,82 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+
+	"google.golang.org/grpc/codes"
+
+	pb "github.com/polaris-vlt/polaris/central/proto"
+)
+
+// dedupe records (cabinet, message id) and reports whether it was new.
+func dedupe(tx *sql.Tx, cab string, id int64, kind string, now int64) (bool, error) {
+	res, err := tx.Exec(`INSERT INTO messages(cabinet, message_id, kind, received_at) VALUES(?,?,?,?) ON CONFLICT DO NOTHING`, cab, id, kind, now)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n == 1, err
+}
+
+// ReportEvents stores a batch of events once per message id.
+func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id := req.GetMessageId()
+	if id <= 0 {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+	}
+	dup := false
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		fresh, err := dedupe(tx, c.id, id, "events", s.now().UnixNano())
+		if err != nil || !fresh {
+			dup = !fresh
+			return err
+		}
+		for _, e := range req.GetEvents() {
+			if _, err := tx.Exec(`INSERT INTO events(cabinet, message_id, seq, at, kind, text, amount, data) VALUES(?,?,?,?,?,?,?,?)`,
+				c.id, id, e.GetSeq(), e.GetAtUnixNano(), e.GetKind(), e.GetText(), e.GetAmount(), e.GetData()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return &pb.Ack{MessageId: id, Duplicate: dup}, nil
+}
+
+// ReportMeters stores a meter snapshot once per message id.
+func (s *Server) ReportMeters(ctx context.Context, req *pb.MeterReport) (*pb.Ack, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	id := req.GetMessageId()
+	if id <= 0 {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+	}
+	dup := false
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		fresh, err := dedupe(tx, c.id, id, "meters", s.now().UnixNano())
+		if err != nil || !fresh {
+			dup = !fresh
+			return err
+		}
+		for _, m := range req.GetMeters() {
+			if _, err := tx.Exec(`INSERT INTO meters(cabinet, message_id, at, name, value) VALUES(?,?,?,?,?)`,
+				c.id, id, req.GetAtUnixNano(), m.GetName(), m.GetValue()); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return &pb.Ack{MessageId: id, Duplicate: dup}, nil
+}

@@ -1,0 +1,324 @@
+package server
+
+import (
+	"context"
+	"crypto/ed25519"
+	"crypto/tls"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/keepalive"
+	"google.golang.org/grpc/peer"
+
+	"github.com/polaris-vlt/polaris/central/pki"
+	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Config configures a Server.
+type Config struct {
+	DBPath     string             // SQLite file of the store
+	TLS        *tls.Config        // must require and verify client certificates
+	SigningKey ed25519.PrivateKey // signs outcome and Risk bodies
+	// Games the server plays; nil means every registered engine game.
+	Games    []engine.Game
+	Jackpots Jackpots // nil: no progressive jackpot
+	// Halls maps cabinet ids to halls; others get DefaultHall ("default").
+	Halls       map[string]string
+	DefaultHall string
+	// AllowUnknownCabinets admits any cabinet whose certificate the CA
+	// signed; otherwise only the cabinets named in Halls.
+	AllowUnknownCabinets bool
+	VoucherValidity      time.Duration // default 30 days
+	HoldTimeout          time.Duration // default 2 minutes
+	Now                  func() time.Time
+	// NewSource gives the RNG; default engine.NewCryptoSource.
+	NewSource func() engine.Source
+	Log       *slog.Logger
+}
+
+// Server is the reference central system.
+type Server struct {
+	pb.UnimplementedCentralServer
+
+	cfg   Config
+	st    *store
+	games map[engine.GameID]engine.Game
+	src   engine.Source // used only by the store writer goroutine
+	pub   ed25519.PublicKey
+	grpc  *grpc.Server
+	log   *slog.Logger
+
+	cabMu sync.Mutex
+	cabs  map[string]*cabinet
+
+	subMu sync.Mutex
+	subs  map[*subscriber]struct{}
+
+	stopJP   func()
+	jpDone   chan struct{}
+	closeMu  sync.Mutex
+	closed   bool
+	serveErr chan error
+}
+
+type cabinet struct {
+	id, hall string
+	enabled  bool
+	reason   string
+}
+
+// New opens the store and prepares the service; Serve or Listen starts it.
+func New(cfg Config) (*Server, error) {
+	if cfg.TLS == nil || cfg.TLS.ClientAuth != tls.RequireAndVerifyClientCert {
+		return nil, errors.New("central server: TLS must require and verify client certificates")
+	}
+	if len(cfg.SigningKey) != ed25519.PrivateKeySize {
+		return nil, errors.New("central server: no Ed25519 signing key")
+	}
+	if cfg.DBPath == "" {
+		return nil, errors.New("central server: no database path")
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	if cfg.NewSource == nil {
+		cfg.NewSource = func() engine.Source { return engine.NewCryptoSource() }
+	}
+	if cfg.DefaultHall == "" {
+		cfg.DefaultHall = "default"
+	}
+	if cfg.VoucherValidity == 0 {
+		cfg.VoucherValidity = 30 * 24 * time.Hour
+	}
+	if cfg.HoldTimeout == 0 {
+		cfg.HoldTimeout = 2 * time.Minute
+	}
+	if cfg.Log == nil {
+		cfg.Log = slog.New(slog.DiscardHandler)
+	}
+	if cfg.Games == nil {
+		cfg.Games = engine.Games()
+	}
+	s := &Server{
+		cfg:   cfg,
+		games: map[engine.GameID]engine.Game{},
+		src:   cfg.NewSource(),
+		pub:   cfg.SigningKey.Public().(ed25519.PublicKey),
+		log:   cfg.Log,
+		cabs:  map[string]*cabinet{},
+		subs:  map[*subscriber]struct{}{},
+	}
+	for _, g := range cfg.Games {
+		s.games[g.ID()] = g
+	}
+	st, err := openStore(cfg.DBPath)
+	if err != nil {
+		return nil, err
+	}
+	s.st = st
+	if h, ok := cfg.Jackpots.(interface{ Committed() }); ok {
+		st.committed = h.Committed
+	}
+	if h, ok := cfg.Jackpots.(interface{ RolledBack() }); ok {
+		st.rolledBack = h.RolledBack
+	}
+	if cfg.Jackpots != nil {
+		if err := st.write(context.Background(), cfg.Jackpots.Setup); err != nil {
+			st.close()
+			return nil, fmt.Errorf("central server: jackpot setup: %w", err)
+		}
+		ch, cancel := cfg.Jackpots.Subscribe()
+		s.stopJP, s.jpDone = cancel, make(chan struct{})
+		go func() {
+			defer close(s.jpDone)
+			for range ch {
+				s.PublishJackpots()
+			}
+		}()
+	}
+	s.grpc = grpc.NewServer(
+		grpc.Creds(credentials.NewTLS(cfg.TLS)),
+		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 2 * time.Second, PermitWithoutStream: true}),
+		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 15 * time.Second, Timeout: 5 * time.Second}),
+	)
+	pb.RegisterCentralServer(s.grpc, s)
+	return s, nil
+}
+
+// Serve answers on l until Close.
+func (s *Server) Serve(l net.Listener) error { return s.grpc.Serve(l) }
+
+// Listen binds addr and serves in the background; it returns the bound address.
+func (s *Server) Listen(addr string) (net.Addr, error) {
+	l, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, err
+	}
+	go func() {
+		if err := s.grpc.Serve(l); err != nil {
+			s.log.Error("central server stopped", "err", err)
+		}
+	}()
+	return l.Addr(), nil
+}
+
+// Close stops serving (letting calls in flight finish, at most 5 s) and
+// closes the store.
+func (s *Server) Close() error {
+	s.closeMu.Lock()
+	if s.closed {
+		s.closeMu.Unlock()
+		return nil
+	}
+	s.closed = true
+	s.closeMu.Unlock()
+	s.subMu.Lock()
+	for sub := range s.subs {
+		sub.cancel()
+	}
+	s.subMu.Unlock()
+	done := make(chan struct{})
+	go func() { s.grpc.GracefulStop(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(5 * time.Second):
+		s.grpc.Stop()
+	}
+	if s.stopJP != nil {
+		s.stopJP()
+	}
+	return s.st.close()
+}
+
+// DB is the store, for reports and tests; write only through the server.
+func (s *Server) DB() *sql.DB { return s.st.db }
+
+// PublicKey is the key cabinets verify bodies with.
+func (s *Server) PublicKey() ed25519.PublicKey { return s.pub }
+
+func (s *Server) now() time.Time { return s.cfg.Now() }
+
+// admit identifies the caller from its verified certificate and admits it.
+func (s *Server) admit(ctx context.Context) (*cabinet, error) {
+	p, ok := peer.FromContext(ctx)
+	if !ok {
+		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "no peer")
+	}
+	ti, ok := p.AuthInfo.(credentials.TLSInfo)
+	if !ok {
+		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "not a TLS peer")
+	}
+	id, err := pki.CabinetID(ti.State)
+	if err != nil {
+		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "%v", err)
+	}
+	s.cabMu.Lock()
+	c := s.cabs[id]
+	s.cabMu.Unlock()
+	if c != nil {
+		return c, nil
+	}
+	hall, named := s.cfg.Halls[id]
+	if !named {
+		if !s.cfg.AllowUnknownCabinets {
+			return nil, refuse(codes.PermissionDenied, ReasonUnknownCabinet, "cabinet %q is not configured", id)
+		}
+		hall = s.cfg.DefaultHall
+	}
+	c = &cabinet{id: id, hall: hall, enabled: true}
+	now := s.now().UnixNano()
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`INSERT INTO cabinets(id, hall, first_seen, last_seen) VALUES(?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET hall=excluded.hall`, id, hall, now, now); err != nil {
+			return err
+		}
+		var en int
+		if err := tx.QueryRow(`SELECT enabled, reason FROM cabinets WHERE id=?`, id).Scan(&en, &c.reason); err != nil {
+			return err
+		}
+		c.enabled = en != 0
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	s.cabMu.Lock()
+	if old := s.cabs[id]; old != nil {
+		c = old
+	} else {
+		s.cabs[id] = c
+	}
+	s.cabMu.Unlock()
+	return c, nil
+}
+
+func (s *Server) cabinetState(id string) (enabled bool, reason string) {
+	s.cabMu.Lock()
+	defer s.cabMu.Unlock()
+	if c := s.cabs[id]; c != nil {
+		return c.enabled, c.reason
+	}
+	return true, ""
+}
+
+func (s *Server) models() []*pb.GameModel {
+	out := make([]*pb.GameModel, 0, len(s.games))
+	for _, g := range s.games {
+		out = append(out, &pb.GameModel{Game: string(g.ID()), ModelId: g.ModelID()})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Game < out[j].Game })
+	return out
+}
+
+// Hello implements the time sync and the model check.
+func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloReply, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var diffs []string
+	for _, m := range req.GetModels() {
+		g, ok := s.games[engine.GameID(m.GetGame())]
+		switch {
+		case !ok:
+			diffs = append(diffs, fmt.Sprintf("%s: not played here", m.GetGame()))
+		case g.ModelID() != m.GetModelId():
+			diffs = append(diffs, fmt.Sprintf("%s: cabinet model %s, central model %s", m.GetGame(), m.GetModelId(), g.ModelID()))
+		}
+	}
+	if len(diffs) > 0 {
+		return nil, refuse(codes.FailedPrecondition, ReasonModelMismatch, "%s", strings.Join(diffs, "; "))
+	}
+	var ms []string
+	for _, m := range req.GetModels() {
+		ms = append(ms, m.GetGame()+"="+m.GetModelId())
+	}
+	now := s.now()
+	var last sql.NullInt64
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if _, err := tx.Exec(`UPDATE cabinets SET models=?, last_seen=? WHERE id=?`, strings.Join(ms, ","), now.UnixNano(), c.id); err != nil {
+			return err
+		}
+		return tx.QueryRow(`SELECT max(round) FROM rounds WHERE cabinet=?`, c.id).Scan(&last)
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	en, reason := s.cabinetState(c.id)
+	return &pb.HelloReply{
+		Cabinet: c.id, Hall: c.hall, ServerTimeUnixNano: now.UnixNano(),
+		Models: s.models(), SigningPublicKey: s.pub, LastRound: uint64(last.Int64),
+		Enabled: en, DisabledReason: reason,
+	}, nil
+}

@@ -1,0 +1,258 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+	"sync"
+
+	_ "modernc.org/sqlite"
+)
+
+const schema = `
+CREATE TABLE IF NOT EXISTS cabinets(
+	id TEXT PRIMARY KEY,
+	hall TEXT NOT NULL,
+	enabled INTEGER NOT NULL DEFAULT 1,
+	reason TEXT NOT NULL DEFAULT '',
+	models TEXT NOT NULL DEFAULT '',
+	first_seen INTEGER NOT NULL,
+	last_seen INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS rounds(
+	cabinet TEXT NOT NULL,
+	round INTEGER NOT NULL,
+	game TEXT NOT NULL,
+	model_id TEXT NOT NULL,
+	stake INTEGER NOT NULL,
+	total INTEGER NOT NULL,
+	risk_ok INTEGER NOT NULL,
+	jackpot_pool TEXT NOT NULL DEFAULT '',
+	jackpot_amount INTEGER NOT NULL DEFAULT 0,
+	jackpot_tape TEXT NOT NULL DEFAULT '',
+	body BLOB NOT NULL,
+	sig BLOB NOT NULL,
+	drawn_at INTEGER NOT NULL,
+	committed_at INTEGER,
+	PRIMARY KEY(cabinet, round)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS risk_steps(
+	cabinet TEXT NOT NULL,
+	round INTEGER NOT NULL,
+	step INTEGER NOT NULL,
+	choice INTEGER NOT NULL,
+	before INTEGER NOT NULL,
+	after INTEGER NOT NULL,
+	body BLOB NOT NULL,
+	sig BLOB NOT NULL,
+	drawn_at INTEGER NOT NULL,
+	PRIMARY KEY(cabinet, round, step)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS vouchers(
+	number TEXT PRIMARY KEY,
+	cabinet TEXT NOT NULL,
+	sequence INTEGER NOT NULL,
+	amount INTEGER NOT NULL,
+	issued_at INTEGER NOT NULL,
+	expires_at INTEGER NOT NULL,
+	state TEXT NOT NULL,            -- issued, held, redeemed
+	hold TEXT NOT NULL DEFAULT '',
+	hold_cabinet TEXT NOT NULL DEFAULT '',
+	hold_until INTEGER NOT NULL DEFAULT 0,
+	redeemed_at INTEGER NOT NULL DEFAULT 0,
+	UNIQUE(cabinet, sequence)
+);
+CREATE TABLE IF NOT EXISTS messages(
+	cabinet TEXT NOT NULL,
+	message_id INTEGER NOT NULL,
+	kind TEXT NOT NULL,
+	received_at INTEGER NOT NULL,
+	PRIMARY KEY(cabinet, message_id)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS events(
+	cabinet TEXT NOT NULL,
+	message_id INTEGER NOT NULL,
+	seq INTEGER NOT NULL,
+	at INTEGER NOT NULL,
+	kind TEXT NOT NULL,
+	text TEXT NOT NULL,
+	amount INTEGER NOT NULL,
+	data BLOB
+);
+CREATE TABLE IF NOT EXISTS meters(
+	cabinet TEXT NOT NULL,
+	message_id INTEGER NOT NULL,
+	at INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	value INTEGER NOT NULL
+);
+`
+
+// errStoreFailed marks a batch whose commit failed; the server then stops
+// answering (fail closed): it can no longer promise that a reply is durable.
+var errStoreFailed = errors.New("central store: commit failed")
+
+type job struct {
+	fn   func(tx *sql.Tx) error
+	done chan error
+}
+
+// store is the SQLite database with a single writer goroutine. Reads go
+// straight to the pool (WAL lets them run beside the writer).
+type store struct {
+	db     *sql.DB
+	jobs   chan job
+	quit   chan struct{}
+	exited chan struct{}
+	wg     sync.WaitGroup
+	mu     sync.Mutex
+	broken error
+	// Hooks for in-memory state that mirrors the store (the jackpot engine).
+	committed, rolledBack func()
+}
+
+func openStore(path string) (*store, error) {
+	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_txlock=immediate"
+	db, err := sql.Open("sqlite", dsn)
+	if err != nil {
+		return nil, err
+	}
+	db.SetMaxOpenConns(8)
+	if _, err := db.Exec(schema); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("central store: schema: %w", err)
+	}
+	st := &store{db: db, jobs: make(chan job, 1024), quit: make(chan struct{}), exited: make(chan struct{})}
+	st.wg.Add(1)
+	go st.writer()
+	return st, nil
+}
+
+// write runs fn in the writer's transaction, in its own savepoint, and
+// returns once the transaction holding it is committed (or fn's error: then
+// nothing fn did is kept).
+func (st *store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	j := job{fn: fn, done: make(chan error, 1)}
+	select {
+	case st.jobs <- j:
+	case <-st.quit:
+		return errStoreClosed
+	}
+	// The job is queued: wait for it even if ctx ends, so the caller never
+	// reports failure for a write that then commits.
+	select {
+	case err := <-j.done:
+		return err
+	case <-st.exited:
+		select {
+		case err := <-j.done:
+			return err
+		default:
+			return errStoreClosed
+		}
+	}
+}
+
+var errStoreClosed = errors.New("central store: closed")
+
+const maxBatch = 256
+
+func (st *store) writer() {
+	defer st.wg.Done()
+	defer close(st.exited)
+	batch := make([]job, 0, maxBatch)
+	for {
+		var first job
+		select {
+		case first = <-st.jobs:
+		case <-st.quit:
+			// Drain what is queued so no caller waits forever.
+			for {
+				select {
+				case j := <-st.jobs:
+					j.done <- errStoreClosed
+				default:
+					return
+				}
+			}
+		}
+		batch = append(batch[:0], first)
+	more:
+		for len(batch) < maxBatch {
+			select {
+			case j := <-st.jobs:
+				batch = append(batch, j)
+			default:
+				break more
+			}
+		}
+		st.runBatch(batch)
+	}
+}
+
+func (st *store) runBatch(batch []job) {
+	st.mu.Lock()
+	broken := st.broken
+	st.mu.Unlock()
+	if broken != nil {
+		for _, j := range batch {
+			j.done <- broken
+		}
+		return
+	}
+	errs := make([]error, len(batch))
+	fail := func(err error) {
+		st.mu.Lock()
+		st.broken = fmt.Errorf("%w: %v", errStoreFailed, err)
+		broken := st.broken
+		st.mu.Unlock()
+		for _, j := range batch {
+			j.done <- broken
+		}
+	}
+	tx, err := st.db.Begin()
+	if err != nil {
+		fail(err)
+		return
+	}
+	for i, j := range batch {
+		if _, err := tx.Exec("SAVEPOINT job"); err != nil {
+			tx.Rollback()
+			fail(err)
+			return
+		}
+		errs[i] = j.fn(tx)
+		if errs[i] != nil {
+			if _, err := tx.Exec("ROLLBACK TO job"); err != nil {
+				tx.Rollback()
+				fail(err)
+				return
+			}
+			if st.rolledBack != nil {
+				st.rolledBack()
+			}
+		}
+		if _, err := tx.Exec("RELEASE job"); err != nil {
+			tx.Rollback()
+			fail(err)
+			return
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		fail(err)
+		return
+	}
+	if st.committed != nil {
+		st.committed()
+	}
+	for i, j := range batch {
+		j.done <- errs[i]
+	}
+}
+
+func (st *store) close() error {
+	close(st.quit)
+	st.wg.Wait()
+	return st.db.Close()
+}

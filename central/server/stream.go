@@ -1,0 +1,188 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"sort"
+
+	"google.golang.org/grpc/codes"
+
+	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+type subscriber struct {
+	cabinet, hall string
+	kick          chan struct{}    // jackpot values changed (coalesced)
+	cmds          chan *pb.Command // commands, in order
+	cancel        context.CancelFunc
+}
+
+// Subscribe streams jackpot values and commands to one cabinet.
+func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeServer) error {
+	c, err := s.admit(stream.Context())
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithCancel(stream.Context())
+	defer cancel()
+	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel}
+	s.closeMu.Lock()
+	closed := s.closed
+	s.closeMu.Unlock()
+	if closed {
+		return refuse(codes.Unavailable, ReasonStoreFailed, "server is stopping")
+	}
+	s.subMu.Lock()
+	s.subs[sub] = struct{}{}
+	s.subMu.Unlock()
+	defer func() {
+		s.subMu.Lock()
+		delete(s.subs, sub)
+		s.subMu.Unlock()
+	}()
+	// The state first: enable or disable, the time, the values.
+	en, reason := s.cabinetState(c.id)
+	first := &pb.Command{Kind: pb.Command_ENABLE, ServerTimeUnixNano: s.now().UnixNano()}
+	if !en {
+		first = &pb.Command{Kind: pb.Command_DISABLE, Reason: reason, ServerTimeUnixNano: s.now().UnixNano()}
+	}
+	if err := stream.Send(&pb.Notice{Notice: &pb.Notice_Command{Command: first}}); err != nil {
+		return err
+	}
+	if err := stream.Send(s.jackpotNotice(c.hall)); err != nil {
+		return err
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			if stream.Context().Err() == nil {
+				return refuse(codes.Unavailable, ReasonStoreFailed, "subscription ended by the server")
+			}
+			return ctx.Err()
+		case cmd := <-sub.cmds:
+			if err := stream.Send(&pb.Notice{Notice: &pb.Notice_Command{Command: cmd}}); err != nil {
+				return err
+			}
+		case <-sub.kick:
+			if err := stream.Send(s.jackpotNotice(c.hall)); err != nil {
+				return err
+			}
+		}
+	}
+}
+
+// JackpotValues returns what a cabinet of hall shows: the progressive pools
+// and every game's fixed jackpots per stake.
+func (s *Server) JackpotValues(hall string) []JackpotValue {
+	var out []JackpotValue
+	if s.cfg.Jackpots != nil {
+		out = append(out, s.cfg.Jackpots.Values(hall)...)
+	}
+	ids := make([]string, 0, len(s.games))
+	for id := range s.games {
+		ids = append(ids, string(id))
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		g := s.games[engine.GameID(id)]
+		fj, ok := g.(fixedJackpots)
+		if !ok {
+			continue
+		}
+		for _, stake := range g.Stakes() {
+			m := fj.FixedJackpots(stake)
+			for t := engine.Mini; t <= engine.Grand; t++ {
+				if a, ok := m[t]; ok {
+					out = append(out, JackpotValue{Pool: id + "." + tierNames[t], Name: tierNames[t], Game: g.ID(), Amount: a, Stake: stake, Tier: tierNames[t]})
+				}
+			}
+		}
+	}
+	return out
+}
+
+func (s *Server) jackpotNotice(hall string) *pb.Notice {
+	vals := s.JackpotValues(hall)
+	jv := &pb.JackpotValues{Values: make([]*pb.JackpotValue, len(vals))}
+	for i, v := range vals {
+		jv.Values[i] = &pb.JackpotValue{Pool: v.Pool, Name: v.Name, Game: string(v.Game), Amount: int64(v.Amount), Stake: int64(v.Stake), Tier: v.Tier}
+	}
+	return &pb.Notice{Notice: &pb.Notice_Jackpots{Jackpots: jv}}
+}
+
+// PublishJackpots tells every subscriber to send the current values.
+func (s *Server) PublishJackpots() {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	for sub := range s.subs {
+		select {
+		case sub.kick <- struct{}{}:
+		default: // a send is already due; it will carry the newest values
+		}
+	}
+}
+
+func (s *Server) sendCommand(cabinet string, cmd *pb.Command) {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	for sub := range s.subs {
+		if cabinet != "" && sub.cabinet != cabinet {
+			continue
+		}
+		select {
+		case sub.cmds <- cmd:
+		default:
+			// A cabinet that does not read its commands is cut off; on
+			// reconnecting it gets the state afresh.
+			sub.cancel()
+		}
+	}
+}
+
+func (s *Server) setEnabled(ctx context.Context, cabinet string, enabled bool, reason string) error {
+	now := s.now().UnixNano()
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
+		hall, ok := s.cfg.Halls[cabinet]
+		if !ok {
+			hall = s.cfg.DefaultHall
+		}
+		en := 0
+		if enabled {
+			en = 1
+		}
+		_, err := tx.Exec(`INSERT INTO cabinets(id, hall, enabled, reason, first_seen, last_seen) VALUES(?,?,?,?,?,?)
+			ON CONFLICT(id) DO UPDATE SET enabled=excluded.enabled, reason=excluded.reason`, cabinet, hall, en, reason, now, now)
+		return err
+	})
+	if err != nil {
+		return err
+	}
+	s.cabMu.Lock()
+	if c := s.cabs[cabinet]; c != nil {
+		c.enabled, c.reason = enabled, reason
+	}
+	s.cabMu.Unlock()
+	kind := pb.Command_DISABLE
+	if enabled {
+		kind = pb.Command_ENABLE
+	}
+	s.sendCommand(cabinet, &pb.Command{Kind: kind, Reason: reason, ServerTimeUnixNano: now})
+	return nil
+}
+
+// Disable stops a cabinet from drawing new rounds (stored rounds are still
+// answered) and tells it so on its stream. The state is durable.
+func (s *Server) Disable(ctx context.Context, cabinet, reason string) error {
+	return s.setEnabled(ctx, cabinet, false, reason)
+}
+
+// Enable lifts Disable.
+func (s *Server) Enable(ctx context.Context, cabinet string) error {
+	return s.setEnabled(ctx, cabinet, true, "")
+}
+
+// SendTime sends the server time to every connected cabinet.
+func (s *Server) SendTime() {
+	s.sendCommand("", &pb.Command{Kind: pb.Command_TIME, ServerTimeUnixNano: s.now().UnixNano()})
+}

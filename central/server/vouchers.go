@@ -1,0 +1,272 @@
+package server
+
+import (
+	"context"
+	"crypto/rand"
+	"database/sql"
+	"encoding/hex"
+	"errors"
+	"math/big"
+
+	"google.golang.org/grpc/codes"
+
+	pb "github.com/polaris-vlt/polaris/central/proto"
+)
+
+// MaxVoucher bounds a voucher's amount (minor units) against garbage input.
+const MaxVoucher = 1_000_000_000_00
+
+// NewValidationNumber returns an 18-digit validation number: a type digit
+// (0 = cashable), 16 random digits, and a Luhn check digit, so that no
+// number can be guessed from another and a misread is caught.
+func NewValidationNumber() (string, error) {
+	lim := new(big.Int).Exp(big.NewInt(10), big.NewInt(16), nil)
+	v, err := rand.Int(rand.Reader, lim)
+	if err != nil {
+		return "", err
+	}
+	s := "0" + leftPad(v.String(), 16)
+	return s + string(rune('0'+luhnDigit(s))), nil
+}
+
+func leftPad(s string, n int) string {
+	for len(s) < n {
+		s = "0" + s
+	}
+	return s
+}
+
+// luhnDigit is the check digit that makes s+digit pass the Luhn test.
+func luhnDigit(s string) int {
+	sum := 0
+	for i := len(s) - 1; i >= 0; i-- {
+		d := int(s[i] - '0')
+		if (len(s)-1-i)%2 == 0 {
+			d *= 2
+			if d > 9 {
+				d -= 9
+			}
+		}
+		sum += d
+	}
+	return (10 - sum%10) % 10
+}
+
+// ValidNumber reports whether s has the form of a validation number.
+func ValidNumber(s string) bool {
+	if len(s) != 18 {
+		return false
+	}
+	for _, r := range s {
+		if r < '0' || r > '9' {
+			return false
+		}
+	}
+	return luhnDigit(s[:17]) == int(s[17]-'0')
+}
+
+func voucherReply(number string, amount int64, seq uint64, issued, expires int64) *pb.VoucherReply {
+	return &pb.VoucherReply{ValidationNumber: number, Amount: amount, Sequence: seq, IssuedAtUnixNano: issued, ExpiresAtUnixNano: expires}
+}
+
+// IssueVoucher returns the validation number for (cabinet, sequence),
+// creating it the first time.
+func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) (*pb.VoucherReply, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	amount, seq := req.GetAmount(), req.GetSequence()
+	if amount <= 0 || amount > MaxVoucher {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "voucher amount %d out of range", amount)
+	}
+	if seq == 0 || seq > 1<<62 {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "voucher sequence %d out of range", seq)
+	}
+	var out *pb.VoucherReply
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		var number string
+		var amt, issued, expires int64
+		err := tx.QueryRow(`SELECT number, amount, issued_at, expires_at FROM vouchers WHERE cabinet=? AND sequence=?`, c.id, int64(seq)).
+			Scan(&number, &amt, &issued, &expires)
+		if err == nil {
+			if amt != amount {
+				return refuse(codes.AlreadyExists, ReasonVoucherConflict, "voucher sequence %d was issued for %d, not %d", seq, amt, amount)
+			}
+			out = voucherReply(number, amt, seq, issued, expires)
+			return nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		now := s.now()
+		issued, expires = now.UnixNano(), now.Add(s.cfg.VoucherValidity).UnixNano()
+		for try := 0; ; try++ {
+			if number, err = NewValidationNumber(); err != nil {
+				return err
+			}
+			res, err := tx.Exec(`INSERT INTO vouchers(number, cabinet, sequence, amount, issued_at, expires_at, state)
+				VALUES(?,?,?,?,?,?,'issued') ON CONFLICT(number) DO NOTHING`, number, c.id, int64(seq), amount, issued, expires)
+			if err != nil {
+				return err
+			}
+			if n, _ := res.RowsAffected(); n == 1 {
+				break
+			}
+			if try > 8 {
+				return errors.New("no free validation number")
+			}
+		}
+		out = voucherReply(number, amount, seq, issued, expires)
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}
+
+type voucherRow struct {
+	amount, expires, holdUntil int64
+	state, hold, holdCabinet   string
+}
+
+func loadVoucher(tx *sql.Tx, number string) (*voucherRow, error) {
+	var v voucherRow
+	err := tx.QueryRow(`SELECT amount, expires_at, state, hold, hold_cabinet, hold_until FROM vouchers WHERE number=?`, number).
+		Scan(&v.amount, &v.expires, &v.state, &v.hold, &v.holdCabinet, &v.holdUntil)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, refuse(codes.NotFound, ReasonVoucherUnknown, "voucher %s is not on file", number)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &v, nil
+}
+
+func checkNumber(number string) error {
+	if !ValidNumber(number) {
+		return refuse(codes.InvalidArgument, ReasonVoucherInvalid, "%q is not a validation number", number)
+	}
+	return nil
+}
+
+// RedeemVoucher holds an issued voucher for the calling cabinet. Asking
+// again from the same cabinet returns the same hold.
+func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.RedeemReply, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	number := req.GetValidationNumber()
+	if err := checkNumber(number); err != nil {
+		return nil, err
+	}
+	var out *pb.RedeemReply
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		v, err := loadVoucher(tx, number)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		switch {
+		case v.state == "redeemed":
+			return refuse(codes.FailedPrecondition, ReasonVoucherRedeemed, "voucher %s is already redeemed", number)
+		case now.UnixNano() >= v.expires:
+			return refuse(codes.FailedPrecondition, ReasonVoucherExpired, "voucher %s expired", number)
+		case v.state == "held" && v.holdCabinet == c.id:
+			out = &pb.RedeemReply{ValidationNumber: number, Amount: v.amount, Hold: v.hold, HoldExpiresAtUnixNano: v.holdUntil}
+			return nil
+		case v.state == "held" && now.UnixNano() < v.holdUntil:
+			return refuse(codes.FailedPrecondition, ReasonVoucherHeld, "voucher %s is being redeemed at another cabinet", number)
+		}
+		var hb [12]byte
+		if _, err := rand.Read(hb[:]); err != nil {
+			return err
+		}
+		hold, until := hex.EncodeToString(hb[:]), now.Add(s.cfg.HoldTimeout).UnixNano()
+		if _, err := tx.Exec(`UPDATE vouchers SET state='held', hold=?, hold_cabinet=?, hold_until=? WHERE number=?`, hold, c.id, until, number); err != nil {
+			return err
+		}
+		out = &pb.RedeemReply{ValidationNumber: number, Amount: v.amount, Hold: hold, HoldExpiresAtUnixNano: until}
+		return nil
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return out, nil
+}
+
+// ConfirmRedeem marks a held voucher redeemed; the amount must match.
+func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest) (*pb.ConfirmRedeemReply, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	number := req.GetValidationNumber()
+	if err := checkNumber(number); err != nil {
+		return nil, err
+	}
+	var already bool
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		v, err := loadVoucher(tx, number)
+		if err != nil {
+			return err
+		}
+		if v.hold != req.GetHold() || v.holdCabinet != c.id {
+			if v.state == "redeemed" {
+				return refuse(codes.FailedPrecondition, ReasonVoucherRedeemed, "voucher %s is already redeemed", number)
+			}
+			return refuse(codes.FailedPrecondition, ReasonVoucherHold, "voucher %s is not held by this cabinet under hold %q", number, req.GetHold())
+		}
+		if v.amount != req.GetAmount() {
+			return refuse(codes.FailedPrecondition, ReasonVoucherAmount, "voucher %s is for %d, not %d", number, v.amount, req.GetAmount())
+		}
+		switch v.state {
+		case "redeemed":
+			already = true
+			return nil
+		case "held":
+			_, err := tx.Exec(`UPDATE vouchers SET state='redeemed', redeemed_at=? WHERE number=?`, s.now().UnixNano(), number)
+			return err
+		}
+		return refuse(codes.FailedPrecondition, ReasonVoucherHold, "voucher %s has no hold (state %s)", number, v.state)
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return &pb.ConfirmRedeemReply{Already: already}, nil
+}
+
+// CancelRedeem releases this cabinet's hold; idempotent.
+func (s *Server) CancelRedeem(ctx context.Context, req *pb.CancelRedeemRequest) (*pb.CancelRedeemReply, error) {
+	c, err := s.admit(ctx)
+	if err != nil {
+		return nil, err
+	}
+	number := req.GetValidationNumber()
+	if err := checkNumber(number); err != nil {
+		return nil, err
+	}
+	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		v, err := loadVoucher(tx, number)
+		if err != nil {
+			return err
+		}
+		if v.hold != req.GetHold() || v.holdCabinet != c.id {
+			return refuse(codes.FailedPrecondition, ReasonVoucherHold, "voucher %s is not held by this cabinet under hold %q", number, req.GetHold())
+		}
+		switch v.state {
+		case "issued":
+			return nil
+		case "redeemed":
+			return refuse(codes.FailedPrecondition, ReasonVoucherRedeemed, "voucher %s is already redeemed", number)
+		}
+		_, err = tx.Exec(`UPDATE vouchers SET state='issued', hold_until=0 WHERE number=?`, number)
+		return err
+	})
+	if err != nil {
+		return nil, storeErr(err)
+	}
+	return &pb.CancelRedeemReply{}, nil
+}

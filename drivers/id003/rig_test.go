@@ -1,0 +1,220 @@
+package id003_test
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/id003/emulator"
+	"github.com/polaris-vlt/polaris/drivers/ptypair"
+	"github.com/polaris-vlt/polaris/drivers/serialport"
+)
+
+// Test timings: the real defaults scaled down about tenfold.
+func testConfig(path string) id003.Config {
+	c := id003.DefaultConfig(path)
+	c.PollInterval = 10 * time.Millisecond
+	c.BusyPollInterval = 5 * time.Millisecond
+	c.ResponseTimeout = 60 * time.Millisecond
+	c.StartupTimeout = 100 * time.Millisecond
+	c.Retries = 2
+	c.CommLostAfter = 400 * time.Millisecond
+	c.ResetTimeout = 2 * time.Second
+	c.HoldInterval = 60 * time.Millisecond
+	c.ReopenInterval = 50 * time.Millisecond
+	return c
+}
+
+func testEmuConfig() emulator.Config {
+	return emulator.Config{
+		InitTime: 30 * time.Millisecond, AcceptTime: 20 * time.Millisecond, StackTime: 30 * time.Millisecond,
+		ReturnTime: 30 * time.Millisecond, RejectTime: 30 * time.Millisecond,
+		EscrowTimeout: 300 * time.Millisecond, UnpolledTimeout: 250 * time.Millisecond,
+	}
+}
+
+// rig is a driver and an emulated acceptor on the two ends of a
+// pseudo-terminal, the driver going through go.bug.st/serial.
+type rig struct {
+	t      *testing.T
+	pair   *ptypair.Pair
+	emu    *emulator.Acceptor
+	drv    *id003.Driver
+	cfg    id003.Config
+	ctx    context.Context
+	stop   func() // stops the driver
+	mu     sync.Mutex
+	log    []id003.Event
+	cursor int
+	modes  []serialport.Mode
+}
+
+type option func(*id003.Config, *emulator.Config)
+
+func newRig(t *testing.T, opts ...option) *rig {
+	t.Helper()
+	pair, err := ptypair.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &rig{t: t, pair: pair, cfg: testConfig(pair.HostPath)}
+	ecfg := testEmuConfig()
+	for _, o := range opts {
+		o(&r.cfg, &ecfg)
+	}
+	r.emu = emulator.New(pair.Device, ecfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	r.ctx = ctx
+	emuDone := make(chan struct{})
+	go func() { r.emu.Run(ctx); close(emuDone) }()
+	r.startDriver()
+	t.Cleanup(func() {
+		r.stop()
+		cancel()
+		pair.Close()
+		<-emuDone
+		if t.Failed() {
+			t.Logf("events:\n%s", r.dump())
+		}
+	})
+	return r
+}
+
+func (r *rig) startDriver() {
+	cfg := r.cfg
+	cfg.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
+		r.mu.Lock()
+		r.modes = append(r.modes, m)
+		r.mu.Unlock()
+		return serialport.Open(path, m)
+	}
+	r.drv = id003.New(cfg)
+	ctx, cancel := context.WithCancel(r.ctx)
+	done := make(chan error, 1)
+	go func() { done <- r.drv.Run(ctx) }()
+	evDone := make(chan struct{})
+	drv := r.drv
+	go func() {
+		defer close(evDone)
+		for {
+			select {
+			case e := <-drv.Events():
+				r.mu.Lock()
+				r.log = append(r.log, e)
+				r.mu.Unlock()
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	r.stop = func() {
+		cancel()
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				r.t.Errorf("Run returned %v, want context.Canceled", err)
+			}
+		case <-time.After(2 * time.Second):
+			r.t.Error("Run did not return after cancel")
+		}
+		<-evDone
+	}
+}
+
+func (r *rig) dump() string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var b strings.Builder
+	for i, e := range r.log {
+		fmt.Fprintf(&b, "  %3d %v\n", i, e)
+	}
+	return b.String()
+}
+
+// events returns everything reported so far.
+func (r *rig) events() []id003.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]id003.Event(nil), r.log...)
+}
+
+// await waits for the next event (after the cursor) of type T and moves
+// the cursor past it.
+func await[T id003.Event](r *rig, within time.Duration) T {
+	r.t.Helper()
+	deadline := time.Now().Add(within)
+	for {
+		r.mu.Lock()
+		for i := r.cursor; i < len(r.log); i++ {
+			if e, ok := r.log[i].(T); ok {
+				r.cursor = i + 1
+				r.mu.Unlock()
+				return e
+			}
+		}
+		r.mu.Unlock()
+		if time.Now().After(deadline) {
+			var zero T
+			r.t.Fatalf("no %T within %v; events:\n%s", zero, within, r.dump())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// count counts events of type T reported so far.
+func count[T id003.Event](r *rig) int {
+	n := 0
+	for _, e := range r.events() {
+		if _, ok := e.(T); ok {
+			n++
+		}
+	}
+	return n
+}
+
+// since returns the events after the cursor.
+func (r *rig) since() []id003.Event {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]id003.Event(nil), r.log[r.cursor:]...)
+}
+
+// waitEmu waits for the emulator to show status code c.
+func (r *rig) waitEmu(c byte, within time.Duration) {
+	r.t.Helper()
+	deadline := time.Now().Add(within)
+	for r.emu.Status() != c {
+		if time.Now().After(deadline) {
+			r.t.Fatalf("emulator status %02X, want %02X; events:\n%s", r.emu.Status(), c, r.dump())
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func (r *rig) ready() {
+	r.t.Helper()
+	await[id003.Ready](r, 3*time.Second)
+	await[id003.Enabled](r, 3*time.Second)
+	r.waitEmu(0x11, time.Second)
+}
+
+func (r *rig) do(f func(context.Context) error) {
+	r.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	defer cancel()
+	if err := f(ctx); err != nil {
+		r.t.Fatalf("command: %v", err)
+	}
+}
+
+// settle waits until the acceptor is idle again and the driver has polled it.
+func (r *rig) settle() {
+	r.t.Helper()
+	r.waitEmu(0x11, 2*time.Second)
+	time.Sleep(5 * r.cfg.PollInterval)
+}

@@ -1,0 +1,46 @@
+// Package zbar decodes barcodes in PNG images with Debian's zbarimg
+// (zbar-tools), for tests that prove a rendered ticket scans. Under CI=true
+// a missing zbarimg fails the test (make test installs it); elsewhere it skips.
+package zbar
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// Decode returns every Interleaved 2 of 5 symbol zbarimg finds in png.
+func Decode(tb testing.TB, png []byte) []string {
+	tb.Helper()
+	bin, err := exec.LookPath("zbarimg")
+	if err != nil {
+		if os.Getenv("CI") == "true" {
+			tb.Fatalf("zbarimg not found under CI=true (Debian package zbar-tools, listed in .ci/apt-packages): %v", err)
+		}
+		tb.Skip("zbarimg not installed (apt-get install zbar-tools)")
+	}
+	f := filepath.Join(tb.TempDir(), "ticket.png")
+	if err := os.WriteFile(f, png, 0o644); err != nil {
+		tb.Fatal(err)
+	}
+	// Only I25 is enabled, so nothing else can be mistaken for the ticket's symbol.
+	cmd := exec.Command(bin, "--quiet", "--raw", "--nodbus", "-Sdisable", "-Si25.enable", f)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	if err := cmd.Run(); err != nil {
+		// exit status 4 = no symbol found; the caller's assertion reports it.
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
+			tb.Fatalf("zbarimg: %v: %s", err, errb.String())
+		}
+	}
+	var syms []string
+	for _, l := range strings.Split(out.String(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			syms = append(syms, l)
+		}
+	}
+	return syms
+}

@@ -1,0 +1,182 @@
+// Package par builds the PAR sheets of both games from their exact
+// calculations (never from Play): one struct, printed as text for people and
+// as JSON for tools, with a seeded simulation of the production Play as the
+// verification appendix. The committed sheets in this folder are its
+// output; TestCommittedSheets fails when they are stale (make par).
+package par
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"strconv"
+
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/magicstars"
+	"github.com/polaris-vlt/polaris/engine/sim"
+	"github.com/polaris-vlt/polaris/engine/wishstar"
+)
+
+// Sheet is one game's PAR sheet.
+type Sheet struct {
+	Game         string             `json:"game"`
+	Title        string             `json:"title"`
+	ModelID      string             `json:"modelId"`
+	Currency     string             `json:"currency"`
+	Stakes       []engine.Money     `json:"stakes"` // minor units
+	RTP          float64            `json:"rtp"`    // at the lowest stake (where no cap binds)
+	RTPByStake   map[string]float64 `json:"rtpByStake"`
+	HitFrequency float64            `json:"hitFrequency"` // P(round total > 0)
+	Sigma        float64            `json:"sigma"`        // of the round total per unit stake
+	// VolatilityIndex is z*sigma at 90/95/99 %.
+	VolatilityIndex map[string]float64 `json:"volatilityIndex"`
+	MaxWin          float64            `json:"maxWin"` // x stake
+	MaxWinNote      string             `json:"maxWinNote"`
+	Components      []Component        `json:"components"`
+	Features        []Feature          `json:"features"`
+	Verification    *Verification      `json:"verification,omitempty"`
+	MagicStars      *MagicStars        `json:"magicStars,omitempty"`
+	WishStar        *wishstar.Report   `json:"wishStar,omitempty"`
+}
+
+// Component is one part of the RTP.
+type Component struct {
+	Name string  `json:"name"`
+	RTP  float64 `json:"rtp"`
+}
+
+// Feature is an event's frequency per paid game.
+type Feature struct {
+	Name    string  `json:"name"`
+	PerGame float64 `json:"perGame"`
+	OneIn   float64 `json:"oneIn"`
+}
+
+// Verification is the appendix: a seeded simulation of the production Play.
+type Verification struct {
+	Stake         engine.Money `json:"stake"`
+	Rounds        int64        `json:"rounds"`
+	Seed          uint64       `json:"seed"`
+	Groups        int          `json:"groups"`
+	SimRTP        float64      `json:"simRtp"`
+	SimSigma      float64      `json:"simSigma"`
+	Z             float64      `json:"z"`
+	Lo99          float64      `json:"lo99"`
+	Hi99          float64      `json:"hi99"`
+	Within99      bool         `json:"within99"`
+	GroupsOutside int          `json:"groupsOutside"`
+	Checks        []string     `json:"checks"`
+}
+
+// Options of Build.
+type Options struct {
+	SimRounds int64 // 0: no verification simulation
+	SimSeed   uint64
+}
+
+// DefaultOptions are the committed sheets' settings.
+var DefaultOptions = Options{SimRounds: 4_000_000, SimSeed: 20261129}
+
+func oneIn(p float64) float64 {
+	if p <= 0 {
+		return math.Inf(1)
+	}
+	return 1 / p
+}
+
+// Theory returns the exact RTP and sigma per unit stake at stake.
+func Theory(id engine.GameID, stake engine.Money) (rtp, sigma float64, err error) {
+	switch id {
+	case engine.MagicStars:
+		e, err := magicstars.Default.ComputeExact()
+		if err != nil {
+			return 0, 0, err
+		}
+		for _, s := range e.Stakes {
+			if s.Stake == stake {
+				return s.RTP, s.Sigma, nil
+			}
+		}
+		return 0, 0, &engine.StakeError{Game: id, Stake: stake, Ladder: magicstars.Stakes()}
+	case engine.WishStar:
+		r, err := wishstar.Exact()
+		if err != nil {
+			return 0, 0, err
+		}
+		v, ok := r.RTPByStake[stake]
+		if !ok {
+			return 0, 0, &engine.StakeError{Game: id, Stake: stake, Ladder: wishstar.Default.Stakes()}
+		}
+		return v, r.Sigma, nil
+	}
+	return 0, 0, &engine.UnknownGameError{ID: id}
+}
+
+// Build computes a game's sheet.
+func Build(id engine.GameID, opt Options) (*Sheet, error) {
+	var s *Sheet
+	var err error
+	switch id {
+	case engine.MagicStars:
+		s, err = buildMagicStars()
+	case engine.WishStar:
+		s, err = buildWishStar()
+	default:
+		return nil, &engine.UnknownGameError{ID: id}
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.VolatilityIndex = map[string]float64{"90": 1.6449 * s.Sigma, "95": 1.9600 * s.Sigma, "99": 2.5758 * s.Sigma}
+	if opt.SimRounds > 0 {
+		g, err := engine.Lookup(id)
+		if err != nil {
+			return nil, err
+		}
+		stake := s.Stakes[0]
+		rtp, sigma, err := Theory(id, stake)
+		if err != nil {
+			return nil, err
+		}
+		res, err := sim.Run(context.Background(), sim.Config{Game: g, Stake: stake, N: opt.SimRounds, Workers: runtime.GOMAXPROCS(0),
+			Seed: opt.SimSeed, Groups: 100, TheoryRTP: rtp, TheorySigma: sigma})
+		if err != nil {
+			return nil, err
+		}
+		if s.Verification == nil {
+			s.Verification = &Verification{}
+		}
+		v := s.Verification
+		v.Stake, v.Rounds, v.Seed, v.Groups = stake, res.N, res.Seed, len(res.Groups)
+		v.SimRTP, v.SimSigma, v.Z, v.Lo99, v.Hi99, v.Within99, v.GroupsOutside = res.RTP, res.Sigma, res.Z, res.Lo99, res.Hi99, res.Within99, res.GroupsOutside
+	}
+	return s, nil
+}
+
+func stakeKey(m engine.Money) string { return strconv.FormatInt(int64(m), 10) }
+
+func buildWishStar() (*Sheet, error) {
+	r, err := wishstar.Exact()
+	if err != nil {
+		return nil, err
+	}
+	s := &Sheet{Game: string(engine.WishStar), Title: "Wish Upon a Star", ModelID: r.ModelID, Currency: "EUR (minor unit: cent)",
+		Stakes: wishstar.Default.Stakes(), RTPByStake: map[string]float64{}, HitFrequency: r.HitFrequency, Sigma: r.Sigma,
+		MaxWin: r.MaxWin, MaxWinNote: fmt.Sprintf("structural maximum of a round; log10 P(one way to reach it) = %.2f; %s", r.MaxWinLog10P, r.MaxWinPath),
+		WishStar: r}
+	for k, v := range r.RTPByStake {
+		s.RTPByStake[stakeKey(k)] = v
+	}
+	s.RTP = r.RTPByStake[s.Stakes[0]]
+	for _, c := range r.Components {
+		s.Components = append(s.Components, Component{Name: c.Name, RTP: c.RTP})
+	}
+	for _, f := range r.Features {
+		s.Features = append(s.Features, Feature{Name: f.Name, PerGame: f.PerGame, OneIn: f.OneIn})
+	}
+	for _, j := range r.Jackpots {
+		s.Features = append(s.Features, Feature{Name: "jackpot " + j.Tier, PerGame: j.PerGame, OneIn: j.OneIn})
+	}
+	return s, nil
+}

@@ -1,0 +1,249 @@
+package wishstar
+
+import (
+	"fmt"
+	"math"
+	"math/bits"
+	"strings"
+)
+
+// The maximum win is found by search, not simulation (slotmath §2.5): for
+// each reel set, the largest ways pay among the screens of each feature
+// class (Lock & Spin or not, 3 Bonus or not, 0..2 full-wild reels); then a
+// DP over the free-spin states picks the best spin of each kind. The round
+// total is bounded because a round awards at most FreeSpinsMax free spins.
+
+// featClass is a screen's feature class: lock (0/1), scatter (0/1), full wild reels (0..2).
+type featClass struct{ lock, scat, full int }
+
+type classBest struct {
+	ways float64 // largest ways pay (before the multiplier), x stake
+	p    float64 // probability of such a screen times that of the best Lock & Spin from it
+	ok   bool
+}
+
+type infoKey struct {
+	pres         uint16
+	cnt          uint64
+	stars, bonus uint8
+	full         bool
+}
+
+func distinct(infos []reelInfo) (keys []infoKey, counts []int) {
+	idx := map[infoKey]int{}
+	for i := range infos {
+		ri := &infos[i]
+		k := infoKey{ri.pres, ri.cnt, ri.stars, ri.bonus, ri.full}
+		j, ok := idx[k]
+		if !ok {
+			j = len(keys)
+			idx[k] = j
+			keys = append(keys, k)
+			counts = append(counts, 0)
+		}
+		counts[j]++
+	}
+	return keys, counts
+}
+
+func (k *infoKey) n(s int) int { return int(k.cnt>>(4*uint(s))) & 15 }
+
+// bestByClass searches a reel set. pLock(c) is the probability that Lock &
+// Spin from c stars ends with its largest pay.
+func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass]classBest {
+	var keys [5][]infoKey
+	var counts [5][]int
+	cycle := 1.0
+	for r := range 5 {
+		keys[r], counts[r] = distinct(rs.info[r])
+		cycle *= float64(len(rs.info[r]))
+	}
+	type k123 struct {
+		alive        uint16
+		prod         [nPaying]uint8
+		stars, bonus int
+		full         int
+	}
+	front := map[k123]float64{}
+	for a, ka := range keys[0] {
+		for b, kb := range keys[1] {
+			for c, kc := range keys[2] {
+				var k k123
+				k.alive = ka.pres & kb.pres & kc.pres
+				for m := k.alive; m != 0; m &= m - 1 {
+					s := bits.TrailingZeros16(m)
+					k.prod[s] = uint8(ka.n(s) * kb.n(s) * kc.n(s))
+				}
+				k.stars = int(ka.stars + kb.stars + kc.stars)
+				k.bonus = int(ka.bonus + kb.bonus + kc.bonus)
+				k.full = b2i(ka.full) + b2i(kb.full) + b2i(kc.full)
+				front[k] += float64(counts[0][a] * counts[1][b] * counts[2][c])
+			}
+		}
+	}
+	best := map[featClass]classBest{}
+	T := g.c.m.LockTrigger
+	for k, n := range front {
+		for d, kd := range keys[3] {
+			for e, ke := range keys[4] {
+				ways := 0.0
+				for m := k.alive; m != 0; m &= m - 1 {
+					s := bits.TrailingZeros16(m)
+					w, kk := float64(k.prod[s]), 3
+					if n4 := kd.n(s); n4 > 0 {
+						w *= float64(n4)
+						kk = 4
+						if n5 := ke.n(s); n5 > 0 {
+							w *= float64(n5)
+							kk = 5
+						}
+					}
+					ways += w * float64(g.c.pays[s][kk]) / Unit
+				}
+				stars := k.stars + int(kd.stars+ke.stars)
+				fc := featClass{lock: b2i(stars >= T), scat: b2i(k.bonus+int(kd.bonus+ke.bonus) >= 3), full: k.full + b2i(kd.full) + b2i(ke.full)}
+				p := n * float64(counts[3][d]*counts[4][e]) / cycle
+				if fc.lock == 1 {
+					p *= pLock(stars)
+				}
+				cb := best[fc]
+				switch {
+				case !cb.ok || ways > cb.ways+1e-9:
+					best[fc] = classBest{ways: ways, p: p, ok: true}
+				case math.Abs(ways-cb.ways) <= 1e-9:
+					cb.p += p
+					best[fc] = cb
+				}
+			}
+		}
+	}
+	return best
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// spinMax is the best spin of a set that makes exactly a free-spin awards.
+type spinMax struct {
+	v, p float64
+	desc string
+	ok   bool
+}
+
+func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax {
+	c := g.c
+	// Best non-free-spin bonus win and the best star prize.
+	var bMax, bP, fsP, sMax, sP float64
+	for _, p := range c.bonus.prizes {
+		q := float64(p.weight) / float64(c.bonus.total)
+		v := float64(p.units) / Unit
+		switch {
+		case p.freeSpins > 0:
+			fsP += q
+		case v > bMax:
+			bMax, bP = v, q
+		case v == bMax:
+			bP += q
+		}
+	}
+	for _, p := range c.stars.prizes {
+		q := float64(p.weight) / float64(c.stars.total)
+		v := float64(p.units) / Unit
+		if v > sMax {
+			sMax, sP = v, q
+		} else if v == sMax {
+			sP += q
+		}
+	}
+	lockMax := 15*sMax + lc.grand
+	pLock := func(n int) float64 { return lc.final[n][15] * math.Pow(sP, 15) }
+	best := g.bestByClass(rs, pLock)
+	scat := float64(c.m.ScatterPay) / Unit
+	var out [nAwd]spinMax
+	for fc, cb := range best {
+		for j := 0; j <= fc.full; j++ { // j bonus wins taken as free spins
+			a := fc.scat + j
+			v := mult*(cb.ways+scat*float64(fc.scat)) + bMax*float64(fc.full-j) + lockMax*float64(fc.lock)
+			p := cb.p * binom(fc.full, j) * math.Pow(fsP, float64(j)) * math.Pow(bP, float64(fc.full-j))
+			if !out[a].ok || v > out[a].v+1e-9 || (math.Abs(v-out[a].v) <= 1e-9 && p > out[a].p) {
+				out[a] = spinMax{v: v, p: p, ok: true, desc: fmt.Sprintf("ways %.2fx%g, 3 Bonus %d, bonus wins %d (%d as free spins), Lock & Spin %d", cb.ways, mult, fc.scat, fc.full, j, fc.lock)}
+			}
+		}
+	}
+	return out
+}
+
+// maxWin returns the largest round total (x stake), log10 of the
+// probability of the found way to reach it, and that way.
+func (g *Game) maxWin(lc *lockCalc) (float64, float64, string) {
+	c := g.c
+	bm := g.spinMaxima(&c.base, 1, lc)
+	fm := g.spinMaxima(&c.free, float64(c.m.FreeSpinsMultiplier), lc)
+	A, M := c.m.FreeSpinsAward, c.m.FreeSpinsMax
+	type st struct {
+		v, lp float64 // value, log10 probability
+		next  int     // award chosen
+	}
+	memo := map[[2]int]st{}
+	var best func(r, t int) st
+	best = func(r, t int) st {
+		if r == 0 {
+			return st{}
+		}
+		if s, ok := memo[[2]int{r, t}]; ok {
+			return s
+		}
+		out := st{v: -1}
+		for a := range nAwd {
+			if !fm[a].ok {
+				continue
+			}
+			add := min(a*A, M-t)
+			n := best(r-1+add, t+add)
+			v, lp := fm[a].v+n.v, math.Log10(fm[a].p)+n.lp
+			if v > out.v+1e-9 || (math.Abs(v-out.v) <= 1e-9 && lp > out.lp) {
+				out = st{v: v, lp: lp, next: a}
+			}
+		}
+		memo[[2]int{r, t}] = out
+		return out
+	}
+	var top st
+	var topA int
+	top.v = -1
+	for a := range nAwd {
+		if !bm[a].ok {
+			continue
+		}
+		n := min(a*A, M)
+		s := best(n, n)
+		v, lp := bm[a].v+s.v, math.Log10(bm[a].p)+s.lp
+		if v > top.v+1e-9 || (math.Abs(v-top.v) <= 1e-9 && lp > top.lp) {
+			top, topA = st{v: v, lp: lp}, a
+		}
+	}
+	// Describe the path.
+	var b strings.Builder
+	fmt.Fprintf(&b, "base: %s", bm[topA].desc)
+	r, t := min(topA*A, M), min(topA*A, M)
+	counts := map[string]int{}
+	var order []string
+	for r > 0 {
+		s := best(r, t)
+		d := fm[s.next].desc
+		if counts[d] == 0 {
+			order = append(order, d)
+		}
+		counts[d]++
+		add := min(s.next*A, M-t)
+		r, t = r-1+add, t+add
+	}
+	for _, d := range order {
+		fmt.Fprintf(&b, "; %d free spins: %s", counts[d], d)
+	}
+	return top.v, top.lp, b.String()
+}

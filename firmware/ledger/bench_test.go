@@ -1,0 +1,168 @@
+package ledger
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"sort"
+	"testing"
+	"time"
+)
+
+// fullLedger fills a ledger to its history limits: 1000+ events, 100+
+// recalled rounds with a 2 KiB outcome each, 50+ notes in, 35+ vouchers.
+func fullLedger(b testing.TB, o Options) *Ledger {
+	l, err := Create(o, "bench")
+	if err != nil {
+		b.Fatal(err)
+	}
+	body := bytes.Repeat([]byte("outcome-tape-"), 160)
+	for i := 0; i < 60; i++ {
+		insertBill(b, l, 10000)
+	}
+	for i := 0; i < 110; i++ {
+		n := l.NextRound()
+		must(b, l.Wager(Wager{Round: n, Game: "wish", Denom: 1, Stake: 100, Choices: []byte(`{"lines":10}`)}))
+		must(b, l.Outcome(n, 150, body))
+		must(b, l.Settle(n, Settlement{Credit: 150, Payload: []byte(`{"screens":[[1,2,3],[4,5,6]]}`)}))
+	}
+	for i := 0; i < 40; i++ {
+		id := l.NextDocID()
+		must(b, l.VoucherPrinting(id, 100, "123456789012345678"))
+		must(b, l.VoucherPrinted(id))
+	}
+	for len(l.Events(EventsKeep)) < EventsKeep {
+		must(b, l.LogEvent("tilt", "printer", "paper low", 0, nil))
+	}
+	if _, err := l.Verify("filled"); err != nil {
+		b.Fatal(err)
+	}
+	return l
+}
+
+func percentile(d []time.Duration, p float64) float64 {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return float64(s[int(p*float64(len(s)-1))].Microseconds()) / 1000
+}
+
+// rawFsync measures write(4 KiB)+fsync latencies of a file in dir.
+func rawFsync(b *testing.B, dir string, n int) []time.Duration {
+	f, err := os.Create(filepath.Join(dir, "fsync-probe"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer os.Remove(f.Name())
+	defer f.Close()
+	buf := make([]byte, 4096)
+	out := make([]time.Duration, 0, n)
+	for i := 0; i < n; i++ {
+		t := time.Now()
+		f.Write(buf)
+		if err := f.Sync(); err != nil {
+			b.Fatal(err)
+		}
+		out = append(out, time.Since(t))
+	}
+	return out
+}
+
+// BenchmarkMoneyCommit times one money transaction (a wager: credit,
+// coin-in meters for cabinet, game and denomination, the round journal)
+// committed to both copies, beside the raw fsync latency of copy A's
+// directory measured in the same run, interleaved.
+func benchmarkMoneyCommit(b *testing.B, parallel bool) {
+	o := testOptions(b)
+	o.Parallel = parallel
+	l := fullLedger(b, o)
+	defer l.Close()
+	insertBill(b, l, 1<<40)
+	var commit, fsync []time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		n := l.NextRound()
+		t := time.Now()
+		must(b, l.Wager(Wager{Round: n, Game: "wish", Denom: 1, Stake: 100}))
+		commit = append(commit, time.Since(t))
+		b.StopTimer()
+		must(b, l.Outcome(n, 0, []byte("o")))
+		must(b, l.Settle(n, Settlement{}))
+		fsync = append(fsync, rawFsync(b, o.DirA, 1)...)
+		b.StartTimer()
+	}
+	b.StopTimer()
+	b.ReportMetric(percentile(commit, 0.5), "commit-p50-ms")
+	b.ReportMetric(percentile(commit, 0.99), "commit-p99-ms")
+	b.ReportMetric(percentile(fsync, 0.5), "fsync-p50-ms")
+	b.ReportMetric(percentile(fsync, 0.99), "fsync-p99-ms")
+	b.ReportMetric(percentile(commit, 0.99)/percentile(fsync, 0.99), "p99-ratio")
+}
+
+func BenchmarkMoneyCommit(b *testing.B)         { benchmarkMoneyCommit(b, false) }
+func BenchmarkMoneyCommitParallel(b *testing.B) { benchmarkMoneyCommit(b, true) }
+
+// BenchmarkVerify is a full Verify after a write (both copies read back on
+// fresh connections with quick_check, chain and digest).
+func BenchmarkVerify(b *testing.B) {
+	o := testOptions(b)
+	l := fullLedger(b, o)
+	defer l.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		must(b, l.LogEvent("x", "", "", 0, nil))
+		b.StartTimer()
+		if _, err := l.Verify("bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkVerifyUnchanged is a Verify with no write since the last one
+// (file fingerprints only).
+func BenchmarkVerifyUnchanged(b *testing.B) {
+	o := testOptions(b)
+	l := fullLedger(b, o)
+	defer l.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := l.Verify("bench"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func benchCheck(b *testing.B, check string) {
+	o := testOptions(b)
+	l := fullLedger(b, o)
+	defer l.Close()
+	st, _ := os.Stat(filepath.Join(o.DirA, DBName))
+	b.ReportMetric(float64(st.Size())/1024, "db-KiB")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := readCopyFresh(o.DirA, check); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadCopy*: reading one full copy on a fresh connection with
+// each SQLite check (and with none, to see the check's own share).
+func BenchmarkReadCopyNoCheck(b *testing.B)        { benchCheck(b, "none") }
+func BenchmarkReadCopyQuickCheck(b *testing.B)     { benchCheck(b, "quick_check") }
+func BenchmarkReadCopyIntegrityCheck(b *testing.B) { benchCheck(b, "integrity_check") }
+
+// BenchmarkOpen opens a full ledger (integrity_check on both copies).
+func BenchmarkOpen(b *testing.B) {
+	o := testOptions(b)
+	l := fullLedger(b, o)
+	l.Close()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		l, err := Open(o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		l.Close()
+	}
+}

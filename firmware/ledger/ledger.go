@@ -1,0 +1,482 @@
+package ledger
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+)
+
+// Options configure a ledger.
+type Options struct {
+	// DirA and DirB hold the two copies (on a cabinet, two media). Each
+	// holds ledger.db with its -wal and -shm files.
+	DirA, DirB string
+	// Clock stamps entries and events; defaults to the system clock.
+	Clock Clock
+	// ChainKeep is how many sealed transactions each copy keeps (≥ 16).
+	ChainKeep int
+	// OpenCheck and VerifyCheck are the SQLite checks run at Open and on
+	// Verify: "integrity_check", "quick_check" or "none".
+	OpenCheck, VerifyCheck string
+	// EventsToOutbox queues every event for the central system ("event")
+	// in the transaction that logs it.
+	EventsToOutbox bool
+	// Parallel commits a transaction to both copies at once instead of A
+	// then B. Either way transaction n+1 starts only after both hold n.
+	Parallel bool
+}
+
+func (o Options) withDefaults() (Options, error) {
+	if o.DirA == "" || o.DirB == "" {
+		return o, invalid("both copy directories are required")
+	}
+	a, errA := filepath.Abs(o.DirA)
+	b, errB := filepath.Abs(o.DirB)
+	if errA != nil || errB != nil || a == b {
+		return o, invalid("copy directories must be two different paths")
+	}
+	o.DirA, o.DirB = a, b
+	if o.Clock == nil {
+		o.Clock = NewSystemClock()
+	}
+	if o.ChainKeep == 0 {
+		o.ChainKeep = 256
+	}
+	if o.ChainKeep < 16 {
+		return o, invalid("ChainKeep %d < 16", o.ChainKeep)
+	}
+	if o.OpenCheck == "" {
+		o.OpenCheck = "integrity_check"
+	}
+	if o.VerifyCheck == "" {
+		o.VerifyCheck = "quick_check"
+	}
+	for _, c := range []*string{&o.OpenCheck, &o.VerifyCheck} {
+		switch *c {
+		case "integrity_check", "quick_check", "none":
+		default:
+			return o, invalid("unknown check %q", *c)
+		}
+	}
+	return o, nil
+}
+
+// Ledger is the open critical memory. Writes come from one goroutine (the
+// cabinet loop); reads may come from any.
+type Ledger struct {
+	mu     sync.RWMutex
+	o      Options
+	stores [2]*store
+
+	kv     map[string][]byte
+	dig    *digester
+	head   chainRow // Entry not kept
+	digest [32]byte
+
+	ram      *RAMError
+	copies   [2]*copyImage // what each copy held, in RAM error (for the dump)
+	closed   bool
+	readonly bool // an Inspection
+	suspect  bool // values not from a verified pair
+	findings []string
+}
+
+func newLedger(o Options) *Ledger {
+	return &Ledger{o: o, stores: [2]*store{{name: "A", dir: o.DirA}, {name: "B", dir: o.DirB}}}
+}
+
+// Open opens an existing ledger and reconciles its copies: a copy behind
+// the other (an interrupted write) is brought up to date, a bad copy is
+// rebuilt from the good one and checked, each with an event. With no good
+// copy, or a RAM-error marker from before, the ledger opens in the RAM-error
+// state (see RAMError): Open still returns it so meters can be read and a
+// RAM clear done. Neither copy present is ErrNoLedger.
+func Open(o Options) (*Ledger, error) {
+	o, err := o.withDefaults()
+	if err != nil {
+		return nil, err
+	}
+	l := newLedger(o)
+	for _, s := range l.stores {
+		if err := os.MkdirAll(s.dir, 0o700); err != nil {
+			return nil, fmt.Errorf("%w: copy %s: %v", ErrStorage, s.name, err)
+		}
+		os.Remove(filepath.Join(s.dir, rebuildName))
+		os.Remove(filepath.Join(s.dir, createName))
+	}
+	if m := l.readMarker(); m != nil {
+		l.loadSuspect(m)
+		return l, nil
+	}
+	var imgs [2]*copyImage
+	var errs [2]error
+	missing := 0
+	for i, s := range l.stores {
+		if _, err := os.Stat(s.path()); os.IsNotExist(err) {
+			errs[i] = errMissing
+			missing++
+			continue
+		}
+		if err := s.open(); err != nil {
+			errs[i] = err
+			continue
+		}
+		imgs[i], errs[i] = readImage(s.db, o.OpenCheck)
+	}
+	if missing == 2 {
+		return nil, ErrNoLedger
+	}
+	good, notes, rebuild, interrupted, err := reconcile(imgs, errs)
+	if err != nil {
+		for _, s := range l.stores {
+			s.close()
+		}
+		l.enterRAMError(err.Error(), imgs)
+		return l, nil
+	}
+	l.setMemory(imgs[good])
+	var events []Event
+	for i, need := range rebuild {
+		if !need {
+			continue
+		}
+		if err := l.rebuild(i, good); err != nil {
+			l.enterRAMError(fmt.Sprintf("rebuild of copy %s failed: %v", l.stores[i].name, err), imgs)
+			return l, nil
+		}
+		kind := EventCopyRebuilt
+		if interrupted[i] {
+			kind = EventInterrupted
+		}
+		events = append(events, Event{Kind: kind, Source: "copy " + l.stores[i].name, Text: notes[i]})
+	}
+	for _, e := range events {
+		l.findings = append(l.findings, e.Kind+": "+e.Source+": "+e.Text)
+		if err := l.exec("event", e, func(t *tx) error {
+			t.event(e.Kind, e.Source, e.Text, 0, nil)
+			return nil
+		}); err != nil {
+			return l, nil // RAM error set by exec
+		}
+	}
+	return l, nil
+}
+
+// reconcile decides which copy is good and which must be rebuilt.
+func reconcile(imgs [2]*copyImage, errs [2]error) (good int, notes [2]string, rebuild [2]bool, interrupted [2]bool, err error) {
+	name := [2]string{"A", "B"}
+	ok0, ok1 := errs[0] == nil, errs[1] == nil
+	switch {
+	case !ok0 && !ok1:
+		return 0, notes, rebuild, interrupted, fmt.Errorf("no good copy: A: %v; B: %v", errs[0], errs[1])
+	case ok0 != ok1:
+		good = 0
+		if ok1 {
+			good = 1
+		}
+		bad := 1 - good
+		notes[bad] = fmt.Sprintf("copy %s bad (%v); rebuilt from copy %s", name[bad], errs[bad], name[good])
+		rebuild[bad] = true
+		return good, notes, rebuild, interrupted, nil
+	}
+	a, b := imgs[0], imgs[1]
+	if sameImage(a, b) {
+		return 0, notes, rebuild, interrupted, nil
+	}
+	hi, lo := 0, 1
+	if b.head.Seq > a.head.Seq {
+		hi, lo = 1, 0
+	}
+	H, L := imgs[hi], imgs[lo]
+	if H.head.Seq == L.head.Seq {
+		return 0, notes, rebuild, interrupted, fmt.Errorf("copies diverge at transaction %d", H.head.Seq)
+	}
+	for _, r := range H.chain {
+		if r.Seq == L.head.Seq {
+			if r.Hash != L.head.Hash {
+				return 0, notes, rebuild, interrupted, fmt.Errorf("copies diverge at transaction %d", r.Seq)
+			}
+			if lag := H.head.Seq - L.head.Seq; lag == 1 {
+				// the normal trace of a stop between the two commits
+				notes[lo] = fmt.Sprintf("copy %s was 1 transaction behind copy %s (write interrupted); brought up to date",
+					name[lo], name[hi])
+				interrupted[lo] = true
+			} else {
+				notes[lo] = fmt.Sprintf("copy %s lost its last %d committed transactions (torn or truncated); rebuilt from copy %s",
+					name[lo], lag, name[hi])
+			}
+			rebuild[lo] = true
+			return hi, notes, rebuild, interrupted, nil
+		}
+	}
+	notes[lo] = fmt.Sprintf("copy %s at transaction %d is older than copy %s's chain window (%d); rebuilt",
+		name[lo], L.head.Seq, name[hi], H.head.Seq)
+	rebuild[lo] = true
+	return hi, notes, rebuild, interrupted, nil
+}
+
+func (l *Ledger) setMemory(img *copyImage) {
+	l.kv = img.kv
+	l.dig = img.dig
+	l.digest = img.digest
+	l.head = chainRow{Seq: img.head.Seq, Hash: img.head.Hash, Digest: img.head.Digest}
+}
+
+// rebuild replaces copy bad with a snapshot of copy good, then reads it back
+// on a fresh connection with a full integrity check and compares it with
+// memory, to catch a medium that does not keep what is written.
+func (l *Ledger) rebuild(bad, good int) error {
+	b, g := l.stores[bad], l.stores[good]
+	b.close()
+	if g.db == nil {
+		return errors.New("good copy is not open")
+	}
+	if err := snapshotTo(g.db, b.dir, rebuildName); err != nil {
+		return err
+	}
+	img, err := readCopyFresh(b.dir, "integrity_check")
+	if err != nil {
+		return fmt.Errorf("rebuilt copy does not verify: %w", err)
+	}
+	if img.head.Hash != l.head.Hash || img.digest != l.digest {
+		return errors.New("rebuilt copy differs from the good copy")
+	}
+	return b.open()
+}
+
+// exec runs one transaction with l.mu held: fn stages writes on a tx; if
+// it staged any, the entry is sealed and committed to both copies, then to
+// memory. fn's error leaves everything unchanged.
+func (l *Ledger) exec(op string, args any, fn func(*tx) error) error {
+	if l.readonly {
+		return ErrReadOnly
+	}
+	if l.closed {
+		return ErrClosed
+	}
+	if l.ram != nil {
+		return l.ram
+	}
+	t := newTx(l)
+	if err := fn(t); err != nil {
+		return err
+	}
+	if len(t.w) == 0 {
+		return nil // an idempotent replay: nothing to do
+	}
+	t.finish()
+	argBytes, err := json.Marshal(args)
+	if err != nil {
+		return invalid("arguments: %v", err)
+	}
+	seq := l.head.Seq + 1
+	entry, _ := json.Marshal(struct {
+		Seq  uint64          `json:"seq"`
+		Op   string          `json:"op"`
+		Wall time.Time       `json:"wall"`
+		Mono int64           `json:"mono"`
+		Args json.RawMessage `json:"args"`
+	}{seq, op, t.wall, int64(t.mono), argBytes})
+	pd := l.dig.with(t.w)
+	row := chainRow{Seq: seq, Prev: l.head.Hash, Entry: entry, Digest: pd.total}
+	row.Hash = chainHash(row.Prev, seq, entry, pd.total)
+	writes := make([]kvWrite, 0, len(t.w))
+	for k, v := range t.w {
+		writes = append(writes, kvWrite{k, v})
+	}
+	sort.Slice(writes, func(i, j int) bool { return writes[i].k < writes[j].k })
+
+	var errs [2]error
+	if l.o.Parallel {
+		var wg sync.WaitGroup
+		for i, s := range l.stores {
+			wg.Add(1)
+			go func() { defer wg.Done(); errs[i] = s.commit(writes, row, l.o.ChainKeep) }()
+		}
+		wg.Wait()
+	} else {
+		for i, s := range l.stores {
+			errs[i] = s.commit(writes, row, l.o.ChainKeep)
+		}
+	}
+	if errs[0] != nil && errs[1] != nil {
+		l.enterRAMError(fmt.Sprintf("write to both copies failed: A: %v; B: %v", errs[0], errs[1]), [2]*copyImage{})
+		return l.ram
+	}
+	for k, v := range t.w {
+		if v == nil {
+			delete(l.kv, k)
+		} else {
+			l.kv[k] = v
+		}
+	}
+	l.dig.apply(pd)
+	l.digest = pd.total
+	l.head = chainRow{Seq: seq, Hash: row.Hash, Digest: pd.total}
+	for i, e := range errs {
+		if e == nil {
+			continue
+		}
+		if err := l.rebuild(i, 1-i); err != nil {
+			l.enterRAMError(fmt.Sprintf("copy %s failed a write (%v) and could not be rebuilt: %v", l.stores[i].name, e, err), [2]*copyImage{})
+			return l.ram
+		}
+		text := fmt.Sprintf("copy %s failed a write (%v); rebuilt from copy %s", l.stores[i].name, e, l.stores[1-i].name)
+		return l.exec("event", nil, func(t *tx) error {
+			t.event(EventCopyRebuilt, "copy "+l.stores[i].name, text, 0, nil)
+			return nil
+		})
+	}
+	return nil
+}
+
+// do runs a write transaction from the API.
+func (l *Ledger) do(op string, args any, fn func(*tx) error) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.exec(op, args, fn)
+}
+
+// enterRAMError stops all writes, persists the reason in both copy
+// directories and keeps the best readable values for suspect reads.
+func (l *Ledger) enterRAMError(reason string, imgs [2]*copyImage) {
+	l.ram = &RAMError{Reason: reason, Since: l.o.Clock.Wall().Format(time.RFC3339)}
+	for _, s := range l.stores {
+		s.close()
+		writeMarker(s.dir, l.ram)
+	}
+	l.copies = imgs
+	if l.kv == nil {
+		for _, img := range imgs {
+			if img != nil && len(img.kv) > 0 {
+				l.kv = img.kv
+				break
+			}
+		}
+	}
+	if l.kv == nil {
+		l.kv = map[string][]byte{}
+	}
+}
+
+// loadSuspect reads whatever each copy still holds, for suspect reads while
+// in RAM error.
+func (l *Ledger) loadSuspect(m *RAMError) {
+	l.ram = m
+	var imgs [2]*copyImage
+	for i, s := range l.stores {
+		img, err := readCopyFresh(s.dir, "")
+		if img != nil {
+			imgs[i] = img
+		}
+		_ = err
+	}
+	l.copies = imgs
+	l.kv = nil
+	for _, img := range imgs {
+		if img != nil && len(img.kv) > 0 {
+			l.kv = img.kv
+			break
+		}
+	}
+	if l.kv == nil {
+		l.kv = map[string][]byte{}
+	}
+}
+
+func writeMarker(dir string, e *RAMError) error {
+	b, _ := json.Marshal(e)
+	tmp := filepath.Join(dir, markerName+".tmp")
+	if err := os.WriteFile(tmp, b, 0o600); err != nil {
+		return err
+	}
+	if err := syncFile(tmp); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, filepath.Join(dir, markerName)); err != nil {
+		return err
+	}
+	return syncDir(dir)
+}
+
+func (l *Ledger) readMarker() *RAMError {
+	for _, s := range l.stores {
+		b, err := os.ReadFile(filepath.Join(s.dir, markerName))
+		if err != nil {
+			continue
+		}
+		var e RAMError
+		if json.Unmarshal(b, &e) != nil || e.Reason == "" {
+			e = RAMError{Reason: "RAM-error marker present (unreadable)", Since: "?"}
+		}
+		return &e
+	}
+	return nil
+}
+
+// Close closes both copies. Reads after Close still see the last state.
+func (l *Ledger) Close() error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.readonly {
+		return nil
+	}
+	l.closed = true
+	for _, s := range l.stores {
+		s.close()
+	}
+	return nil
+}
+
+// RAMError is non-nil while the ledger has no good copy: every write is
+// refused with it (errors.Is(err, ErrRAMError)) and reads are suspect.
+func (l *Ledger) RAMError() *RAMError {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.ram
+}
+
+// Findings lists what Open found and repaired.
+func (l *Ledger) Findings() []string {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return append([]string(nil), l.findings...)
+}
+
+// Status is the ledger's integrity summary.
+type Status struct {
+	Seq         uint64 // last sealed transaction
+	Head        string // its chain hash, hex
+	Digest      string // state digest, hex
+	LedgerID    string
+	RAMError    *RAMError
+	InvariantOK bool
+	Invariant   string // why it is broken
+}
+
+// Status reports the chain head and integrity state.
+func (l *Ledger) Status() Status {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	st := Status{Seq: l.head.Seq, Head: hex.EncodeToString(l.head.Hash[:]),
+		Digest: hex.EncodeToString(l.digest[:]), RAMError: l.ram, InvariantOK: true}
+	st.LedgerID = string(l.kv["meta/ledger_id"])
+	if v, ok := l.kv["inv/broken"]; ok {
+		st.InvariantOK = false
+		st.Invariant = string(v)
+	}
+	return st
+}
+
+func newLedgerID() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

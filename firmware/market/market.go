@@ -1,0 +1,179 @@
+// Package market holds the market profiles — currency, games offered, stake
+// ladders, limits, language and jurisdiction timers — as data files, and
+// loads them refusing anything inconsistent with the engine's games.
+package market
+
+import (
+	"bytes"
+	"embed"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+//go:embed profiles/*.toml
+var builtin embed.FS
+
+// Currency of a market: amounts are integers in its minor unit.
+type Currency struct {
+	Code       string `toml:"code"`        // ISO 4217, e.g. "EUR"
+	MinorUnits int    `toml:"minor_units"` // decimal places: 2 for EUR, 0 for CZK as played
+	Symbol     string `toml:"symbol"`      // "€", "Kč"
+}
+
+// Game is one game a market offers, with its stake ladder.
+type Game struct {
+	ID           engine.GameID  `toml:"id"`
+	Stakes       []engine.Money `toml:"stakes"`
+	DefaultStake engine.Money   `toml:"default_stake"`
+}
+
+// Limits of money handling, in minor units.
+type Limits struct {
+	// TicketOut: a cash-out above it is a cancel-credit handpay.
+	TicketOut engine.Money `toml:"ticket_out"`
+	// LargeWin: a round winning at least this locks up for a handpay.
+	LargeWin engine.Money `toml:"large_win"`
+	// Credit: notes and tickets are refused while credit is at or above it.
+	Credit engine.Money `toml:"credit"`
+	// Bills the acceptor may take.
+	Bills []engine.Money `toml:"bills"`
+}
+
+// Timers of the jurisdiction, in milliseconds.
+type Timers struct {
+	// MinRoundMs is the shortest time from Start to the next Start.
+	MinRoundMs int `toml:"min_round_ms"`
+	// VoucherExpiryDays printed on a voucher.
+	VoucherExpiryDays int `toml:"voucher_expiry_days"`
+	// AcceptorOffDuringPlay disables notes while a round is running.
+	AcceptorOffDuringPlay bool `toml:"acceptor_off_during_play"`
+}
+
+// Profile is one market.
+type Profile struct {
+	ID       string   `toml:"id"`
+	Name     string   `toml:"name"`
+	Language string   `toml:"language"` // cs, de, en
+	Currency Currency `toml:"currency"`
+	Games    []Game   `toml:"games"`
+	Limits   Limits   `toml:"limits"`
+	Timers   Timers   `toml:"timers"`
+}
+
+// Game returns the offered game with this id.
+func (p *Profile) Game(id engine.GameID) (*Game, bool) {
+	for i := range p.Games {
+		if p.Games[i].ID == id {
+			return &p.Games[i], true
+		}
+	}
+	return nil, false
+}
+
+// Names lists the built-in profiles.
+func Names() []string {
+	ents, _ := builtin.ReadDir("profiles")
+	var out []string
+	for _, e := range ents {
+		out = append(out, e.Name()[:len(e.Name())-len(".toml")])
+	}
+	return out
+}
+
+// Builtin loads a built-in profile by id ("at", "cz", "demo").
+func Builtin(id string) (*Profile, error) {
+	b, err := builtin.ReadFile("profiles/" + id + ".toml")
+	if err != nil {
+		return nil, fmt.Errorf("market: no built-in profile %q (have %v)", id, Names())
+	}
+	return Parse(b)
+}
+
+// Parse decodes and checks a profile. Unknown keys, games the engine does
+// not know, stakes off a game's ladder and inconsistent limits are refused.
+func Parse(data []byte) (*Profile, error) {
+	var p Profile
+	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		var de *toml.DecodeError
+		if errors.As(err, &de) {
+			row, col := de.Position()
+			return nil, fmt.Errorf("market: line %d column %d: %s", row, col, de.Error())
+		}
+		var sm *toml.StrictMissingError
+		if errors.As(err, &sm) {
+			return nil, fmt.Errorf("market: %s", sm.String())
+		}
+		return nil, fmt.Errorf("market: %w", err)
+	}
+	if err := p.check(); err != nil {
+		return nil, fmt.Errorf("market %q: %w", p.ID, err)
+	}
+	return &p, nil
+}
+
+func (p *Profile) check() error {
+	if p.ID == "" {
+		return errors.New("id is missing")
+	}
+	switch p.Language {
+	case "cs", "de", "en":
+	default:
+		return fmt.Errorf("language %q is not one of cs, de, en", p.Language)
+	}
+	if len(p.Currency.Code) != 3 {
+		return fmt.Errorf("currency code %q is not a 3-letter ISO code", p.Currency.Code)
+	}
+	if p.Currency.MinorUnits < 0 || p.Currency.MinorUnits > 3 {
+		return fmt.Errorf("currency minor_units %d out of 0..3", p.Currency.MinorUnits)
+	}
+	if len(p.Games) == 0 {
+		return errors.New("no games offered")
+	}
+	seen := map[engine.GameID]bool{}
+	for _, g := range p.Games {
+		if seen[g.ID] {
+			return fmt.Errorf("game %q offered twice", g.ID)
+		}
+		seen[g.ID] = true
+		eg, err := engine.Lookup(g.ID)
+		if err != nil {
+			return err
+		}
+		if len(g.Stakes) == 0 {
+			return fmt.Errorf("game %q: no stakes", g.ID)
+		}
+		for i, s := range g.Stakes {
+			if err := engine.CheckStake(eg, s); err != nil {
+				return fmt.Errorf("game %q: %w", g.ID, err)
+			}
+			if i > 0 && s <= g.Stakes[i-1] {
+				return fmt.Errorf("game %q: stakes must ascend (%d after %d)", g.ID, s, g.Stakes[i-1])
+			}
+		}
+		if !slices.Contains(g.Stakes, g.DefaultStake) {
+			return fmt.Errorf("game %q: default stake %d is not among its stakes %v", g.ID, g.DefaultStake, g.Stakes)
+		}
+	}
+	l := p.Limits
+	if l.TicketOut <= 0 || l.LargeWin <= 0 || l.Credit <= 0 {
+		return fmt.Errorf("limits ticket_out, large_win and credit must be positive (%d, %d, %d)", l.TicketOut, l.LargeWin, l.Credit)
+	}
+	if len(l.Bills) == 0 {
+		return errors.New("limits: no bills accepted")
+	}
+	for _, b := range l.Bills {
+		if b <= 0 {
+			return fmt.Errorf("limits: bill value %d is not positive", b)
+		}
+	}
+	if p.Timers.MinRoundMs < 0 || p.Timers.VoucherExpiryDays <= 0 {
+		return fmt.Errorf("timers: min_round_ms %d must be ≥ 0 and voucher_expiry_days %d > 0", p.Timers.MinRoundMs, p.Timers.VoucherExpiryDays)
+	}
+	return nil
+}
