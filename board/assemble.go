@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
@@ -12,6 +13,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
+	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
 )
 
@@ -48,8 +51,9 @@ type Options struct {
 	// AcceptorConfig, when set, adjusts the acceptor driver's configuration
 	// (tests scale timings down). Path and Open are the assembly's.
 	AcceptorConfig func(*id003.Config)
-	// PrinterOptions, when set, adjusts the printer driver's configuration.
-	PrinterOptions func(any)
+	// TCLConfig, when set, adjusts the TCL printer driver's configuration.
+	// Path and Open are the assembly's.
+	TCLConfig func(*tcl.Config)
 }
 
 // Cabinet is the hardware of one cabinet, assembled from a profile.
@@ -63,6 +67,7 @@ type Cabinet struct {
 	// device emulators on the far ends of the pseudo-terminals.
 	FakeGPIO         *gpiofake.Board
 	AcceptorEmulator *id003emu.Acceptor
+	TCLEmulator      *tclemu.Emulator // when the printer is an emulated TCL printer
 
 	inputs map[gpio.Input]gpio.InputWiring
 
@@ -195,6 +200,11 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 		return fmt.Errorf("board: %s: no driver for acceptor protocol %q", p.Name, a.Protocol)
 	}
 	path := a.Port
+	if !a.Emulated {
+		if err := portExists(p.Name, "acceptor", path); err != nil {
+			return err
+		}
+	}
 	if a.Emulated {
 		pair, err := c.newPair("acceptor")
 		if err != nil {
@@ -214,9 +224,54 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 	return nil
 }
 
-func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) error {
+// portExists refuses to start when a configured serial port is missing
+// (adapter unplugged, udev rule not installed): a clear error beats a
+// driver retrying a path that will never appear.
+func portExists(profile, what, path string) error {
+	if _, err := os.Stat(path); err != nil {
+		return fmt.Errorf("board: %s: %s port %s: %w (is the USB-serial adapter plugged in and the udev rule installed?)", profile, what, path, err)
+	}
 	return nil
 }
+
+func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) error {
+	pr := p.Printer
+	path := pr.Port
+	if !pr.Emulated {
+		if err := portExists(p.Name, "printer", path); err != nil {
+			return err
+		}
+	}
+	switch pr.Protocol {
+	case "tcl":
+		if pr.Emulated {
+			pair, err := c.newPair("printer")
+			if err != nil {
+				return err
+			}
+			emu := tclemu.New(pair.Device, tclemu.Options{})
+			c.closers = append(c.closers, func() error { emu.Close(); return nil })
+			c.TCLEmulator = emu
+			path = pair.HostPath
+		}
+		cfg := tcl.Config{Path: path, Download: pr.DownloadTemplates, Transliterate: pr.Transliterate}
+		if opt.TCLConfig != nil {
+			opt.TCLConfig(&cfg)
+		}
+		cfg.Path = path
+		d, err := tcl.Open(cfg)
+		if err != nil {
+			return fmt.Errorf("board: %s: printer: %w", p.Name, err)
+		}
+		c.closers = append(c.closers, d.Close)
+		c.Printer = d
+		return nil
+	default:
+		return fmt.Errorf("board: %s: no driver wired for printer protocol %q", p.Name, pr.Protocol)
+	}
+}
+
+var _ Printer = (*tcl.Driver)(nil)
 
 // Run drives the GPIO and the serial devices until ctx ends (nil) or the
 // GPIO fails (its error: the firmware must tilt).

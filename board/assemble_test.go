@@ -12,6 +12,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
 )
 
 func waitFor[T any](t *testing.T, ch <-chan T, what string, ok func(T) bool) T {
@@ -61,7 +63,9 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 	if ic.Input != gpio.BtnCollect || !ic.Active {
 		t.Fatalf("first GPIO event %v, want collect pressed", ic)
 	}
-	cab.SetInput(gpio.DoorMain, true)
+	if open, err := cab.Toggle(gpio.DoorMain); !open || err != nil {
+		t.Fatalf("Toggle(main door) = %v, %v", open, err)
+	}
 	waitFor(t, gev, "main door open", func(e gpio.Event) bool {
 		ic, ok := e.(gpio.InputChanged)
 		return ok && ic.Input == gpio.DoorMain && ic.Active
@@ -103,6 +107,28 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ev, "stacked", func(e id003.Event) bool { _, ok := e.(id003.Stacked); return ok })
+
+	// Printer: the TCL driver (opened at Assemble against the emulator)
+	// prints a voucher; it is issued when its validation number is printed.
+	if cab.Printer == nil || cab.TCLEmulator == nil {
+		t.Fatal("devkit without printer or TCL emulator")
+	}
+	at := time.Date(2026, 11, 29, 18, 7, 5, 0, time.UTC)
+	job, err := cab.Printer.Print(document.Voucher{Lang: document.English, Site: "Polaris devkit", SiteID: "DEV-1",
+		Machine: "0001", Issued: at, Amount: 2550, Currency: document.EUR, Sequence: 7,
+		Validation: "001234567890123456", Type: document.Cashable, Expiry: at.Add(30 * 24 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pev := cab.Printer.Events()
+	vp := waitFor(t, pev, "validation printed", func(e printer.Event) bool { _, ok := e.(printer.ValidationPrinted); return ok }).(printer.ValidationPrinted)
+	if vp.Job != job || vp.Validation != "001234567890123456" {
+		t.Errorf("ValidationPrinted %+v for job %d", vp, job)
+	}
+	waitFor(t, pev, "print complete", func(e printer.Event) bool { _, ok := e.(printer.PrintComplete); return ok })
+	if n := len(cab.TCLEmulator.Printouts()); n != 1 {
+		t.Errorf("emulator printed %d documents", n)
+	}
 
 	cancel()
 	select {
@@ -153,5 +179,18 @@ func TestAssembleNeedsMeterStore(t *testing.T) {
 	p, _ := Load("devkit")
 	if _, err := Assemble(p, Options{}); err == nil {
 		t.Fatal("assembled without a MeterStore")
+	}
+}
+
+// A configured serial port that does not exist refuses to start, naming it.
+func TestMissingPortRefuses(t *testing.T) {
+	text := strings.Replace(devkitText(t), "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nport = \"/dev/polaris-no-such-acceptor\"", 1)
+	p, err := Parse("bench.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = Assemble(p, Options{Meters: gpiofake.NewMeterStore()})
+	if err == nil || !strings.Contains(err.Error(), "acceptor port /dev/polaris-no-such-acceptor") {
+		t.Fatalf("Assemble: %v", err)
 	}
 }

@@ -199,3 +199,51 @@ func TestAllProblemsReported(t *testing.T) {
 		t.Fatalf("%v", err)
 	}
 }
+
+func TestDevkitKeysCoverEveryInputOnce(t *testing.T) {
+	seen := map[gpio.Input]bool{}
+	keys := map[string]bool{}
+	for _, k := range DevkitKeys {
+		if seen[k.Input] || keys[k.Key] {
+			t.Errorf("%v bound twice", k)
+		}
+		seen[k.Input], keys[k.Key] = true, true
+		if k.Toggle == (k.Input.Kind() == gpio.KindButton) {
+			t.Errorf("%s: toggle %v for a %v", k.Key, k.Toggle, k.Input.Kind())
+		}
+	}
+	if len(seen) != len(gpio.Inputs()) {
+		t.Errorf("%d of %d inputs bound", len(seen), len(gpio.Inputs()))
+	}
+}
+
+// FuzzParse: the loader never panics, and whatever it accepts the GPIO
+// controller accepts too (the loader's checks cover the controller's).
+func FuzzParse(f *testing.F) {
+	for _, n := range Names() {
+		b, _ := embedded.ReadFile("profiles/" + n + ".toml")
+		f.Add(b)
+	}
+	f.Add([]byte("name = \"x\"\n[gpio]\nbackend = \"fake\"\n[[gpio.tower]]\ncolour = \"red\"\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		p, err := Parse("fuzz.toml", data)
+		if err != nil {
+			var pe *Error
+			if !errors.As(err, &pe) || len(pe.Problems) == 0 || pe.Error() == "" {
+				t.Fatalf("untyped or empty error: %v", err)
+			}
+			return
+		}
+		cfg := p.GPIOConfig()
+		b, err := gpiofake.New(nil, cfg.InputLines(), cfg.OutputLines())
+		if err != nil {
+			t.Fatalf("accepted profile breaks the fake board: %v", err)
+		}
+		cfg.Store = gpiofake.NewMeterStore()
+		c, err := gpio.New(cfg, b.Inputs(), b.Outputs())
+		if err != nil {
+			t.Fatalf("accepted profile refused by the controller: %v", err)
+		}
+		c.Close()
+	})
+}

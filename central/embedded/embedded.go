@@ -40,7 +40,8 @@ type Central struct {
 	Server *server.Server
 	Client *link.Client
 	Addr   net.Addr
-	Dir    string // DataDir/central
+	Dir    string      // DataDir/central
+	Outbox link.Outbox // the outbox the client drains
 
 	cancel  context.CancelFunc
 	done    chan struct{}
@@ -109,6 +110,7 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 		}
 		ob = c.ownedOB
 	}
+	c.Outbox = ob
 	cl, err := link.Dial(link.Config{
 		Addr: addr.String(), TLS: ctls, Cabinet: o.Cabinet, SigningKey: srv.PublicKey(), Games: o.Games, Outbox: ob,
 	})

@@ -63,7 +63,9 @@ func riskCap(g engine.Game, stake engine.Money) (engine.Money, bool) {
 		return c.RiskCap(stake)
 	}
 	switch c := g.(type) {
-	case interface{ RoundCap(engine.Money) engine.Money }:
+	case interface {
+		RoundCap(engine.Money) engine.Money
+	}:
 		return c.RoundCap(stake), g.ID() == engine.MagicStars
 	case interface{ RoundCap() engine.Money }:
 		return c.RoundCap(), g.ID() == engine.MagicStars

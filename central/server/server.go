@@ -127,8 +127,11 @@ func New(cfg Config) (*Server, error) {
 		return nil, err
 	}
 	s.st = st
-	if h, ok := cfg.Jackpots.(interface{ Committed() }); ok {
+	switch h := cfg.Jackpots.(type) {
+	case interface{ Committed() }:
 		st.committed = h.Committed
+	case interface{ Committed(*sql.DB) }:
+		st.committed = func() { h.Committed(st.db) }
 	}
 	if h, ok := cfg.Jackpots.(interface{ RolledBack() }); ok {
 		st.rolledBack = h.RolledBack

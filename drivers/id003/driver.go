@@ -299,8 +299,7 @@ func (d *Driver) alive() {
 
 func (d *Driver) silence(err error) {
 	if !d.commLost && d.cfg.Clock.Now().Sub(d.lastGood) >= d.cfg.CommLostAfter {
-		d.commLost = true
-		d.holding = false
+		d.commLost = true // holding survives: HOLD resumes with the line
 		d.emit(CommLost{Err: err})
 	}
 }
@@ -600,6 +599,35 @@ func (d *Driver) apply() error {
 	return d.setInhibit(false)
 }
 
+// tookEffect polls once after a failed operation command and reports
+// whether the acceptor's state shows that it was carried out.
+func (d *Driver) tookEffect(kind int) bool {
+	f, err := d.exchange(Command(CmdStatusRequest), IsStatus)
+	if err != nil {
+		return false
+	}
+	st, _ := ParseStatus(f)
+	var ok bool
+	switch kind {
+	case reqStack:
+		ok = st.Code == StStacking || st.Code == StVendValid || st.Code == StStacked
+	case reqReturn:
+		ok = st.Code == StReturning
+	case reqHold:
+		ok = st.Code == StHolding
+	}
+	if ok {
+		switch kind {
+		case reqStack:
+			d.fl.stackSent = true
+		case reqReturn:
+			d.fl.returnSent = true
+		}
+	}
+	d.handle(st)
+	return ok
+}
+
 // serve runs a firmware command between polls.
 func (d *Driver) serve(r request) error {
 	if r.kind == reqEnable || r.kind == reqDisable {
@@ -638,7 +666,11 @@ func (d *Driver) serve(r request) error {
 		cmd = CmdHold
 	}
 	if _, err := d.exchange(Command(cmd), IsAck); err != nil {
-		return err
+		// The ACK may have been lost and the retry refused (the acceptor
+		// had already moved on): the status tells.
+		if d.port == nil || !d.tookEffect(r.kind) {
+			return err
+		}
 	}
 	switch r.kind {
 	case reqStack:

@@ -170,7 +170,7 @@ func TestTicketHeldIsNotReturnedByTimeout(t *testing.T) {
 		t.Fatalf("escrow %v", esc)
 	}
 	r.do(r.drv.Hold)
-	time.Sleep(3 * 300 * time.Millisecond) // three escrow time-outs
+	time.Sleep(3 * escrowTimeout)
 	if n := count[id003.Returned](r); n != 0 {
 		t.Fatalf("held ticket returned")
 	}
@@ -247,7 +247,9 @@ func TestDisableAndEnable(t *testing.T) {
 	if err := r.emu.InsertNote(0x62); !errors.Is(err, emulator.ErrNotAccepting) {
 		t.Fatalf("insert while disabled: %v", err)
 	}
-	r.do(func(ctx context.Context) error { return r.drv.Enable(ctx, id003.Accept{Notes: id003.AllDenoms, Tickets: true}) })
+	r.do(func(ctx context.Context) error {
+		return r.drv.Enable(ctx, id003.Accept{Notes: id003.AllDenoms, Tickets: true})
+	})
 	await[id003.Enabled](r, time.Second)
 	r.waitEmu(0x11, time.Second)
 	// Disabled while a note is being drawn in: INHIBIT is refused mid-way,
@@ -485,7 +487,7 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 			case <-time.After(7 * time.Millisecond):
 			}
 			r.emu.InjectGarbage([]byte{0xFC, byte(i), 0x16, 0xFC, 0x05})
-			if i%10 == 0 {
+			if i%20 == 0 {
 				r.emu.CorruptReplies(1)
 			}
 		}
@@ -527,16 +529,16 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 func TestSlowReplies(t *testing.T) {
 	r := newRig(t)
 	r.ready()
-	r.emu.SetReplyDelay(40 * time.Millisecond) // timeout is 60 ms
+	r.emu.SetReplyDelay(100 * time.Millisecond) // timeout is 150 ms
 	r.emu.InsertNote(0x65)
 	await[id003.Escrow](r, 3*time.Second)
 	r.do(r.drv.Stack)
 	await[id003.Stacked](r, 3*time.Second)
 	r.settle()
-	r.emu.SetReplyDelay(150 * time.Millisecond)
+	r.emu.SetReplyDelay(400 * time.Millisecond)
 	time.Sleep(time.Second)
 	r.emu.SetReplyDelay(0)
-	time.Sleep(500 * time.Millisecond) // the acceptor works off the backlog
+	time.Sleep(1500 * time.Millisecond) // the acceptor works off the backlog
 	r.waitEmu(0x11, 3*time.Second)
 	r.emu.InsertNote(0x62)
 	await[id003.Escrow](r, 3*time.Second)

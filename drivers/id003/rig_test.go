@@ -15,17 +15,21 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
-// Test timings: the real defaults scaled down about tenfold.
+// escrowTimeout is the emulated acceptor's escrow time-out in tests.
+const escrowTimeout = 600 * time.Millisecond
+
+// Test timings: the real defaults scaled down, with room for a loaded
+// 2-core CI machine (other packages' tests run at the same time).
 func testConfig(path string) id003.Config {
 	c := id003.DefaultConfig(path)
 	c.PollInterval = 10 * time.Millisecond
 	c.BusyPollInterval = 5 * time.Millisecond
-	c.ResponseTimeout = 60 * time.Millisecond
-	c.StartupTimeout = 100 * time.Millisecond
+	c.ResponseTimeout = 150 * time.Millisecond
+	c.StartupTimeout = 300 * time.Millisecond
 	c.Retries = 2
-	c.CommLostAfter = 400 * time.Millisecond
+	c.CommLostAfter = time.Second
 	c.ResetTimeout = 2 * time.Second
-	c.HoldInterval = 60 * time.Millisecond
+	c.HoldInterval = 100 * time.Millisecond
 	c.ReopenInterval = 50 * time.Millisecond
 	return c
 }
@@ -34,7 +38,7 @@ func testEmuConfig() emulator.Config {
 	return emulator.Config{
 		InitTime: 30 * time.Millisecond, AcceptTime: 20 * time.Millisecond, StackTime: 30 * time.Millisecond,
 		ReturnTime: 30 * time.Millisecond, RejectTime: 30 * time.Millisecond,
-		EscrowTimeout: 300 * time.Millisecond, UnpolledTimeout: 250 * time.Millisecond,
+		EscrowTimeout: escrowTimeout, UnpolledTimeout: 500 * time.Millisecond,
 	}
 }
 

@@ -33,11 +33,14 @@ type Sheet struct {
 	VolatilityIndex map[string]float64 `json:"volatilityIndex"`
 	MaxWin          float64            `json:"maxWin"` // x stake
 	MaxWinNote      string             `json:"maxWinNote"`
-	Components      []Component        `json:"components"`
-	Features        []Feature          `json:"features"`
-	Verification    *Verification      `json:"verification,omitempty"`
-	MagicStars      *MagicStars        `json:"magicStars,omitempty"`
-	WishStar        *wishstar.Report   `json:"wishStar,omitempty"`
+	// OddsCheck states the rarest advertised award against GLI-11's
+	// 1 in 100 000 000 games.
+	OddsCheck    string           `json:"oddsCheck"`
+	Components   []Component      `json:"components"`
+	Features     []Feature        `json:"features"`
+	Verification *Verification    `json:"verification,omitempty"`
+	MagicStars   *MagicStars      `json:"magicStars,omitempty"`
+	WishStar     *wishstar.Report `json:"wishStar,omitempty"`
 }
 
 // Component is one part of the RTP.
@@ -128,6 +131,17 @@ func Build(id engine.GameID, opt Options) (*Sheet, error) {
 	if err != nil {
 		return nil, err
 	}
+	rare := Feature{OneIn: 0}
+	for _, f := range s.Features {
+		if f.PerGame > 0 && f.OneIn > rare.OneIn {
+			rare = f
+		}
+	}
+	verdict := "within"
+	if rare.OneIn > 1e8 {
+		verdict = "BEYOND"
+	}
+	s.OddsCheck = fmt.Sprintf("rarest listed award: %s, 1 in %.0f games: %s the 1 in 100 000 000 limit (GLI-11 4.8.2)", rare.Name, rare.OneIn, verdict)
 	s.VolatilityIndex = map[string]float64{"90": 1.6449 * s.Sigma, "95": 1.9600 * s.Sigma, "99": 2.5758 * s.Sigma}
 	if opt.SimRounds > 0 {
 		g, err := engine.Lookup(id)

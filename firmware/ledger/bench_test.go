@@ -5,13 +5,48 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"sync"
 	"testing"
 	"time"
 )
 
-// fullLedger fills a ledger to its history limits: 1000+ events, 100+
-// recalled rounds with a 2 KiB outcome each, 50+ notes in, 35+ vouchers.
+var (
+	fullOnce sync.Once
+	fullDir  string
+)
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if fullDir != "" {
+		os.RemoveAll(fullDir)
+	}
+	os.Exit(code)
+}
+
+// fullLedger opens a copy of a ledger filled to its history limits: 1000+
+// events, 100+ recalled rounds with a 2 KiB outcome each, 50+ notes in,
+// 35+ vouchers (filled once per process, then copied).
 func fullLedger(b testing.TB, o Options) *Ledger {
+	fullOnce.Do(func() {
+		d, err := os.MkdirTemp("", "polaris-ledger-full-")
+		if err != nil {
+			b.Fatal(err)
+		}
+		fo := Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: NewFakeClock(t0)}
+		l := fillLedger(b, fo)
+		l.Close()
+		fullDir = d
+	})
+	image(b, filepath.Join(fullDir, "a"), o.DirA)
+	image(b, filepath.Join(fullDir, "b"), o.DirB)
+	l, err := Open(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	return l
+}
+
+func fillLedger(b testing.TB, o Options) *Ledger {
 	l, err := Create(o, "bench")
 	if err != nil {
 		b.Fatal(err)

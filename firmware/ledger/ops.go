@@ -67,8 +67,8 @@ func (l *Ledger) Wager(w Wager) error {
 		t.add(CoinIn, w.Stake, roundScopes(r)...)
 		t.putRound(r)
 		t.put("open/round", []byte(strconv.FormatUint(w.Round, 10)))
-		if w.Round > RecallKeep+1 {
-			t.del(seqKey("round", w.Round-RecallKeep-1))
+		if w.Round > RecallKeep { // keep RecallKeep rounds, this one included
+			t.del(seqKey("round", w.Round-RecallKeep))
 		}
 		return nil
 	})

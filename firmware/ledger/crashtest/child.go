@@ -35,6 +35,7 @@ func RunChild(cfg ChildConfig, out io.Writer) error {
 		say("X %v", e)
 		return e
 	}
+	say("R")
 	rng := rand.New(rand.NewSource(cfg.Seed))
 	n := cfg.FirstN
 	run := func(o Op) error {
@@ -45,6 +46,14 @@ func RunChild(cfg ChildConfig, out io.Writer) error {
 			return err
 		}
 		say("A %d", o.N)
+		switch o.Kind {
+		case "settle", "stacked", "voucher_printed", "handpay_paid", "door_close", "config":
+			// the cabinet checks its memory after money moved and doors closed
+			if _, err := l.Verify(o.Kind); err != nil {
+				say("X verify: %v", err)
+				return err
+			}
+		}
 		return nil
 	}
 	if cfg.Replay != nil {

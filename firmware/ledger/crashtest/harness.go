@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -24,8 +25,12 @@ type Config struct {
 	Kills    int
 	Dir      string        // work directory; a temporary one if empty
 	Seed     int64         // 0: from the clock
-	MinDelay time.Duration // a kill comes MinDelay..MaxDelay after the child starts
-	MaxDelay time.Duration
+	// One kill in StartShare (default 1/5) comes 0..StartWindow after the
+	// child starts (during its open and repairs); the others come
+	// 0..MaxDelay after it reported ready (during transactions).
+	StartShare  float64
+	StartWindow time.Duration
+	MaxDelay    time.Duration
 	// Child makes the command that runs RunChild with args (ParseChildArgs
 	// reads them back).
 	Child    func(args []string) *exec.Cmd
@@ -93,7 +98,13 @@ func Run(cfg Config) (Result, error) {
 		cfg.Log = io.Discard
 	}
 	if cfg.MaxDelay == 0 {
-		cfg.MinDelay, cfg.MaxDelay = 2*time.Millisecond, 150*time.Millisecond
+		cfg.MaxDelay = 100 * time.Millisecond
+	}
+	if cfg.StartWindow == 0 {
+		cfg.StartWindow = 120 * time.Millisecond
+	}
+	if cfg.StartShare == 0 {
+		cfg.StartShare = 0.2
 	}
 	if cfg.Seed == 0 {
 		cfg.Seed = time.Now().UnixNano()
@@ -125,7 +136,12 @@ func Run(cfg Config) (Result, error) {
 	}
 	for res.Kills < cfg.Kills {
 		cc := ChildConfig{DirA: opts.DirA, DirB: opts.DirB, Seed: rng.Int63(), FirstN: nextN, Replay: replay, Parallel: cfg.Parallel}
-		lines, childErr, err := runAndKill(cfg.Child(ChildArgs(cc)), cfg.MinDelay+time.Duration(rng.Int63n(int64(cfg.MaxDelay-cfg.MinDelay))))
+		atStart := rng.Float64() < cfg.StartShare
+		delay := time.Duration(rng.Int63n(int64(cfg.MaxDelay)))
+		if atStart {
+			delay = time.Duration(rng.Int63n(int64(cfg.StartWindow)))
+		}
+		lines, childErr, err := runAndKill(cfg.Child(ChildArgs(cc)), atStart, delay)
 		if err != nil {
 			return res, err
 		}
@@ -259,9 +275,9 @@ func Run(cfg Config) (Result, error) {
 	return res, nil
 }
 
-// runAndKill starts cmd, SIGKILLs it after delay, and returns the lines it
-// wrote to stdout.
-func runAndKill(cmd *exec.Cmd, delay time.Duration) (lines []string, childErr string, err error) {
+// runAndKill starts cmd, SIGKILLs it delay after the start (atStart) or
+// after it reported ready, and returns the lines it wrote to stdout.
+func runAndKill(cmd *exec.Cmd, atStart bool, delay time.Duration) (lines []string, childErr string, err error) {
 	out, err := cmd.StdoutPipe()
 	if err != nil {
 		return nil, "", err
@@ -272,27 +288,56 @@ func runAndKill(cmd *exec.Cmd, delay time.Duration) (lines []string, childErr st
 		return nil, "", err
 	}
 	done := make(chan []string)
+	ready := make(chan struct{}, 1)
 	go func() {
 		var ls []string
 		sc := bufio.NewScanner(out)
 		sc.Buffer(make([]byte, 1<<20), 1<<20)
 		for sc.Scan() {
+			if sc.Text() == "R" {
+				ready <- struct{}{}
+			}
 			ls = append(ls, sc.Text())
 		}
 		done <- ls
 	}()
-	exited := make(chan struct{})
-	timer := time.AfterFunc(delay, func() {
-		select {
-		case <-exited:
-		default:
+	var mu sync.Mutex
+	exited := false
+	kill := func() {
+		mu.Lock()
+		defer mu.Unlock()
+		if !exited {
 			cmd.Process.Signal(syscall.SIGKILL)
 		}
-	})
+	}
+	var timer *time.Timer
+	gone := make(chan struct{})
+	if atStart {
+		timer = time.AfterFunc(delay, kill)
+	} else {
+		go func() {
+			select {
+			case <-ready:
+				select {
+				case <-time.After(delay):
+					kill()
+				case <-gone:
+				}
+			case <-time.After(30 * time.Second):
+				kill() // never got ready
+			case <-gone:
+			}
+		}()
+	}
 	lines = <-done
+	close(gone)
+	mu.Lock()
 	werr := cmd.Wait()
-	close(exited)
-	timer.Stop()
+	exited = true
+	mu.Unlock()
+	if timer != nil {
+		timer.Stop()
+	}
 	var ee *exec.ExitError
 	if errors.As(werr, &ee) {
 		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() && ws.Signal() == syscall.SIGKILL {

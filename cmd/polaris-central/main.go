@@ -1,0 +1,252 @@
+// Command polaris-central is the reference central lottery system of
+// Polaris: the gRPC service cabinets draw their rounds from, with its
+// SQLite store, the Magic Stars progressive jackpot and the hall jackpot
+// page. `polaris-central pki ...` makes the development PKI.
+//
+//	polaris-central [serve] -config central.toml
+//	polaris-central pki init -dir pki -hosts localhost,127.0.0.1
+//	polaris-central pki cabinet -dir pki -id cab-1
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/pelletier/go-toml/v2"
+
+	"github.com/polaris-vlt/polaris/central/hall"
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
+	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/server"
+	_ "github.com/polaris-vlt/polaris/engine/games"
+)
+
+// Config is the TOML configuration file; flags override it.
+type Config struct {
+	Listen               string            `toml:"listen"`         // gRPC mTLS address
+	DataDir              string            `toml:"data_dir"`       // central.db lives here
+	PKIDir               string            `toml:"pki_dir"`        // default data_dir/pki
+	Hosts                []string          `toml:"hosts"`          // server certificate names (pki init)
+	JackpotConfig        string            `toml:"jackpot_config"` // Magic Stars pools; empty = none
+	HallAddr             string            `toml:"hall_addr"`      // plain HTTP for the hall page; empty = off
+	AllowUnknownCabinets bool              `toml:"allow_unknown_cabinets"`
+	DefaultHall          string            `toml:"default_hall"`
+	VoucherValidity      string            `toml:"voucher_validity"` // Go duration, default 720h
+	HoldTimeout          string            `toml:"hold_timeout"`     // Go duration, default 2m
+	Halls                map[string]string `toml:"halls"`            // cabinet id -> hall id
+}
+
+func main() {
+	args := os.Args[1:]
+	cmd := "serve"
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		cmd, args = args[0], args[1:]
+	}
+	var err error
+	switch cmd {
+	case "serve":
+		err = serve(args)
+	case "pki":
+		err = pkiCmd(args)
+	default:
+		err = fmt.Errorf("unknown command %q (serve, pki)", cmd)
+	}
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-central:", err)
+		os.Exit(1)
+	}
+}
+
+func pkiCmd(args []string) error {
+	if len(args) == 0 {
+		return errors.New("pki: init or cabinet")
+	}
+	fs := flag.NewFlagSet("pki "+args[0], flag.ContinueOnError)
+	dir := fs.String("dir", "pki", "PKI directory")
+	hosts := fs.String("hosts", "localhost,127.0.0.1,::1", "server certificate names, comma separated")
+	id := fs.String("id", "", "cabinet id (the certificate's CN)")
+	if err := fs.Parse(args[1:]); err != nil {
+		return err
+	}
+	now := time.Now()
+	switch args[0] {
+	case "init":
+		if err := pki.Init(*dir, splitList(*hosts), now); err != nil {
+			return err
+		}
+		fmt.Printf("PKI ready in %s (CA, server certificate, signing key)\n", *dir)
+		return nil
+	case "cabinet":
+		if err := pki.Init(*dir, splitList(*hosts), now); err != nil {
+			return err
+		}
+		c, k, err := pki.IssueCabinet(*dir, *id, now)
+		if err != nil {
+			return err
+		}
+		fmt.Printf("cabinet %s: %s %s (CA %s, central key %s)\n", *id, c, k,
+			filepath.Join(*dir, pki.CACert), filepath.Join(*dir, pki.SigningPub))
+		return nil
+	}
+	return fmt.Errorf("pki: unknown subcommand %q", args[0])
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func serve(args []string) error {
+	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+	cfgPath := fs.String("config", "", "TOML configuration file")
+	listen := fs.String("listen", "", "gRPC address (default 127.0.0.1:7443)")
+	data := fs.String("data", "", "data directory (default ./data/central)")
+	pkiDir := fs.String("pki", "", "PKI directory (default <data>/pki)")
+	jp := fs.String("jackpots", "", "jackpot configuration file (TOML or JSON)")
+	hallAddr := fs.String("hall-addr", "", "HTTP address of the hall jackpot page, e.g. 127.0.0.1:8080")
+	allow := fs.Bool("allow-unknown", false, "admit any cabinet whose certificate the CA signed")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	var cfg Config
+	if *cfgPath != "" {
+		b, err := os.ReadFile(*cfgPath)
+		if err != nil {
+			return err
+		}
+		dec := toml.NewDecoder(strings.NewReader(string(b)))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&cfg); err != nil {
+			return fmt.Errorf("%s: %w", *cfgPath, err)
+		}
+	}
+	set := func(dst *string, flagVal, def string) {
+		if flagVal != "" {
+			*dst = flagVal
+		}
+		if *dst == "" {
+			*dst = def
+		}
+	}
+	set(&cfg.Listen, *listen, "127.0.0.1:7443")
+	set(&cfg.DataDir, *data, "data/central")
+	set(&cfg.PKIDir, *pkiDir, filepath.Join(cfg.DataDir, "pki"))
+	set(&cfg.JackpotConfig, *jp, "")
+	set(&cfg.HallAddr, *hallAddr, "")
+	if *allow {
+		cfg.AllowUnknownCabinets = true
+	}
+	validity, err := parseDur(cfg.VoucherValidity, 30*24*time.Hour)
+	if err != nil {
+		return fmt.Errorf("voucher_validity: %w", err)
+	}
+	hold, err := parseDur(cfg.HoldTimeout, 2*time.Minute)
+	if err != nil {
+		return fmt.Errorf("hold_timeout: %w", err)
+	}
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
+		return err
+	}
+	hosts := cfg.Hosts
+	if len(hosts) == 0 {
+		if h, _, err := net.SplitHostPort(cfg.Listen); err == nil && h != "" && h != "0.0.0.0" && h != "::" {
+			hosts = []string{"localhost", "127.0.0.1", "::1", h}
+		}
+	}
+	if err := pki.Init(cfg.PKIDir, hosts, time.Now()); err != nil {
+		return err
+	}
+	stls, err := pki.ServerTLSDir(cfg.PKIDir)
+	if err != nil {
+		return err
+	}
+	key, err := pki.LoadSigningKey(filepath.Join(cfg.PKIDir, pki.SigningKey))
+	if err != nil {
+		return err
+	}
+	scfg := server.Config{
+		DBPath: filepath.Join(cfg.DataDir, "central.db"), TLS: stls, SigningKey: key,
+		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,
+		VoucherValidity: validity, HoldTimeout: hold, Now: time.Now, Log: log,
+	}
+	var adapter *jpserver.Adapter
+	if cfg.JackpotConfig != "" {
+		jc, err := jackpot.LoadConfig(cfg.JackpotConfig)
+		if err != nil {
+			return err
+		}
+		j, err := jackpot.New(jc, time.Now)
+		if err != nil {
+			return err
+		}
+		adapter = jpserver.New(j)
+		scfg.Jackpots = adapter
+	}
+	srv, err := server.New(scfg)
+	if err != nil {
+		return err
+	}
+	addr, err := srv.Listen(cfg.Listen)
+	if err != nil {
+		srv.Close()
+		return err
+	}
+	log.Info("polaris-central listening", "grpc", addr.String(), "data", cfg.DataDir, "pki", cfg.PKIDir)
+	var hsrv *http.Server
+	if cfg.HallAddr != "" {
+		if adapter == nil {
+			srv.Close()
+			return errors.New("hall_addr needs a jackpot_config")
+		}
+		feed, ok := any(adapter).(hall.Feed)
+		if !ok {
+			srv.Close()
+			return errors.New("this build's jackpot engine does not feed the hall page")
+		}
+		mux := http.NewServeMux()
+		mux.Handle("/hall/", http.StripPrefix("/hall", hall.Handler(feed, hall.Options{})))
+		mux.Handle("/", http.RedirectHandler("/hall/", http.StatusFound))
+		hsrv = &http.Server{Addr: cfg.HallAddr, Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go func() {
+			if err := hsrv.ListenAndServe(); err != nil && !errors.Is(err, http.ErrServerClosed) {
+				log.Error("hall page", "err", err)
+			}
+		}()
+		log.Info("hall jackpot page", "url", "http://"+cfg.HallAddr+"/hall/")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	<-ctx.Done()
+	log.Info("stopping")
+	if hsrv != nil {
+		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+		hsrv.Shutdown(sctx)
+		cancel()
+	}
+	return srv.Close()
+}
+
+func parseDur(s string, def time.Duration) (time.Duration, error) {
+	if s == "" {
+		return def, nil
+	}
+	return time.ParseDuration(s)
+}

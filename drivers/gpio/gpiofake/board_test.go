@@ -1,0 +1,72 @@
+package gpiofake
+
+import (
+	"errors"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+)
+
+func TestBoardLinesFollowersAndFaults(t *testing.T) {
+	clk := NewClock(time.Unix(0, 0))
+	b, err := New(clk, []gpio.LineSpec{{Name: "BTN", Pull: gpio.PullUp}, {Name: "SENSE"}}, []gpio.LineSpec{{Name: "COIL1"}, {Name: "COIL2"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, out := b.Inputs(), b.Outputs()
+	if v, _ := in.Read(); v != 0b01 {
+		t.Fatalf("pull-up line idles %02b", v)
+	}
+	if err := b.Follow("SENSE", true, "COIL1", "COIL2"); err != nil {
+		t.Fatal(err)
+	}
+	if v, _ := in.Read(); v != 0b11 {
+		t.Fatalf("inverted follower with coils off reads %02b", v)
+	}
+	clk.Advance(time.Second)
+	out.Write(0b10, 0b10) // COIL2 on
+	if v, _ := in.Read(); v != 0b01 {
+		t.Fatalf("sense with COIL2 on reads %02b", v)
+	}
+	b.Disconnect("COIL2")
+	if v, _ := in.Read(); v != 0b11 {
+		t.Fatalf("sense with COIL2 cut reads %02b", v)
+	}
+	if err := b.Set("SENSE", true); err == nil {
+		t.Error("Set on a follower accepted")
+	}
+	if h := b.History("COIL2"); len(h) != 1 || !h[0].High || h[0].At != time.Unix(1, 0) {
+		t.Errorf("history %+v", h)
+	}
+	// An edge wakes WaitEdge; without one it times out.
+	go func() { time.Sleep(10 * time.Millisecond); b.Set("BTN", false) }()
+	if edge, err := in.WaitEdge(5 * time.Second); !edge || err != nil {
+		t.Errorf("WaitEdge after Set: %v %v", edge, err)
+	}
+	if edge, _ := in.WaitEdge(time.Millisecond); edge {
+		t.Error("WaitEdge woke without an edge")
+	}
+	if _, err := in.WaitEdge(0); err == nil {
+		t.Error("WaitEdge(0) accepted: it must never wait forever")
+	}
+	b.FailWrites(errors.New("EIO"))
+	if err := out.Write(1, 1); err == nil {
+		t.Error("write failure not reported")
+	}
+	in.Close()
+	if _, err := in.Read(); !errors.Is(err, ErrClosed) {
+		t.Errorf("read after close: %v", err)
+	}
+}
+
+func TestMeterStoreRefusesOverPulsing(t *testing.T) {
+	s := NewMeterStore()
+	s.Commit(gpio.MeterIn, 1)
+	if err := s.Pulsed(gpio.MeterIn, 1); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Pulsed(gpio.MeterIn, 1); err == nil {
+		t.Fatal("pulse beyond the committed count accepted")
+	}
+}

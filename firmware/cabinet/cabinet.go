@@ -1,0 +1,444 @@
+// Package cabinet is the cabinet's state machine: one goroutine owns every
+// piece of cabinet state and handles events one at a time — buttons, keys,
+// doors, device events, central replies and timer ticks. Each money or game
+// step is journaled in the ledger before its effect (house rule 2); calls
+// to the central system and to devices run off the loop and come back as
+// events. After every event the loop publishes an immutable view snapshot.
+package cabinet
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Config is what a cabinet is built from.
+type Config struct {
+	ID     string // cabinet id, as in its certificate
+	Site   string // printed on vouchers
+	SiteID string
+	Market *market.Profile
+	Ledger *ledger.Ledger
+	// Central is the central system; its link state and notices arrive as
+	// LinkState, JackpotValues and CentralCommand events.
+	Central Central
+	// Acceptor and Printer may be nil: money then cannot go in or out that way.
+	Acceptor Acceptor
+	Printer  printer.Printer
+	Clock    Clock
+	Timing   Timing
+	// CallTimeout bounds each call to the central system and to devices.
+	CallTimeout time.Duration
+	// SigningKey verifies outcomes again when a round is recovered.
+	SigningKey ed25519.PublicKey
+	// LinkUp is the link state at start; afterwards LinkState events.
+	LinkUp bool
+	// Logf, when set, receives a line for every tilt and refusal.
+	Logf func(format string, args ...any)
+}
+
+// Cabinet is the state machine. Create with New, run with Run; everything
+// else goes through Post.
+type Cabinet struct {
+	cfg    Config
+	led    *ledger.Ledger
+	events chan Event
+	snap   atomic.Pointer[view.Snapshot]
+	seq    uint64
+
+	ctx    context.Context
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+
+	// player-facing state
+	game         engine.GameID
+	bets         map[engine.GameID]engine.Money // kept between games (MS-2)
+	auto         bool
+	win          engine.Money // the Win field
+	nextAuto     time.Time    // earliest time Auto may start the next round
+	lastEnd      time.Time    // end of the last round
+	startedAt    time.Time    // start of the last round (minimum round time)
+	pendingStart bool         // Start pressed before the minimum round time ended
+
+	round     *roundState
+	shown     *view.Round // the last round on screen
+	riskShown *view.RiskView
+
+	// conditions that stop play
+	doors      map[string]bool
+	tilts      map[string]tilt
+	lockups    []ledger.Doc // handpays waiting for the attendant
+	keys       map[string]bool
+	linkUp     bool
+	disabled   string // reason the central system disabled the cabinet
+	ramError   bool
+	poweredOff bool
+
+	// money documents in flight
+	escrow        *escrowState
+	cashout       *cashoutState
+	printerFaults printer.Faults
+	acceptorOn    bool // last command sent: enabled
+	acceptorKnown bool
+
+	jackpots []view.Jackpot
+	message  string
+	menu     *view.MenuPage
+	menuPage int
+
+	interrupted *ledger.Doc // a voucher whose printing a power cut interrupted
+	reconcileAt time.Time   // when pending escrows of a past power-up count as returned
+}
+
+type tilt struct {
+	reason string
+	source string
+	// manual tilts end only with the technician key; others when their
+	// condition clears.
+	manual bool
+}
+
+// New builds a cabinet. It does not touch devices or the network until Run.
+func New(cfg Config) (*Cabinet, error) {
+	if cfg.Market == nil || cfg.Ledger == nil || cfg.Central == nil {
+		return nil, errors.New("cabinet: market, ledger and central are required")
+	}
+	if cfg.Clock == nil {
+		cfg.Clock = SystemClock{}
+	}
+	if cfg.CallTimeout == 0 {
+		cfg.CallTimeout = 10 * time.Second
+	}
+	if cfg.Logf == nil {
+		cfg.Logf = func(string, ...any) {}
+	}
+	c := &Cabinet{
+		cfg:           cfg,
+		led:           cfg.Ledger,
+		events:        make(chan Event, 256),
+		bets:          map[engine.GameID]engine.Money{},
+		doors:         map[string]bool{},
+		tilts:         map[string]tilt{},
+		keys:          map[string]bool{},
+		linkUp:        cfg.LinkUp,
+		printerFaults: printer.Faults{},
+	}
+	for _, g := range cfg.Market.Games {
+		c.bets[g.ID] = g.DefaultStake // MS-6: the default bet after start-up
+	}
+	c.game = cfg.Market.Games[0].ID
+	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.publish()
+	return c, nil
+}
+
+// Post hands an event to the loop. It never blocks the caller for long:
+// device and network goroutines post their events here.
+func (c *Cabinet) Post(e Event) {
+	select {
+	case c.events <- e:
+	case <-c.ctx.Done():
+	}
+}
+
+// View returns the latest snapshot; safe from any goroutine.
+func (c *Cabinet) View() *view.Snapshot { return c.snap.Load() }
+
+// Do runs fn on the loop and waits: for tests and the scenario runner to
+// read state consistently.
+func (c *Cabinet) Do(fn func()) {
+	done := make(chan struct{})
+	c.Post(call{fn: fn, done: done})
+	select {
+	case <-done:
+	case <-c.ctx.Done():
+	}
+}
+
+// Run is the cabinet loop. It recovers the state of the last power-down,
+// then handles events until ctx ends or a PowerOff arrives.
+func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
+	defer c.cancel()
+	defer c.wg.Wait()
+	c.powerUp()
+	c.publish()
+	t := time.NewTicker(tick)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case e := <-c.events:
+			c.handle(e)
+		case <-t.C:
+			c.handle(Tick{})
+		}
+		if c.poweredOff {
+			return nil
+		}
+		c.publish()
+	}
+}
+
+func (c *Cabinet) now() time.Time { return c.cfg.Clock.Now() }
+
+// async runs fn off the loop with a deadline and posts what it returns.
+func (c *Cabinet) async(fn func(ctx context.Context) Event) {
+	c.wg.Add(1)
+	go func() {
+		defer c.wg.Done()
+		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.CallTimeout)
+		defer cancel()
+		if e := fn(ctx); e != nil {
+			c.Post(e)
+		}
+	}()
+}
+
+func (c *Cabinet) handle(e Event) {
+	switch e := e.(type) {
+	case call:
+		e.fn()
+		close(e.done)
+	case PowerOff:
+		c.poweredOff = true
+	case Tick:
+		c.tick()
+	case Press:
+		c.press(e.Button)
+	case SelectGame:
+		c.selectGame(e.Game)
+	case Key:
+		c.key(e.Name, e.On)
+	case Door:
+		c.door(e.Name, e.Open)
+	case LinkState:
+		c.linkState(e.Up)
+	case JackpotValues:
+		c.jackpots = e.Values
+	case CentralCommand:
+		c.centralCommand(e)
+	case outcomeReply:
+		c.outcomeArrived(e)
+	case riskReply:
+		c.riskArrived(e)
+	case AcceptorEvent:
+		c.acceptorEvent(e.E)
+	case stackJournal:
+		e.done <- c.journalStack(e.stacked)
+	case redeemReply:
+		c.redeemArrived(e)
+	case voucherReply:
+		c.voucherArrived(e)
+	case printReply:
+		c.printStarted(e)
+	case PrinterEvent:
+		c.printerEvent(e.E)
+	case deviceDone:
+		if e.err != nil {
+			c.cfg.Logf("cabinet: %s: %v", e.what, e.err)
+		}
+	}
+	c.updateAcceptor()
+}
+
+// ledgerFailed handles a refused ledger write: a RAM error stops
+// everything; anything else is a bug or a conflict and tilts.
+func (c *Cabinet) ledgerFailed(what string, err error) {
+	if errors.Is(err, ledger.ErrRAMError) {
+		c.ramError = true
+		return
+	}
+	c.setTilt("ledger", fmt.Sprintf("ledger refused %s: %v", what, err), true)
+}
+
+func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
+	if err := c.led.LogEvent(kind, source, text, int64(amount), nil); err != nil && errors.Is(err, ledger.ErrRAMError) {
+		c.ramError = true
+	}
+}
+
+func (c *Cabinet) setTilt(key, reason string, manual bool) {
+	if old, ok := c.tilts[key]; ok && old.reason == reason {
+		return
+	}
+	c.tilts[key] = tilt{reason: reason, source: key, manual: manual}
+	if manual {
+		c.saveTilts()
+	}
+	c.cfg.Logf("cabinet: tilt %s: %s", key, reason)
+	c.logEvent("tilt", key, reason, 0)
+	c.auto = false
+}
+
+func (c *Cabinet) clearTilt(key string) {
+	if t, ok := c.tilts[key]; ok {
+		delete(c.tilts, key)
+		if t.manual {
+			c.saveTilts()
+		}
+		c.logEvent("tilt_cleared", key, "", 0)
+	}
+}
+
+// credit reads the credit meter.
+func (c *Cabinet) credit() engine.Money {
+	cr, _ := c.led.Credit()
+	return engine.Money(cr)
+}
+
+func (c *Cabinet) doorOpen() bool {
+	for _, o := range c.doors {
+		if o {
+			return true
+		}
+	}
+	return false
+}
+
+// blocked says why no new game, cash-out or money-in may start now, or "".
+func (c *Cabinet) blocked() string {
+	switch {
+	case c.ramError:
+		return "ram_error"
+	case c.doorOpen():
+		return "door_open"
+	case len(c.tilts) > 0:
+		return "tilt"
+	case len(c.lockups) > 0:
+		return "lockup"
+	case c.menu != nil || c.keys["technician"] || c.keys["attendant"]:
+		return "menu"
+	case !c.linkUp:
+		return "link_down"
+	case c.disabled != "":
+		return "disabled"
+	}
+	return ""
+}
+
+func (c *Cabinet) mode() view.Mode {
+	switch {
+	case c.ramError:
+		return view.ModeRAMError
+	case c.doorOpen():
+		return view.ModeDoorOpen
+	case len(c.tilts) > 0:
+		return view.ModeTilt
+	case len(c.lockups) > 0:
+		return view.ModeLockup
+	case c.menu != nil:
+		return view.ModeMenu
+	}
+	if r := c.round; r != nil {
+		switch r.phase {
+		case phaseWaitOutcome:
+			if !c.linkUp {
+				return view.ModeOutOfService
+			}
+			return view.ModeWagering
+		case phaseRisk:
+			return view.ModeRisk
+		default:
+			return view.ModePresenting
+		}
+	}
+	if c.cashout != nil {
+		return view.ModeCashout
+	}
+	if !c.linkUp || c.disabled != "" {
+		return view.ModeOutOfService
+	}
+	return view.ModeIdle
+}
+
+func (c *Cabinet) publish() {
+	c.seq++
+	p := c.cfg.Market
+	s := &view.Snapshot{
+		Seq:      c.seq,
+		Now:      c.now(),
+		Mode:     c.mode(),
+		Market:   p.ID,
+		Language: p.Language,
+		Currency: view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
+		Game:     c.game,
+		Bet:      c.bets[c.game],
+		Credit:   c.credit(),
+		Win:      c.win,
+		Auto:     c.auto,
+		Round:    c.shown,
+		Risk:     c.riskShown,
+		Jackpots: c.jackpots,
+		Message:  c.message,
+		Menu:     c.menu,
+	}
+	for _, g := range p.Games {
+		s.Games = append(s.Games, g.ID)
+	}
+	if g, ok := p.Game(c.game); ok {
+		s.Bets = g.Stakes
+	}
+	if c.round != nil && c.round.phase != phaseWaitOutcome {
+		s.Credit = c.round.creditShown(c)
+	}
+	for _, d := range c.lockups {
+		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}
+		break
+	}
+	for _, t := range c.tilts {
+		s.Tilts = append(s.Tilts, t.reason)
+	}
+	sort.Strings(s.Tilts)
+	for d, o := range c.doors {
+		if o {
+			s.Doors = append(s.Doors, d)
+		}
+	}
+	sort.Strings(s.Doors)
+	s.Lamps = c.lamps(s.Mode)
+	s.Tower = c.tower()
+	c.snap.Store(s)
+}
+
+func (c *Cabinet) tower() string {
+	switch {
+	case c.doorOpen():
+		return "door"
+	case len(c.lockups) > 0:
+		return "call"
+	case len(c.tilts) > 0 || c.ramError:
+		return "tilt"
+	}
+	return "off"
+}
+
+// BeforeAck is the acceptor driver's hook at VEND VALID: it journals the
+// credit on the loop and returns only when it is committed, so the
+// acceptor is told ACK only after the ledger holds the credit (check 19).
+func (c *Cabinet) BeforeAck(s id003.Stacked) error {
+	done := make(chan error, 1)
+	select {
+	case c.events <- stackJournal{stacked: s, done: done}:
+	case <-c.ctx.Done():
+		return errors.New("cabinet: stopped")
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-c.ctx.Done():
+		return errors.New("cabinet: stopped")
+	}
+}

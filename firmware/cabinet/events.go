@@ -1,0 +1,152 @@
+package cabinet
+
+import (
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Event is anything the cabinet loop handles. Inputs come from the board,
+// the display and the devices; replies come from the cabinet's own calls to
+// the central system and the devices, which run off the loop.
+type Event interface{ event() }
+
+// Press is a deck button pressed.
+type Press struct{ Button view.Button }
+
+// SelectGame asks for another game where the market offers several.
+type SelectGame struct{ Game engine.GameID }
+
+// Key is a key switch turned on or off: "attendant" (jackpot reset) or "technician".
+type Key struct {
+	Name string
+	On   bool
+}
+
+// Door is a door opened or closed: "main", "logic", "cashbox", "acceptor".
+type Door struct {
+	Name string
+	Open bool
+}
+
+// Tick lets timers run; the loop posts one every few milliseconds.
+type Tick struct{}
+
+// AcceptorEvent is an event of the bill/ticket acceptor driver.
+type AcceptorEvent struct{ E id003.Event }
+
+// PrinterEvent is an event of the printer driver.
+type PrinterEvent struct{ E printer.Event }
+
+// LinkState is the central link going up or down.
+type LinkState struct{ Up bool }
+
+// JackpotValues are jackpot meters sent by the central system.
+type JackpotValues struct{ Values []view.Jackpot }
+
+// CentralCommand is a command of the central system: "disable", "enable".
+type CentralCommand struct {
+	Command string
+	Reason  string
+}
+
+// PowerOff asks the loop to stop as if the power were cut: nothing more is
+// journaled. (Tests and the scenario runner use it; a real cut just stops.)
+type PowerOff struct{}
+
+type outcomeReply struct {
+	round   uint64
+	outcome *link.Outcome
+	err     error
+}
+
+type riskReply struct {
+	round uint64
+	step  int
+	card  *link.RiskCard
+	err   error
+}
+
+type voucherReply struct {
+	doc     uint64
+	voucher *link.Voucher
+	err     error
+}
+
+type printReply struct {
+	doc uint64
+	job printer.JobID
+	err error
+}
+
+type redeemReply struct {
+	doc    uint64
+	number string
+	hold   *link.Hold
+	err    error
+}
+
+// stackJournal is the acceptor's BeforeAck hook handed to the loop: the
+// credit is journaled before the acceptor is told ACK.
+type stackJournal struct {
+	stacked id003.Stacked
+	done    chan error
+}
+
+// deviceDone reports a device command that failed.
+type deviceDone struct {
+	what string
+	err  error
+}
+
+type call struct {
+	fn   func()
+	done chan struct{}
+}
+
+func (Press) event()          {}
+func (SelectGame) event()     {}
+func (Key) event()            {}
+func (Door) event()           {}
+func (Tick) event()           {}
+func (AcceptorEvent) event()  {}
+func (PrinterEvent) event()   {}
+func (LinkState) event()      {}
+func (JackpotValues) event()  {}
+func (CentralCommand) event() {}
+func (PowerOff) event()       {}
+func (outcomeReply) event()   {}
+func (riskReply) event()      {}
+func (voucherReply) event()   {}
+func (printReply) event()     {}
+func (redeemReply) event()    {}
+func (stackJournal) event()   {}
+func (deviceDone) event()     {}
+func (call) event()           {}
+
+// Timing is the presentation timeline. Zero values make presentation
+// instant (benchmarks, the crash harness).
+type Timing struct {
+	Spin     time.Duration // from Start until the first reel stops
+	ReelGap  time.Duration // between reel stops
+	PerWin   time.Duration // each win line or way shown
+	CountUp  time.Duration // the win counted up into the Win field
+	FreeSpin time.Duration // a free spin or respin (shorter)
+	// RiskOffer is how long Auto waits for Risk after a win before it
+	// collects and plays on.
+	RiskOffer time.Duration
+}
+
+// DefaultTiming is what a player sees.
+var DefaultTiming = Timing{
+	Spin:      1200 * time.Millisecond,
+	ReelGap:   250 * time.Millisecond,
+	PerWin:    700 * time.Millisecond,
+	CountUp:   800 * time.Millisecond,
+	FreeSpin:  900 * time.Millisecond,
+	RiskOffer: 1500 * time.Millisecond,
+}

@@ -1,0 +1,514 @@
+package cabinet
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+)
+
+// escrowState is the note or ticket in the acceptor's escrow.
+type escrowState struct {
+	doc    uint64
+	kind   ledger.DocKind
+	amount engine.Money
+	number string
+	hold   string // the central system's hold on a ticket being redeemed
+	// decided: Stack or Return was sent.
+	decided bool
+}
+
+// cashoutState is a voucher being issued and printed.
+type cashoutState struct {
+	doc        uint64
+	amount     engine.Money
+	validation string
+	job        printer.JobID
+	issued     bool // the validation number is printed: debited
+}
+
+// canAccept says whether money may come in now (check 20).
+func (c *Cabinet) canAccept() bool {
+	if c.blocked() != "" || c.cfg.Acceptor == nil {
+		return false
+	}
+	if c.cashout != nil {
+		return false
+	}
+	if c.round != nil && c.cfg.Market.Timers.AcceptorOffDuringPlay {
+		return false
+	}
+	return c.credit() < c.cfg.Market.Limits.Credit
+}
+
+// updateAcceptor enables or inhibits the acceptor whenever that changes.
+func (c *Cabinet) updateAcceptor() {
+	if c.cfg.Acceptor == nil || c.poweredOff {
+		return
+	}
+	want := c.canAccept() && c.escrow == nil
+	if c.acceptorKnown && want == c.acceptorOn {
+		return
+	}
+	c.acceptorKnown, c.acceptorOn = true, want
+	acc := c.cfg.Acceptor
+	c.async(func(ctx context.Context) Event {
+		var err error
+		if want {
+			err = acc.Enable(ctx, id003.Accept{Notes: id003.AllDenoms, Tickets: true})
+		} else {
+			err = acc.Disable(ctx)
+		}
+		return deviceDone{what: fmt.Sprintf("acceptor enable=%v", want), err: err}
+	})
+}
+
+func (c *Cabinet) acceptor(fn func(a Acceptor, ctx context.Context) error, what string) {
+	acc := c.cfg.Acceptor
+	c.async(func(ctx context.Context) Event {
+		return deviceDone{what: what, err: fn(acc, ctx)}
+	})
+}
+
+func (c *Cabinet) billValue(d id003.Document) engine.Money {
+	if d.Denom.Base == 0 {
+		return 0
+	}
+	v := engine.Money(d.Denom.Minor(c.cfg.Market.Currency.MinorUnits))
+	for _, b := range c.cfg.Market.Limits.Bills {
+		if b == v {
+			return v
+		}
+	}
+	return 0
+}
+
+func (c *Cabinet) acceptorEvent(e id003.Event) {
+	switch e := e.(type) {
+	case id003.Escrow:
+		c.escrowed(e.Doc)
+	case id003.Stacked:
+		// Normally journaled already by the BeforeAck hook; a driver
+		// without the hook lands here.
+		if err := c.journalStack(e); err != nil {
+			c.cfg.Logf("cabinet: stacked: %v", err)
+		}
+	case id003.Returned:
+		c.documentBack("returned: " + e.Reason)
+	case id003.Rejected:
+		if e.Doc != nil {
+			c.documentBack("rejected: " + e.Code.String())
+		}
+		c.logEvent("bill_rejected", "acceptor", e.Code.String(), 0)
+	case id003.PowerUpWithBill:
+		c.powerUpWithBill(e)
+	case id003.Fault:
+		c.setTilt("acceptor", "acceptor: "+e.Kind.String(), false)
+	case id003.FaultCleared:
+		c.clearTilt("acceptor")
+	case id003.CommLost:
+		c.setTilt("acceptor", "acceptor: communication lost", false)
+	case id003.Ready:
+		c.clearTilt("acceptor")
+		c.acceptorKnown = false // set enable/inhibit again after a reset
+		if c.pendingEscrows() > 0 && c.escrow == nil {
+			c.reconcileAt = c.now().Add(reconcileGrace)
+		}
+	}
+}
+
+// escrowed: a pending record first, then the decision (stack or return).
+func (c *Cabinet) escrowed(d id003.Document) {
+	if c.escrow != nil && !c.escrow.decided {
+		return // the driver repeats escrow while we decide
+	}
+	if c.escrow != nil {
+		return
+	}
+	if !c.canAccept() {
+		c.acceptor(Acceptor.Return, "return (cannot accept)")
+		return
+	}
+	id := c.led.NextDocID()
+	switch d.Kind {
+	case id003.DocNote:
+		v := c.billValue(d)
+		if v == 0 {
+			c.acceptor(Acceptor.Return, "return (unknown note)")
+			return
+		}
+		if err := c.led.Escrow(id, ledger.DocBill, int64(v), ""); err != nil {
+			c.ledgerFailed("the escrow", err)
+			c.acceptor(Acceptor.Return, "return (ledger)")
+			return
+		}
+		c.escrow = &escrowState{doc: id, kind: ledger.DocBill, amount: v, decided: true}
+		c.acceptor(Acceptor.Stack, "stack")
+	case id003.DocTicket:
+		if err := c.led.Escrow(id, ledger.DocTicketIn, 0, d.Ticket); err != nil {
+			c.ledgerFailed("the escrow", err)
+			c.acceptor(Acceptor.Return, "return (ledger)")
+			return
+		}
+		c.escrow = &escrowState{doc: id, kind: ledger.DocTicketIn, number: d.Ticket}
+		// Hold keeps the ticket in escrow while the central system
+		// validates it, so the acceptor's time-out does not return it.
+		c.acceptor(Acceptor.Hold, "hold")
+		number := d.Ticket
+		c.async(func(ctx context.Context) Event {
+			h, err := c.cfg.Central.RedeemVoucher(ctx, number)
+			return redeemReply{doc: id, number: number, hold: h, err: err}
+		})
+	default:
+		c.acceptor(Acceptor.Return, "return (unknown document)")
+	}
+}
+
+func (c *Cabinet) redeemArrived(e redeemReply) {
+	es := c.escrow
+	if es == nil || es.doc != e.doc {
+		if e.hold != nil { // the ticket is gone: let the central system release it
+			c.cancelRedeem(e.number, e.hold.Hold)
+		}
+		return
+	}
+	if e.err != nil || e.hold == nil || e.hold.Amount <= 0 || !c.canAcceptTicket(e.hold.Amount) {
+		// Returned on any doubt (check 24).
+		if e.hold != nil {
+			c.cancelRedeem(e.number, e.hold.Hold)
+		}
+		c.message = "ticket_refused"
+		if e.err != nil {
+			c.logEvent("ticket_refused", "central", link.Reason(e.err), 0)
+		}
+		es.decided = true
+		c.acceptor(Acceptor.Return, "return (ticket refused)")
+		return
+	}
+	es.amount, es.hold, es.decided = e.hold.Amount, e.hold.Hold, true
+	c.acceptor(Acceptor.Stack, "stack ticket")
+}
+
+func (c *Cabinet) canAcceptTicket(amount engine.Money) bool {
+	return c.blocked() == "" && amount > 0
+}
+
+func (c *Cabinet) cancelRedeem(number, hold string) {
+	c.async(func(ctx context.Context) Event {
+		return deviceDone{what: "cancel redeem", err: c.cfg.Central.CancelRedeem(ctx, number, hold)}
+	})
+}
+
+// journalStack credits a stacked document exactly once (check 19). It runs
+// before the acceptor's ACK; a repeat for the same document is a no-op.
+func (c *Cabinet) journalStack(s id003.Stacked) error {
+	es := c.escrow
+	if es == nil {
+		// A stack nobody escrowed: look for the pending record of a
+		// restart; without one no credit, and an event (check 19).
+		for _, d := range c.led.PendingDocs() {
+			if d.Kind == ledger.DocBill && s.Doc.Kind == id003.DocNote && engine.Money(d.Amount) == c.billValue(s.Doc) {
+				return c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, amount: engine.Money(d.Amount)})
+			}
+		}
+		c.logEvent("unsolicited_stack", "acceptor", s.Doc.String(), 0)
+		return nil
+	}
+	if es.kind == ledger.DocTicketIn && es.hold == "" {
+		// Stacked before validation: no credit; a technician must look.
+		c.setTilt("acceptor", "ticket stacked without validation", true)
+		return nil
+	}
+	return c.stackDoc(es)
+}
+
+func (c *Cabinet) stackDoc(es *escrowState) error {
+	if err := c.led.Stacked(es.doc, int64(es.amount)); err != nil {
+		if errors.Is(err, ledger.ErrRAMError) {
+			c.ramError = true
+		}
+		return err
+	}
+	if es.kind == ledger.DocTicketIn && es.hold != "" {
+		number, hold, amount := es.number, es.hold, es.amount
+		c.async(func(ctx context.Context) Event {
+			return deviceDone{what: "confirm redeem", err: c.cfg.Central.ConfirmRedeem(ctx, number, hold, amount)}
+		})
+	}
+	if c.escrow == es {
+		c.escrow = nil
+	}
+	return nil
+}
+
+// documentBack: the note or ticket went back to the customer.
+func (c *Cabinet) documentBack(why string) {
+	es := c.escrow
+	if es == nil {
+		return
+	}
+	if err := c.led.Returned(es.doc); err != nil {
+		c.ledgerFailed("the return", err)
+	}
+	if es.kind == ledger.DocTicketIn && es.hold != "" {
+		c.cancelRedeem(es.number, es.hold)
+	}
+	c.escrow = nil
+}
+
+// powerUpWithBill reconciles a document found in the acceptor at power-up
+// with the pending record: in the stacker it is credited (once), in the
+// acceptor it goes back.
+func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) {
+	for _, d := range c.led.PendingDocs() {
+		if d.Kind != ledger.DocBill && d.Kind != ledger.DocTicketIn {
+			continue
+		}
+		if e.Where == id003.InStacker && d.Kind == ledger.DocBill {
+			if err := c.led.Stacked(d.ID, d.Amount); err != nil {
+				c.ledgerFailed("the recovered stack", err)
+			}
+			c.logEvent("power_up_with_bill", "acceptor", "in stacker: credited", engine.Money(d.Amount))
+		} else if e.Where == id003.InStacker {
+			// A ticket whose validation was not journaled cannot be credited
+			// here: the attendant checks it with the central system.
+			c.setTilt("acceptor", "ticket in stacker at power-up: check with the central system", true)
+			continue
+		} else {
+			if err := c.led.Returned(d.ID); err != nil {
+				c.ledgerFailed("the recovered return", err)
+			}
+		}
+	}
+	c.escrow = nil
+}
+
+// reconcileEscrow: after the acceptor's start-up, an escrow the ledger still
+// holds as pending that the acceptor no longer has went back to the player.
+func (c *Cabinet) reconcileEscrow() {
+	if c.escrow != nil {
+		return
+	}
+	for _, d := range c.led.PendingDocs() {
+		if d.Kind == ledger.DocBill || d.Kind == ledger.DocTicketIn {
+			if err := c.led.Returned(d.ID); err != nil {
+				c.ledgerFailed("the stale escrow", err)
+			}
+		}
+	}
+}
+
+// collect is the cash-out: a voucher, or a cancel-credit handpay above the
+// ticket-out limit or when no voucher can be printed.
+func (c *Cabinet) collect() {
+	amount := c.credit()
+	if amount <= 0 || c.blocked() == "ram_error" {
+		return
+	}
+	id := c.led.NextDocID()
+	if amount > c.cfg.Market.Limits.TicketOut || !c.printerReady() || !c.linkUp {
+		if err := c.led.CancelCreditHandpay(id, int64(amount)); err != nil {
+			c.ledgerFailed("the handpay", err)
+			return
+		}
+		c.auto = false
+		c.refreshLockups()
+		return
+	}
+	c.cashout = &cashoutState{doc: id, amount: amount}
+	c.auto = false
+	c.async(func(ctx context.Context) Event {
+		v, err := c.cfg.Central.IssueVoucher(ctx, amount, id)
+		return voucherReply{doc: id, voucher: v, err: err}
+	})
+}
+
+func (c *Cabinet) printerReady() bool {
+	if c.cfg.Printer == nil {
+		return false
+	}
+	for f, on := range c.printerFaults {
+		if on && f.Blocking() {
+			return false
+		}
+	}
+	return true
+}
+
+func (c *Cabinet) voucherArrived(e voucherReply) {
+	co := c.cashout
+	if co == nil || co.doc != e.doc {
+		return
+	}
+	if e.err != nil || e.voucher == nil || e.voucher.Amount != co.amount {
+		c.cashout = nil
+		c.message = "cashout_unavailable"
+		return
+	}
+	co.validation = e.voucher.Number
+	// Journal "printing" before the printer sees a byte (house rule 2).
+	if err := c.led.VoucherPrinting(co.doc, int64(co.amount), co.validation); err != nil {
+		c.ledgerFailed("the voucher", err)
+		c.cashout = nil
+		return
+	}
+	c.printVoucher(co)
+}
+
+func (c *Cabinet) printVoucher(co *cashoutState) {
+	doc := c.voucherDocument(co)
+	p := c.cfg.Printer
+	id := co.doc
+	c.async(func(ctx context.Context) Event {
+		job, err := p.Print(doc)
+		return printReply{doc: id, job: job, err: err}
+	})
+}
+
+func (c *Cabinet) docCurrency() document.Currency {
+	cur := c.cfg.Market.Currency
+	return document.Currency{Code: cur.Code, Exponent: cur.MinorUnits}
+}
+
+func (c *Cabinet) voucherDocument(co *cashoutState) document.Document {
+	now := c.now()
+	return document.Voucher{
+		Lang:       document.Lang(c.cfg.Market.Language),
+		Site:       c.cfg.Site,
+		SiteID:     c.cfg.SiteID,
+		Machine:    c.cfg.ID,
+		Issued:     now,
+		Amount:     int64(co.amount),
+		Currency:   c.docCurrency(),
+		Sequence:   uint32(co.doc),
+		Validation: co.validation,
+		Type:       document.Cashable,
+		Expiry:     now.AddDate(0, 0, c.cfg.Market.Timers.VoucherExpiryDays),
+	}
+}
+
+func (c *Cabinet) printStarted(e printReply) {
+	co := c.cashout
+	if co == nil || co.doc != e.doc {
+		return
+	}
+	if e.err != nil {
+		// Nothing was printed: nothing is debited; the voucher is void.
+		if err := c.led.VoucherFailed(co.doc, e.err.Error()); err != nil {
+			c.ledgerFailed("the failed voucher", err)
+		}
+		c.cashout = nil
+		c.setTilt("printer", "printer: "+e.err.Error(), false)
+		return
+	}
+	co.job = e.job
+}
+
+func (c *Cabinet) printerEvent(e printer.Event) {
+	co := c.cashout
+	switch e := e.(type) {
+	case printer.ValidationPrinted:
+		if co != nil && co.job == e.Job && !co.issued {
+			// The debit: only now is the voucher issued (check 22).
+			if err := c.led.VoucherPrinted(co.doc); err != nil {
+				c.ledgerFailed("the printed voucher", err)
+				return
+			}
+			co.issued = true
+		}
+	case printer.PrintComplete:
+		if co != nil && co.job == e.Job && co.issued {
+			c.cashout = nil
+		}
+	case printer.PrintFailed:
+		if co != nil && co.job == e.Job {
+			if !e.Issued && !co.issued {
+				if err := c.led.VoucherFailed(co.doc, e.Reason); err != nil {
+					c.ledgerFailed("the failed voucher", err)
+				}
+			}
+			c.cashout = nil
+		}
+	case printer.FaultSet:
+		c.printerFaults[e.Fault] = true
+		if e.Fault.Blocking() {
+			c.setTilt("printer", "printer: "+e.Fault.String(), false)
+		}
+	case printer.FaultCleared:
+		delete(c.printerFaults, e.Fault)
+		if c.printerReady() {
+			c.clearTilt("printer")
+		}
+	case printer.CommLost:
+		c.setTilt("printer", "printer: communication lost", false)
+	case printer.Online:
+		if c.printerReady() {
+			c.clearTilt("printer")
+		}
+	}
+}
+
+// refreshLockups reads the handpays waiting for the attendant.
+func (c *Cabinet) refreshLockups() {
+	c.lockups = c.lockups[:0]
+	for _, d := range c.led.PendingDocs() {
+		switch d.Kind {
+		case ledger.DocHandpayWin, ledger.DocHandpayJackpot, ledger.DocHandpayCancel:
+			c.lockups = append(c.lockups, d)
+		}
+	}
+	if len(c.lockups) > 0 {
+		c.auto = false
+	}
+}
+
+// resetHandpay is the attendant's key on a lockup: journaled with its
+// amount, then a receipt or the jackpot form is printed (MS-18).
+func (c *Cabinet) resetHandpay() {
+	if len(c.lockups) == 0 {
+		return
+	}
+	d := c.lockups[0]
+	if err := c.led.HandpayPaid(d.ID, "attendant"); err != nil {
+		c.ledgerFailed("the handpay reset", err)
+		return
+	}
+	c.refreshLockups()
+	if c.cfg.Printer != nil && c.printerReady() {
+		doc := c.handpayDocument(d)
+		p := c.cfg.Printer
+		c.async(func(ctx context.Context) Event {
+			_, err := p.Print(doc)
+			return deviceDone{what: "handpay receipt", err: err}
+		})
+	}
+}
+
+func (c *Cabinet) handpayDocument(d ledger.Doc) document.Document {
+	now := c.now()
+	lang := document.Lang(c.cfg.Market.Language)
+	if d.Kind == ledger.DocHandpayJackpot {
+		return document.JackpotForm{Lang: lang, Site: c.cfg.Site, SiteID: c.cfg.SiteID, Machine: c.cfg.ID, Won: now,
+			Amount: d.Amount, Currency: c.docCurrency(), JackpotID: fmt.Sprintf("%s-%d", c.cfg.ID, d.Round), Sequence: uint32(d.ID)}
+	}
+	reason := document.HandpayLargeWin
+	if d.Kind == ledger.DocHandpayCancel {
+		reason = document.HandpayCancelCredit
+	}
+	return document.HandpayReceipt{Lang: lang, Site: c.cfg.Site, SiteID: c.cfg.SiteID, Machine: c.cfg.ID, Paid: now,
+		Amount: d.Amount, Currency: c.docCurrency(), Sequence: uint32(d.ID), Reason: reason, Attendant: "key"}
+}
+
+func (c *Cabinet) tickMoney(now time.Time) {
+	if !c.reconcileAt.IsZero() && !now.Before(c.reconcileAt) {
+		c.reconcileAt = time.Time{}
+		c.reconcileEscrow()
+	}
+}

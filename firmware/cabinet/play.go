@@ -1,0 +1,462 @@
+package cabinet
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+type phase int
+
+const (
+	phaseWaitOutcome phase = iota // wagered, waiting for the central system
+	phasePresenting               // reels and wins on the clock
+	phaseRiskOffer                // a win that may be gambled (MS-9)
+	phaseRisk                     // red or black (MS-10)
+)
+
+type roundState struct {
+	n     uint64
+	game  engine.GameID
+	stake engine.Money
+	phase phase
+
+	outcome *link.Outcome
+	result  *engine.Round
+	jackpot engine.Money // progressive hit, handpaid (MS-18)
+
+	step     int // index of the step on screen
+	timeline []view.StepTime
+	paid     engine.Money // sum of the pays of the steps already shown
+	pending  engine.Money // the win at stake now (after Risk steps)
+
+	paused     bool      // a door opened: held at the end of a step
+	retryAt    time.Time // when to ask again for an outcome after a failure
+	asking     bool
+	offerUntil time.Time
+	risk       []engine.RiskStep
+	riskAsking bool
+	startNext  bool // Start ended Risk: play on after settling
+}
+
+// outcomeEnvelope is what the ledger keeps of an outcome: the exact signed
+// bytes, so recall and recovery verify them again.
+type outcomeEnvelope struct {
+	Body      []byte `json:"body"`
+	Signature []byte `json:"sig"`
+}
+
+func (r *roundState) creditShown(c *Cabinet) engine.Money { return c.credit() }
+
+// features reports whether the round went beyond its base spin: Risk is
+// not offered for such wins (MS-9).
+func (r *roundState) features() bool {
+	return r.result != nil && len(r.result.Steps) > 1
+}
+
+func (c *Cabinet) press(b view.Button) {
+	if c.menu != nil {
+		c.menuPress(b)
+		return
+	}
+	if c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 {
+		return
+	}
+	if r := c.round; r != nil {
+		c.pressInRound(r, b)
+		return
+	}
+	if c.cashout != nil {
+		return
+	}
+	switch b {
+	case view.Start:
+		c.startRound()
+	case view.Auto:
+		c.auto = !c.auto
+		if c.auto {
+			c.nextAuto = c.now()
+		}
+	case view.Stop:
+		c.auto = false
+	case view.BetPlus, view.BetMinus:
+		c.changeBet(b == view.BetPlus)
+	case view.Collect:
+		c.collect()
+	}
+}
+
+func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
+	switch r.phase {
+	case phaseWaitOutcome:
+		if b == view.Stop || b == view.Auto {
+			c.auto = false
+		}
+	case phasePresenting:
+		if r.inFeature() {
+			return // MS-13: every button is inactive during the feature
+		}
+		switch b {
+		case view.Stop:
+			c.auto = false
+			c.shortenSpin(r)
+		case view.Auto:
+			c.auto = !c.auto
+		}
+	case phaseRiskOffer:
+		switch b {
+		case view.Risk:
+			r.phase = phaseRisk
+			c.showRisk(r)
+		case view.Start:
+			c.settle(r)
+			c.startRound()
+		case view.Collect:
+			c.settle(r)
+		case view.Auto:
+			c.auto = !c.auto
+		case view.Stop:
+			c.auto = false
+		}
+	case phaseRisk:
+		if r.riskAsking {
+			return
+		}
+		switch b {
+		case view.BetMinus:
+			c.askRisk(r, engine.Red)
+		case view.BetPlus:
+			c.askRisk(r, engine.Black)
+		case view.Collect, view.Start:
+			if len(r.risk) == 0 {
+				return // MS-9: once started, at least one Risk round is played
+			}
+			c.settle(r)
+			if b == view.Start {
+				c.startRound()
+			}
+		}
+	}
+}
+
+func (r *roundState) inFeature() bool {
+	return r.result != nil && r.step > 0 && r.step < len(r.result.Steps)
+}
+
+func (c *Cabinet) changeBet(up bool) {
+	g, ok := c.cfg.Market.Game(c.game)
+	if !ok {
+		return
+	}
+	cur := c.bets[c.game]
+	i := 0
+	for i < len(g.Stakes) && g.Stakes[i] != cur {
+		i++
+	}
+	switch {
+	case up && i+1 < len(g.Stakes):
+		c.bets[c.game] = g.Stakes[i+1]
+	case !up && i > 0 && i < len(g.Stakes):
+		c.bets[c.game] = g.Stakes[i-1]
+	}
+}
+
+func (c *Cabinet) selectGame(id engine.GameID) {
+	if c.round != nil || c.cashout != nil || c.blocked() == "ram_error" {
+		return
+	}
+	if _, ok := c.cfg.Market.Game(id); ok {
+		c.game = id
+		c.shown, c.riskShown, c.win = nil, nil, 0
+	}
+}
+
+// startRound is step 1 of the round protocol: journal the wager, then ask
+// the central system.
+func (c *Cabinet) startRound() {
+	if why := c.blocked(); why != "" {
+		c.message = "blocked_" + why
+		c.auto = false
+		return
+	}
+	if c.round != nil || c.cashout != nil {
+		return
+	}
+	now := c.now()
+	// The jurisdiction's shortest round: a Start before it waits.
+	if min := time.Duration(c.cfg.Market.Timers.MinRoundMs) * time.Millisecond; !c.startedAt.IsZero() && now.Before(c.startedAt.Add(min)) {
+		c.pendingStart = true
+		return
+	}
+	c.pendingStart = false
+	stake := c.bets[c.game]
+	if c.credit() < stake {
+		c.message = "insufficient_credit"
+		c.auto = false // MS-5: Auto stops when credit is too low
+		return
+	}
+	n := c.led.NextRound()
+	if err := c.led.Wager(ledger.Wager{Round: n, Game: string(c.game), Denom: 1, Stake: int64(stake)}); err != nil {
+		c.ledgerFailed("the wager", err)
+		return
+	}
+	c.message = ""
+	c.win = 0
+	c.riskShown = nil
+	c.startedAt = now
+	c.round = &roundState{n: n, game: c.game, stake: stake, phase: phaseWaitOutcome}
+	c.askOutcome(c.round)
+}
+
+func (c *Cabinet) askOutcome(r *roundState) {
+	g, err := engine.Lookup(r.game)
+	if err != nil {
+		c.setTilt("game", err.Error(), true)
+		return
+	}
+	r.asking = true
+	n, game, model, stake := r.n, r.game, g.ModelID(), r.stake
+	c.async(func(ctx context.Context) Event {
+		o, err := c.cfg.Central.RequestOutcome(ctx, n, game, model, stake)
+		return outcomeReply{round: n, outcome: o, err: err}
+	})
+}
+
+// outcomeArrived is steps 3 and 4: verify and mirror, then journal.
+func (c *Cabinet) outcomeArrived(e outcomeReply) {
+	r := c.round
+	if r == nil || r.n != e.round || r.phase != phaseWaitOutcome {
+		return
+	}
+	r.asking = false
+	if e.err != nil {
+		var refused *link.RefusedError
+		if errors.As(e.err, &refused) {
+			// The central system will never draw this round: refund it.
+			if err := c.led.Refund(r.n, "refused: "+refused.Reason); err != nil {
+				c.ledgerFailed("the refund", err)
+				return
+			}
+			c.logEvent("round_refused", "central", refused.Error(), r.stake)
+			c.message = "round_refused"
+			c.round = nil
+			c.auto = false
+			return
+		}
+		// No reply: the wager stays open and is asked again (idempotent
+		// on the round number) once the link is back.
+		r.retryAt = c.now().Add(2 * time.Second)
+		return
+	}
+	if err := c.check(r, e.outcome); err != nil {
+		c.refuseOutcome(r, err)
+		return
+	}
+	env, _ := json.Marshal(outcomeEnvelope{Body: e.outcome.Body, Signature: e.outcome.Signature})
+	if err := c.led.Outcome(r.n, int64(e.outcome.Result.Total), env); err != nil {
+		c.ledgerFailed("the outcome", err)
+		return
+	}
+	c.present(r, e.outcome)
+}
+
+// check verifies that the outcome answers this round and that the engine
+// reproduces it from its tape (house rule 3).
+func (c *Cabinet) check(r *roundState, o *link.Outcome) error {
+	if o == nil || o.Result == nil {
+		return errors.New("empty outcome")
+	}
+	g, err := engine.Lookup(r.game)
+	if err != nil {
+		return err
+	}
+	if o.Round != r.n || o.Game != r.game || o.Stake != r.stake || o.ModelID != g.ModelID() {
+		return fmt.Errorf("outcome for round %d %s stake %d model %.12s does not answer round %d %s stake %d model %.12s",
+			o.Round, o.Game, o.Stake, o.ModelID, r.n, r.game, r.stake, g.ModelID())
+	}
+	if _, err := engine.Mirror(g, r.stake, o.Tape, o.Result); err != nil {
+		return err
+	}
+	return nil
+}
+
+// refuseOutcome: nothing is paid; the stake goes back and the cabinet
+// tilts until a technician has looked.
+func (c *Cabinet) refuseOutcome(r *roundState, why error) {
+	if err := c.led.Refund(r.n, "outcome mismatch"); err != nil {
+		c.ledgerFailed("the refund", err)
+	}
+	c.round = nil
+	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)
+}
+
+// present is step 5: lay the round out on the clock.
+func (c *Cabinet) present(r *roundState, o *link.Outcome) {
+	r.outcome, r.result = o, o.Result
+	if o.Jackpot != nil {
+		r.jackpot = o.Jackpot.Amount
+	}
+	r.phase = phasePresenting
+	r.step, r.paid, r.pending = 0, 0, o.Result.Total
+	r.timeline = make([]view.StepTime, len(r.result.Steps))
+	c.plan(r, 0, c.now())
+	c.showRound(r)
+}
+
+func (c *Cabinet) showRound(r *roundState) {
+	v := &view.Round{Number: r.n, Game: r.game, Stake: r.stake, Steps: r.result.Steps,
+		Timeline: append([]view.StepTime(nil), r.timeline...), Total: r.result.Total, Jackpot: r.jackpot}
+	c.shown = v
+}
+
+// plan places steps from..end on the clock starting at t.
+func (c *Cabinet) plan(r *roundState, from int, t time.Time) {
+	tm := c.cfg.Timing
+	for i := from; i < len(r.result.Steps); i++ {
+		s := &r.result.Steps[i]
+		st := view.StepTime{Start: t}
+		spin := tm.Spin
+		if s.Kind != engine.StepBase {
+			spin = tm.FreeSpin
+		}
+		reels := 5
+		if r.game == engine.MagicStars {
+			reels = 3
+		}
+		for k := 0; k < 5; k++ {
+			if k < reels {
+				st.Stops[k] = t.Add(spin + time.Duration(k)*tm.ReelGap)
+			} else {
+				st.Stops[k] = st.Stops[reels-1]
+			}
+		}
+		st.Wins = st.Stops[4]
+		st.End = st.Wins.Add(time.Duration(len(s.Wins)) * tm.PerWin)
+		if s.Pay > 0 {
+			st.End = st.End.Add(tm.CountUp)
+		}
+		r.timeline[i] = st
+		t = st.End
+	}
+}
+
+// shortenSpin: Stop brings the reels of the current step to rest now.
+func (c *Cabinet) shortenSpin(r *roundState) {
+	now := c.now()
+	st := r.timeline[r.step]
+	if !now.Before(st.Stops[4]) {
+		return
+	}
+	saved := c.cfg.Timing
+	c.cfg.Timing.Spin, c.cfg.Timing.ReelGap = 0, saved.ReelGap/4
+	c.plan(r, r.step, now)
+	c.cfg.Timing = saved
+	c.plan(r, r.step+1, r.timeline[r.step].End)
+	c.showRound(r)
+}
+
+// advance moves the presentation along the clock; a door opened during
+// presentation stops it at the end of the current step (check 16).
+func (c *Cabinet) advance(r *roundState) {
+	now := c.now()
+	for r.step < len(r.result.Steps) && !now.Before(r.timeline[r.step].End) {
+		r.paid += r.result.Steps[r.step].Pay
+		c.win = r.paid
+		r.step++
+		if r.step < len(r.result.Steps) && (c.doorOpen() || c.ramError) {
+			r.paused = true
+			return
+		}
+	}
+	if r.step < len(r.result.Steps) {
+		return
+	}
+	c.win = r.result.Total
+	c.presented(r)
+}
+
+// presented: the whole round has been shown. Offer Risk where the rules
+// allow it, else settle.
+func (c *Cabinet) presented(r *roundState) {
+	if c.riskAllowed(r) {
+		r.phase = phaseRiskOffer
+		r.offerUntil = c.now().Add(c.cfg.Timing.RiskOffer)
+		return
+	}
+	c.settle(r)
+}
+
+// riskAllowed: Magic Stars only, a win of the standard game without free
+// spins or a jackpot, whose double stays within the round cap (MS-9, MS-7).
+func (c *Cabinet) riskAllowed(r *roundState) bool {
+	return r.game == engine.MagicStars && r.jackpot == 0 && !r.features() &&
+		engine.RiskAllowed(r.pending, roundCap(r.game)) && r.pending < c.cfg.Market.Limits.LargeWin
+}
+
+func roundCap(g engine.GameID) engine.Money {
+	if g == engine.MagicStars {
+		return 500000 // MS-7
+	}
+	return 1 << 62
+}
+
+// settle is step 6: the win goes to credit (or to a handpay at the large-win
+// threshold), a progressive hit to a jackpot handpay, and the commit to the
+// outbox, in one ledger transaction.
+func (c *Cabinet) settle(r *roundState) {
+	s := ledger.Settlement{Credit: int64(r.pending), Jackpot: int64(r.jackpot)}
+	if r.pending > 0 && r.pending >= c.cfg.Market.Limits.LargeWin {
+		s.Credit, s.Handpay = 0, int64(r.pending)
+	}
+	commit, err := json.Marshal(map[string]uint64{"round": r.n})
+	if err == nil {
+		s.Commit = commit
+	}
+	if err := c.led.Settle(r.n, s); err != nil {
+		c.ledgerFailed("the settlement", err)
+		return
+	}
+	c.win = r.pending
+	c.round = nil
+	c.lastEnd = c.now()
+	c.nextAuto = c.lastEnd
+	c.refreshLockups()
+}
+
+func (c *Cabinet) tick() {
+	now := c.now()
+	if r := c.round; r != nil {
+		switch r.phase {
+		case phaseWaitOutcome:
+			if !r.asking && c.linkUp && !r.retryAt.IsZero() && !now.Before(r.retryAt) {
+				c.askOutcome(r)
+			}
+		case phasePresenting:
+			if !r.paused {
+				c.advance(r)
+			}
+		case phaseRiskOffer:
+			if c.auto && !now.Before(r.offerUntil) {
+				c.settle(r)
+			}
+		}
+	}
+	if c.pendingStart && c.round == nil && c.cashout == nil {
+		c.startRound()
+	}
+	if c.auto && c.round == nil && c.cashout == nil && !now.Before(c.nextAuto) {
+		if c.blocked() != "" {
+			c.auto = false
+		} else {
+			c.startRound()
+		}
+	}
+	c.tickMoney(now)
+}

@@ -1,0 +1,137 @@
+package cabinet
+
+import (
+	"encoding/json"
+	"errors"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+)
+
+// powerUp restores the state of the last power-down from the ledger: a
+// RAM error stays a RAM error; tilts that need a technician are shown
+// again; lockups wait for the attendant; an open round is finished with
+// its own outcome (asked again when it had none: the central system
+// answers with the same one).
+func (c *Cabinet) powerUp() {
+	if err := c.led.PowerUp(); err != nil {
+		c.ledgerFailed("the power-up", err)
+	}
+	if c.led.RAMError() != nil {
+		c.ramError = true
+		return
+	}
+	if b, ok := c.led.SoftwareState("tilts"); ok {
+		var saved map[string]string
+		if json.Unmarshal(b, &saved) == nil {
+			for k, reason := range saved {
+				c.tilts[k] = tilt{reason: reason, source: k, manual: true}
+			}
+		}
+	}
+	c.refreshLockups()
+	for _, d := range c.led.PendingDocs() {
+		if d.Kind == ledger.DocVoucher {
+			// Whether its validation number reached paper is unknown: a
+			// technician checks the printer before anything is paid again.
+			c.interrupted = &d
+			c.setTilt("voucher", "voucher print interrupted by power loss", true)
+		}
+	}
+	if d := c.pendingEscrows(); d > 0 {
+		c.reconcileAt = c.now().Add(reconcileGrace)
+	}
+	lr, ok := c.led.OpenRound()
+	if !ok {
+		return
+	}
+	g, err := engine.Lookup(engine.GameID(lr.Game))
+	if err != nil {
+		c.setTilt("game", "open round of unknown game "+lr.Game, true)
+		return
+	}
+	c.game = g.ID()
+	r := &roundState{n: lr.Number, game: g.ID(), stake: engine.Money(lr.Stake), phase: phaseWaitOutcome}
+	c.round = r
+	c.startedAt = c.now()
+	if lr.Status == ledger.RoundWagered {
+		if c.linkUp {
+			c.askOutcome(r)
+		} else {
+			r.retryAt = c.now()
+		}
+		return
+	}
+	o, err := c.storedOutcome(lr, g)
+	if err != nil {
+		c.setTilt("outcome", "stored outcome of round unreadable: "+err.Error(), true)
+		return
+	}
+	c.present(r, o)
+	if len(lr.Risk) > 0 {
+		// Risk had started: the presentation is over; go on from the
+		// pending win (MS-9: the step already played counts).
+		r.step = len(r.result.Steps)
+		r.paid = r.result.Total
+		r.pending = engine.Money(lr.PendingWin)
+		for _, s := range lr.Risk {
+			r.risk = append(r.risk, engine.RiskStep{Step: s.Step, Before: engine.Money(s.Stake), After: engine.Money(s.Won), Won: s.Won > 0})
+		}
+		r.phase = phaseRisk
+		c.showRisk(r)
+		if r.pending == 0 || !engine.RiskAllowed(r.pending, roundCap(r.game)) {
+			c.settle(r)
+		}
+	}
+}
+
+// reconcileGrace is how long after start-up a pending note waits for the
+// acceptor to report it stacked (a repeated VEND VALID) before it counts
+// as returned.
+const reconcileGrace = 5 * time.Second
+
+func (c *Cabinet) pendingEscrows() int {
+	n := 0
+	for _, d := range c.led.PendingDocs() {
+		if d.Kind == ledger.DocBill || d.Kind == ledger.DocTicketIn {
+			n++
+		}
+	}
+	return n
+}
+
+func (c *Cabinet) storedOutcome(lr ledger.Round, g engine.Game) (*link.Outcome, error) {
+	var env outcomeEnvelope
+	if err := json.Unmarshal(lr.Outcome, &env); err != nil {
+		return nil, err
+	}
+	if c.cfg.SigningKey == nil {
+		return nil, errors.New("no signing key to verify it")
+	}
+	o, err := link.VerifyOutcome(c.cfg.SigningKey, c.cfg.ID, link.OutcomeRequest{Round: lr.Number, Game: g.ID(),
+		ModelID: g.ModelID(), Stake: engine.Money(lr.Stake)}, env.Body, env.Signature)
+	if err != nil {
+		return nil, err
+	}
+	r := &roundState{n: lr.Number, game: g.ID(), stake: engine.Money(lr.Stake)}
+	if err := c.check(r, o); err != nil {
+		return nil, err
+	}
+	return o, nil
+}
+
+// saveTilts keeps the tilts that need a technician across power cuts.
+func (c *Cabinet) saveTilts() {
+	saved := map[string]string{}
+	for k, t := range c.tilts {
+		if t.manual {
+			saved[k] = t.reason
+		}
+	}
+	b, _ := json.Marshal(saved)
+	if err := c.led.SetSoftwareState("tilts", b); err != nil && errors.Is(err, ledger.ErrRAMError) {
+		c.ramError = true
+	}
+}

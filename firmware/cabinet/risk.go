@@ -1,0 +1,67 @@
+package cabinet
+
+import (
+	"context"
+	"encoding/json"
+
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+func (c *Cabinet) showRisk(r *roundState) {
+	v := &view.RiskView{Step: len(r.risk), Win: r.pending, CanRed: !r.riskAsking, CanLeave: len(r.risk) > 0,
+		History: append([]engine.RiskStep(nil), r.risk...)}
+	if len(r.risk) > 0 {
+		last := r.risk[len(r.risk)-1]
+		v.Last = &last
+	}
+	c.riskShown = v
+	c.win = r.pending
+}
+
+// askRisk draws one card centrally for the next step (MS-10); nothing
+// changes until the signed card is back and journaled.
+func (c *Cabinet) askRisk(r *roundState, choice engine.Colour) {
+	r.riskAsking = true
+	n, step := r.n, len(r.risk)+1
+	c.async(func(ctx context.Context) Event {
+		card, err := c.cfg.Central.RequestRiskStep(ctx, n, step, choice)
+		return riskReply{round: n, step: step, card: card, err: err}
+	})
+	c.showRisk(r)
+}
+
+func (c *Cabinet) riskArrived(e riskReply) {
+	r := c.round
+	if r == nil || r.n != e.round || r.phase != phaseRisk || e.step != len(r.risk)+1 {
+		return
+	}
+	r.riskAsking = false
+	if e.err != nil {
+		// No card: the player may choose again; the step is idempotent on
+		// (round, step) at the central system.
+		c.message = "risk_unavailable"
+		c.showRisk(r)
+		return
+	}
+	s := e.card.Step
+	if err := e.card.Mirror(); err != nil || s.Before != r.pending || s.Step != e.step {
+		c.setTilt("outcome", "risk card mismatch", true)
+		return
+	}
+	payload, _ := json.Marshal(outcomeEnvelope{Body: e.card.Body, Signature: e.card.Sig})
+	if err := c.led.Risk(r.n, ledger.RiskStep{Step: s.Step, Stake: int64(s.Before), Won: int64(s.After), Payload: payload}); err != nil {
+		c.ledgerFailed("the risk step", err)
+		return
+	}
+	r.risk = append(r.risk, s)
+	r.pending = s.After
+	c.showRisk(r)
+	switch {
+	case !s.Won:
+		c.settle(r) // a loss forfeits the win (MS-10)
+	case !engine.RiskAllowed(r.pending, roundCap(r.game)) || r.pending >= c.cfg.Market.Limits.LargeWin:
+		c.settle(r) // the cap: no further doubling (MS-7 decision)
+	}
+}

@@ -1,0 +1,147 @@
+// Package view holds the immutable snapshots the cabinet publishes and the
+// display draws. A snapshot is never changed after it is published; the
+// display animates between the timestamps it carries and sends back
+// nothing but inputs.
+package view
+
+import (
+	"time"
+
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Mode is what the cabinet screen shows, most important first when several
+// conditions hold at once.
+type Mode string
+
+const (
+	ModeStarting     Mode = "starting"       // self-test, device start-up
+	ModeRAMError     Mode = "ram_error"      // critical memory failed: technician only
+	ModeSoftware     Mode = "software_error" // software verification failed
+	ModeDoorOpen     Mode = "door_open"
+	ModeTilt         Mode = "tilt"
+	ModeLockup       Mode = "lockup" // handpay or jackpot: call the attendant
+	ModeMenu         Mode = "menu"   // technician or attendant pages
+	ModeOutOfService Mode = "out_of_service"
+	ModeIdle         Mode = "idle"       // ready to play
+	ModeAttract      Mode = "attract"    // idle with no credit for a while
+	ModeWagering     Mode = "wagering"   // waiting for the central system
+	ModePresenting   Mode = "presenting" // reels spinning, wins shown
+	ModeRisk         Mode = "risk"       // red/black double-up (MS-9, MS-10)
+	ModeCashout      Mode = "cashout"    // a voucher is being issued and printed
+)
+
+// Button is a button of the deck.
+type Button string
+
+const (
+	Start    Button = "start"
+	Auto     Button = "auto"
+	Risk     Button = "risk"
+	Stop     Button = "stop"
+	BetPlus  Button = "bet_plus"
+	BetMinus Button = "bet_minus"
+	Collect  Button = "collect"
+)
+
+// Buttons lists every deck button in deck order.
+var Buttons = []Button{Start, Auto, Risk, Stop, BetMinus, BetPlus, Collect}
+
+// Lamp is a lamp's pattern.
+type Lamp string
+
+const (
+	LampOff   Lamp = "off"
+	LampOn    Lamp = "on"
+	LampBlink Lamp = "blink"
+)
+
+// Currency tells the display how to format amounts.
+type Currency struct {
+	Code       string
+	MinorUnits int
+	Symbol     string
+}
+
+// StepTime places one step of a round on the clock: the reels start at
+// Start, reel i stops at Stops[i], wins are shown from Wins, the step ends at End.
+type StepTime struct {
+	Start time.Time
+	Stops [5]time.Time
+	Wins  time.Time
+	End   time.Time
+}
+
+// Round is the round being presented.
+type Round struct {
+	Number   uint64
+	Game     engine.GameID
+	Stake    engine.Money
+	Steps    []engine.Step // shared with the cabinet, never modified
+	Timeline []StepTime    // one per step
+	Total    engine.Money
+	// Jackpot is a progressive hit (Magic Stars, MS-18), never credited.
+	Jackpot engine.Money
+}
+
+// RiskView is the Risk screen (MS-10).
+type RiskView struct {
+	Step     int          // steps played so far
+	Win      engine.Money // the amount at stake now
+	Last     *engine.RiskStep
+	History  []engine.RiskStep
+	CanRed   bool
+	CanLeave bool // Collect or Start may end Risk (after at least one step, MS-9)
+}
+
+// Jackpot is one jackpot meter.
+type Jackpot struct {
+	Name   string // "mini", "minor", "major", "grand", or a pool name
+	Amount engine.Money
+}
+
+// Lockup says why an attendant is needed.
+type Lockup struct {
+	Kind   string // "handpay_win", "handpay_jackpot", "handpay_cancelled_credit"
+	Amount engine.Money
+}
+
+// MenuPage is a page of the technician or attendant menu.
+type MenuPage struct {
+	Title string
+	Lines []string
+}
+
+// Snapshot is everything the screen shows at one instant.
+type Snapshot struct {
+	Seq      uint64
+	Now      time.Time
+	Mode     Mode
+	Market   string
+	Language string
+	Currency Currency
+
+	Games []engine.GameID // offered by the market
+	Game  engine.GameID   // selected
+	Bets  []engine.Money  // the selected game's ladder
+	Bet   engine.Money
+	// Credit and Win as the player should see them now.
+	Credit engine.Money
+	Win    engine.Money
+	Auto   bool
+
+	// Round is the round on screen; nil before the first one. After the
+	// round ends it stays, showing its last screen.
+	Round *Round
+	Risk  *RiskView
+
+	Jackpots []Jackpot
+	Lockup   *Lockup
+	Tilts    []string // reasons of active tilts
+	Doors    []string // open doors
+	Message  string   // catalogue key of the status line
+	Menu     *MenuPage
+
+	Lamps map[Button]Lamp
+	Tower string // tower light pattern: "off", "call", "tilt", "door"
+}

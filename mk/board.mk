@@ -1,0 +1,19 @@
+# Board profiles and GPIO (board/, drivers/gpio/): short fuzz runs for CI,
+# the lamp-expander overlay, benchmarks.
+BOARD_FUZZTIME ?= 10s
+
+.PHONY: fuzz-board board-overlay bench-gpio
+fuzz-board:
+	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(BOARD_FUZZTIME) ./board/
+	$(GO) test -run='^$$' -fuzz='^FuzzDebouncer$$' -fuzztime=$(BOARD_FUZZTIME) ./drivers/gpio/
+
+# board-overlay compiles the rpi-cabinet lamp expander overlay (needs dtc,
+# Debian's device-tree-compiler) into bin/polaris-lamps.dtbo.
+board-overlay:
+	@mkdir -p $(BIN)
+	dtc -@ -I dts -O dtb -o $(BIN)/polaris-lamps.dtbo board/overlays/polaris-lamps-overlay.dts
+
+bench-gpio:
+	$(GO) test -run='^$$' -bench=. -benchmem ./drivers/gpio/
+
+TEST_EXTRA += fuzz-board

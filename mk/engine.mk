@@ -1,0 +1,34 @@
+# Engine math: PAR sheets, simulation, benchmarks, the mirror fuzz target.
+.PHONY: par par-check simulate bench-engine fuzz-engine
+
+PAR_GAMES := wishstar magicstars
+GAME ?= magicstars
+N    ?= 1000000000
+SEED ?= 1
+
+# par regenerates the committed PAR sheets (engine/par/<game>.txt, .json).
+par:
+	@for g in $(PAR_GAMES); do \
+		$(GO) run ./cmd/polaris-math par $$g > engine/par/$$g.txt.new && mv engine/par/$$g.txt.new engine/par/$$g.txt || exit 1; \
+		$(GO) run ./cmd/polaris-math par $$g --json > engine/par/$$g.json.new && mv engine/par/$$g.json.new engine/par/$$g.json || exit 1; \
+		echo "engine/par/$$g.txt engine/par/$$g.json"; \
+	done
+
+# par-check fails when a committed sheet differs from a fresh one (the
+# same check runs in go test as TestCommittedSheets).
+par-check:
+	$(GO) test -count=1 -run TestCommittedSheets ./engine/par
+
+# simulate is a full-size run: make simulate GAME=wishstar N=1000000000
+simulate:
+	$(GO) run ./cmd/polaris-math simulate $(GAME) -n $(N) -seed $(SEED)
+
+bench-engine:
+	$(GO) test -run '^$$' -bench . -benchmem ./engine/...
+
+# A short fuzz of the tape and mirror, run by make test.
+fuzz-engine:
+	$(GO) test -run '^$$' -fuzz FuzzMirrorMagicStars -fuzztime 10s ./engine/magicstars
+	$(GO) test -run '^$$' -fuzz FuzzTapeReader -fuzztime 5s ./engine
+
+TEST_EXTRA += fuzz-engine
