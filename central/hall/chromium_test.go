@@ -2,9 +2,7 @@ package hall
 
 import (
 	"bufio"
-	"context"
 	"encoding/json"
-	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -12,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -153,11 +152,12 @@ func (c *cdp) waitFor(t *testing.T, expr, want string, within time.Duration) {
 // port and returns the websocket URL of its page.
 func startChromium(t *testing.T) string {
 	bin := chromiumPath(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cmd := exec.CommandContext(ctx, bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
+	cmd := exec.Command(bin, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
 		"--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
 		"--disable-dev-shm-usage", "--remote-allow-origins=*",
 		"--user-data-dir="+t.TempDir(), "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank")
+	// Its own process group, so that the zygote and renderers end with it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -165,7 +165,10 @@ func startChromium(t *testing.T) string {
 	if err := cmd.Start(); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
-	t.Cleanup(func() { cancel(); cmd.Wait() })
+	t.Cleanup(func() {
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		cmd.Wait()
+	})
 	found := make(chan string, 1)
 	var log strings.Builder
 	go func() {
@@ -222,10 +225,13 @@ func board(value jackpot.Units, hits int64) jackpot.Board {
 // pushes new values through the feed and reads them from the page's DOM: the
 // page changes without being reloaded, over server-sent events.
 func TestPageLiveInChromium(t *testing.T) {
+	t0 := time.Now()
 	wsURL := startChromium(t)
+	t.Logf("chromium up after %v", time.Since(t0))
 	feed := NewFakeFeed(board(123_456_7891, 0)) // 123 456.7891 CZK
 	srv := httptest.NewServer(http.StripPrefix("/hall", Handler(feed, Options{Title: "Magic Stars Jackpot", Heartbeat: time.Second})))
 	defer srv.Close()
+	defer srv.CloseClientConnections() // the page's event stream stays open otherwise
 
 	c := dialCDP(t, wsURL)
 	c.call(t, "Page.navigate", map[string]any{"url": srv.URL + "/hall/?hall=praha-1"})
@@ -233,7 +239,9 @@ func TestPageLiveInChromium(t *testing.T) {
 	eur := `(document.querySelector('[data-pool="praha"] .eur') || {}).textContent`
 	nb := func(s string) string { return strings.ReplaceAll(s, " ", "\u00a0") }
 
+	start := time.Now()
 	c.waitFor(t, czk, nb("123 456 Kč"), 20*time.Second)
+	t.Logf("page shows the first value after %v", time.Since(start))
 	c.waitFor(t, eur, nb("≈ 4 938,24 €"), time.Second)
 	c.waitFor(t, "document.body.dataset.state", "live", 5*time.Second)
 	c.waitFor(t, `document.querySelectorAll('#fixed-rows tr').length`, "7", time.Second)
@@ -260,6 +268,7 @@ func TestPageLiveInChromium(t *testing.T) {
 	if again := c.eval(t, "performance.getEntriesByType('navigation').length + ':' + performance.timeOrigin"); again != loads {
 		t.Fatalf("the page was reloaded (%s → %s)", loads, again)
 	}
+	t.Logf("all values shown after %v", time.Since(start))
 	// Nothing but the page's own origin was fetched.
 	origin := strings.TrimPrefix(srv.URL, "http://")
 	res := c.eval(t, `performance.getEntriesByType('resource').map(e => e.name).join(' ')`)
@@ -268,5 +277,4 @@ func TestPageLiveInChromium(t *testing.T) {
 			t.Errorf("the page fetched %s", u)
 		}
 	}
-	fmt.Fprintln(os.Stderr, "resources:", res)
 }

@@ -78,7 +78,7 @@ func crashTest(args []string) error {
 	var disc strings.Builder
 	start := time.Now()
 	res, err := crashtest.Run(crashtest.Config{Kills: *n, Seed: *seed, Dir: *dir, Parallel: *parallel,
-		Log: io.MultiWriter(log, &filterDiscrepancies{w: &disc}),
+		Log:   io.MultiWriter(log, &filterDiscrepancies{w: &disc}),
 		Child: func(a []string) *exec.Cmd { return exec.Command(self, append([]string{"crash-child"}, a...)...) }})
 	if err != nil {
 		return err
@@ -91,8 +91,9 @@ func crashTest(args []string) error {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
-	fmt.Fprintf(os.Stderr, "%d transactions acknowledged; %d kills with one in flight (%d applied, %d not); %d replays; %d harness opens; %s\n",
-		res.Acked, res.InFlight, res.Applied, res.InFlight-res.Applied, res.Replays, res.HarnessOpens, time.Since(start).Round(time.Second))
+	fmt.Fprintf(os.Stderr, "%d transactions acknowledged; %d kills with one in flight (%d applied, %d not); %d replays; %d harness opens; %s (children %s, checks %s)\n",
+		res.Acked, res.InFlight, res.Applied, res.InFlight-res.Applied, res.Replays, res.HarnessOpens, time.Since(start).Round(time.Second),
+		res.ChildTime.Round(time.Second), res.CheckTime.Round(time.Second))
 	for _, k := range keys {
 		fmt.Fprintf(os.Stderr, "  %s: %d\n", k, res.Findings[k])
 	}
@@ -129,6 +130,9 @@ type dumpOut struct {
 	Events  []ledger.Event
 	Config  map[string]string
 	Outbox  int
+	// per copy, shown when the values are suspect
+	CopyMeters [2]map[ledger.Scope]map[ledger.Meter]int64 `json:",omitempty"`
+	CopyCredit [2]*int64                                  `json:",omitempty"`
 }
 
 func dump(args []string, w io.Writer) error {
@@ -150,6 +154,9 @@ func dump(args []string, w io.Writer) error {
 		Recall: in.Recall(*nRecall), Pending: in.PendingDocs(), DocsIn: in.DocsIn(), DocsOut: in.DocsOut(),
 		Events: in.Events(*nEvents), Config: in.ConfigAll()}
 	d.Credit, d.Suspect = in.Credit()
+	if d.Suspect {
+		d.CopyMeters, d.CopyCredit = in.CopyMeters, in.CopyCredit
+	}
 	d.Meters, _ = in.AllMeters()
 	if r, ok := in.OpenRound(); ok {
 		d.Open = &r
@@ -190,6 +197,9 @@ func writeText(w io.Writer, d dumpOut) error {
 		p("METER INVARIANT BROKEN: %s", d.Status.Invariant)
 	}
 	p("\nCREDIT %s", money(d.Credit))
+	if d.Suspect {
+		writeByCopy(p, d)
+	}
 	scopes := make([]string, 0, len(d.Meters))
 	for s := range d.Meters {
 		scopes = append(scopes, string(s))
@@ -246,6 +256,53 @@ func writeText(w io.Writer, d dumpOut) error {
 	}
 	p("\nOUTBOX: %d message(s) not yet acknowledged by the central system", d.Outbox)
 	return nil
+}
+
+// writeByCopy shows each suspect value as each copy holds it, marking
+// those both copies agree on.
+func writeByCopy(p func(string, ...any), d dumpOut) {
+	p("\nSUSPECT VALUES BY COPY (= both copies agree, ! they differ, ? unreadable)")
+	val := func(v *int64) string {
+		if v == nil {
+			return "?"
+		}
+		return fmt.Sprint(*v)
+	}
+	mark := func(a, b string) string {
+		switch {
+		case a == "?" || b == "?":
+			return "?"
+		case a == b:
+			return "="
+		}
+		return "!"
+	}
+	a, b := val(d.CopyCredit[0]), val(d.CopyCredit[1])
+	p("  %s %-40s %14s %14s", mark(a, b), "credit", a, b)
+	keys := map[string]bool{}
+	for _, cm := range d.CopyMeters {
+		for s, m := range cm {
+			for name := range m {
+				keys[string(s)+" "+string(name)] = true
+			}
+		}
+	}
+	sorted := make([]string, 0, len(keys))
+	for k := range keys {
+		sorted = append(sorted, k)
+	}
+	sort.Strings(sorted)
+	for _, k := range sorted {
+		sc, name, _ := strings.Cut(k, " ")
+		var vs [2]string
+		for i, cm := range d.CopyMeters {
+			vs[i] = "?"
+			if cm != nil {
+				vs[i] = fmt.Sprint(cm[ledger.Scope(sc)][ledger.Meter(name)])
+			}
+		}
+		p("  %s %-40s %14s %14s", mark(vs[0], vs[1]), k, vs[0], vs[1])
+	}
 }
 
 func writeRound(p func(string, ...any), r ledger.Round) {

@@ -139,7 +139,9 @@ func cmdSimulate(ctx context.Context, args []string, stdout, stderr io.Writer, t
 	if tty {
 		cfg.Progress, cfg.Now = stdout, time.Now
 	}
+	start := time.Now()
 	res, err := sim.Run(ctx, cfg)
+	elapsed := time.Since(start)
 	if err != nil {
 		fmt.Fprintf(stderr, "polaris-math simulate: %v\n", err)
 		var se *engine.StakeError
@@ -149,6 +151,7 @@ func cmdSimulate(ctx context.Context, args []string, stdout, stderr io.Writer, t
 		return 1
 	}
 	res.Report(stdout)
+	fmt.Fprintf(stdout, "elapsed %.2f s, %.2f M rounds/s on %d workers\n", elapsed.Seconds(), float64(res.N)/elapsed.Seconds()/1e6, cfg.Workers)
 	if !res.Within99 || !res.GroupsOK {
 		return 1
 	}

@@ -194,7 +194,7 @@ func TestTicketNotHeldIsReturnedByTimeout(t *testing.T) {
 	r.ready()
 	r.emu.InsertTicket(ticket)
 	await[id003.Escrow](r, time.Second)
-	ret := await[id003.Returned](r, 2*time.Second)
+	ret := await[id003.Returned](r, 3*time.Second)
 	if ret.ByHost || ret.Doc.Ticket != ticket {
 		t.Fatalf("returned %v", ret)
 	}
@@ -416,6 +416,7 @@ func TestRestartDuringVendValid(t *testing.T) {
 	r.do(r.drv.Stack)
 	await[id003.Stacked](r, time.Second)
 	r.stop()
+	time.Sleep(100 * time.Millisecond) // the old driver's last ACK reaches the acceptor
 	r.emu.DropAcks(0)
 	r.startDriver()
 	st := await[id003.Stacked](r, 2*time.Second)
@@ -476,7 +477,7 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 	r := newRig(t)
 	r.ready()
 	r.emu.SetNoise([]byte{0x00, 0xFC, 0x05, 0x15, 0x03, 0x13, 0xFC, 0x06, 0x13, 0x66, 0xFC, 0xFF})
-	r.emu.SetSplit(true)
+	r.emu.SetSplit(4)
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Go(func() {
@@ -487,7 +488,7 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 			case <-time.After(7 * time.Millisecond):
 			}
 			r.emu.InjectGarbage([]byte{0xFC, byte(i), 0x16, 0xFC, 0x05})
-			if i%20 == 0 {
+			if i%70 == 0 { // one damaged reply in ~0.5 s: each costs a response timeout
 				r.emu.CorruptReplies(1)
 			}
 		}
@@ -529,13 +530,13 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 func TestSlowReplies(t *testing.T) {
 	r := newRig(t)
 	r.ready()
-	r.emu.SetReplyDelay(100 * time.Millisecond) // timeout is 150 ms
+	r.emu.SetReplyDelay(120 * time.Millisecond) // timeout is 200 ms
 	r.emu.InsertNote(0x65)
 	await[id003.Escrow](r, 3*time.Second)
 	r.do(r.drv.Stack)
 	await[id003.Stacked](r, 3*time.Second)
 	r.settle()
-	r.emu.SetReplyDelay(400 * time.Millisecond)
+	r.emu.SetReplyDelay(500 * time.Millisecond)
 	time.Sleep(time.Second)
 	r.emu.SetReplyDelay(0)
 	time.Sleep(1500 * time.Millisecond) // the acceptor works off the backlog

@@ -16,7 +16,7 @@ import (
 )
 
 // escrowTimeout is the emulated acceptor's escrow time-out in tests.
-const escrowTimeout = 600 * time.Millisecond
+const escrowTimeout = time.Second
 
 // Test timings: the real defaults scaled down, with room for a loaded
 // 2-core CI machine (other packages' tests run at the same time).
@@ -24,10 +24,10 @@ func testConfig(path string) id003.Config {
 	c := id003.DefaultConfig(path)
 	c.PollInterval = 10 * time.Millisecond
 	c.BusyPollInterval = 5 * time.Millisecond
-	c.ResponseTimeout = 150 * time.Millisecond
-	c.StartupTimeout = 300 * time.Millisecond
+	c.ResponseTimeout = 200 * time.Millisecond
+	c.StartupTimeout = 400 * time.Millisecond
 	c.Retries = 2
-	c.CommLostAfter = time.Second
+	c.CommLostAfter = 1500 * time.Millisecond
 	c.ResetTimeout = 2 * time.Second
 	c.HoldInterval = 100 * time.Millisecond
 	c.ReopenInterval = 50 * time.Millisecond
@@ -36,9 +36,9 @@ func testConfig(path string) id003.Config {
 
 func testEmuConfig() emulator.Config {
 	return emulator.Config{
-		InitTime: 30 * time.Millisecond, AcceptTime: 20 * time.Millisecond, StackTime: 30 * time.Millisecond,
-		ReturnTime: 30 * time.Millisecond, RejectTime: 30 * time.Millisecond,
-		EscrowTimeout: escrowTimeout, UnpolledTimeout: 500 * time.Millisecond,
+		InitTime: 50 * time.Millisecond, AcceptTime: 50 * time.Millisecond, StackTime: 80 * time.Millisecond,
+		ReturnTime: 300 * time.Millisecond, RejectTime: 300 * time.Millisecond,
+		EscrowTimeout: escrowTimeout, UnpolledTimeout: 800 * time.Millisecond,
 	}
 }
 

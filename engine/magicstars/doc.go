@@ -10,9 +10,9 @@
 //     (engine.PlayRisk, engine.MirrorRisk); RoundCap is the limit to pass it.
 //     Whether Risk may be offered at all (not for free-spin wins, not after a
 //     jackpot, not during free spins — MS-9) is decided by the cabinet, which
-//     knows where a win came from: it offers Risk only on the paid game's own
-//     win, i.e. Round.Total of a round whose only step is the base spin, and
-//     only while engine.RiskAllowed(win, RoundCap) holds.
+//     knows whether a jackpot was just hit; RiskOffered encodes the rest: only
+//     a paid game's own win (a round whose only step is the base spin), only
+//     while engine.RiskAllowed(win, RoundCap) holds.
 //   - The progressive mystery jackpot (MS-16..MS-19) is drawn by the central
 //     system at every Start, independently of the reels, with a seed,
 //     contribution rate and hit model that are central-system parameters

@@ -34,16 +34,19 @@ type Game struct {
 	reels  [3]reel
 	// fsTable maps a draw in [0, total weight) to a free-spin count (MS-13).
 	fsTable []int32
-	// outcome caches, per stop tuple (a*L2+b)*L3+c, what spin's own line
-	// check found: pay in line bets << 8 | flags (see outcomeFor).
-	outcome []uint32
-	// stops of the tuple: stop1<<20 | stop2<<10 | stop3.
-	stops []uint32
+	// tuples caches, per stop tuple (a*L2+b)*L3+c, its stops and what
+	// spin's own line check found, so a spin is one table read.
+	tuples []tupleInfo
 }
+
+// tupleInfo: stops = stop1<<20 | stop2<<10 | stop3; out = pay in line bets
+// << 16 | star cells (bit reel*3+row) << 7 | outTrigger | outDoubled | lines.
+type tupleInfo struct{ stops, out uint32 }
 
 const (
 	outLines   = 0x1f // bit i: line i+1 wins
 	outDoubled = 0x20 // MS-15 doubled the wins
+	outTrigger = 0x40 // every reel shows a star-carrying cell (MS-11)
 )
 
 // reel holds, per stop, the window's symbols and star bits (bit row).
@@ -82,13 +85,17 @@ func New(data []byte) (*Game, error) {
 		}
 	}
 	r0, r1, r2 := &g.reels[0], &g.reels[1], &g.reels[2]
-	g.outcome = make([]uint32, 0, r0.n*r1.n*r2.n)
-	g.stops = make([]uint32, 0, r0.n*r1.n*r2.n)
+	g.tuples = make([]tupleInfo, 0, r0.n*r1.n*r2.n)
 	for a := range r0.n {
 		for b := range r1.n {
 			for c := range r2.n {
-				g.outcome = append(g.outcome, outcomeFor(&[3][3]engine.Symbol{r0.win[a], r1.win[b], r2.win[c]}))
-				g.stops = append(g.stops, uint32(a)<<20|uint32(b)<<10|uint32(c))
+				out := outcomeFor(&[3][3]engine.Symbol{r0.win[a], r1.win[b], r2.win[c]})
+				m0, m1, m2 := r0.mark[a], r1.mark[b], r2.mark[c]
+				out |= (uint32(m0) | uint32(m1)<<3 | uint32(m2)<<6) << 7
+				if m0 != 0 && m1 != 0 && m2 != 0 {
+					out |= outTrigger
+				}
+				g.tuples = append(g.tuples, tupleInfo{stops: uint32(a)<<20 | uint32(b)<<10 | uint32(c), out: out})
 			}
 		}
 	}
@@ -200,26 +207,23 @@ func outcomeFor(sc *[3][3]engine.Symbol) uint32 {
 		units *= 2
 		mask |= outDoubled
 	}
-	return units<<8 | mask
+	return units<<16 | mask
 }
 
-// spin draws one stop per reel, fills s and reports whether the free spins
+// spin draws one stop tuple, fills s and reports whether the free spins
 // trigger. It is the hot path of simulation: no allocation once s.Wins has
 // grown to five.
 func (g *Game) spin(src engine.Source, s *engine.Step, lineBet engine.Money) bool {
-	r0, r1, r2 := &g.reels[0], &g.reels[1], &g.reels[2]
 	// One draw per spin over the whole cycle, read as mixed-radix digits
 	// (reel 1 most significant): uniform over tuples as three draws would be,
 	// at a third of the cost.
-	t := src.Intn(len(g.outcome))
-	st := g.stops[t]
-	a, b, c := st>>20, st>>10&1023, st&1023
+	ti := g.tuples[src.Intn(len(g.tuples))]
+	a, b, c := ti.stops>>20, ti.stops>>10&1023, ti.stops&1023
 	s.Stops[0], s.Stops[1], s.Stops[2] = int32(a), int32(b), int32(c)
-	s.Screen[0], s.Screen[1], s.Screen[2] = r0.win[a], r1.win[b], r2.win[c]
-	m0, m1, m2 := r0.mark[a], r1.mark[b], r2.mark[c]
-	s.Marked = uint16(m0) | uint16(m1)<<3 | uint16(m2)<<6
+	s.Screen[0], s.Screen[1], s.Screen[2] = g.reels[0].win[a], g.reels[1].win[b], g.reels[2].win[c]
+	out := ti.out
+	s.Marked = uint16(out>>7) & 0x1ff
 	s.Multiplier = 1
-	out := g.outcome[t]
 	if mask := out & outLines; mask != 0 {
 		mult := engine.Money(1)
 		if out&outDoubled != 0 {
@@ -232,7 +236,7 @@ func (g *Game) spin(src engine.Source, s *engine.Step, lineBet engine.Money) boo
 				s.Wins = append(s.Wins, engine.Win{Kind: engine.WinLine, Symbol: sym, Count: 3, Line: li + 1, Amount: Pays[sym] * lineBet * mult})
 			}
 		}
-		s.Pay = engine.Money(out>>8) * lineBet
+		s.Pay = engine.Money(out>>16) * lineBet
 	}
-	return m0 != 0 && m1 != 0 && m2 != 0 // MS-11: all three stars lit
+	return out&outTrigger != 0 // MS-11: all three stars lit
 }

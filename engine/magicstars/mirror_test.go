@@ -107,9 +107,9 @@ func FuzzMirrorMagicStars(f *testing.F) {
 	f.Add(uint64(4), uint16(1), uint32(7), uint32(100), []byte{1, 2, 3})
 	f.Add(uint64(9), uint16(3), uint32(0), uint32(0), []byte{0xff})
 	trig := engine.Draw{}
-	for a := range Default.outcome {
-		if Default.reels[0].mark[Default.stops[a]>>20] != 0 && Default.reels[1].mark[Default.stops[a]>>10&1023] != 0 && Default.reels[2].mark[Default.stops[a]&1023] != 0 {
-			trig = engine.Draw{Value: uint32(a), Range: uint32(len(Default.outcome))}
+	for a, ti := range Default.tuples {
+		if ti.out&outTrigger != 0 {
+			trig = engine.Draw{Value: uint32(a), Range: uint32(len(Default.tuples))}
 			break
 		}
 	}

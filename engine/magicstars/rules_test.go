@@ -349,3 +349,30 @@ func TestModel(t *testing.T) {
 		}
 	}
 }
+
+func TestRiskOfferedMS9(t *testing.T) {
+	// A plain base-game win: offered.
+	r := replay(t, 1000, engine.Tape{tuple(t, starLine)})
+	if !RiskOffered(r) {
+		t.Fatalf("base win %d not offered", r.Total)
+	}
+	// No win: not offered.
+	if r := replay(t, 1000, engine.Tape{tuple(t, noWin)}); RiskOffered(r) {
+		t.Fatal("Risk offered on nothing")
+	}
+	// A round with free spins (wins from the bonus game): not offered.
+	tape := engine.Tape{tuple(t, trigNoWin), countDraw(t, 15), tuple(t, starLine)}
+	tape = append(tape, slices.Repeat(engine.Tape{tuple(t, noWin)}, 14)...)
+	if r := replay(t, 5, tape); r.Total == 0 || RiskOffered(r) {
+		t.Fatalf("Risk offered after free spins (total %d)", r.Total)
+	}
+	// A win whose double would pass the cap: not offered.
+	big := &engine.Round{Game: engine.MagicStars, Steps: []engine.Step{{Kind: engine.StepBase}}, Total: RoundCap/2 + 1}
+	if RiskOffered(big) {
+		t.Fatal("Risk offered beyond the cap")
+	}
+	big.Total = RoundCap / 2
+	if !RiskOffered(big) {
+		t.Fatal("Risk refused within the cap")
+	}
+}

@@ -118,7 +118,7 @@ func buildMagicStars() (*Sheet, error) {
 		BaseHit: float64(e.Hits) / float64(e.Cycle), BaseHitOrFS: float64(e.HitsOrFS) / float64(e.Cycle),
 		MaxSpinWin: float64(e.MaxSpin) / magicstars.LineCount, MaxSpinP: float64(e.MaxSpinN) / float64(e.Cycle),
 		Risk: "MS-9/MS-10: red or black, one card from 52 (26 red, 26 black) per step, win doubled or lost: EV-neutral (100 % return). " +
-			"Offered only on the paid game's own win (not for free-spin wins, not during free spins, not after a jackpot) and only while the doubled win stays within 500 000 CZK (engine.RiskAllowed), so a Risk win is never cut. Not part of the game RTP.",
+			"Offered only on the paid game's own win (not for free-spin wins, not during free spins, not after a jackpot) and only while the doubled win stays within 500 000 CZK (magicstars.RiskOffered, engine.RiskAllowed), so a Risk win is never cut. Not part of the game RTP.",
 		Jackpot: "MS-16..MS-19: progressive mystery jackpot drawn by the central system at every Start, independent of the reels; seed, contribution and hit model are central-system parameters; paid by the attendant outside the credit. Not part of this RTP: add the contribution configured centrally.",
 	}
 	for _, sy := range e.Symbols {
@@ -158,7 +158,7 @@ func buildMagicStars() (*Sheet, error) {
 	s.Features = append([]Feature{
 		{"free spins (every reel shows a star, MS-11), per paid game", q, 1 / q},
 		{"retrigger, per free spin", q, 1 / q},
-		{"free-spin features per paid game (retriggers included)", q / (1 - ratF(e.Branch)), (1 - ratF(e.Branch)) / q},
+		{"free-spin awards per paid game (triggers and retriggers, expected)", q / (1 - ratF(e.Branch)), (1 - ratF(e.Branch)) / q},
 	}, s.Features...)
 	for _, c := range ms.Combinations {
 		s.Features = append(s.Features, Feature{Name: "3 " + c.Symbol + " on a line (base spin)", PerGame: 1 / c.OneIn, OneIn: c.OneIn})

@@ -42,3 +42,26 @@ func TestCommittedSheets(t *testing.T) {
 		}
 	}
 }
+
+// TestSheetContents: every part a lab expects (slotmath §3) is present in
+// the committed text sheets.
+func TestSheetContents(t *testing.T) {
+	common := []string{"IDENTIFICATION", "model id", "theoretical RTP", "RTP by stake", "RTP components", "hit frequency",
+		"sigma per unit stake", "volatility index", "max win", "1 in ", "RTP spread", "award odds limit", "REEL STRIPS",
+		"COMBINATIONS", "VERIFICATION APPENDIX", "simulation of the production Play"}
+	extra := map[string][]string{
+		"magicstars": {"FREE SPINS", "ROUND CAP", "RISK", "PROGRESSIVE JACKPOT", "Symbol distribution", "full screen of CHERRY"},
+		"wishstar":   {"JACKPOTS", "FEATURE TABLES", "Lock & Spin", "symbol counts per reel"},
+	}
+	for game, want := range extra {
+		b, err := os.ReadFile(game + ".txt")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, w := range append(common, want...) {
+			if !strings.Contains(string(b), w) {
+				t.Errorf("%s.txt lacks %q", game, w)
+			}
+		}
+	}
+}

@@ -576,7 +576,18 @@ func (fc *fsCalc) start(a int) (int, int) {
 }
 
 // Exact computes the figures of g's model.
-func (g *Game) Exact() (*Report, error) {
+func (g *Game) Exact() (*Report, error) { return g.exact(true) }
+
+// ExactRTP is the theoretical RTP alone (no max-win search): the tuning loop's probe.
+func (g *Game) ExactRTP() (float64, error) {
+	rep, err := g.exact(false)
+	if err != nil {
+		return 0, err
+	}
+	return rep.RTP, nil
+}
+
+func (g *Game) exact(withMax bool) (*Report, error) {
 	c := g.c
 	lc := g.calcLock()
 	bsSet := g.calcSet("base", &c.base, 1)
@@ -657,8 +668,9 @@ func (g *Game) Exact() (*Report, error) {
 	}
 	rep.Lock.StarTable = prizeFigures(c.stars, c.m.FreeSpinsAward)
 	rep.BonusTable = prizeFigures(c.bonus, c.m.FreeSpinsAward)
-	mw, lp, path := g.maxWin(lc)
-	rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath = mw, lp, path
+	if withMax {
+		rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath = g.maxWin(lc)
+	}
 	return rep, nil
 }
 

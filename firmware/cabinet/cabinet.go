@@ -391,9 +391,7 @@ func (c *Cabinet) publish() {
 	if g, ok := p.Game(c.game); ok {
 		s.Bets = g.Stakes
 	}
-	if c.round != nil && c.round.phase != phaseWaitOutcome {
-		s.Credit = c.round.creditShown(c)
-	}
+	s.RiskOffer = c.round != nil && c.round.phase == phaseRiskOffer
 	for _, d := range c.lockups {
 		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}
 		break

@@ -30,8 +30,9 @@ type cashoutState struct {
 	doc        uint64
 	amount     engine.Money
 	validation string
-	job        printer.JobID
-	issued     bool // the validation number is printed: debited
+	job        printer.JobID // 0 until the driver names it
+	printing   bool          // journaled and sent to the printer
+	issued     bool          // the validation number is printed: debited
 }
 
 // canAccept says whether money may come in now (check 20).
@@ -363,6 +364,7 @@ func (c *Cabinet) voucherArrived(e voucherReply) {
 }
 
 func (c *Cabinet) printVoucher(co *cashoutState) {
+	co.printing = true
 	doc := c.voucherDocument(co)
 	p := c.cfg.Printer
 	id := co.doc
@@ -408,14 +410,28 @@ func (c *Cabinet) printStarted(e printReply) {
 		c.setTilt("printer", "printer: "+e.err.Error(), false)
 		return
 	}
-	co.job = e.job
+	if co.job == 0 {
+		co.job = e.job
+	}
+}
+
+// ours: a printer event about the voucher being printed. Events may come
+// before Print has returned the job id; only one job is ever in flight.
+func (co *cashoutState) ours(job printer.JobID) bool {
+	if co == nil || !co.printing {
+		return false
+	}
+	if co.job == 0 {
+		co.job = job
+	}
+	return co.job == job
 }
 
 func (c *Cabinet) printerEvent(e printer.Event) {
 	co := c.cashout
 	switch e := e.(type) {
 	case printer.ValidationPrinted:
-		if co != nil && co.job == e.Job && !co.issued {
+		if co.ours(e.Job) && e.Validation == co.validation && !co.issued {
 			// The debit: only now is the voucher issued (check 22).
 			if err := c.led.VoucherPrinted(co.doc); err != nil {
 				c.ledgerFailed("the printed voucher", err)
@@ -424,11 +440,11 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 			co.issued = true
 		}
 	case printer.PrintComplete:
-		if co != nil && co.job == e.Job && co.issued {
+		if co.ours(e.Job) && co.issued {
 			c.cashout = nil
 		}
 	case printer.PrintFailed:
-		if co != nil && co.job == e.Job {
+		if co.ours(e.Job) {
 			if !e.Issued && !co.issued {
 				if err := c.led.VoucherFailed(co.doc, e.Reason); err != nil {
 					c.ledgerFailed("the failed voucher", err)

@@ -53,8 +53,6 @@ type outcomeEnvelope struct {
 	Signature []byte `json:"sig"`
 }
 
-func (r *roundState) creditShown(c *Cabinet) engine.Money { return c.credit() }
-
 // features reports whether the round went beyond its base spin: Risk is
 // not offered for such wins (MS-9).
 func (r *roundState) features() bool {
@@ -86,6 +84,7 @@ func (c *Cabinet) press(b view.Button) {
 		}
 	case view.Stop:
 		c.auto = false
+		c.pendingStart = false
 	case view.BetPlus, view.BetMinus:
 		c.changeBet(b == view.BetPlus)
 	case view.Collect:
@@ -192,7 +191,11 @@ func (c *Cabinet) startRound() {
 	now := c.now()
 	// The jurisdiction's shortest round: a Start before it waits.
 	if min := time.Duration(c.cfg.Market.Timers.MinRoundMs) * time.Millisecond; !c.startedAt.IsZero() && now.Before(c.startedAt.Add(min)) {
-		c.pendingStart = true
+		if c.auto {
+			c.nextAuto = c.startedAt.Add(min)
+		} else {
+			c.pendingStart = true
+		}
 		return
 	}
 	c.pendingStart = false

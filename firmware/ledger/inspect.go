@@ -34,6 +34,10 @@ type Inspection struct {
 	Copies  [2]CopyInfo
 	Chosen  string // copy the values come from
 	Verdict string // what Open would do
+	// What each copy's rows say (nil when unreadable), so a technician
+	// can see which suspect values both copies agree on.
+	CopyMeters [2]map[Scope]map[Meter]int64
+	CopyCredit [2]*int64
 }
 
 // Inspect reads both copies without changing them. Values are suspect
@@ -76,6 +80,11 @@ func Inspect(dirA, dirB string) (*Inspection, error) {
 			h := imgs[i].chain[len(imgs[i].chain)-1]
 			ci.Seq, ci.Head = h.Seq, hex.EncodeToString(h.Hash[:])
 		}
+		if imgs[i] != nil && len(imgs[i].kv) > 0 {
+			in.CopyMeters[i] = allMeters(imgs[i].kv)
+			c := intOf(imgs[i].kv, "credit")
+			in.CopyCredit[i] = &c
+		}
 		if errs[i] != nil {
 			ci.Problem = errs[i].Error()
 		} else {
@@ -100,7 +109,7 @@ func Inspect(dirA, dirB string) (*Inspection, error) {
 		in.Verdict = "both copies good and equal"
 		for i := range rebuild {
 			if rebuild[i] {
-				in.Verdict = notes[i]
+				in.Verdict = "at the next open: " + notes[i]
 			}
 		}
 		if marker {

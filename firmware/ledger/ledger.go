@@ -367,16 +367,19 @@ func (l *Ledger) enterRAMError(reason string, imgs [2]*copyImage) {
 }
 
 // loadSuspect reads whatever each copy still holds, for suspect reads while
-// in RAM error.
+// in RAM error. It reads snapshots of the files so the evidence is never
+// changed.
 func (l *Ledger) loadSuspect(m *RAMError) {
 	l.ram = m
 	var imgs [2]*copyImage
-	for i, s := range l.stores {
-		img, err := readCopyFresh(s.dir, "")
-		if img != nil {
-			imgs[i] = img
+	if tmp, err := os.MkdirTemp("", "polaris-ledger-suspect-"); err == nil {
+		for i, s := range l.stores {
+			snap := filepath.Join(tmp, s.name)
+			if snapshotFiles(s.dir, snap) == nil {
+				imgs[i], _ = readCopyFresh(snap, "none")
+			}
 		}
-		_ = err
+		os.RemoveAll(tmp)
 	}
 	l.copies = imgs
 	l.kv = nil

@@ -17,8 +17,8 @@ type Meter string
 // meters (coin in … risk won) are kept; bills per note value in scope
 // "bill/<value>"; door opens per door in scope "door/<name>".
 const (
-	CoinIn                 Meter = "coin_in"   // total bet, excluding Risk re-wagers
-	CoinOut                Meter = "coin_out"  // game wins paid to the credit meter
+	CoinIn                 Meter = "coin_in"  // total bet, excluding Risk re-wagers
+	CoinOut                Meter = "coin_out" // game wins paid to the credit meter
 	GamesPlayed            Meter = "games_played"
 	GamesWon               Meter = "games_won"
 	HandpayWin             Meter = "handpay_win"              // wins paid by attendant

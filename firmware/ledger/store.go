@@ -60,7 +60,8 @@ type store struct {
 
 func (s *store) path() string { return filepath.Join(s.dir, DBName) }
 
-func openDB(path string) (*sql.DB, error) {
+// openDB opens path; create makes the tables (a reader must not write).
+func openDB(path string, create bool) (*sql.DB, error) {
 	db, err := sql.Open("sqlite", dsn(path))
 	if err != nil {
 		return nil, err
@@ -68,9 +69,11 @@ func openDB(path string) (*sql.DB, error) {
 	db.SetMaxOpenConns(1)
 	db.SetMaxIdleConns(1)
 	db.SetConnMaxLifetime(0)
-	if _, err := db.Exec(schema); err != nil {
-		db.Close()
-		return nil, err
+	if create {
+		if _, err := db.Exec(schema); err != nil {
+			db.Close()
+			return nil, err
+		}
 	}
 	return db, nil
 }
@@ -80,7 +83,7 @@ func (s *store) open() error {
 	if _, err := os.Stat(s.path()); err != nil {
 		return err
 	}
-	db, err := openDB(s.path())
+	db, err := openDB(s.path(), false)
 	if err != nil {
 		return err
 	}
@@ -284,7 +287,7 @@ func readCopyFresh(dir, check string) (*copyImage, error) {
 		}
 		return nil, err
 	}
-	db, err := openDB(p)
+	db, err := openDB(p, false)
 	if err != nil {
 		return nil, err
 	}

@@ -77,9 +77,9 @@ func (t *tx) next(name string) uint64 {
 
 func (t *tx) counter(name string) uint64 { return uint64(t.int("seq/" + name)) }
 
-func (t *tx) credit() int64       { return t.int("credit") }
-func (t *tx) setCredit(v int64)   { t.putJSON("credit", v) }
-func (t *tx) addCredit(d int64)   { t.setCredit(t.credit() + d) }
+func (t *tx) credit() int64     { return t.int("credit") }
+func (t *tx) setCredit(v int64) { t.putJSON("credit", v) }
+func (t *tx) addCredit(d int64) { t.setCredit(t.credit() + d) }
 func (t *tx) meterMap(s Scope) map[Meter]int64 {
 	m, ok := t.meters[s]
 	if !ok {

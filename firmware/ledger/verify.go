@@ -16,8 +16,8 @@ const walCheckpointBytes = 512 << 10
 type VerifyReport struct {
 	Reason  string
 	Seq     uint64
-	Fast    [2]bool   // copy's files unchanged since the last full check
-	Rebuilt []string  // copies found bad and rebuilt, with why
+	Fast    [2]bool  // copy's files unchanged since the last full check
+	Rebuilt []string // copies found bad and rebuilt, with why
 	Took    time.Duration
 }
 
@@ -262,7 +262,7 @@ func writeGenesis(o Options, who, text string, clears int64, oldMeters []byte) e
 		for _, n := range []string{"", "-wal", "-shm"} {
 			os.Remove(tmp + n)
 		}
-		db, err := openDB(tmp)
+		db, err := openDB(tmp, true)
 		if err != nil {
 			return fmt.Errorf("%w: create: %v", ErrStorage, err)
 		}

@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/pelletier/go-toml/v2"
 
@@ -100,16 +101,7 @@ func Parse(data []byte) (*Profile, error) {
 	var p Profile
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
-		var de *toml.DecodeError
-		if errors.As(err, &de) {
-			row, col := de.Position()
-			return nil, fmt.Errorf("market: line %d column %d: %s", row, col, de.Error())
-		}
-		var sm *toml.StrictMissingError
-		if errors.As(err, &sm) {
-			return nil, fmt.Errorf("market: %s", sm.String())
-		}
-		return nil, fmt.Errorf("market: %w", err)
+		return nil, fmt.Errorf("market: %s", describe(err))
 	}
 	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("market %q: %w", p.ID, err)
@@ -176,4 +168,20 @@ func (p *Profile) check() error {
 		return fmt.Errorf("timers: min_round_ms %d must be ≥ 0 and voucher_expiry_days %d > 0", p.Timers.MinRoundMs, p.Timers.VoucherExpiryDays)
 	}
 	return nil
+}
+
+// describe names the line (and the key) a TOML error is about.
+func describe(err error) string {
+	var sm *toml.StrictMissingError
+	if errors.As(err, &sm) && len(sm.Errors) > 0 {
+		e := sm.Errors[0]
+		row, _ := e.Position()
+		return fmt.Sprintf("line %d: unknown key %q", row, strings.Join(e.Key(), "."))
+	}
+	var de *toml.DecodeError
+	if errors.As(err, &de) {
+		row, col := de.Position()
+		return fmt.Sprintf("line %d column %d: %s", row, col, de.Error())
+	}
+	return err.Error()
 }

@@ -133,7 +133,9 @@ type Snapshot struct {
 	// Round is the round on screen; nil before the first one. After the
 	// round ends it stays, showing its last screen.
 	Round *Round
-	Risk  *RiskView
+	// RiskOffer: the last win may be gambled with Risk (MS-9).
+	RiskOffer bool
+	Risk      *RiskView
 
 	Jackpots []Jackpot
 	Lockup   *Lockup

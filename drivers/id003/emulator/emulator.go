@@ -196,7 +196,8 @@ type Acceptor struct {
 	silent     bool
 	dropAcks   int
 	delay      time.Duration
-	split      bool
+	split      int
+	cuts       uint32 // pseudo-random state for split points
 	noise      []byte
 	corrupt    int
 	record     []Entry
@@ -231,7 +232,11 @@ func (a *Acceptor) Run(ctx context.Context) error {
 		for {
 			n, err := a.dev.Read(buf)
 			if n > 0 {
-				in <- append([]byte(nil), buf[:n]...)
+				select {
+				case in <- append([]byte(nil), buf[:n]...):
+				case <-ctx.Done():
+					return
+				}
 			}
 			if err != nil {
 				rerr <- err
@@ -284,20 +289,28 @@ func (a *Acceptor) send(reply []byte) error {
 	return a.write(out, split)
 }
 
-func (a *Acceptor) write(b []byte, split bool) error {
+func (a *Acceptor) write(b []byte, pieces int) error {
 	a.wmu.Lock()
 	defer a.wmu.Unlock()
-	if !split {
+	if pieces <= 1 || len(b) < 2 {
 		_, err := a.dev.Write(b)
 		return err
 	}
-	for i := range b {
-		if _, err := a.dev.Write(b[i : i+1]); err != nil {
+	for pieces > 1 && len(b) > 1 {
+		n := 1
+		if pieces < len(b) {
+			a.cuts = a.cuts*1664525 + 1013904223
+			n = 1 + int(a.cuts>>8)%(len(b)-1)
+		}
+		if _, err := a.dev.Write(b[:n]); err != nil {
 			return err
 		}
+		b = b[n:]
+		pieces--
 		time.Sleep(time.Millisecond)
 	}
-	return nil
+	_, err := a.dev.Write(b)
+	return err
 }
 
 // answer handles one request under the lock and returns the reply (nil: none).

@@ -46,7 +46,7 @@ func hx(s string) []byte {
 	return b
 }
 
-// ask sends req and returns the reply bytes (nil after 200 ms of silence).
+// ask sends req and returns the reply bytes (nil after 500 ms of silence).
 func (h *rawHost) ask(req string) []byte {
 	h.t.Helper()
 	if _, err := h.port.Write(hx(req)); err != nil {
@@ -54,7 +54,7 @@ func (h *rawHost) ask(req string) []byte {
 	}
 	var got []byte
 	buf := make([]byte, 256)
-	h.port.SetReadTimeout(200 * time.Millisecond)
+	h.port.SetReadTimeout(500 * time.Millisecond)
 	for {
 		n, err := h.port.Read(buf)
 		if err != nil {
@@ -81,7 +81,7 @@ func (h *rawHost) expect(req, want string) {
 // poll asks for status until the reply is want or a second passes.
 func (h *rawHost) pollUntil(want string) {
 	h.t.Helper()
-	deadline := time.Now().Add(time.Second)
+	deadline := time.Now().Add(3 * time.Second)
 	for {
 		got := h.ask("FC 05 11 27 56")
 		if bytes.Equal(got, hx(want)) {
@@ -94,7 +94,7 @@ func (h *rawHost) pollUntil(want string) {
 	}
 }
 
-var fast = Config{InitTime: 30 * time.Millisecond, AcceptTime: 20 * time.Millisecond, StackTime: 20 * time.Millisecond,
+var fast = Config{InitTime: 300 * time.Millisecond, AcceptTime: 20 * time.Millisecond, StackTime: 20 * time.Millisecond,
 	ReturnTime: 20 * time.Millisecond, RejectTime: 20 * time.Millisecond}
 
 func startUp(h *rawHost) {
@@ -139,8 +139,8 @@ func TestDocumentedNoteFlow(t *testing.T) {
 }
 
 func TestDocumentedTicketHoldReadBacksAndRejects(t *testing.T) {
-	h := newRawHost(t, Config{InitTime: 30 * time.Millisecond, AcceptTime: 20 * time.Millisecond,
-		ReturnTime: 20 * time.Millisecond, RejectTime: 50 * time.Millisecond, EscrowTimeout: 150 * time.Millisecond})
+	h := newRawHost(t, Config{InitTime: 300 * time.Millisecond, AcceptTime: 20 * time.Millisecond,
+		ReturnTime: 20 * time.Millisecond, RejectTime: 300 * time.Millisecond, EscrowTimeout: 800 * time.Millisecond})
 	startUp(h)
 	h.expect("FC 05 87 98 A7", "FC 06 87 FC E1 CA")          // read back C7
 	h.expect("FC 05 89 E6 4E", "FC 09 89 42 30 35 20 FE 98") // boot version
@@ -154,10 +154,10 @@ func TestDocumentedTicketHoldReadBacksAndRejects(t *testing.T) {
 	for range 6 {
 		h.expect("FC 05 44 0F 53", "FC 05 50 AA 05")
 		h.expect("FC 05 11 27 56", "FC 05 19 6F DA") // HOLDING
-		time.Sleep(50 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond)
 	}
 	// Without HOLD the escrow time-out returns it.
-	time.Sleep(200 * time.Millisecond)
+	time.Sleep(time.Second)
 	h.pollUntil("FC 05 11 27 56")
 	rec := h.emu.Record()
 	if len(rec) != 1 || rec[0].Outcome != Returned || rec[0].Detail != "escrow time-out" {
@@ -197,4 +197,20 @@ func TestDamagedFramesAndUnknownCommands(t *testing.T) {
 func TestCommErrorOnBadCRC(t *testing.T) {
 	h := newRawHost(t, Config{CommErrorOnBadCRC: true})
 	h.expect("FC 05 11 27 57", "FC 05 4A 71 BA")
+}
+
+func TestStartOnPty(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, pair, err := StartOnPty(ctx, Config{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	port, err := serialport.Open(pair.HostPath, serialport.ModeID003)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer port.Close()
+	h := &rawHost{t: t, port: port, emu: a}
+	h.expect("FC 05 11 27 56", "FC 05 40 2B 15")
 }

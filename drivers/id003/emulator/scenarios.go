@@ -151,11 +151,14 @@ func (a *Acceptor) SetReplyDelay(d time.Duration) {
 	a.delay = d
 }
 
-// SetSplit sends replies one byte at a time, a millisecond apart.
-func (a *Acceptor) SetSplit(on bool) {
+// SetSplit cuts every reply (with its noise) into this many pieces at
+// pseudo-random points, a millisecond apart, so frames arrive across several
+// reads; 0 or 1 sends replies whole. A piece count at least the reply's
+// length sends it one byte at a time.
+func (a *Acceptor) SetSplit(pieces int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.split = on
+	a.split = pieces
 }
 
 // SetNoise puts these bytes on the line before every reply.
@@ -173,7 +176,7 @@ func (a *Acceptor) CorruptReplies(n int) {
 }
 
 // InjectGarbage writes raw bytes on the line now, between frames.
-func (a *Acceptor) InjectGarbage(b []byte) error { return a.write(b, false) }
+func (a *Acceptor) InjectGarbage(b []byte) error { return a.write(b, 1) }
 
 // Record returns what became of every document so far.
 func (a *Acceptor) Record() []Entry {

@@ -127,7 +127,8 @@ func LineModeJob(doc document.Document, translit bool) ([]byte, error) {
 		case document.BlockText:
 			text = bl.Text
 		case document.BlockSignature:
-			text = bl.Text + ": " + document.SignatureBlank
+			// the blank fills the rest of the line, at least 10 wide
+			text = bl.Text + ": " + strings.Repeat("_", max(10, LineWidth-len([]rune(bl.Text))-2))
 		case document.BlockRule:
 			text = strings.Repeat("-", LineWidth)
 		case document.BlockBarcode:

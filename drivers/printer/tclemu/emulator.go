@@ -140,7 +140,6 @@ func New(dev io.ReadWriter, opt Options) *Emulator {
 	}
 	e := &Emulator{dev: dev, opt: opt, regions: map[byte]Region{}, templates: map[byte]Template{},
 		tof: true, powerUp: true, lastTemplate: '0', done: make(chan struct{})}
-	e.wg.Add(1)
 	go e.readLoop()
 	if opt.Unsolicited > 0 {
 		e.wg.Add(1)
@@ -149,7 +148,8 @@ func New(dev io.ReadWriter, opt Options) *Emulator {
 	return e
 }
 
-// Close stops the emulator (it does not close dev).
+// Close stops the emulator: it answers nothing more. It does not close dev;
+// a read blocked on a pseudo-terminal master ends when the pair is closed.
 func (e *Emulator) Close() {
 	e.close.Do(func() {
 		close(e.done)
@@ -160,8 +160,16 @@ func (e *Emulator) Close() {
 	e.wg.Wait()
 }
 
+func (e *Emulator) stopped() bool {
+	select {
+	case <-e.done:
+		return true
+	default:
+		return false
+	}
+}
+
 func (e *Emulator) readLoop() {
-	defer e.wg.Done()
 	buf := make([]byte, 512)
 	dl, _ := e.dev.(interface{ SetReadDeadline(time.Time) error })
 	for {
@@ -174,7 +182,7 @@ func (e *Emulator) readLoop() {
 			dl.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
 		}
 		n, err := e.dev.Read(buf)
-		if n > 0 {
+		if n > 0 && !e.stopped() {
 			e.feed(buf[:n])
 		}
 		if err != nil {
@@ -201,6 +209,12 @@ func (e *Emulator) broadcast() {
 }
 
 func (e *Emulator) send(b []byte) {
+	if os.Getenv("TCLEMU_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "%s emu out %q\n", time.Now().Format("05.000"), b)
+	}
+	if e.stopped() {
+		return
+	}
 	e.wmu.Lock()
 	defer e.wmu.Unlock()
 	e.dev.Write(b)
@@ -271,6 +285,9 @@ func (e *Emulator) replyStatus() {
 var templateMode = []byte{0x1b, '[', '^', ']', 0x1b}
 
 func (e *Emulator) feed(p []byte) {
+	if os.Getenv("TCLEMU_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "%s emu in %q\n", time.Now().Format("05.000"), p)
+	}
 	now := time.Now()
 	e.mu.Lock()
 	if e.opt.SplitTimeout > 0 && len(e.in) > 0 && now.Sub(e.lastIn) > e.opt.SplitTimeout {

@@ -22,9 +22,9 @@ import (
 
 // Config sets up a crash test.
 type Config struct {
-	Kills    int
-	Dir      string        // work directory; a temporary one if empty
-	Seed     int64         // 0: from the clock
+	Kills int
+	Dir   string // work directory; a temporary one if empty
+	Seed  int64  // 0: from the clock
 	// One kill in StartShare (default 1/5) comes 0..StartWindow after the
 	// child starts (during its open and repairs); the others come
 	// 0..MaxDelay after it reported ready (during transactions).
@@ -47,7 +47,9 @@ type Result struct {
 	Applied       int   // … of which the ledger had applied
 	Replays       int   // keyed transactions repeated by the next child
 	Findings      map[string]int
-	HarnessOpens  int // restarts checked by a full Open+Verify in the harness
+	HarnessOpens  int           // restarts checked by a full Open+Verify in the harness
+	ChildTime     time.Duration // wall time children ran
+	CheckTime     time.Duration // wall time of the harness's checks
 }
 
 // ChildArgs renders a child's configuration as arguments.
@@ -141,11 +143,14 @@ func Run(cfg Config) (Result, error) {
 		if atStart {
 			delay = time.Duration(rng.Int63n(int64(cfg.StartWindow)))
 		}
+		t0 := time.Now()
 		lines, childErr, err := runAndKill(cfg.Child(ChildArgs(cc)), atStart, delay)
 		if err != nil {
 			return res, err
 		}
 		res.Kills++
+		t1 := time.Now()
+		res.ChildTime += t1.Sub(t0)
 		if childErr != "" {
 			discrepancy("child stopped by itself: %s", childErr)
 		}
@@ -234,6 +239,7 @@ func Run(cfg Config) (Result, error) {
 			}
 		}
 
+		res.CheckTime += time.Since(t1)
 		want := m.view()
 		replay = nil
 		if inflight != nil {

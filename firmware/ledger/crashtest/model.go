@@ -48,11 +48,11 @@ func (o Op) replayable() bool {
 }
 
 type mdoc struct {
-	Kind         string
-	Amount       int64
-	Round        uint64
-	Game         string
-	Denom        int64
+	Kind   string
+	Amount int64
+	Round  uint64
+	Game   string
+	Denom  int64
 }
 
 type mround struct {

@@ -99,8 +99,7 @@ func main() {
 	w0 := m.StarPrizes[0].Weight
 	for w := w0 / 2; w <= w0*2; w += 1 {
 		m.StarPrizes[0].Weight = w
-		_, rep := build(m)
-		if d := math.Abs(rep.RTP - *target); d < bestD {
+		if d := math.Abs(probe(m) - *target); d < bestD {
 			best, bestD = w, d
 		}
 	}
@@ -132,6 +131,22 @@ func main() {
 type prize = wishstar.Prize
 
 var target *float64
+
+func probe(m *wishstar.Model) float64 {
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		panic(err)
+	}
+	g, err := wishstar.NewFromBytes(append(b, '\n'))
+	if err != nil {
+		panic(err)
+	}
+	rtp, err := g.ExactRTP()
+	if err != nil {
+		panic(err)
+	}
+	return rtp
+}
 
 func build(m *wishstar.Model) ([]byte, *wishstar.Report) {
 	b, err := json.MarshalIndent(m, "", "  ")

@@ -1,0 +1,227 @@
+package cabinet
+
+import (
+	"context"
+	"path/filepath"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/embedded"
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/engine"
+	_ "github.com/polaris-vlt/polaris/engine/games"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// fakeClock is the cabinet's time in tests: it moves only when told.
+type fakeClock struct {
+	mu  sync.Mutex
+	now time.Time
+}
+
+func (f *fakeClock) Now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
+func (f *fakeClock) Advance(d time.Duration) {
+	f.mu.Lock()
+	f.now = f.now.Add(d)
+	f.mu.Unlock()
+}
+
+// fakeAcceptor records commands and, on Stack, behaves as the ID-003 driver
+// does at VEND VALID: the BeforeAck hook, then the Stacked event.
+type fakeAcceptor struct {
+	mu       sync.Mutex
+	cab      *Cabinet
+	doc      id003.Document
+	commands []string
+	enabled  bool
+}
+
+func (a *fakeAcceptor) log(s string) { a.mu.Lock(); a.commands = append(a.commands, s); a.mu.Unlock() }
+func (a *fakeAcceptor) Enable(context.Context, id003.Accept) error {
+	a.mu.Lock()
+	a.enabled = true
+	a.mu.Unlock()
+	a.log("enable")
+	return nil
+}
+func (a *fakeAcceptor) Disable(context.Context) error {
+	a.mu.Lock()
+	a.enabled = false
+	a.mu.Unlock()
+	a.log("disable")
+	return nil
+}
+func (a *fakeAcceptor) Hold(context.Context) error { a.log("hold"); return nil }
+func (a *fakeAcceptor) Return(context.Context) error {
+	a.log("return")
+	a.cab.Post(AcceptorEvent{id003.Returned{Doc: a.doc, ByHost: true}})
+	return nil
+}
+func (a *fakeAcceptor) Stack(context.Context) error {
+	a.log("stack")
+	s := id003.Stacked{Doc: a.doc}
+	if err := a.cab.BeforeAck(s); err != nil {
+		return err
+	}
+	a.cab.Post(AcceptorEvent{s})
+	return nil
+}
+func (a *fakeAcceptor) isEnabled() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.enabled }
+
+type rig struct {
+	t       *testing.T
+	cab     *Cabinet
+	led     *ledger.Ledger
+	central *embedded.Central
+	clock   *fakeClock
+	acc     *fakeAcceptor
+	prn     *printer.Fake
+	dir     string
+	cancel  context.CancelFunc
+	done    chan struct{}
+}
+
+type rigOption func(*Config)
+
+func withTiming(t Timing) rigOption { return func(c *Config) { c.Timing = t } }
+
+func newRig(t *testing.T, marketID string, opts ...rigOption) *rig {
+	t.Helper()
+	dir := t.TempDir()
+	r := &rig{t: t, dir: dir, clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}}
+	r.start(marketID, opts...)
+	return r
+}
+
+// start (re)builds the cabinet on the rig's ledger directories, as a power-up does.
+func (r *rig) start(marketID string, opts ...rigOption) {
+	t := r.t
+	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b")}
+	led, err := ledger.Open(lo)
+	if err != nil {
+		led, err = ledger.Create(lo, "test")
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.led = led
+	if r.central == nil {
+		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: led})
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { r.central.Close() })
+	}
+	prof, err := market.Builtin(marketID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.prn = printer.NewFake(r.clock.Now)
+	r.acc = &fakeAcceptor{}
+	cfg := Config{ID: "cab-1", Site: "Test Hall", SiteID: "T-1", Market: prof, Ledger: led, Central: r.central.Client,
+		Acceptor: r.acc, Printer: r.prn, Clock: r.clock, CallTimeout: 5 * time.Second, LinkUp: true,
+		SigningKey: r.central.Server.PublicKey(), Logf: t.Logf}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	cab, err := New(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.cab = cab
+	r.acc.cab = cab
+	ctx, cancel := context.WithCancel(context.Background())
+	r.cancel = cancel
+	r.done = make(chan struct{})
+	go func() {
+		defer close(r.done)
+		cab.Run(ctx, time.Millisecond)
+	}()
+	go func() {
+		for {
+			select {
+			case e := <-r.prn.Events():
+				cab.Post(PrinterEvent{e})
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	t.Cleanup(r.stop)
+}
+
+func (r *rig) stop() {
+	if r.cancel == nil {
+		return
+	}
+	r.cancel()
+	<-r.done
+	r.cancel = nil
+	r.led.Close()
+}
+
+// powerCut stops the cabinet between two events, as a power cut would.
+func (r *rig) powerCut() {
+	r.cab.Post(PowerOff{})
+	<-r.done
+	r.cancel()
+	r.cancel = nil
+	r.led.Close()
+}
+
+func (r *rig) press(b view.Button) { r.cab.Post(Press{Button: b}) }
+
+// until waits for the cabinet to reach a state; the fake clock moves in
+// steps of tick meanwhile.
+func (r *rig) until(what string, tick time.Duration, ok func(*view.Snapshot) bool) *view.Snapshot {
+	r.t.Helper()
+	deadline := time.Now().Add(15 * time.Second)
+	for time.Now().Before(deadline) {
+		var s *view.Snapshot
+		r.cab.Do(func() { r.cab.publish(); s = r.cab.View() })
+		if ok(s) {
+			return s
+		}
+		r.clock.Advance(tick)
+		time.Sleep(time.Millisecond)
+	}
+	s := r.cab.View()
+	r.t.Fatalf("waited in vain for %s: mode %s credit %d win %d tilts %v msg %q", what, s.Mode, s.Credit, s.Win, s.Tilts, s.Message)
+	return nil
+}
+
+func (r *rig) idle() *view.Snapshot {
+	r.t.Helper()
+	return r.until("idle", 50*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+}
+
+// insertNote puts a note of value (minor units) through escrow and stacking.
+func (r *rig) insertNote(value engine.Money, minorUnits int) {
+	r.t.Helper()
+	before := r.credit()
+	base, exp := int64(value), byte(0)
+	for i := 0; i < minorUnits; i++ {
+		base /= 10
+	}
+	for base >= 100 && base%10 == 0 {
+		base /= 10
+		exp++
+	}
+	r.acc.doc = id003.Document{Kind: id003.DocNote, Code: 0x61, Denom: id003.Denomination{Code: 0x61, Base: byte(base), Exponent: exp}}
+	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.until("note credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == before+value })
+}
+
+func (r *rig) credit() engine.Money {
+	c, _ := r.led.Credit()
+	return engine.Money(c)
+}
+
+func (r *rig) meter(m ledger.Meter) int64 {
+	ms, _ := r.led.Meters(ledger.ScopeCabinet)
+	return ms[m]
+}
