@@ -106,6 +106,13 @@ type Step struct {
 	RespinsLeft int         `json:"respinsLeft,omitempty"`
 	// Bonus win (WS-4): which reel's wilds it came from (1 or 3, 0-based).
 	BonusReel int `json:"bonusReel,omitempty"`
+	// Raw values of Wish Upon a Star draws that map many values to one
+	// result, recorded so a changed draw never replays to the claimed round:
+	// the bonus-win draw (WS-4), each locked star's prize draw by cell
+	// (WS-9), and this respin's landing draw of each cell empty before it (WS-8).
+	BonusDraw int32      `json:"bonusDraw,omitempty"`
+	StarDraws [15]uint16 `json:"starDraws,omitempty"`
+	LandDraws [15]uint16 `json:"landDraws,omitempty"`
 }
 
 // Round is a whole paid game: everything the cabinet shows and pays.

@@ -34,9 +34,9 @@ func TestSerialModeIs9600_8E1(t *testing.T) {
 // Power-up → RESET → settings → currency table → enable, in that order.
 func TestStartUpSequence(t *testing.T) {
 	r := newRig(t)
-	ready := await[id003.Ready](r, 3*time.Second)
-	await[id003.Enabled](r, time.Second)
-	r.waitEmu(0x11, time.Second)
+	ready := await[id003.Ready](r, wait)
+	await[id003.Enabled](r, wait)
+	r.waitEmu(0x11, wait)
 	if len(ready.Currency) != 6 || ready.Currency[0x64].Minor(2) != 2000 || ready.Currency[0x64].Country != 0xE0 {
 		t.Fatalf("currency table %v", ready.Currency)
 	}
@@ -81,8 +81,8 @@ func TestNoteStackedOnceAtVendValid(t *testing.T) {
 	if err := r.emu.InsertNote(0x64); err != nil {
 		t.Fatal(err)
 	}
-	await[id003.Accepting](r, time.Second)
-	esc := await[id003.Escrow](r, time.Second)
+	await[id003.Accepting](r, wait)
+	esc := await[id003.Escrow](r, wait)
 	if esc.Doc.Kind != id003.DocNote || esc.Doc.Code != 0x64 || esc.Doc.Denom.Minor(2) != 2000 {
 		t.Fatalf("escrow %v", esc)
 	}
@@ -90,7 +90,7 @@ func TestNoteStackedOnceAtVendValid(t *testing.T) {
 		t.Fatalf("stacked before STACK: %d", n)
 	}
 	r.do(r.drv.Stack)
-	st := await[id003.Stacked](r, time.Second)
+	st := await[id003.Stacked](r, wait)
 	if st.Doc.Code != 0x64 || st.Recovered {
 		t.Fatalf("stacked %v", st)
 	}
@@ -118,10 +118,10 @@ func TestRepeatedVendValidStacksOnce(t *testing.T) {
 	r := newRig(t)
 	r.ready()
 	r.emu.DropAcks(3)
-	r.emu.InsertNote(0x62)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x62)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
-	await[id003.Stacked](r, time.Second)
+	await[id003.Stacked](r, wait)
 	r.settle()
 	acks := 0
 	for _, c := range r.emu.Received() {
@@ -143,10 +143,10 @@ func TestRepeatedVendValidStacksOnce(t *testing.T) {
 func TestReturnByHost(t *testing.T) {
 	r := newRig(t)
 	r.ready()
-	r.emu.InsertNote(0x67)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x67)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Return)
-	ret := await[id003.Returned](r, time.Second)
+	ret := await[id003.Returned](r, wait)
 	if !ret.ByHost || ret.Doc.Code != 0x67 {
 		t.Fatalf("returned %v", ret)
 	}
@@ -164,13 +164,13 @@ func TestReturnByHost(t *testing.T) {
 func TestTicketHeldIsNotReturnedByTimeout(t *testing.T) {
 	r := newRig(t)
 	r.ready()
-	r.emu.InsertTicket(ticket)
-	esc := await[id003.Escrow](r, time.Second)
+	r.insertTicket(ticket)
+	esc := await[id003.Escrow](r, wait)
 	if esc.Doc.Kind != id003.DocTicket || esc.Doc.Ticket != ticket {
 		t.Fatalf("escrow %v", esc)
 	}
 	r.do(r.drv.Hold)
-	time.Sleep(3 * escrowTimeout)
+	time.Sleep(2 * escrowTimeout)
 	if n := count[id003.Returned](r); n != 0 {
 		t.Fatalf("held ticket returned")
 	}
@@ -178,7 +178,7 @@ func TestTicketHeldIsNotReturnedByTimeout(t *testing.T) {
 		t.Fatalf("acceptor status %02X, want HOLDING", s)
 	}
 	r.do(r.drv.Stack)
-	st := await[id003.Stacked](r, time.Second)
+	st := await[id003.Stacked](r, wait)
 	if st.Doc.Ticket != ticket {
 		t.Fatalf("stacked %v", st)
 	}
@@ -192,9 +192,9 @@ func TestTicketHeldIsNotReturnedByTimeout(t *testing.T) {
 func TestTicketNotHeldIsReturnedByTimeout(t *testing.T) {
 	r := newRig(t)
 	r.ready()
-	r.emu.InsertTicket(ticket)
-	await[id003.Escrow](r, time.Second)
-	ret := await[id003.Returned](r, 3*time.Second)
+	r.insertTicket(ticket)
+	await[id003.Escrow](r, wait)
+	ret := await[id003.Returned](r, wait)
 	if ret.ByHost || ret.Doc.Ticket != ticket {
 		t.Fatalf("returned %v", ret)
 	}
@@ -211,28 +211,28 @@ func TestRejects(t *testing.T) {
 	r := newRig(t)
 	r.ready()
 	r.emu.RejectNext(0x72)
-	r.emu.InsertNote(0x63)
-	if rej := await[id003.Rejected](r, time.Second); rej.Code != id003.RejectMagneticPattern || rej.Doc != nil {
+	r.insertNote(0x63)
+	if rej := await[id003.Rejected](r, wait); rej.Code != id003.RejectMagneticPattern || rej.Doc != nil {
 		t.Fatalf("rejected %v", rej)
 	}
 	r.settle()
 	// Only €5 enabled, no tickets: a €50 and a ticket are refused with 79.
 	r.do(func(ctx context.Context) error { return r.drv.Enable(ctx, id003.Accept{Notes: id003.Denoms(0x62)}) })
-	if en := await[id003.Enabled](r, time.Second); en.Accept.Notes != id003.Denoms(0x62) || en.Accept.Tickets {
+	if en := await[id003.Enabled](r, wait); en.Accept.Notes != id003.Denoms(0x62) || en.Accept.Tickets {
 		t.Fatalf("enabled %v", en)
 	}
-	r.emu.InsertNote(0x65)
-	if rej := await[id003.Rejected](r, time.Second); rej.Code != id003.RejectInhibited {
+	r.insertNote(0x65)
+	if rej := await[id003.Rejected](r, wait); rej.Code != id003.RejectInhibited {
 		t.Fatalf("rejected %v", rej)
 	}
 	r.settle()
-	r.emu.InsertTicket(ticket)
-	if rej := await[id003.Rejected](r, time.Second); rej.Code != id003.RejectInhibited {
+	r.insertTicket(ticket)
+	if rej := await[id003.Rejected](r, wait); rej.Code != id003.RejectInhibited {
 		t.Fatalf("rejected %v", rej)
 	}
 	r.settle()
-	r.emu.InsertNote(0x62)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x62)
+	await[id003.Escrow](r, wait)
 	if count[id003.Escrow](r) != 1 {
 		t.Fatal("a refused document reached escrow")
 	}
@@ -242,28 +242,28 @@ func TestDisableAndEnable(t *testing.T) {
 	r := newRig(t)
 	r.ready()
 	r.do(r.drv.Disable)
-	await[id003.Disabled](r, time.Second)
-	r.waitEmu(0x1A, time.Second)
+	await[id003.Disabled](r, wait)
+	r.waitEmu(0x1A, wait)
 	if err := r.emu.InsertNote(0x62); !errors.Is(err, emulator.ErrNotAccepting) {
 		t.Fatalf("insert while disabled: %v", err)
 	}
 	r.do(func(ctx context.Context) error {
 		return r.drv.Enable(ctx, id003.Accept{Notes: id003.AllDenoms, Tickets: true})
 	})
-	await[id003.Enabled](r, time.Second)
-	r.waitEmu(0x11, time.Second)
+	await[id003.Enabled](r, wait)
+	r.waitEmu(0x11, wait)
 	// Disabled while a note is being drawn in: INHIBIT is refused mid-way,
 	// the note reaching escrow is given back without an Escrow event, and
 	// the acceptor is inhibited once idle.
-	r.emu.InsertNote(0x63)
-	await[id003.Accepting](r, time.Second)
+	r.insertNote(0x63)
+	await[id003.Accepting](r, wait)
 	r.do(r.drv.Disable)
-	ret := await[id003.Returned](r, time.Second)
+	ret := await[id003.Returned](r, wait)
 	if ret.Doc.Code != 0x63 || !ret.ByHost {
 		t.Fatalf("returned %v", ret)
 	}
-	await[id003.Disabled](r, time.Second)
-	r.waitEmu(0x1A, time.Second)
+	await[id003.Disabled](r, wait)
+	r.waitEmu(0x1A, wait)
 	if count[id003.Escrow](r) != 0 {
 		t.Fatal("Escrow reported while disabled")
 	}
@@ -272,25 +272,25 @@ func TestDisableAndEnable(t *testing.T) {
 func TestPullBack(t *testing.T) {
 	r := newRig(t, func(_ *id003.Config, e *emulator.Config) { e.StackTime = 300 * time.Millisecond })
 	r.ready()
-	r.emu.InsertNote(0x62)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x62)
+	await[id003.Escrow](r, wait)
 	r.emu.PullBack()
-	if ret := await[id003.Returned](r, time.Second); ret.ByHost || ret.Doc.Code != 0x62 {
+	if ret := await[id003.Returned](r, wait); ret.ByHost || ret.Doc.Code != 0x62 {
 		t.Fatalf("returned %v", ret)
 	}
 	r.settle()
 	// Pulled back while stacking: a cheat, and no credit.
-	r.emu.InsertNote(0x63)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x63)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
-	r.waitEmu(0x14, time.Second)
+	r.waitEmu(0x14, wait)
 	r.emu.PullBack()
-	if f := await[id003.Fault](r, time.Second); f.Kind != id003.FaultCheated {
+	if f := await[id003.Fault](r, wait); f.Kind != id003.FaultCheated {
 		t.Fatalf("fault %v", f)
 	}
 	r.emu.ClearFault()
-	await[id003.FaultCleared](r, time.Second)
-	if ret := await[id003.Returned](r, time.Second); ret.Doc.Code != 0x63 {
+	await[id003.FaultCleared](r, wait)
+	if ret := await[id003.Returned](r, wait); ret.Doc.Code != 0x63 {
 		t.Fatalf("returned %v", ret)
 	}
 	r.settle()
@@ -317,7 +317,7 @@ func TestFaults(t *testing.T) {
 	}
 	for _, c := range cases {
 		c.raise()
-		f := await[id003.Fault](r, time.Second)
+		f := await[id003.Fault](r, wait)
 		if f.Kind != c.kind || c.kind == id003.FaultFailure && f.Failure != id003.FailStackerMotor {
 			t.Fatalf("fault %v, want %v", f, c.kind)
 		}
@@ -328,17 +328,17 @@ func TestFaults(t *testing.T) {
 			}
 		}
 		r.emu.ClearFault()
-		if cl := await[id003.FaultCleared](r, time.Second); cl.Kind != c.kind {
+		if cl := await[id003.FaultCleared](r, wait); cl.Kind != c.kind {
 			t.Fatalf("cleared %v", cl)
 		}
 	}
 	// A jam with a note in escrow: the technician removes it; no credit.
-	r.emu.InsertNote(0x65)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x65)
+	await[id003.Escrow](r, wait)
 	r.emu.SetFault(emulator.AcceptorJam)
-	await[id003.Fault](r, time.Second)
+	await[id003.Fault](r, wait)
 	r.emu.ClearFault()
-	if ret := await[id003.Returned](r, time.Second); ret.Doc.Code != 0x65 {
+	if ret := await[id003.Returned](r, wait); ret.Doc.Code != 0x65 {
 		t.Fatalf("returned %v", ret)
 	}
 	if rec := r.emu.Record(); rec[len(rec)-1].Outcome != emulator.Removed {
@@ -354,12 +354,12 @@ func TestFaults(t *testing.T) {
 func TestPowerCycleBillInStacker(t *testing.T) {
 	r := newRig(t, func(_ *id003.Config, e *emulator.Config) { e.StackTime = 300 * time.Millisecond })
 	r.ready()
-	r.emu.InsertNote(0x66)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x66)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
-	r.waitEmu(0x14, time.Second)
+	r.waitEmu(0x14, wait)
 	r.emu.PowerCycle(emulator.InStacker)
-	pu := await[id003.PowerUpWithBill](r, time.Second)
+	pu := await[id003.PowerUpWithBill](r, wait)
 	if pu.Where != id003.InStacker || pu.Doc.Code != 0x66 {
 		t.Fatalf("power-up %v", pu)
 	}
@@ -375,10 +375,10 @@ func TestPowerCycleBillInStacker(t *testing.T) {
 func TestPowerCycleBillInAcceptor(t *testing.T) {
 	r := newRig(t)
 	r.ready()
-	r.emu.InsertTicket(ticket)
-	await[id003.Escrow](r, time.Second)
+	r.insertTicket(ticket)
+	await[id003.Escrow](r, wait)
 	r.emu.PowerCycle(emulator.InAcceptor)
-	pu := await[id003.PowerUpWithBill](r, time.Second)
+	pu := await[id003.PowerUpWithBill](r, wait)
 	if pu.Where != id003.InAcceptor || pu.Doc.Ticket != ticket {
 		t.Fatalf("power-up %v", pu)
 	}
@@ -398,7 +398,7 @@ func TestColdStartWithBillInStacker(t *testing.T) {
 	r.log, r.cursor = nil, 0
 	r.mu.Unlock()
 	r.startDriver()
-	pu := await[id003.PowerUpWithBill](r, 2*time.Second)
+	pu := await[id003.PowerUpWithBill](r, wait)
 	if pu.Where != id003.InStacker || pu.Doc.Kind != id003.DocUnknown {
 		t.Fatalf("power-up %v", pu)
 	}
@@ -411,15 +411,15 @@ func TestRestartDuringVendValid(t *testing.T) {
 	r := newRig(t)
 	r.ready()
 	r.emu.DropAcks(1000)
-	r.emu.InsertNote(0x64)
-	await[id003.Escrow](r, time.Second)
+	r.insertNote(0x64)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
-	await[id003.Stacked](r, time.Second)
+	await[id003.Stacked](r, wait)
 	r.stop()
 	time.Sleep(100 * time.Millisecond) // the old driver's last ACK reaches the acceptor
 	r.emu.DropAcks(0)
 	r.startDriver()
-	st := await[id003.Stacked](r, 2*time.Second)
+	st := await[id003.Stacked](r, wait)
 	if !st.Recovered || st.Doc.Kind != id003.DocUnknown {
 		t.Fatalf("stacked %v", st)
 	}
@@ -436,18 +436,18 @@ func TestCommLostAndRestored(t *testing.T) {
 	r := newRig(t)
 	r.ready()
 	r.emu.Silence(true)
-	await[id003.CommLost](r, 2*time.Second)
+	await[id003.CommLost](r, wait)
 	if err := r.drv.Hold(context.Background()); !errors.Is(err, id003.ErrOffline) {
 		t.Fatalf("Hold while offline: %v", err)
 	}
 	r.emu.Silence(false)
-	await[id003.CommRestored](r, 2*time.Second)
+	await[id003.CommRestored](r, wait)
 	r.ready() // the start-up sequence is repeated
 	// Power off and on again: lost, then restored through POWER UP.
 	r.emu.PowerOff()
-	await[id003.CommLost](r, 2*time.Second)
+	await[id003.CommLost](r, wait)
 	r.emu.PowerOn(emulator.Nowhere)
-	await[id003.CommRestored](r, 2*time.Second)
+	await[id003.CommRestored](r, wait)
 	r.ready()
 	for _, e := range r.events() {
 		switch e.(type) {
@@ -493,18 +493,18 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 			}
 		}
 	})
-	r.emu.InsertNote(0x63)
-	await[id003.Escrow](r, 2*time.Second)
+	r.insertNote(0x63)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
-	await[id003.Stacked](r, 2*time.Second)
-	r.waitEmu(0x11, 2*time.Second)
-	r.emu.InsertTicket(ticket)
-	await[id003.Escrow](r, 2*time.Second)
+	await[id003.Stacked](r, wait)
+	r.waitEmu(0x11, wait)
+	r.insertTicket(ticket)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Hold)
 	time.Sleep(100 * time.Millisecond)
 	r.do(r.drv.Stack)
-	await[id003.Stacked](r, 2*time.Second)
-	r.waitEmu(0x11, 2*time.Second)
+	await[id003.Stacked](r, wait)
+	r.waitEmu(0x11, wait)
 	time.Sleep(100 * time.Millisecond)
 	close(stop)
 	wg.Wait()
@@ -531,20 +531,20 @@ func TestSlowReplies(t *testing.T) {
 	r := newRig(t)
 	r.ready()
 	r.emu.SetReplyDelay(120 * time.Millisecond) // timeout is 200 ms
-	r.emu.InsertNote(0x65)
-	await[id003.Escrow](r, 3*time.Second)
+	r.insertNote(0x65)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
-	await[id003.Stacked](r, 3*time.Second)
+	await[id003.Stacked](r, wait)
 	r.settle()
 	r.emu.SetReplyDelay(500 * time.Millisecond)
 	time.Sleep(time.Second)
 	r.emu.SetReplyDelay(0)
 	time.Sleep(1500 * time.Millisecond) // the acceptor works off the backlog
-	r.waitEmu(0x11, 3*time.Second)
-	r.emu.InsertNote(0x62)
-	await[id003.Escrow](r, 3*time.Second)
+	r.waitEmu(0x11, wait)
+	r.insertNote(0x62)
+	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
-	await[id003.Stacked](r, 3*time.Second)
+	await[id003.Stacked](r, wait)
 	r.settle()
 	var names []string
 	for _, e := range moneyEvents(r.events()) {

@@ -16,7 +16,7 @@ import (
 )
 
 // escrowTimeout is the emulated acceptor's escrow time-out in tests.
-const escrowTimeout = time.Second
+const escrowTimeout = 1500 * time.Millisecond
 
 // Test timings: the real defaults scaled down, with room for a loaded
 // 2-core CI machine (other packages' tests run at the same time).
@@ -38,9 +38,13 @@ func testEmuConfig() emulator.Config {
 	return emulator.Config{
 		InitTime: 50 * time.Millisecond, AcceptTime: 50 * time.Millisecond, StackTime: 80 * time.Millisecond,
 		ReturnTime: 300 * time.Millisecond, RejectTime: 300 * time.Millisecond,
-		EscrowTimeout: escrowTimeout, UnpolledTimeout: 800 * time.Millisecond,
+		EscrowTimeout: escrowTimeout, UnpolledTimeout: 1500 * time.Millisecond,
 	}
 }
+
+// wait bounds how long a test waits for something that should happen; it
+// only costs time when the test fails, so it is generous for loaded machines.
+const wait = 5 * time.Second
 
 // rig is a driver and an emulated acceptor on the two ends of a
 // pseudo-terminal, the driver going through go.bug.st/serial.
@@ -123,7 +127,7 @@ func (r *rig) startDriver() {
 			if !errors.Is(err, context.Canceled) {
 				r.t.Errorf("Run returned %v, want context.Canceled", err)
 			}
-		case <-time.After(2 * time.Second):
+		case <-time.After(wait):
 			r.t.Error("Run did not return after cancel")
 		}
 		<-evDone
@@ -202,14 +206,14 @@ func (r *rig) waitEmu(c byte, within time.Duration) {
 
 func (r *rig) ready() {
 	r.t.Helper()
-	await[id003.Ready](r, 3*time.Second)
-	await[id003.Enabled](r, 3*time.Second)
-	r.waitEmu(0x11, time.Second)
+	await[id003.Ready](r, wait)
+	await[id003.Enabled](r, wait)
+	r.waitEmu(0x11, wait)
 }
 
 func (r *rig) do(f func(context.Context) error) {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), wait)
 	defer cancel()
 	if err := f(ctx); err != nil {
 		r.t.Fatalf("command: %v", err)
@@ -219,6 +223,20 @@ func (r *rig) do(f func(context.Context) error) {
 // settle waits until the acceptor is idle again and the driver has polled it.
 func (r *rig) settle() {
 	r.t.Helper()
-	r.waitEmu(0x11, 2*time.Second)
+	r.waitEmu(0x11, wait)
 	time.Sleep(5 * r.cfg.PollInterval)
+}
+
+func (r *rig) insertNote(code byte) {
+	r.t.Helper()
+	if err := r.emu.InsertNote(code); err != nil {
+		r.t.Fatalf("insert note %02X: %v (acceptor status %02X)", code, err, r.emu.Status())
+	}
+}
+
+func (r *rig) insertTicket(digits string) {
+	r.t.Helper()
+	if err := r.emu.InsertTicket(digits); err != nil {
+		r.t.Fatalf("insert ticket: %v (acceptor status %02X)", err, r.emu.Status())
+	}
 }

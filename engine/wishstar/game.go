@@ -151,8 +151,10 @@ func (c *compiled) ways(wins *[]engine.Win, inf *[5]*reelInfo, perUnit int64) in
 
 func (g *Game) bonusWin(src engine.Source, r *engine.Round, screen engine.Screen, reel int, unit int64, fs *freeSpins) {
 	c := g.c
-	p := c.bonus.pick(src.Intn(c.bonus.total))
+	v := src.Intn(c.bonus.total)
+	p := c.bonus.pick(v)
 	st := r.NewStep(engine.StepBonusWin)
+	st.BonusDraw = int32(v)
 	st.Screen = screen
 	st.BonusReel = reel
 	switch {
@@ -191,8 +193,11 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 	var locked uint16
 	var vals [15]engine.Money
 	var jps [15]engine.Jackpot
+	var sdraws, ldraws [15]uint16
 	draw := func(cell int) {
-		p := c.stars.pick(src.Intn(c.stars.total))
+		v := src.Intn(c.stars.total)
+		p := c.stars.pick(v)
+		sdraws[cell] = uint16(v)
 		vals[cell] = engine.Money(p.units * unit)
 		jps[cell] = p.jackpot
 	}
@@ -213,14 +218,21 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 		st.StarJackpot = jps
 		st.RespinsLeft = left
 		st.FreeSpinsLeft = fs.left
+		st.StarDraws = sdraws
+		st.LandDraws = ldraws
 	}
 	fill(r.NewStep(engine.StepLockSpin))
 	land, rng := c.m.RespinLand.Land, c.m.RespinLand.Range
 	for left > 0 && locked != allCells {
 		var landed uint16
+		ldraws = [15]uint16{}
 		for cell := range 15 {
-			if locked&(1<<cell) == 0 && src.Intn(rng) < land {
-				landed |= 1 << cell
+			if locked&(1<<cell) == 0 {
+				v := src.Intn(rng)
+				ldraws[cell] = uint16(v)
+				if v < land {
+					landed |= 1 << cell
+				}
 			}
 		}
 		for m := landed; m != 0; m &= m - 1 {

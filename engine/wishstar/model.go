@@ -211,7 +211,8 @@ func parseModel(b []byte) (*compiled, error) {
 	if m.LockTrigger < 1 || m.LockTrigger > 15 || m.Respins < 1 {
 		return nil, modelErr("lock trigger %d / respins %d", m.LockTrigger, m.Respins)
 	}
-	if m.RespinLand.Range < 1 || m.RespinLand.Land < 1 || m.RespinLand.Land >= m.RespinLand.Range {
+	// Draw values are recorded in 16 bits (engine.Step.LandDraws, StarDraws).
+	if m.RespinLand.Range < 1 || m.RespinLand.Range > 1<<16 || m.RespinLand.Land < 1 || m.RespinLand.Land >= m.RespinLand.Range {
 		return nil, modelErr("respinLand %d of %d", m.RespinLand.Land, m.RespinLand.Range)
 	}
 	for name, t := range jackpotNames {
@@ -282,8 +283,8 @@ func parseTable(ps []Prize, name string, maxUnits int64, bonus bool, c *compiled
 		t.prizes = append(t.prizes, q)
 		t.total += p.Weight
 	}
-	if len(t.prizes) == 0 {
-		return t, modelErr("%s is empty", name)
+	if len(t.prizes) == 0 || t.total > 1<<16 {
+		return t, modelErr("%s is empty or weighs more than 65536", name)
 	}
 	return t, nil
 }

@@ -170,8 +170,10 @@ func (c *Cabinet) Do(fn func()) {
 // Run is the cabinet loop. It recovers the state of the last power-down,
 // then handles events until ctx ends or a PowerOff arrives.
 func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
-	defer c.cancel()
-	defer c.wg.Wait()
+	defer func() {
+		c.cancel() // calls in flight end now; their replies are dropped
+		c.wg.Wait()
+	}()
 	c.powerUp()
 	c.publish()
 	t := time.NewTicker(tick)

@@ -3,6 +3,8 @@ package tcl_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -29,7 +31,7 @@ type rig struct {
 
 func fastConfig(path string) tcl.Config {
 	return tcl.Config{Path: path, PollIdle: 25 * time.Millisecond, PollPrinting: 10 * time.Millisecond,
-		CommTimeout: 250 * time.Millisecond, StartTimeout: 500 * time.Millisecond, PrintTimeout: 2 * time.Second,
+		CommTimeout: time.Second, StartTimeout: 500 * time.Millisecond, PrintTimeout: 2 * time.Second,
 		OpenTimeout: 2 * time.Second}
 }
 
@@ -320,7 +322,7 @@ func TestGarbageAndSplitFrames(t *testing.T) {
 	r := newRig(t, tclemu.Options{}, nil)
 	r.until("Online", is[printer.Online], time.Second)
 	junk := [][]byte{
-		[]byte("*S|0|GURSNGAA0|`|@|@|@|p|P2|"),  // a busy+valdone frame, truncated
+		[]byte("*S|0|GURSNGAA0|`|@|@|@|p|P2|"),     // a busy+valdone frame, truncated
 		[]byte("*S|0|GURSNGAA0|\x04|@|@|@|@|P2|*"), // flag lacking bit 6 (paper out would be 0x44)
 		{0x00, 0xff, 0x13, 0x11, '*', 'S', '*'},
 		[]byte("*S|0|GURSNGAA0|D|@|@|B|@|P2|#"), // paper out + jam, bad terminator
@@ -365,12 +367,12 @@ func TestSlowRepliesAndSilence(t *testing.T) {
 	}
 	r.emu.SetReplyDelay(0)
 	r.emu.SetSilent(true)
-	r.until("CommLost", is[printer.CommLost], 2*time.Second)
+	r.until("CommLost", is[printer.CommLost], 4*time.Second)
 	if _, err := r.drv.Print(voucher(valNo)); !errors.Is(err, printer.ErrOffline) {
 		t.Fatalf("print while offline: %v", err)
 	}
 	r.emu.SetSilent(false)
-	r.until("Online", is[printer.Online], 2*time.Second)
+	r.until("Online", is[printer.Online], 4*time.Second)
 }
 
 // A ticket left in the chute blocks the next one until taken.
@@ -447,6 +449,9 @@ func TestPrintedVoucherScans(t *testing.T) {
 			png, err := ps[0].PNG()
 			if err != nil {
 				t.Fatal(err)
+			}
+			if dir := os.Getenv("PRINTER_PNG_DIR"); dir != "" { // keep the picture for a look
+				os.WriteFile(filepath.Join(dir, fmt.Sprintf("tcl-voucher-%c.png", wantT)), png, 0o644)
 			}
 			got := zbar.Decode(t, png)
 			if len(got) != 1 || got[0] != v.Validation {

@@ -599,6 +599,8 @@ func (e *Emulator) start(po Printout, copies int) {
 	e.printouts = append(e.printouts, po)
 	idx := len(e.printouts) - 1
 	valAfter := time.Duration(float64(e.opt.PrintTime) * e.opt.ValidationAt)
+	// Each stage schedules the next, so the stages keep their order however
+	// late the timers fire.
 	time.AfterFunc(valAfter, func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
@@ -613,33 +615,35 @@ func (e *Emulator) start(po Printout, copies int) {
 			e.valDone, e.barcodeRead = true, true
 		}
 		e.printouts[idx].ValidationPrinted = e.printouts[idx].hasBarcode()
+		time.AfterFunc(e.opt.PrintTime-valAfter, func() { e.finish(idx, gen, fail, copies) })
 	})
-	time.AfterFunc(e.opt.PrintTime, func() {
+}
+
+func (e *Emulator) finish(idx, gen int, fail *armed, copies int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.gen != gen {
+		return
+	}
+	if fail != nil {
+		e.stop(idx, fail.f, true)
+		return
+	}
+	e.busy, e.chute = false, true
+	e.printouts[idx].Complete = true
+	e.printouts[idx].printedTo = -1
+	if copies > 1 {
+		next := e.printouts[idx]
+		next.Complete, next.ValidationPrinted, next.printedTo = false, false, 0
+		e.start(next, copies-1)
+		return
+	}
+	time.AfterFunc(e.opt.TOFDelay, func() {
 		e.mu.Lock()
 		defer e.mu.Unlock()
-		if e.gen != gen {
-			return
+		if e.gen == gen && !e.busy {
+			e.tof = true
 		}
-		if fail != nil {
-			e.stop(idx, fail.f, true)
-			return
-		}
-		e.busy, e.chute = false, true
-		e.printouts[idx].Complete = true
-		e.printouts[idx].printedTo = -1
-		if copies > 1 {
-			next := e.printouts[idx]
-			next.Complete, next.ValidationPrinted, next.printedTo = false, false, 0
-			e.start(next, copies-1)
-			return
-		}
-		time.AfterFunc(e.opt.TOFDelay, func() {
-			e.mu.Lock()
-			defer e.mu.Unlock()
-			if e.gen == gen && !e.busy {
-				e.tof = true
-			}
-		})
 	})
 }
 

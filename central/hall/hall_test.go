@@ -1,0 +1,90 @@
+package hall
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/jackpot"
+)
+
+func TestValuesAndEvents(t *testing.T) {
+	feed := NewFakeFeed(board(5_000_0000, 0))
+	srv := httptest.NewServer(Handler(feed, Options{Heartbeat: time.Hour}))
+	defer srv.Close()
+	defer srv.CloseClientConnections()
+
+	resp, err := http.Get(srv.URL + "/values.json?hall=praha-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var v View
+	json.NewDecoder(resp.Body).Decode(&v)
+	resp.Body.Close()
+	if !strings.HasPrefix(resp.Header.Get("Content-Security-Policy"), "default-src 'self'") {
+		t.Fatalf("CSP %q", resp.Header.Get("Content-Security-Policy"))
+	}
+	if v.Hall != "praha-1" || len(v.Pools) != 1 || v.Pools[0].CZK != "5\u00a0000\u00a0Kč" || v.Pools[0].EUR != "≈\u00a0200,00\u00a0€" || len(v.Fixed) != 7 {
+		t.Fatalf("view %+v", v)
+	}
+
+	for _, p := range []string{"/", "/app.js", "/style.css"} {
+		resp, err := http.Get(srv.URL + p)
+		if err != nil || resp.StatusCode != 200 {
+			t.Fatalf("%s: %v %v", p, resp.Status, err)
+		}
+		resp.Body.Close()
+	}
+
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/events", nil)
+	resp, err = http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "text/event-stream") {
+		t.Fatalf("content type %q", ct)
+	}
+	rd := bufio.NewReader(resp.Body)
+	next := func() View {
+		t.Helper()
+		for {
+			line, err := rd.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data, ok := strings.CutPrefix(line, "data: "); ok {
+				var v View
+				if err := json.Unmarshal([]byte(data), &v); err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+		}
+	}
+	if v := next(); v.Pools[0].CZK != "5\u00a0000\u00a0Kč" {
+		t.Fatalf("first event %+v", v)
+	}
+	feed.Set(board(7_000_0000, 0))
+	if v := next(); v.Pools[0].CZK != "7\u00a0000\u00a0Kč" {
+		t.Fatalf("second event %+v", v)
+	}
+	// No rate: no EUR line.
+	b := board(7_000_0000, 0)
+	b.CZKPerEUR = 0
+	if v := NewView("", "t", b); v.Pools[0].EUR != "" {
+		t.Fatalf("EUR without a rate: %q", v.Pools[0].EUR)
+	}
+}
+
+// TestLiveIsAFeed: the jackpot's in-memory values drive the page.
+func TestLiveIsAFeed(t *testing.T) {
+	var _ Feed = (*jackpot.Live)(nil)
+}

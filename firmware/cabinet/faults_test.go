@@ -1,0 +1,170 @@
+package cabinet
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// tamperingCentral changes what the central system said, as a man in the
+// middle past the signature check (or a bug) would.
+type tamperingCentral struct {
+	Central
+	tamper func(o *link.Outcome)
+}
+
+func (t tamperingCentral) RequestOutcome(ctx context.Context, n uint64, g engine.GameID, m string, s engine.Money) (*link.Outcome, error) {
+	o, err := t.Central.RequestOutcome(ctx, n, g, m, s)
+	if err == nil {
+		t.tamper(o)
+	}
+	return o, err
+}
+
+// silentCentral never answers an outcome request.
+type silentCentral struct{ Central }
+
+func (silentCentral) RequestOutcome(ctx context.Context, _ uint64, _ engine.GameID, _ string, _ engine.Money) (*link.Outcome, error) {
+	<-ctx.Done()
+	return nil, ctx.Err()
+}
+
+// An outcome the engine cannot reproduce is never paid: the stake is
+// refunded and the cabinet tilts until a technician clears it (house rule 3).
+func TestOutcomeMismatchTiltsAndPaysNothing(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(1000, 2)
+	r.stop()
+	real := r.central.Client
+	r.start("demo", func(c *Config) {
+		c.Central = tamperingCentral{Central: real, tamper: func(o *link.Outcome) { o.Result.Total += 100 }}
+	})
+	r.idle()
+	r.press(view.Start)
+	s := r.until("tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	if s.Credit != 1000 || r.meter(ledger.CoinOut) != 0 {
+		t.Fatalf("credit %d after a refused outcome", s.Credit)
+	}
+	if s.Tilts[0][:16] != "outcome mismatch" {
+		t.Fatalf("tilt %q", s.Tilts[0])
+	}
+	// The tilt survives a power cut, and only the technician key ends it.
+	r.powerCut()
+	r.start("demo")
+	s = r.until("tilt again", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
+}
+
+// Opening a door during the presentation stops play at the end of the
+// current step and disables inputs (check 16); closing it resumes the same
+// round, which settles once (check 17).
+func TestDoorOpenDuringPresentation(t *testing.T) {
+	r := newRig(t, "demo", withTiming(DefaultTiming))
+	r.idle()
+	r.insertNote(10000, 2)
+	r.press(view.Start)
+	r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
+	r.cab.Post(Door{Name: "main", Open: true})
+	s := r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
+	n := s.Round.Number
+	r.clock.Advance(time.Hour)
+	time.Sleep(20 * time.Millisecond)
+	r.press(view.Start)
+	s = r.until("still open", time.Millisecond, func(s *view.Snapshot) bool { return true })
+	if s.Mode != view.ModeDoorOpen || r.meter(ledger.DoorOpens) != 1 {
+		t.Fatalf("mode %s, door opens %d", s.Mode, r.meter(ledger.DoorOpens))
+	}
+	if steps := len(s.Round.Steps); steps == 1 && r.meter(ledger.GamesPlayed) != 1 {
+		t.Fatal("a one-step round ends with its step")
+	} else if steps > 1 && r.meter(ledger.GamesPlayed) != 0 {
+		t.Fatal("a multi-step round settled with the door open")
+	}
+	r.cab.Post(Door{Name: "main", Open: false})
+	s = r.until("resumed and settled", 100*time.Millisecond, func(s *view.Snapshot) bool {
+		if s.RiskOffer {
+			r.press(view.Collect)
+		}
+		return s.Mode == view.ModeIdle
+	})
+	if s.Round.Number != n || r.meter(ledger.GamesPlayed) != 1 {
+		t.Fatalf("round %d (was %d), games %d", s.Round.Number, n, r.meter(ledger.GamesPlayed))
+	}
+}
+
+// A power cut at any point of a round: after the restart the same round
+// comes back with the same outcome, is presented again and settled once.
+func TestPowerCutMidRoundRecovers(t *testing.T) {
+	for _, cut := range []string{"waiting", "presenting"} {
+		t.Run(cut, func(t *testing.T) {
+			r := newRig(t, "demo", withTiming(DefaultTiming))
+			r.idle()
+			r.insertNote(10000, 2)
+			if cut == "waiting" {
+				// The reply never comes: the wager is journaled, no outcome yet.
+				r.stop()
+				real := r.central.Client
+				r.start("demo", withTiming(DefaultTiming), func(c *Config) { c.Central = silentCentral{real} })
+				r.idle()
+			}
+			r.press(view.Start)
+			want := view.ModePresenting
+			if cut == "waiting" {
+				want = view.ModeWagering
+			}
+			r.until(cut, time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == want })
+			open, ok := r.led.OpenRound()
+			if !ok {
+				t.Fatal("no open round")
+			}
+			r.powerCut()
+			r.start("demo", withTiming(DefaultTiming))
+			s := r.until("settled after restart", 100*time.Millisecond, func(s *view.Snapshot) bool {
+				if s.RiskOffer {
+					r.press(view.Collect)
+				}
+				return s.Mode == view.ModeIdle && s.Round != nil
+			})
+			got, _ := r.led.Round(open.Number)
+			if got.Status != ledger.RoundSettled || r.meter(ledger.GamesPlayed) != 1 || s.Round.Number != open.Number {
+				t.Fatalf("round %d status %s, games %d", open.Number, got.Status, r.meter(ledger.GamesPlayed))
+			}
+			if (cut == "waiting") != (open.Outcome == nil) {
+				t.Fatalf("cut while %s, but the journal holds outcome=%v", cut, open.Outcome != nil)
+			}
+			if open.Outcome != nil && string(open.Outcome) != string(got.Outcome) {
+				t.Fatal("a different outcome after the restart")
+			}
+			if want := 10000 - got.Stake + got.Win; int64(r.credit()) != want {
+				t.Fatalf("credit %d, want %d", r.credit(), want)
+			}
+		})
+	}
+}
+
+// With the central link down no game starts; a round whose wager was sent
+// completes once the link is back (standards: loss of the central link).
+func TestLinkDownStopsPlay(t *testing.T) {
+	r := newRig(t, "cz")
+	r.idle()
+	r.insertNote(500, 0)
+	r.cab.Post(LinkState{Up: false})
+	s := r.until("out of service", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
+	r.press(view.Start)
+	time.Sleep(20 * time.Millisecond)
+	if r.meter(ledger.CoinIn) != 0 {
+		t.Fatal("a game started with the link down")
+	}
+	r.cab.Post(LinkState{Up: true})
+	s = r.idle()
+	if s.Mode != view.ModeIdle {
+		t.Fatal(s.Mode)
+	}
+}

@@ -1,0 +1,163 @@
+package cabinet
+
+import (
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Cash-out prints a voucher and debits the credit only once its
+// validation number is printed (check 22); the voucher, put back into the
+// acceptor, is validated by the central system and credited once (check 24).
+func TestVoucherOutAndBackIn(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(2000, 2)
+	r.press(view.Collect)
+	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
+	if len(r.prn.Printed) != 1 {
+		t.Fatalf("printed %d documents", len(r.prn.Printed))
+	}
+	v := r.prn.Printed[0].(document.Voucher)
+	if v.Amount != 2000 || len(v.Validation) != 18 {
+		t.Fatalf("voucher %+v", v)
+	}
+	if r.meter(ledger.TicketsOutValue) != 2000 || r.meter(ledger.TicketsOutCount) != 1 {
+		t.Fatal("tickets-out meters")
+	}
+	out := r.led.DocsOut()
+	if len(out) != 1 || out[0].Number != v.Validation || out[0].Result != ledger.DocPrinted {
+		t.Fatalf("vouchers out %+v", out)
+	}
+
+	// The same voucher back in: held while validating, then stacked.
+	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: v.Validation}
+	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.until("ticket credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 2000 })
+	if r.meter(ledger.TicketsInValue) != 2000 {
+		t.Fatal("tickets-in meter")
+	}
+	// And again: already redeemed, returned with no credit.
+	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.until("second insert returned", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
+	time.Sleep(20 * time.Millisecond)
+	if r.credit() != 2000 || r.meter(ledger.TicketsInCount) != 1 {
+		t.Fatalf("double redemption: credit %d, tickets in %d", r.credit(), r.meter(ledger.TicketsInCount))
+	}
+	// An unknown ticket is returned too.
+	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: "123456789012345678"}
+	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.until("unknown ticket returned", time.Millisecond, func(s *view.Snapshot) bool {
+		return len(r.led.PendingDocs()) == 0
+	})
+	if r.credit() != 2000 {
+		t.Fatal("unknown ticket credited")
+	}
+}
+
+// A jam before the validation number is printed debits nothing and tilts;
+// after clearing, the credit can be cashed out again (check 22).
+func TestPrintFailureDebitsNothing(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(1000, 2)
+	r.prn.FailNext = printer.PaperJam
+	r.press(view.Collect)
+	s := r.until("printer tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	if s.Credit != 1000 || r.meter(ledger.TicketsOutCount) != 0 {
+		t.Fatalf("debited on a failed print: credit %d", s.Credit)
+	}
+	r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperJam}})
+	r.idle()
+	r.press(view.Collect)
+	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 })
+	if r.meter(ledger.TicketsOutCount) != 1 {
+		t.Fatal("replacement voucher not counted once")
+	}
+}
+
+// Above the ticket-out limit Collect is a cancel-credit handpay: the cabinet
+// locks up until the attendant key, which pays it and prints a receipt.
+func TestCancelCreditHandpay(t *testing.T) {
+	r := newRig(t, "demo", withMarket(func(p *market.Profile) { p.Limits.TicketOut = 500 }))
+	r.idle()
+	r.insertNote(1000, 2)
+	r.press(view.Collect)
+	s := r.until("lockup", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeLockup })
+	if s.Lockup == nil || s.Lockup.Amount != 1000 || s.Lockup.Kind != string(ledger.DocHandpayCancel) {
+		t.Fatalf("lockup %+v", s.Lockup)
+	}
+	r.press(view.Start) // nothing moves during a lockup
+	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: id003.Document{Kind: id003.DocNote}}})
+	time.Sleep(20 * time.Millisecond)
+	if r.acc.isEnabled() {
+		t.Fatal("check 20: acceptor enabled during a lockup")
+	}
+	r.cab.Post(Key{Name: "attendant", On: true})
+	r.until("paid", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Lockup == nil })
+	r.cab.Post(Key{Name: "attendant", On: false})
+	r.idle()
+	if r.meter(ledger.HandpayCancelledCredit) != 1000 {
+		t.Fatal("handpay meter")
+	}
+	r.until("receipt printed", time.Millisecond, func(*view.Snapshot) bool { return len(r.prn.Printed) == 1 })
+	if _, ok := r.prn.Printed[0].(document.HandpayReceipt); !ok {
+		t.Fatalf("printed %T", r.prn.Printed[0])
+	}
+}
+
+// A win at or above the market's large-win threshold is not credited: the
+// cabinet locks up for a handpay (standards 1.9).
+func TestLargeWinHandpay(t *testing.T) {
+	r := newRig(t, "demo", withMarket(func(p *market.Profile) { p.Limits.LargeWin = 1 }))
+	r.idle()
+	r.insertNote(10000, 2)
+	for i := 0; i < 200; i++ {
+		before := r.credit()
+		s := r.playOne()
+		if s.Round.Total == 0 {
+			continue
+		}
+		if s.Mode != view.ModeLockup || s.Lockup.Amount != s.Round.Total || r.credit() != before-s.Bet {
+			t.Fatalf("win %d: mode %s lockup %+v credit %d", s.Round.Total, s.Mode, s.Lockup, r.credit())
+		}
+		r.cab.Post(Key{Name: "attendant", On: true})
+		r.until("reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
+		r.cab.Post(Key{Name: "attendant", On: false})
+		if r.meter(ledger.HandpayWin) != int64(s.Round.Total) || r.credit() != before-s.Bet {
+			t.Fatal("handpay meter or credit")
+		}
+		return
+	}
+	t.Fatal("no win in 200 rounds")
+}
+
+// Money in only when the cabinet can take it (check 20); a stack without
+// an escrow gives no credit (check 19).
+func TestAcceptorDisabledAndUnsolicitedStack(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.until("enabled", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
+	r.cab.Post(Door{Name: "main", Open: true})
+	r.until("disabled", time.Millisecond, func(*view.Snapshot) bool { return !r.acc.isEnabled() })
+	r.cab.Post(Door{Name: "main", Open: false})
+	r.until("enabled again", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
+
+	r.cab.Post(AcceptorEvent{id003.Stacked{Doc: id003.Document{Kind: id003.DocNote, Denom: id003.Denomination{Base: 50}}}})
+	time.Sleep(20 * time.Millisecond)
+	if r.credit() != 0 {
+		t.Fatal("credit from an unsolicited stack")
+	}
+	// At the credit limit notes are refused.
+	r.insertNote(10000, 2)
+	for r.credit() < 100000 {
+		r.insertNote(10000, 2)
+	}
+	r.until("disabled at the credit limit", time.Millisecond, func(*view.Snapshot) bool { return !r.acc.isEnabled() })
+}
