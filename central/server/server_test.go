@@ -55,7 +55,7 @@ func BenchmarkRequestOutcomeParallel(b *testing.B) {
 	c := e.Client("bench-1", nil)
 	ctx := context.Background()
 	var n atomic.Uint64
-	b.SetParallelism(16)
+	b.SetParallelism(64)
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
 		for pb.Next() {

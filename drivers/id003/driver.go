@@ -68,10 +68,9 @@ func DefaultConfig(path string) Config {
 
 // Errors of the driver's commands.
 var (
-	ErrNoEscrow   = errors.New("id003: no document in escrow")
-	ErrDecided    = errors.New("id003: the document in escrow was already stacked or returned")
-	ErrNotRunning = errors.New("id003: driver is not running")
-	ErrOffline    = errors.New("id003: acceptor is offline")
+	ErrNoEscrow = errors.New("id003: no document in escrow")
+	ErrDecided  = errors.New("id003: the document in escrow was already stacked or returned")
+	ErrOffline  = errors.New("id003: acceptor is offline")
 )
 
 type phase int
@@ -129,6 +128,7 @@ type Driver struct {
 	holding    bool
 	lastHold   time.Time
 	wantEnable bool
+	appliedAt  time.Time
 	accept     Accept
 	currency   CurrencyTable
 	version    string
@@ -346,8 +346,12 @@ func (d *Driver) handle(st Status) {
 		}
 		wasRunning := d.phase == phaseRunning
 		d.advance(st.Code)
-		if wasRunning && (st.Code == StIdling && !d.wantEnable || st.Code == StDisable && d.wantEnable) {
-			_ = d.apply() // a wish that arrived mid-transaction
+		if wasRunning && (st.Code == StIdling && !d.wantEnable || st.Code == StDisable && d.wantEnable) &&
+			d.cfg.Clock.Now().Sub(d.appliedAt) >= d.cfg.CommLostAfter {
+			// A wish that arrived mid-transaction; rate-limited in case
+			// the acceptor keeps ignoring it.
+			d.appliedAt = d.cfg.Clock.Now()
+			_ = d.apply()
 		}
 	case StAccepting:
 		if d.fl != nil && (d.fl.closed || d.fl.stacked) {
