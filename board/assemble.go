@@ -13,9 +13,12 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
+	"github.com/polaris-vlt/polaris/drivers/printer/escposemu"
 	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
+	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
 // Acceptor is what the cabinet drives of a bill/ticket acceptor;
@@ -54,6 +57,10 @@ type Options struct {
 	// TCLConfig, when set, adjusts the TCL printer driver's configuration.
 	// Path and Open are the assembly's.
 	TCLConfig func(*tcl.Config)
+	// ESCPOSConfig, when set, adjusts the ESC/POS printer driver's
+	// configuration (timings; Open, to record the mode). Path and Mode are
+	// the assembly's: the profile's port and baud rate, 8N1.
+	ESCPOSConfig func(*escpos.Config)
 }
 
 // Cabinet is the hardware of one cabinet, assembled from a profile.
@@ -67,7 +74,8 @@ type Cabinet struct {
 	// device emulators on the far ends of the pseudo-terminals.
 	FakeGPIO         *gpiofake.Board
 	AcceptorEmulator *id003emu.Acceptor
-	TCLEmulator      *tclemu.Emulator // when the printer is an emulated TCL printer
+	TCLEmulator      *tclemu.Emulator    // when the printer is an emulated TCL printer
+	ESCPOSEmulator   *escposemu.Emulator // when it is an emulated ESC/POS printer
 
 	inputs map[gpio.Input]gpio.InputWiring
 
@@ -266,12 +274,43 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 		c.closers = append(c.closers, d.Close)
 		c.Printer = d
 		return nil
+	case "escpos":
+		if pr.Emulated {
+			pair, err := c.newPair("printer")
+			if err != nil {
+				return err
+			}
+			emu := escposemu.New(pair.Device, escposemu.Options{})
+			c.closers = append(c.closers, func() error { emu.Close(); return nil })
+			c.ESCPOSEmulator = emu
+			path = pair.HostPath
+		}
+		mode := serialport.ModeESCPOSDefault
+		if pr.Baud != 0 {
+			mode.Baud = pr.Baud
+		}
+		cfg := escpos.Config{Path: path}
+		if opt.ESCPOSConfig != nil {
+			opt.ESCPOSConfig(&cfg)
+		}
+		cfg.Path, cfg.Mode = path, mode
+		d, err := escpos.Open(cfg)
+		if err != nil {
+			return fmt.Errorf("board: %s: printer: %w", p.Name, err)
+		}
+		c.closers = append(c.closers, d.Close)
+		c.Printer = d
+		return nil
 	default:
 		return fmt.Errorf("board: %s: no driver wired for printer protocol %q", p.Name, pr.Protocol)
 	}
 }
 
-var _ Printer = (*tcl.Driver)(nil)
+var (
+	_ Printer  = (*tcl.Driver)(nil)
+	_ Printer  = (*escpos.Driver)(nil)
+	_ Acceptor = (*id003.Driver)(nil)
+)
 
 // Run drives the GPIO and the serial devices until ctx ends (nil) or the
 // GPIO fails (its error: the firmware must tilt).

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -14,6 +15,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
+	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
 func waitFor[T any](t *testing.T, ch <-chan T, what string, ok func(T) bool) T {
@@ -113,19 +116,7 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 	if cab.Printer == nil || cab.TCLEmulator == nil {
 		t.Fatal("devkit without printer or TCL emulator")
 	}
-	at := time.Date(2026, 11, 29, 18, 7, 5, 0, time.UTC)
-	job, err := cab.Printer.Print(document.Voucher{Lang: document.English, Site: "Polaris devkit", SiteID: "DEV-1",
-		Machine: "0001", Issued: at, Amount: 2550, Currency: document.EUR, Sequence: 7,
-		Validation: "001234567890123456", Type: document.Cashable, Expiry: at.Add(30 * 24 * time.Hour)})
-	if err != nil {
-		t.Fatal(err)
-	}
-	pev := cab.Printer.Events()
-	vp := waitFor(t, pev, "validation printed", func(e printer.Event) bool { _, ok := e.(printer.ValidationPrinted); return ok }).(printer.ValidationPrinted)
-	if vp.Job != job || vp.Validation != "001234567890123456" {
-		t.Errorf("ValidationPrinted %+v for job %d", vp, job)
-	}
-	waitFor(t, pev, "print complete", func(e printer.Event) bool { _, ok := e.(printer.PrintComplete); return ok })
+	printVoucher(t, cab.Printer)
 	if n := len(cab.TCLEmulator.Printouts()); n != 1 {
 		t.Errorf("emulator printed %d documents", n)
 	}
@@ -193,4 +184,55 @@ func TestMissingPortRefuses(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "acceptor port /dev/polaris-no-such-acceptor") {
 		t.Fatalf("Assemble: %v", err)
 	}
+}
+
+func printVoucher(t *testing.T, p Printer) {
+	t.Helper()
+	at := time.Date(2026, 11, 29, 18, 7, 5, 0, time.UTC)
+	job, err := p.Print(document.Voucher{Lang: document.English, Site: "Polaris devkit", SiteID: "DEV-1",
+		Machine: "0001", Issued: at, Amount: 2550, Currency: document.EUR, Sequence: 7,
+		Validation: "001234567890123456", Type: document.Cashable, Expiry: at.Add(30 * 24 * time.Hour)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pev := p.Events()
+	vp := waitFor(t, pev, "validation printed", func(e printer.Event) bool { _, ok := e.(printer.ValidationPrinted); return ok }).(printer.ValidationPrinted)
+	if vp.Job != job || vp.Validation != "001234567890123456" {
+		t.Errorf("ValidationPrinted %+v for job %d", vp, job)
+	}
+	waitFor(t, pev, "print complete", func(e printer.Event) bool { _, ok := e.(printer.PrintComplete); return ok })
+}
+
+// A devkit variant with an ESC/POS printer at 19200 baud: the driver asks
+// for 19200 8N1 (recorded, since a pseudo-terminal keeps no mode) and
+// prints a voucher on the emulator.
+func TestESCPOSPrinterAssembles(t *testing.T) {
+	text := strings.Replace(devkitText(t), "protocol = \"tcl\"", "protocol = \"escpos\"\nbaud = 19200", 1)
+	p, err := Parse("escpos.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var modes []serialport.Mode
+	var mu sync.Mutex
+	cab, err := Assemble(p, Options{Meters: gpiofake.NewMeterStore(), ESCPOSConfig: func(c *escpos.Config) {
+		c.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
+			mu.Lock()
+			modes = append(modes, m)
+			mu.Unlock()
+			return serialport.Open(path, m)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cab.Close()
+	if cab.ESCPOSEmulator == nil || cab.TCLEmulator != nil {
+		t.Fatal("wrong printer emulator")
+	}
+	mu.Lock()
+	if len(modes) == 0 || modes[0] != (serialport.Mode{Baud: 19200, DataBits: 8, Parity: serialport.ParityNone, StopBits: 1}) {
+		t.Errorf("driver asked for %v", modes)
+	}
+	mu.Unlock()
+	printVoucher(t, cab.Printer)
 }

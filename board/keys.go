@@ -43,3 +43,10 @@ func (c *Cabinet) Toggle(in gpio.Input) (bool, error) {
 	active := high != w.ActiveLow
 	return !active, c.SetInput(in, !active)
 }
+
+// DevkitNoteKeys maps digit keys to the ID-003 escrow codes of the devkit
+// acceptor emulator's euro table (5, 10, 20, 50, 100, 200 €): the display
+// calls Cabinet.AcceptorEmulator.InsertNote(code).
+var DevkitNoteKeys = map[string]byte{
+	"Digit1": 0x62, "Digit2": 0x63, "Digit3": 0x64, "Digit4": 0x65, "Digit5": 0x66, "Digit6": 0x67,
+}

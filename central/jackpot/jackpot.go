@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"sync/atomic"
 	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
@@ -100,6 +101,7 @@ type Jackpot struct {
 	hallPool    map[string]string
 	system      string
 	now         func() time.Time
+	stmts       atomic.Pointer[prepared]
 }
 
 // New checks cfg and returns a Jackpot; now stamps hits and updates.
@@ -263,7 +265,7 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 
 	var before Units
 	var seq int64
-	if err := tx.QueryRowContext(ctx, `SELECT value, games + 1 FROM jackpot_pool WHERE id = ?`, poolID).Scan(&before, &seq); err != nil {
+	if err := j.queryRow(ctx, tx, qPool, poolID).Scan(&before, &seq); err != nil {
 		return Outcome{}, fmt.Errorf("jackpot: read pool %q (was Init called?): %w", poolID, err)
 	}
 	c := Units(int64(g.Stake) * p.RateBP)
@@ -284,21 +286,16 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 	if hit {
 		hits = 1
 	}
-	if _, err := tx.ExecContext(ctx, `
-UPDATE jackpot_pool SET value = ?, seeded = seeded + ?, contributed = contributed + ?, paid = paid + ?,
-	games = games + 1, hits = hits + ?, updated_ns = ? WHERE id = ?`,
+	if _, err := j.exec(ctx, tx, qUpdate,
 		int64(out.Value), int64(reseeded), int64(c), int64(paid), hits, now, poolID); err != nil {
 		return Outcome{}, fmt.Errorf("jackpot: update pool %q: %w", poolID, err)
 	}
-	if _, err := tx.ExecContext(ctx, `
-INSERT INTO jackpot_game (cabinet, round, pool, stake, contribution, value_before, hit, paid, reseeded, value_after, seq)
-VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+	if _, err := j.exec(ctx, tx, qGame,
 		g.Cabinet, int64(g.Round), poolID, int64(g.Stake), int64(c), int64(before), hits, int64(paid), int64(reseeded), int64(out.Value), seq); err != nil {
 		return Outcome{}, fmt.Errorf("jackpot: record game: %w", err)
 	}
 	if hit {
-		if _, err := tx.ExecContext(ctx, `
-INSERT INTO jackpot_hit (pool, cabinet, round, hall, amount, pool_value, carried, at_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+		if _, err := j.exec(ctx, tx, qHit,
 			poolID, g.Cabinet, int64(g.Round), hall, int64(out.Paid), int64(after), int64(carried), now); err != nil {
 			return Outcome{}, fmt.Errorf("jackpot: record hit: %w", err)
 		}
@@ -306,13 +303,72 @@ INSERT INTO jackpot_hit (pool, cabinet, round, hall, amount, pool_value, carried
 	return out, nil
 }
 
+// The statements of Play, prepared once per connection after Prepare:
+// parsing them again for every game would cost more than running them.
+const (
+	qStored = `SELECT pool, stake, contribution, hit, paid, value_after FROM jackpot_game WHERE cabinet = ? AND round = ?`
+	qPool   = `SELECT value, games + 1 FROM jackpot_pool WHERE id = ?`
+	qUpdate = `UPDATE jackpot_pool SET value = ?, seeded = seeded + ?, contributed = contributed + ?, paid = paid + ?,
+	games = games + 1, hits = hits + ?, updated_ns = ? WHERE id = ?`
+	qGame = `INSERT INTO jackpot_game (cabinet, round, pool, stake, contribution, value_before, hit, paid, reseeded, value_after, seq)
+VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	qHit = `INSERT INTO jackpot_hit (pool, cabinet, round, hall, amount, pool_value, carried, at_ns) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`
+)
+
+// Prepare prepares Play's statements on db, the database whose
+// transactions Play will be given (after Init). Optional: without it Play
+// works the same, only slower. Safe to call concurrently with Play.
+func (j *Jackpot) Prepare(ctx context.Context, db *sql.DB) error {
+	m := map[string]*sql.Stmt{}
+	for _, q := range []string{qStored, qPool, qUpdate, qGame, qHit} {
+		st, err := db.PrepareContext(ctx, q)
+		if err != nil {
+			for _, s := range m {
+				s.Close()
+			}
+			return fmt.Errorf("jackpot: prepare: %w", err)
+		}
+		m[q] = st
+	}
+	j.stmts.Store(&prepared{db: db, m: m})
+	return nil
+}
+
+type prepared struct {
+	db *sql.DB
+	m  map[string]*sql.Stmt
+}
+
+// stmt returns q prepared for tx, if Prepare was called.
+func (j *Jackpot) stmt(ctx context.Context, tx DBTX, q string) *sql.Stmt {
+	t, ok := tx.(*sql.Tx)
+	p := j.stmts.Load()
+	if !ok || p == nil {
+		return nil
+	}
+	return t.StmtContext(ctx, p.m[q])
+}
+
+func (j *Jackpot) exec(ctx context.Context, tx DBTX, q string, args ...any) (sql.Result, error) {
+	if st := j.stmt(ctx, tx, q); st != nil {
+		return st.ExecContext(ctx, args...)
+	}
+	return tx.ExecContext(ctx, q, args...)
+}
+
+func (j *Jackpot) queryRow(ctx context.Context, tx DBTX, q string, args ...any) *sql.Row {
+	if st := j.stmt(ctx, tx, q); st != nil {
+		return st.QueryRowContext(ctx, args...)
+	}
+	return tx.QueryRowContext(ctx, q, args...)
+}
+
 func (j *Jackpot) stored(ctx context.Context, tx DBTX, g Game, hall string) (Outcome, bool, error) {
 	var out Outcome
 	var stake int64
 	var hit int
 	var paid Units
-	err := tx.QueryRowContext(ctx, `
-SELECT pool, stake, contribution, hit, paid, value_after FROM jackpot_game WHERE cabinet = ? AND round = ?`,
+	err := j.queryRow(ctx, tx, qStored,
 		g.Cabinet, int64(g.Round)).Scan(&out.Pool, &stake, &out.Contribution, &hit, &paid, &out.Value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Outcome{}, false, nil

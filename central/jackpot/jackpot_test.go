@@ -249,6 +249,9 @@ func TestBelowWide(t *testing.T) {
 // players saw.
 func TestConcurrentIdentity(t *testing.T) {
 	j, db := newTest(t, testConfig)
+	if err := j.Prepare(context.Background(), db); err != nil { // the server's way
+		t.Fatal(err)
+	}
 	cabinets := []string{"CAB-P1", "CAB-P2", "CAB-B1", "CAB-O1", "CAB-X1", "CAB-NEW"}
 	stakes := []engine.Money{5, 10, 15, 25, 50, 100, 200, 300, 500, 1000}
 	const rounds = 120

@@ -24,12 +24,16 @@ type HelloInfo struct {
 // its time. A model difference is a *RefusedError with Reason MODEL_MISMATCH;
 // a central key that differs from the pinned one is a *SignatureError.
 func (c *Client) Hello(ctx context.Context) (*HelloInfo, error) {
+	return c.hello(ctx, c.cfg.Retries)
+}
+
+func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 	req := &pb.HelloRequest{SoftwareVersion: c.cfg.Version}
 	for _, g := range c.cfg.Games {
 		req.Models = append(req.Models, &pb.GameModel{Game: string(g.ID()), ModelId: g.ModelID()})
 	}
 	var rep *pb.HelloReply
-	err := c.call(ctx, "hello", func(ctx context.Context) (err error) {
+	err := c.callN(ctx, "hello", retries, func(ctx context.Context) (err error) {
 		req.CabinetTimeUnixNano = c.cfg.Clock.Now().UnixNano()
 		rep, err = c.api.Hello(ctx, req)
 		return err

@@ -191,10 +191,14 @@ func toRefused(st *status.Status) *RefusedError {
 // call runs one RPC attempt after another: a deadline per attempt, a
 // bounded number of retries of transport failures with doubling backoff.
 func (c *Client) call(ctx context.Context, name string, fn func(ctx context.Context) error) error {
+	return c.callN(ctx, name, c.cfg.Retries, fn)
+}
+
+func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ctx context.Context) error) error {
 	wait := c.cfg.Backoff
 	var last error
 	attempts := 0
-	for attempts <= c.cfg.Retries {
+	for attempts <= retries {
 		attempts++
 		actx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
 		err := fn(actx)
@@ -208,12 +212,13 @@ func (c *Client) call(ctx context.Context, name string, fn func(ctx context.Cont
 			return fmt.Errorf("link: %s: %w", name, ctx.Err())
 		}
 		if !transient(st.Code()) {
-			c.setState(Up, nil)
+			// A refusal proves a link but not a usable one (e.g. other
+			// models): the state is left as it is.
 			return toRefused(st)
 		}
 		last = err
 		c.setState(Down, err)
-		if attempts > c.cfg.Retries {
+		if attempts > retries {
 			break
 		}
 		// Jitter spreads the retries of many cabinets after an outage.

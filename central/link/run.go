@@ -82,6 +82,7 @@ func (c *Client) emit(ev StateEvent) {
 
 // Notice is something the central system pushed: jackpot values or a command.
 type Notice struct {
+	Hello    *HelloInfo     // set after each (re)connection's Hello
 	Jackpots []JackpotValue // set for a jackpot update
 	Command  *Command       // set for a command
 }
@@ -179,7 +180,16 @@ func (c *Client) runStream(ctx context.Context) {
 	}
 }
 
+// stream says Hello (time, models: a refused model keeps the link down),
+// then reads the notice stream until it breaks.
 func (c *Client) stream(ctx context.Context) error {
+	hctx, hcancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+	info, err := c.hello(hctx, 0)
+	hcancel()
+	if err != nil {
+		return err
+	}
+	c.pushNotice(Notice{Hello: info})
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	st, err := c.api.Subscribe(sctx, &pb.SubscribeRequest{})

@@ -10,6 +10,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/link/sqliteoutbox"
 	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/engine"
 )
 
 func waitState(t *testing.T, c *link.Client, want link.State) {
@@ -135,6 +136,7 @@ func TestLinkStateAndCommands(t *testing.T) {
 	defer cancel()
 	go c.Run(runCtx)
 	waitState(t, c, link.Up)
+	waitNotice(t, c, func(n link.Notice) bool { return n.Hello != nil && n.Hello.Cabinet == "cab-1" })
 	waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil && n.Command.Kind == link.CmdEnable })
 	waitNotice(t, c, func(n link.Notice) bool { return n.Jackpots != nil })
 
@@ -170,5 +172,28 @@ func TestLinkStateAndCommands(t *testing.T) {
 	waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil && n.Command.Kind == link.CmdEnable })
 	if _, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// A cabinet whose models differ never gets its link up: Run's Hello is refused.
+func TestRunRefusesOtherModels(t *testing.T) {
+	e := testenv.Start(t, nil)
+	c := e.Client("cab-1", func(cfg *link.Config) { cfg.Games = []engine.Game{testenv.WrongModel} })
+	runCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(runCtx)
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case ev := <-c.States():
+			if ev.State == link.Up {
+				t.Fatal("link up with other models")
+			}
+			if ev.State == link.Down && link.Reason(ev.Err) == server.ReasonModelMismatch {
+				return
+			}
+		case <-deadline:
+			t.Fatal("no MODEL_MISMATCH on the state channel")
+		}
 	}
 }

@@ -148,3 +148,35 @@ func TestVoucherRaceRedeemedOnce(t *testing.T) {
 }
 
 func int64ToMoney(i int) engine.Money { return engine.Money(i) }
+
+// A hold that ran out (the cabinet vanished mid-redeem) lets another cabinet
+// redeem; the first cabinet's late confirm is refused, so the voucher pays once.
+func TestVoucherHoldExpiry(t *testing.T) {
+	e := testenv.Start(t, func(cfg *server.Config) { cfg.HoldTimeout = time.Minute })
+	a, b := e.Client("cab-1", nil), e.Client("cab-2", nil)
+	v, err := a.IssueVoucher(ctx(t), 700, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ha, err := a.RedeemVoucher(ctx(t), v.Number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again, err := a.RedeemVoucher(ctx(t), v.Number); err != nil || again.Hold != ha.Hold {
+		t.Fatalf("the same cabinet asking again should get its hold back: %v", err)
+	}
+	e.Clock.Advance(2 * time.Minute)
+	hb, err := b.RedeemVoucher(ctx(t), v.Number)
+	if err != nil {
+		t.Fatalf("redeem after the hold ran out: %v", err)
+	}
+	if err := a.ConfirmRedeem(ctx(t), v.Number, ha.Hold, 700); link.Reason(err) != server.ReasonVoucherHold {
+		t.Fatalf("late confirm on a lost hold: %v", err)
+	}
+	if err := b.ConfirmRedeem(ctx(t), v.Number, hb.Hold, 700); err != nil {
+		t.Fatal(err)
+	}
+	if e.Count("vouchers", "state='redeemed'") != 1 {
+		t.Fatal("voucher not redeemed once")
+	}
+}

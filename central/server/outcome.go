@@ -37,11 +37,9 @@ type storedRound struct {
 	body, sig   []byte
 }
 
-func loadRound(q interface {
-	QueryRow(string, ...any) *sql.Row
-}, cab string, n uint64) (*storedRound, error) {
+func (s *Server) loadRound(tx *sql.Tx, cab string, n uint64) (*storedRound, error) {
 	var r storedRound
-	err := q.QueryRow(`SELECT game, model_id, stake, body, sig FROM rounds WHERE cabinet=? AND round=?`, cab, int64(n)).
+	err := s.st.queryRow(tx, `SELECT game, model_id, stake, body, sig FROM rounds WHERE cabinet=? AND round=?`, cab, int64(n)).
 		Scan(&r.game, &r.model, &r.stake, &r.body, &r.sig)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
@@ -72,7 +70,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "round number %d out of range", n)
 	}
 	// A repeat is answered from the store without queueing behind writes.
-	if r, err := loadRound(s.st.db, c.id, n); err != nil {
+	if r, err := s.loadRound(nil, c.id, n); err != nil {
 		return nil, storeErr(err)
 	} else if r != nil {
 		return r.answer(req, n)
@@ -89,7 +87,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 	}
 	var out *pb.SignedBody
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
-		if r, err := loadRound(tx, c.id, n); err != nil {
+		if r, err := s.loadRound(tx, c.id, n); err != nil {
 			return err
 		} else if r != nil {
 			out, err = r.answer(req, n)
@@ -135,7 +133,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 			return err
 		}
 		sig := ed25519.Sign(s.cfg.SigningKey, b)
-		_, err = tx.Exec(`INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
+		_, err = s.st.exec(tx, `INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
 			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			c.id, int64(n), string(g.ID()), g.ModelID(), int64(stake), int64(round.Total), b2i(riskOK(g, round, hit)),
 			pool, amount, string(jtape), b, sig, now)

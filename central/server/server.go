@@ -239,30 +239,31 @@ func (s *Server) admit(ctx context.Context) (*cabinet, error) {
 		}
 		hall = s.cfg.DefaultHall
 	}
-	c = &cabinet{id: id, hall: hall, enabled: true}
 	now := s.now().UnixNano()
+	// The cache is filled inside the write job: jobs run one at a time, so
+	// a Disable cannot slip in between reading the row and caching it.
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`INSERT INTO cabinets(id, hall, first_seen, last_seen) VALUES(?,?,?,?)
 			ON CONFLICT(id) DO UPDATE SET hall=excluded.hall`, id, hall, now, now); err != nil {
 			return err
 		}
+		nc := &cabinet{id: id, hall: hall}
 		var en int
-		if err := tx.QueryRow(`SELECT enabled, reason FROM cabinets WHERE id=?`, id).Scan(&en, &c.reason); err != nil {
+		if err := tx.QueryRow(`SELECT enabled, reason FROM cabinets WHERE id=?`, id).Scan(&en, &nc.reason); err != nil {
 			return err
 		}
-		c.enabled = en != 0
+		nc.enabled = en != 0
+		s.cabMu.Lock()
+		if c = s.cabs[id]; c == nil {
+			c = nc
+			s.cabs[id] = c
+		}
+		s.cabMu.Unlock()
 		return nil
 	})
 	if err != nil {
 		return nil, storeErr(err)
 	}
-	s.cabMu.Lock()
-	if old := s.cabs[id]; old != nil {
-		c = old
-	} else {
-		s.cabs[id] = c
-	}
-	s.cabMu.Unlock()
 	return c, nil
 }
 

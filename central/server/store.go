@@ -93,6 +93,48 @@ CREATE TABLE IF NOT EXISTS meters(
 // answering (fail closed): it can no longer promise that a reply is durable.
 var errStoreFailed = errors.New("central store: commit failed")
 
+// prepared returns q prepared once on the pool (SQLite parses a statement
+// every time otherwise: a good part of a round's cost), bound to tx if set.
+func (st *store) prepared(tx *sql.Tx, q string) (*sql.Stmt, error) {
+	v, ok := st.stmts.Load(q)
+	if !ok {
+		s, err := st.db.Prepare(q)
+		if err != nil {
+			return nil, err
+		}
+		if v, ok = st.stmts.LoadOrStore(q, s); ok {
+			s.Close()
+		}
+	}
+	s := v.(*sql.Stmt)
+	if tx != nil {
+		return tx.Stmt(s), nil
+	}
+	return s, nil
+}
+
+func (st *store) exec(tx *sql.Tx, q string, args ...any) (sql.Result, error) {
+	s, err := st.prepared(tx, q)
+	if err != nil {
+		return nil, err
+	}
+	return s.Exec(args...)
+}
+
+type rowScanner interface{ Scan(...any) error }
+
+type errRow struct{ err error }
+
+func (r errRow) Scan(...any) error { return r.err }
+
+func (st *store) queryRow(tx *sql.Tx, q string, args ...any) rowScanner {
+	s, err := st.prepared(tx, q)
+	if err != nil {
+		return errRow{err}
+	}
+	return s.QueryRow(args...)
+}
+
 type job struct {
 	fn   func(tx *sql.Tx) error
 	done chan error
@@ -108,6 +150,7 @@ type store struct {
 	wg     sync.WaitGroup
 	mu     sync.Mutex
 	broken error
+	stmts  sync.Map // query -> *sql.Stmt
 	// Hooks for in-memory state that mirrors the store (the jackpot engine).
 	committed, rolledBack func()
 }
@@ -217,14 +260,14 @@ func (st *store) runBatch(batch []job) {
 		return
 	}
 	for i, j := range batch {
-		if _, err := tx.Exec("SAVEPOINT job"); err != nil {
+		if _, err := st.exec(tx, "SAVEPOINT job"); err != nil {
 			tx.Rollback()
 			fail(err)
 			return
 		}
 		errs[i] = j.fn(tx)
 		if errs[i] != nil {
-			if _, err := tx.Exec("ROLLBACK TO job"); err != nil {
+			if _, err := st.exec(tx, "ROLLBACK TO job"); err != nil {
 				tx.Rollback()
 				fail(err)
 				return
@@ -233,7 +276,7 @@ func (st *store) runBatch(batch []job) {
 				st.rolledBack()
 			}
 		}
-		if _, err := tx.Exec("RELEASE job"); err != nil {
+		if _, err := st.exec(tx, "RELEASE job"); err != nil {
 			tx.Rollback()
 			fail(err)
 			return
@@ -254,5 +297,6 @@ func (st *store) runBatch(batch []job) {
 func (st *store) close() error {
 	close(st.quit)
 	st.wg.Wait()
+	st.stmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })
 	return st.db.Close()
 }

@@ -153,16 +153,19 @@ func (s *Server) setEnabled(ctx context.Context, cabinet string, enabled bool, r
 		}
 		_, err := tx.Exec(`INSERT INTO cabinets(id, hall, enabled, reason, first_seen, last_seen) VALUES(?,?,?,?,?,?)
 			ON CONFLICT(id) DO UPDATE SET enabled=excluded.enabled, reason=excluded.reason`, cabinet, hall, en, reason, now, now)
-		return err
+		if err != nil {
+			return err
+		}
+		s.cabMu.Lock()
+		if c := s.cabs[cabinet]; c != nil {
+			c.enabled, c.reason = enabled, reason
+		}
+		s.cabMu.Unlock()
+		return nil
 	})
 	if err != nil {
 		return err
 	}
-	s.cabMu.Lock()
-	if c := s.cabs[cabinet]; c != nil {
-		c.enabled, c.reason = enabled, reason
-	}
-	s.cabMu.Unlock()
 	kind := pb.Command_DISABLE
 	if enabled {
 		kind = pb.Command_ENABLE

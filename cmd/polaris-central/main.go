@@ -127,15 +127,11 @@ func serve(args []string) error {
 	}
 	var cfg Config
 	if *cfgPath != "" {
-		b, err := os.ReadFile(*cfgPath)
+		c, err := loadConfig(*cfgPath)
 		if err != nil {
 			return err
 		}
-		dec := toml.NewDecoder(strings.NewReader(string(b)))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&cfg); err != nil {
-			return fmt.Errorf("%s: %w", *cfgPath, err)
-		}
+		cfg = *c
 	}
 	set := func(dst *string, flagVal, def string) {
 		if flagVal != "" {
@@ -242,6 +238,21 @@ func serve(args []string) error {
 		cancel()
 	}
 	return srv.Close()
+}
+
+// loadConfig reads the TOML file; an unknown key is an error, not ignored.
+func loadConfig(path string) (*Config, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var cfg Config
+	dec := toml.NewDecoder(strings.NewReader(string(b)))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&cfg); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &cfg, nil
 }
 
 func parseDur(s string, def time.Duration) (time.Duration, error) {

@@ -83,24 +83,36 @@ func TestBinary(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	out, err := exec.Command(bin, "par", "magicstars", "--json").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	var sheet map[string]any
-	if err := json.Unmarshal(out, &sheet); err != nil {
-		t.Fatal(err)
-	}
-	for _, k := range []string{"modelId", "rtp", "rtpByStake", "hitFrequency", "sigma", "maxWin", "components"} {
-		if _, ok := sheet[k]; !ok {
-			t.Errorf("par --json lacks %q", k)
+	for game, stakes := range map[string][]string{"magicstars": {"5", "1000"}, "wishstar": {"25", "2500"}} {
+		out, err := exec.Command(bin, "par", game, "--json").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sheet map[string]any
+		if err := json.Unmarshal(out, &sheet); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range []string{"modelId", "rtp", "rtpByStake", "hitFrequency", "sigma", "maxWin", "components"} {
+			if _, ok := sheet[k]; !ok {
+				t.Errorf("%s par --json lacks %q", game, k)
+			}
+		}
+		by, _ := sheet["rtpByStake"].(map[string]any)
+		for _, st := range stakes {
+			if r, _ := by[st].(float64); r < 0.9 || r > 0.96 {
+				t.Errorf("%s rtpByStake[%s] = %v", game, st, by[st])
+			}
+		}
+		if rtp, _ := sheet["rtp"].(float64); rtp < 0.9 || rtp > 0.96 {
+			t.Errorf("%s rtp %v is not a fraction in 0.90..0.96", game, sheet["rtp"])
+		}
+		txt, err := exec.Command(bin, "par", game).Output()
+		if err != nil || !strings.Contains(string(txt), "PAR SHEET") {
+			t.Fatalf("%s par: %v", game, err)
 		}
 	}
-	if by, _ := sheet["rtpByStake"].(map[string]any); by["1000"] == nil || by["5"] == nil {
-		t.Errorf("rtpByStake %v", sheet["rtpByStake"])
-	}
 	cmd := exec.Command(bin, "simulate", "magicstars", "-n", "500000", "-seed", "3")
-	out, err = cmd.Output()
+	out, err := cmd.Output()
 	if err != nil || !strings.Contains(string(out), "PASS") || strings.Contains(string(out), "\r") {
 		t.Fatalf("simulate: %v\n%s", err, out)
 	}

@@ -166,6 +166,9 @@ type Controller struct {
 	written      Bits // physical levels last written
 	closed       bool
 	failed       error
+	closing      bool // Close has begun: Run must stop
+	quit         chan struct{}
+	runs         sync.WaitGroup // Run calls in progress
 }
 
 // New checks cfg against the banks, writes every output off and returns a
@@ -187,6 +190,11 @@ func New(cfg Config, in InputBank, out OutputBank) (*Controller, error) {
 	cfg.SwitchDebounce = def(cfg.SwitchDebounce, DefaultSwitchDebounce)
 	cfg.MeterPulse = def(cfg.MeterPulse, DefaultMeterPulse)
 	cfg.MeterGap = def(cfg.MeterGap, DefaultMeterGap)
+	for _, d := range []time.Duration{cfg.ButtonDebounce, cfg.SwitchDebounce, cfg.MeterPulse, cfg.MeterGap} {
+		if d < 0 {
+			return nil, fmt.Errorf("gpio: negative duration %v in config", d)
+		}
+	}
 	if len(cfg.Meters) > 0 && cfg.Store == nil {
 		return nil, errors.New("gpio: meters configured without a MeterStore")
 	}
@@ -199,7 +207,7 @@ func New(cfg Config, in InputBank, out OutputBank) (*Controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Controller{in: in, out: out, clock: cfg.Clock, sink: cfg.Sink, senseBit: -1, outLines: out.Lines()}
+	c := &Controller{in: in, out: out, clock: cfg.Clock, sink: cfg.Sink, senseBit: -1, outLines: out.Lines(), quit: make(chan struct{})}
 	c.inputAt = make([]Input, len(inIdx))
 	windows := make([]time.Duration, len(inIdx))
 	seenIn := map[Input]bool{}
@@ -225,6 +233,8 @@ func New(cfg Config, in InputBank, out OutputBank) (*Controller, error) {
 			c.inActiveLow |= Bits(1) << bit
 		}
 		switch {
+		case w.Debounce < 0:
+			return nil, fmt.Errorf("gpio: input %s: negative debounce %v", w.Input, w.Debounce)
 		case w.Debounce != 0:
 			windows[bit] = w.Debounce
 		case w.Input.Kind() == KindButton:
@@ -505,13 +515,25 @@ func (c *Controller) fail(now time.Time, err error) ([]Event, time.Time, error) 
 	return []Event{BankFailed{Err: err, At: now}}, time.Time{}, err
 }
 
-// Run calls Step until ctx is done or a bank fails, sleeping in the input
-// bank's WaitEdge (never longer than MaxIdleWait) so an edge wakes it at
-// once.
+// Run calls Step until ctx is done, Close is called (nil) or a bank fails
+// (its error), sleeping in the input bank's WaitEdge (never longer than
+// MaxIdleWait) so an edge wakes it at once.
 func (c *Controller) Run(ctx context.Context) error {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return ErrClosed
+	}
+	c.runs.Add(1)
+	c.mu.Unlock()
+	defer c.runs.Done()
 	for {
-		if err := ctx.Err(); err != nil {
+		select {
+		case <-ctx.Done():
 			return nil
+		case <-c.quit:
+			return nil
+		default:
 		}
 		next, err := c.Step()
 		if err != nil {
@@ -538,16 +560,23 @@ func (c *Controller) Run(ctx context.Context) error {
 	}
 }
 
-// Close drives every output off (no coil left energised), then closes both
-// banks.
+// Close stops Run (waiting for it, at most MaxIdleWait), drives every
+// output off (no coil left energised), then closes both banks.
 func (c *Controller) Close() error {
+	c.mu.Lock()
+	if c.closing {
+		c.mu.Unlock()
+		return nil
+	}
+	c.closing = true
+	close(c.quit)
+	c.mu.Unlock()
+	// The banks are closed only once no goroutine waits on them.
+	c.runs.Wait()
 	c.stepMu.Lock()
 	defer c.stepMu.Unlock()
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	if c.closed {
-		return nil
-	}
 	c.closed = true
 	var errs []error
 	if mask := c.written ^ c.outActiveLow; mask != 0 {

@@ -47,6 +47,8 @@ func TestNewRefusesBadWiring(t *testing.T) {
 		{"two inputs one line", func(c *gpio.Config) { c.Inputs[1].Line = c.Inputs[0].Line }, "used by start and auto"},
 		{"lamp and tier share a line", func(c *gpio.Config) { c.Tower[0].Line = "LAMP_START" }, "used by lamp start and tower red"},
 		{"meters without store", func(c *gpio.Config) { c.Store = nil }, "without a MeterStore"},
+		{"negative pulse", func(c *gpio.Config) { c.MeterPulse = -time.Millisecond }, "negative duration"},
+		{"negative debounce", func(c *gpio.Config) { c.Inputs[3].Debounce = -time.Millisecond }, "stop: negative debounce"},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -331,6 +331,10 @@ func (d *Driver) handle(st Status) {
 	prev := d.last
 	d.last = st.Code
 	if st.IsPowerUp() {
+		if prev == st.Code {
+			d.reset() // the last RESET was not acknowledged; the power-up is already reported
+			return
+		}
 		d.powerUp(st)
 		return
 	}
@@ -490,7 +494,11 @@ func (d *Driver) configure() error {
 		BarInhibit(false, !d.accept.Tickets),
 	}
 	for _, f := range frames {
-		if err := d.setting(f); err != nil {
+		err := d.setting(f)
+		if errors.Is(err, ErrInvalidCommand) && (f.Code == CmdDirection || f.Code == CmdOptionalFunction) {
+			continue // not every host sends these (Monaco does not); a unit may refuse them
+		}
+		if err != nil {
 			return err
 		}
 	}

@@ -559,3 +559,49 @@ func TestSlowReplies(t *testing.T) {
 		t.Fatalf("cash box %v", docs)
 	}
 }
+
+// Config.Stack1 sends STACK-1 (41) instead of the default STACK-2 (42).
+func TestStack1Option(t *testing.T) {
+	for _, one := range []bool{false, true} {
+		r := newRig(t, func(c *id003.Config, _ *emulator.Config) { c.Stack1 = one })
+		r.ready()
+		r.insertNote(0x62)
+		await[id003.Escrow](r, wait)
+		r.do(r.drv.Stack)
+		await[id003.Stacked](r, wait)
+		want, other := byte(0x42), byte(0x41)
+		if one {
+			want, other = other, want
+		}
+		got := r.emu.Received()
+		if !slices.Contains(got, want) || slices.Contains(got, other) {
+			t.Fatalf("Stack1=%v sent % X", one, got)
+		}
+	}
+}
+
+// Power cut after VEND VALID, before the ACK got through: the note was
+// reported Stacked once; the power-up in the stacker names no new document
+// and the cash box holds one note.
+func TestPowerCutAfterVendValid(t *testing.T) {
+	r := newRig(t)
+	r.ready()
+	r.emu.DropAcks(1000)
+	r.insertNote(0x65)
+	await[id003.Escrow](r, wait)
+	r.do(r.drv.Stack)
+	await[id003.Stacked](r, wait)
+	r.emu.PowerCycle(emulator.InStacker)
+	r.emu.DropAcks(0)
+	pu := await[id003.PowerUpWithBill](r, wait)
+	if pu.Where != id003.InStacker || pu.Doc.Kind != id003.DocUnknown {
+		t.Fatalf("power-up %v", pu)
+	}
+	r.ready()
+	if n := count[id003.Stacked](r); n != 1 {
+		t.Fatalf("%d Stacked", n)
+	}
+	if docs := r.emu.StackedDocs(); len(docs) != 1 || docs[0].Code != 0x65 {
+		t.Fatalf("cash box %v", docs)
+	}
+}

@@ -169,3 +169,82 @@ func TestStackedWithoutVendValidIsAnAnomaly(t *testing.T) {
 	default:
 	}
 }
+
+// On a fake clock, a silent acceptor is declared lost exactly when
+// CommLostAfter has passed, not a poll earlier.
+func TestCommLostAfterOnFakeClock(t *testing.T) {
+	clock := NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	p := &scriptPort{answer: func(Frame) []byte { return nil }}
+	cfg := DefaultConfig("fake")
+	cfg.Clock = clock
+	cfg.Open = func(string, serialport.Mode) (Port, error) { return p, nil }
+	d := New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go d.Run(ctx)
+	start := clock.Now()
+	for clock.Now().Sub(start) < 3*time.Second {
+		// let the loop reach its wait, then move time on by 50 ms
+		time.Sleep(2 * time.Millisecond)
+		select {
+		case e := <-d.Events():
+			if _, ok := e.(CommLost); !ok {
+				t.Fatalf("event %v", e)
+			}
+			if el := clock.Now().Sub(start); el < cfg.CommLostAfter || el > cfg.CommLostAfter+500*time.Millisecond {
+				t.Fatalf("CommLost after %v, want %v", el, cfg.CommLostAfter)
+			}
+			return
+		default:
+		}
+		clock.Advance(50 * time.Millisecond)
+	}
+	t.Fatal("no CommLost within 3 s of fake time")
+}
+
+// While RESET goes unacknowledged the acceptor keeps saying POWER UP WITH
+// BILL IN STACKER; the driver keeps resetting but reports it once.
+func TestPowerUpWithBillReportedOnceWhileResetFails(t *testing.T) {
+	resets := 0
+	var mu sync.Mutex
+	p := &scriptPort{answer: func(req Frame) []byte {
+		mu.Lock()
+		defer mu.Unlock()
+		if req.Code == CmdReset {
+			resets++
+			return nil
+		}
+		return enc(StPowerUpBillInStacker)
+	}}
+	cfg := DefaultConfig("fake")
+	cfg.PollInterval, cfg.Retries = time.Millisecond, 0
+	cfg.Open = func(string, serialport.Mode) (Port, error) { return p, nil }
+	d := New(cfg)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go d.Run(ctx)
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		mu.Lock()
+		n := resets
+		mu.Unlock()
+		if n >= 5 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("only %d RESETs", n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+	cancel()
+	var got []Event
+	for len(d.Events()) > 0 {
+		got = append(got, <-d.Events())
+	}
+	if len(got) != 1 {
+		t.Fatalf("events %v", got)
+	}
+	if pu, ok := got[0].(PowerUpWithBill); !ok || pu.Where != InStacker {
+		t.Fatalf("event %v", got[0])
+	}
+}

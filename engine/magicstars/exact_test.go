@@ -98,3 +98,14 @@ func TestExactModelTargets(t *testing.T) {
 		t.Fatalf("components %.15f, RTP %.15f", sum, ratF(e.RTP))
 	}
 }
+
+func TestFastDiv(t *testing.T) {
+	for _, d := range []uint32{2, 3, 7, 32, 1000, 1024, 32767, 1 << 20, 1<<22 - 3} {
+		m := reciprocal(d)
+		for _, x := range []uint32{0, 1, d - 1, d, d + 1, 1<<22 - 1, 1<<31 + 5, 1<<32 - 1, 123456789} {
+			if got := fastDiv(x, m); got != x/d {
+				t.Fatalf("%d / %d = %d, fastDiv %d", x, d, x/d, got)
+			}
+		}
+	}
+}

@@ -2,6 +2,7 @@ package magicstars
 
 import (
 	"fmt"
+	"math/bits"
 
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -34,14 +35,24 @@ type Game struct {
 	reels  [3]reel
 	// fsTable maps a draw in [0, total weight) to a free-spin count (MS-13).
 	fsTable []int32
-	// tuples caches, per stop tuple (a*L2+b)*L3+c, its stops and what
-	// spin's own line check found, so a spin is one table read.
-	tuples []tupleInfo
+	// outcome caches, per stop tuple (a*L2+b)*L3+c, what spin's own line
+	// check found (outLines | outDoubled | outTrigger): one byte per tuple,
+	// so the whole table stays in the first-level cache.
+	outcome []uint8
+	// n23 = L2*L3 and n3 = L3 with their reciprocals for fastDiv.
+	n23, n3 uint32
+	m23, m3 uint64
 }
 
-// tupleInfo: stops = stop1<<20 | stop2<<10 | stop3; out = pay in line bets
-// << 16 | star cells (bit reel*3+row) << 7 | outTrigger | outDoubled | lines.
-type tupleInfo struct{ stops, out uint32 }
+// fastDiv is x / d for 32-bit x and d >= 2, with m = reciprocal(d) (Lemire,
+// "Faster remainder by direct computation", 2019): one multiplication
+// instead of a division on the hot path.
+func fastDiv(x uint32, m uint64) uint32 {
+	hi, _ := bits.Mul64(m, uint64(x))
+	return uint32(hi)
+}
+
+func reciprocal(d uint32) uint64 { return ^uint64(0)/uint64(d) + 1 }
 
 const (
 	outLines   = 0x1f // bit i: line i+1 wins
@@ -85,20 +96,20 @@ func New(data []byte) (*Game, error) {
 		}
 	}
 	r0, r1, r2 := &g.reels[0], &g.reels[1], &g.reels[2]
-	g.tuples = make([]tupleInfo, 0, r0.n*r1.n*r2.n)
+	g.outcome = make([]uint8, 0, r0.n*r1.n*r2.n)
 	for a := range r0.n {
 		for b := range r1.n {
 			for c := range r2.n {
 				out := outcomeFor(&[3][3]engine.Symbol{r0.win[a], r1.win[b], r2.win[c]})
-				m0, m1, m2 := r0.mark[a], r1.mark[b], r2.mark[c]
-				out |= (uint32(m0) | uint32(m1)<<3 | uint32(m2)<<6) << 7
-				if m0 != 0 && m1 != 0 && m2 != 0 {
+				if r0.mark[a] != 0 && r1.mark[b] != 0 && r2.mark[c] != 0 {
 					out |= outTrigger
 				}
-				g.tuples = append(g.tuples, tupleInfo{stops: uint32(a)<<20 | uint32(b)<<10 | uint32(c), out: out})
+				g.outcome = append(g.outcome, out)
 			}
 		}
 	}
+	g.n23, g.n3 = uint32(r1.n*r2.n), uint32(r2.n)
+	g.m23, g.m3 = reciprocal(g.n23), reciprocal(g.n3)
 	return g, nil
 }
 
@@ -191,23 +202,21 @@ func (g *Game) drawCount(src engine.Source, s *engine.Step) int {
 var lineRows = [LineCount][3]uint8{{1, 1, 1}, {0, 0, 0}, {2, 2, 2}, {0, 1, 2}, {2, 1, 0}}
 
 // outcomeFor checks the five lines of a screen (MS-8, MS-14) and MS-15.
-func outcomeFor(sc *[3][3]engine.Symbol) uint32 {
-	var units, mask uint32
+func outcomeFor(sc *[3][3]engine.Symbol) uint8 {
+	var mask uint8
 	for li := range lineRows {
 		lr := &lineRows[li]
 		a := sc[0][lr[0]]
 		if sc[1][lr[1]] == a && sc[2][lr[2]] == a { // three from the left
-			units += uint32(Pays[a])
 			mask |= 1 << li
 		}
 	}
 	// Five winning lines are a full screen (the three rows won, and the
 	// diagonals join them in the middle cell).
 	if mask == outLines && Doubles[sc[1][1]] {
-		units *= 2
 		mask |= outDoubled
 	}
-	return units<<16 | mask
+	return mask
 }
 
 // spin draws one stop tuple, fills s and reports whether the free spins
@@ -217,12 +226,16 @@ func (g *Game) spin(src engine.Source, s *engine.Step, lineBet engine.Money) boo
 	// One draw per spin over the whole cycle, read as mixed-radix digits
 	// (reel 1 most significant): uniform over tuples as three draws would be,
 	// at a third of the cost.
-	ti := g.tuples[src.Intn(len(g.tuples))]
-	a, b, c := ti.stops>>20, ti.stops>>10&1023, ti.stops&1023
+	t := uint32(src.Intn(len(g.outcome)))
+	out := g.outcome[t]
+	a := fastDiv(t, g.m23)
+	rem := t - a*g.n23
+	b := fastDiv(rem, g.m3)
+	c := rem - b*g.n3
+	r0, r1, r2 := &g.reels[0], &g.reels[1], &g.reels[2]
 	s.Stops[0], s.Stops[1], s.Stops[2] = int32(a), int32(b), int32(c)
-	s.Screen[0], s.Screen[1], s.Screen[2] = g.reels[0].win[a], g.reels[1].win[b], g.reels[2].win[c]
-	out := ti.out
-	s.Marked = uint16(out>>7) & 0x1ff
+	s.Screen[0], s.Screen[1], s.Screen[2] = r0.win[a], r1.win[b], r2.win[c]
+	s.Marked = uint16(r0.mark[a]) | uint16(r1.mark[b])<<3 | uint16(r2.mark[c])<<6
 	s.Multiplier = 1
 	if mask := out & outLines; mask != 0 {
 		mult := engine.Money(1)
@@ -230,13 +243,16 @@ func (g *Game) spin(src engine.Source, s *engine.Step, lineBet engine.Money) boo
 			mult = 2
 			s.FullScreen, s.Multiplier = true, 2
 		}
+		var pay engine.Money
 		for li := range LineCount {
 			if mask&(1<<li) != 0 {
 				sym := s.Screen[0][lineRows[li][0]]
-				s.Wins = append(s.Wins, engine.Win{Kind: engine.WinLine, Symbol: sym, Count: 3, Line: li + 1, Amount: Pays[sym] * lineBet * mult})
+				amt := Pays[sym] * lineBet * mult
+				s.Wins = append(s.Wins, engine.Win{Kind: engine.WinLine, Symbol: sym, Count: 3, Line: li + 1, Amount: amt})
+				pay += amt
 			}
 		}
-		s.Pay = engine.Money(out>>16) * lineBet
+		s.Pay = pay
 	}
 	return out&outTrigger != 0 // MS-11: all three stars lit
 }

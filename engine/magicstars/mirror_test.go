@@ -107,9 +107,9 @@ func FuzzMirrorMagicStars(f *testing.F) {
 	f.Add(uint64(4), uint16(1), uint32(7), uint32(100), []byte{1, 2, 3})
 	f.Add(uint64(9), uint16(3), uint32(0), uint32(0), []byte{0xff})
 	trig := engine.Draw{}
-	for a, ti := range Default.tuples {
-		if ti.out&outTrigger != 0 {
-			trig = engine.Draw{Value: uint32(a), Range: uint32(len(Default.tuples))}
+	for a, out := range Default.outcome {
+		if out&outTrigger != 0 {
+			trig = engine.Draw{Value: uint32(a), Range: uint32(len(Default.outcome))}
 			break
 		}
 	}

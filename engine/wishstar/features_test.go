@@ -14,7 +14,7 @@ var (
 )
 
 func fullWild(ri *reelInfo) bool { return ri.full }
-func hasBonus(ri *reelInfo) bool  { return ri.bonus == 1 && ri.stars == 0 }
+func hasBonus(ri *reelInfo) bool { return ri.bonus == 1 && ri.stars == 0 }
 
 // noDraw is a landing draw that lands nothing; landDraw one that lands.
 func noDraw() int   { return Default.c.m.RespinLand.Range - 1 }

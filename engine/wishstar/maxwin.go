@@ -51,6 +51,11 @@ func (k *infoKey) n(s int) int { return int(k.cnt>>(4*uint(s))) & 15 }
 // bestByClass searches a reel set. pLock(c) is the probability that Lock &
 // Spin from c stars ends with its largest pay.
 func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass]classBest {
+	var arr [2][2][3]classBest
+	var pl [16]float64
+	for c := g.c.m.LockTrigger; c <= 15; c++ {
+		pl[c] = pLock(c)
+	}
 	var keys [5][]infoKey
 	var counts [5][]int
 	cycle := 1.0
@@ -81,7 +86,6 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass
 			}
 		}
 	}
-	best := map[featClass]classBest{}
 	T := g.c.m.LockTrigger
 	for k, n := range front {
 		for d, kd := range keys[3] {
@@ -101,18 +105,30 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass
 					ways += w * float64(g.c.pays[s][kk]) / Unit
 				}
 				stars := k.stars + int(kd.stars+ke.stars)
-				fc := featClass{lock: b2i(stars >= T), scat: b2i(k.bonus+int(kd.bonus+ke.bonus) >= 3), full: k.full + b2i(kd.full) + b2i(ke.full)}
-				p := n * float64(counts[3][d]*counts[4][e]) / cycle
-				if fc.lock == 1 {
-					p *= pLock(stars)
+				lock := b2i(stars >= T)
+				cb := &arr[lock][b2i(k.bonus+int(kd.bonus+ke.bonus) >= 3)][k.full+b2i(kd.full)+b2i(ke.full)]
+				if cb.ok && ways < cb.ways-1e-9 {
+					continue
 				}
-				cb := best[fc]
+				p := n * float64(counts[3][d]*counts[4][e]) / cycle
+				if lock == 1 {
+					p *= pl[stars]
+				}
 				switch {
 				case !cb.ok || ways > cb.ways+1e-9:
-					best[fc] = classBest{ways: ways, p: p, ok: true}
-				case math.Abs(ways-cb.ways) <= 1e-9:
+					*cb = classBest{ways: ways, p: p, ok: true}
+				default:
 					cb.p += p
-					best[fc] = cb
+				}
+			}
+		}
+	}
+	best := map[featClass]classBest{}
+	for l := range 2 {
+		for s := range 2 {
+			for f := range 3 {
+				if arr[l][s][f].ok {
+					best[featClass{l, s, f}] = arr[l][s][f]
 				}
 			}
 		}

@@ -140,10 +140,7 @@ func FuzzMirrorWishStar(f *testing.F) {
 	f.Add(uint64(3), uint8(2), []byte{9, 0, 1, 0, 0, 0, 200, 1, 0, 0, 0})
 	f.Add(uint64(4), uint8(3), []byte{0, 0, 0xff, 0xff, 0xff, 0xff})
 	f.Add(uint64(5), uint8(4), []byte{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12})
-	st := [][]int{nil}
-	if tt, ok := any(f).(testing.TB); ok {
-		_ = tt
-	}
+	st := [][]int{nil} // filled on the first run, where a *testing.T exists
 	f.Fuzz(func(t *testing.T, seed uint64, mode uint8, edits []byte) {
 		if len(st) == 1 {
 			st = starters(t)

@@ -82,7 +82,13 @@ func (a *Adapter) Committed(db *sql.DB) {
 }
 
 func (a *Adapter) loader() {
+	prepared := false
 	for db := range a.kick {
+		if !prepared {
+			// Play's statements, prepared once on the server's store: the
+			// writer stops parsing them for every round.
+			prepared = a.j.Prepare(context.Background(), db) == nil
+		}
 		_ = a.live.Load(context.Background(), db) // a failed read is retried at the next commit
 	}
 }

@@ -568,8 +568,8 @@ func (a *Acceptor) powerOn(w Where) {
 		}
 		a.powerUp = stPowerUpAcc
 	case InStacker:
-		if a.doc == nil {
-			a.doc = &Doc{}
+		if a.doc == nil && a.openVend < 0 {
+			a.doc = &Doc{} // unknown; a VEND VALID document is already recorded
 		}
 		a.finish(Stacked, "power-up with bill in stacker")
 		a.powerUp = stPowerUpStk

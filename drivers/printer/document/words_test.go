@@ -126,3 +126,14 @@ func FuzzWords(f *testing.F) {
 		}
 	})
 }
+
+func BenchmarkWords(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, l := range []Lang{Czech, German, English} {
+			if _, err := Words(l, 123456789, EUR); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

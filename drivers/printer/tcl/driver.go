@@ -75,25 +75,26 @@ type job struct {
 
 // Driver is a TCL printer on a serial line. It implements printer.Printer.
 type Driver struct {
-	cfg    Config
-	port   serialport.Port
-	wmu    sync.Mutex
-	mu     sync.Mutex
-	split  Splitter
-	st     Status
-	have   bool
-	online bool
-	lastRx time.Time
-	frames int
-	poll   time.Time
-	job    *job
-	lastID printer.JobID
-	chute  bool // TicketInChute reported and not yet taken
-	faults printer.Faults
-	events chan printer.Event
-	done   chan struct{}
-	wg     sync.WaitGroup
-	closed bool
+	cfg      Config
+	port     serialport.Port
+	wmu      sync.Mutex
+	mu       sync.Mutex
+	split    Splitter
+	st       Status
+	have     bool
+	online   bool
+	lastRx   time.Time
+	frames   int
+	poll     time.Time
+	job      *job
+	lastID   printer.JobID
+	chute    bool          // TicketInChute reported and not yet taken
+	chuteJob printer.JobID // the job whose ticket is in the chute (0: a form feed)
+	faults   printer.Faults
+	events   chan printer.Event
+	done     chan struct{}
+	wg       sync.WaitGroup
+	closed   bool
 }
 
 var _ printer.Printer = (*Driver)(nil)
@@ -139,6 +140,14 @@ func Open(cfg Config) (*Driver, error) {
 			d.Close()
 			return nil, err
 		}
+		d.mu.Lock()
+		d.downloadCmds = download
+		d.mu.Unlock()
+	}
+	// Clear the power-up flag so that a later power cycle shows as its rise.
+	if err := d.write(ClearErrors); err != nil {
+		d.Close()
+		return nil, err
 	}
 	return d, nil
 }
@@ -235,7 +244,7 @@ func (d *Driver) Print(doc document.Document) (printer.JobID, error) {
 	case !d.online:
 		d.mu.Unlock()
 		return 0, printer.ErrOffline
-	case d.job != nil:
+	case d.job != nil || d.st.Cond&Busy != 0:
 		d.mu.Unlock()
 		return 0, printer.ErrBusy
 	case d.st.Cond&PaperInChute != 0:
@@ -279,7 +288,10 @@ func (d *Driver) ClearJam() error { return d.command(ClearErrorsAndJam) }
 // FormFeed ejects a blank ticket (refused during a job).
 func (d *Driver) FormFeed() error {
 	d.mu.Lock()
-	busy := d.job != nil
+	busy := d.job != nil || d.st.Cond&Busy != 0
+	if !busy {
+		d.chuteJob = 0
+	}
 	d.mu.Unlock()
 	if busy {
 		return printer.ErrBusy
@@ -378,7 +390,18 @@ func (d *Driver) tick() {
 			evs = append(evs, d.failJob(at, 0, "print did not finish in time"))
 		}
 	}
+	var again [][]byte
+	if d.redownload {
+		d.redownload = false
+		again = d.downloadCmds
+	}
 	d.mu.Unlock()
+	for _, c := range again {
+		d.write(c)
+	}
+	if again != nil {
+		d.write(ClearErrors)
+	}
 	if sendENQ {
 		d.write([]byte{ENQ})
 	}
@@ -504,6 +527,7 @@ func (d *Driver) onStatus(s Status) {
 				evs = append(evs, d.failJob(at, f, f.String()))
 			default:
 				d.job = nil
+				d.chuteJob = j.id
 				evs = append(evs, printer.PrintComplete{At: at, Job: j.id})
 			}
 		}
@@ -513,11 +537,14 @@ func (d *Driver) onStatus(s Status) {
 		switch {
 		case inChute && !d.chute:
 			d.chute = true
-			evs = append(evs, printer.TicketInChute{At: at, Job: d.lastID})
+			evs = append(evs, printer.TicketInChute{At: at, Job: d.chuteJob})
 		case !inChute && d.chute:
 			d.chute = false
-			evs = append(evs, printer.TicketTaken{At: at, Job: d.lastID})
+			evs = append(evs, printer.TicketTaken{At: at, Job: d.chuteJob})
 		}
+	}
+	if s.Cond&ResetPowerUp != 0 && had && prev.Cond&ResetPowerUp == 0 && d.downloadCmds != nil {
+		d.redownload = true
 	}
 	if s.Cond&TopOfForm != 0 && (!had || prev.Cond&TopOfForm == 0) {
 		evs = append(evs, printer.TopOfForm{At: at})

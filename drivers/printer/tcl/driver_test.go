@@ -164,6 +164,9 @@ func TestVoucherLifecycle(t *testing.T) {
 		case printer.PrintComplete:
 			order = append(order, "complete")
 		case printer.TicketInChute:
+			if v.Job != id {
+				t.Errorf("TicketInChute for job %d, want %d", v.Job, id)
+			}
 			order = append(order, "chute")
 		case printer.PrintFailed:
 			t.Fatalf("failed: %+v", v)
@@ -407,9 +410,15 @@ func TestFormFeedAndClearErrors(t *testing.T) {
 	if p := r.emu.Printouts(); len(p) != 1 || !p[0].FormFeed {
 		t.Fatalf("%+v", p)
 	}
-	// The power-up flag latches until cleared; ^C|^ clears it.
+	// The driver clears the power-up flag at Open; a power cycle sets it
+	// again, and ClearErrors (^C|^) clears it.
+	if r.emu.Flags()[4]&0x01 != 0 {
+		t.Fatal("power-up flag still set after Open")
+	}
+	r.emu.TakeTicket()
+	r.emu.PowerCycle()
 	if r.emu.Flags()[4]&0x01 == 0 {
-		t.Fatal("power-up flag not set at start")
+		t.Fatal("power cycle did not set the power-up flag")
 	}
 	if err := r.drv.ClearErrors(); err != nil {
 		t.Fatal(err)
@@ -417,6 +426,28 @@ func TestFormFeedAndClearErrors(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if r.emu.Flags()[4]&0x01 != 0 {
 		t.Fatal("^C|^ did not clear the power-up flag")
+	}
+}
+
+// With downloaded templates, a printer power cycle (RAM lost) makes the
+// driver download them again, and the next voucher prints.
+func TestPowerCycleRedownloads(t *testing.T) {
+	r := newRig(t, tclemu.Options{}, func(c *tcl.Config) { c.Download = true })
+	r.until("Online", is[printer.Online], time.Second)
+	r.emu.PowerCycle()
+	deadline := time.Now().Add(2 * time.Second)
+	for len(r.emu.Templates()) != 2 || r.emu.Flags()[4]&0x01 != 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("templates not downloaded again after the power cycle: %q %v", r.emu.Templates(), r.emu)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if _, err := r.drv.Print(voucher(valNo)); err != nil {
+		t.Fatal(err)
+	}
+	r.until("ValidationPrinted", is[printer.ValidationPrinted], 3*time.Second)
+	if p := r.emu.Printouts(); p[len(p)-1].Template != tcl.OwnVoucher {
+		t.Fatalf("%+v", p[len(p)-1])
 	}
 }
 

@@ -526,8 +526,12 @@ func (e *Emulator) defineTemplate(p []string) {
 	}
 	t := Template{ID: p[0][0], Width: w, Length: l}
 	for _, id := range p[4:] {
+		if !validID(id) {
+			e.regionErr = true
+			return
+		}
 		r, ok := e.regions[id[0]]
-		if !validID(id) || !ok {
+		if !ok {
 			e.regionErr = true // a template may only name defined regions
 			return
 		}

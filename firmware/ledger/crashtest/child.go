@@ -49,9 +49,14 @@ func RunChild(cfg ChildConfig, out io.Writer) error {
 		switch o.Kind {
 		case "settle", "stacked", "voucher_printed", "handpay_paid", "door_close", "config":
 			// the cabinet checks its memory after money moved and doors closed
-			if _, err := l.Verify(o.Kind); err != nil {
+			rep, err := l.Verify(o.Kind)
+			if err != nil {
 				say("X verify: %v", err)
 				return err
+			}
+			if len(rep.Rebuilt) > 0 { // nothing but a kill happened: no copy may go bad
+				say("X verify rebuilt a copy: %v", rep.Rebuilt)
+				return fmt.Errorf("verify rebuilt %v", rep.Rebuilt)
 			}
 		}
 		return nil

@@ -1,0 +1,365 @@
+// Package loadtest drives the reference central system with n virtual
+// cabinets on loopback and measures outcomes per second and latency, then
+// audits the Magic Stars jackpot books.
+//
+// It starts polaris-central's server in-process (a generated development
+// PKI, a fresh SQLite store with synchronous=FULL, jackpot pools of a
+// generated configuration), gives each virtual cabinet its own certificate
+// and its own real link client (mutual TLS, Ed25519-verified bodies), and
+// lets every cabinet play Magic Stars rounds back to back: RequestOutcome,
+// then CommitOutcome, each answered only once durable.
+package loadtest
+
+import (
+	"context"
+	"crypto/ed25519"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Options bound and shape a run. Either Duration or Rounds must be set.
+type Options struct {
+	Cabinets    int
+	Duration    time.Duration // how long the cabinets play; 0 = until Rounds
+	Rounds      int           // rounds per cabinet; 0 = until Duration
+	Halls       int           // halls the cabinets stand in (default 4)
+	Mirror      bool          // replay each outcome with engine.Mirror on the cabinet side
+	NoCommit    bool          // skip CommitOutcome
+	NoJackpot   bool          // run the server without the jackpot engine
+	Dir         string        // data directory; "" = a temporary one, removed afterwards
+	HitGap      int64         // > 0: every pool must be hit by seed + HitGap CZK, to force hits
+	CallTimeout time.Duration // deadline of each call (default 10 s)
+	Log         io.Writer     // setup steps; nil = quiet
+	// Started, if set, is called when the clock starts (for profiling).
+	Started func()
+}
+
+// Result is what a run measured.
+type Result struct {
+	Cabinets int
+	Outcomes int64
+	Elapsed  time.Duration
+	Outcome  []time.Duration // RequestOutcome latencies, sorted
+	Commit   []time.Duration // CommitOutcome latencies, sorted
+	Errors   int64
+	FirstErr error
+	LoadAvg  [2]string // /proc/loadavg before and after: the machine is shared
+
+	Audit   []jackpot.AuditLine
+	Checks  []string // every cross-check's failure; empty = all passed
+	stakes  map[string]int64
+	hits    map[string]int64
+	hitN    map[string]int64
+	halls   map[string]string
+	jackpot *jackpot.Jackpot
+}
+
+// PerSecond is the outcomes per second.
+func (r *Result) PerSecond() float64 { return float64(r.Outcomes) / r.Elapsed.Seconds() }
+
+// Pct returns the p-th percentile of sorted latencies.
+func Pct(d []time.Duration, p float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	i := int(float64(len(d))*p/100+0.5) - 1
+	return d[max(0, min(i, len(d)-1))]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / 1e6 }
+
+// Line is the one-line report.
+func (r *Result) Line() string {
+	return fmt.Sprintf("%d cabinets: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; commit p50 %.1f ms, p99 %.1f ms; %d errors; GOMAXPROCS %d; loadavg %s → %s)",
+		r.Cabinets, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
+		ms(Pct(r.Outcome, 99.9)), ms(Pct(r.Outcome, 100)), ms(Pct(r.Commit, 50)), ms(Pct(r.Commit, 99)),
+		r.Errors, runtime.GOMAXPROCS(0), r.LoadAvg[0], r.LoadAvg[1])
+}
+
+// OK reports whether the run had no errors and every check passed.
+func (r *Result) OK() bool { return r.Errors == 0 && len(r.Checks) == 0 }
+
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}
+
+// Run sets up the server and the cabinets, plays, and audits.
+func Run(ctx context.Context, o Options) (*Result, error) {
+	if o.Cabinets < 1 || (o.Duration <= 0 && o.Rounds <= 0) {
+		return nil, errors.New("loadtest: need Cabinets ≥ 1 and a Duration or Rounds bound")
+	}
+	if o.Halls < 1 {
+		o.Halls = 4
+	}
+	if o.CallTimeout <= 0 {
+		o.CallTimeout = 10 * time.Second
+	}
+	logf := func(format string, a ...any) {
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, format+"\n", a...)
+		}
+	}
+	dir := o.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "polaris-loadtest-")
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+		defer os.RemoveAll(dir)
+	}
+
+	// PKI: CA, server certificate, signing key; one certificate per cabinet.
+	pkiDir := filepath.Join(dir, "pki")
+	now := time.Now()
+	if err := pki.Init(pkiDir, []string{"localhost", "127.0.0.1"}, now); err != nil {
+		return nil, err
+	}
+	ids := make([]string, o.Cabinets)
+	for i := range ids {
+		ids[i] = fmt.Sprintf("load-%05d", i+1)
+	}
+	if err := parallelN(ids, 2*runtime.GOMAXPROCS(0), func(id string) error {
+		_, _, err := pki.IssueCabinet(pkiDir, id, now)
+		return err
+	}); err != nil {
+		return nil, err
+	}
+	logf("pki: %d cabinet certificates in %s", len(ids), pkiDir)
+
+	j, err := jackpot.New(Pools(o.Halls, o.HitGap), time.Now)
+	if err != nil {
+		return nil, err
+	}
+	halls := map[string]string{}
+	for i, id := range ids {
+		halls[id] = fmt.Sprintf("hall-%d", i%o.Halls+1)
+	}
+	tlsSrv, err := pki.ServerTLSDir(pkiDir)
+	if err != nil {
+		return nil, err
+	}
+	key, err := pki.LoadSigningKey(filepath.Join(pkiDir, pki.SigningKey))
+	if err != nil {
+		return nil, err
+	}
+	dbPath := filepath.Join(dir, "central.db")
+	scfg := server.Config{DBPath: dbPath, TLS: tlsSrv, SigningKey: key, Halls: halls, Now: time.Now}
+	if !o.NoJackpot {
+		scfg.Jackpots = jpserver.New(j)
+	}
+	srv, err := server.New(scfg)
+	if err != nil {
+		return nil, err
+	}
+	closed := false
+	defer func() {
+		if !closed {
+			srv.Close()
+		}
+	}()
+	addr, err := srv.Listen("127.0.0.1:0")
+	if err != nil {
+		return nil, err
+	}
+	logf("server on %s, store %s", addr, dbPath)
+
+	g, err := engine.Lookup(engine.MagicStars)
+	if err != nil {
+		return nil, err
+	}
+	pub := key.Public().(ed25519.PublicKey)
+	clients := make([]*link.Client, len(ids))
+	for i, id := range ids {
+		tc, err := pki.CabinetTLSDir(pkiDir, id, "localhost")
+		if err != nil {
+			return nil, err
+		}
+		c, err := link.Dial(link.Config{Addr: addr.String(), TLS: tc, Cabinet: id, SigningKey: pub,
+			Games: []engine.Game{g}, CallTimeout: o.CallTimeout})
+		if err != nil {
+			return nil, err
+		}
+		defer c.Close()
+		clients[i] = c
+	}
+	// Hello from every cabinet before the clock starts: TLS handshakes and
+	// cabinet registration are not part of the measured rounds.
+	if err := parallelN(clients, 64, func(c *link.Client) error {
+		_, err := c.Hello(ctx)
+		return err
+	}); err != nil {
+		return nil, fmt.Errorf("loadtest: hello: %w", err)
+	}
+	logf("%d cabinets connected", len(clients))
+
+	res := &Result{Cabinets: o.Cabinets, halls: halls, jackpot: j}
+	res.LoadAvg[0] = loadavg()
+	if o.Started != nil {
+		o.Started()
+	}
+	play(ctx, o, clients, g, res)
+	res.LoadAvg[1] = loadavg()
+	closed = true
+	if err := srv.Close(); err != nil {
+		logf("server close: %v", err)
+	}
+	if !o.NoJackpot {
+		if err := res.audit(dbPath); err != nil {
+			return res, err
+		}
+	}
+	return res, nil
+}
+
+// Pools is the generated jackpot configuration: hall-1 has its own pool,
+// hall-2 and hall-3 share a group pool, the other halls feed the system
+// pool. gap > 0 puts every ceiling gap CZK above its seed.
+func Pools(halls int, gap int64) *jackpot.Config {
+	cfg := &jackpot.Config{CZKPerEUR: 2500}
+	for i := 1; i <= halls; i++ {
+		cfg.Halls = append(cfg.Halls, jackpot.HallConfig{ID: fmt.Sprintf("hall-%d", i), Name: fmt.Sprintf("Hall %d", i)})
+	}
+	cfg.Pools = append(cfg.Pools,
+		jackpot.PoolConfig{ID: "system", Name: "Magic Stars Jackpot", Scope: jackpot.ScopeSystem, Seed: 20000, MustHitBy: 100000, RateBP: 100},
+		jackpot.PoolConfig{ID: "hall-1", Name: "Hall 1 Jackpot", Scope: jackpot.ScopeHall, Halls: []string{"hall-1"}, Seed: 5000, MustHitBy: 25000, RateBP: 50})
+	if halls >= 3 {
+		cfg.Pools = append(cfg.Pools, jackpot.PoolConfig{ID: "group-2-3", Name: "Group Jackpot", Scope: jackpot.ScopeGroup,
+			Halls: []string{"hall-2", "hall-3"}, Seed: 10000, MustHitBy: 50000, RateBP: 75})
+	}
+	if gap > 0 {
+		for i := range cfg.Pools {
+			cfg.Pools[i].MustHitBy = cfg.Pools[i].Seed + gap
+		}
+	}
+	return cfg
+}
+
+func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game, res *Result) {
+	stakes := g.Stakes()
+	if o.Duration > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.Duration)
+		defer cancel()
+	}
+	res.stakes, res.hits, res.hitN = map[string]int64{}, map[string]int64{}, map[string]int64{}
+	var errs atomic.Int64
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	start := time.Now()
+	for i, c := range clients {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lat := make([]time.Duration, 0, 1024)
+			com := make([]time.Duration, 0, 1024)
+			var staked int64
+			hits, nh := map[string]int64{}, map[string]int64{}
+			fail := func(err error) {
+				errs.Add(1)
+				mu.Lock()
+				if res.FirstErr == nil {
+					res.FirstErr = fmt.Errorf("%s: %w", c.Cabinet(), err)
+				}
+				mu.Unlock()
+			}
+			for n := uint64(1); o.Rounds == 0 || n <= uint64(o.Rounds); n++ {
+				if ctx.Err() != nil {
+					break
+				}
+				stake := stakes[(int(n)+i)%len(stakes)]
+				// Each call runs on its own deadline: a round begun is
+				// finished even when the run's time is up.
+				t0 := time.Now()
+				out, err := c.RequestOutcome(context.Background(), n, g.ID(), g.ModelID(), stake)
+				if err != nil {
+					fail(err)
+					break
+				}
+				lat = append(lat, time.Since(t0))
+				staked += int64(stake)
+				if out.Jackpot != nil {
+					hits[out.Jackpot.Pool] += int64(out.Jackpot.Amount)
+					nh[out.Jackpot.Pool]++
+				}
+				if o.Mirror {
+					if err := out.Mirror(); err != nil {
+						fail(err)
+						break
+					}
+				}
+				if !o.NoCommit {
+					t1 := time.Now()
+					if err := c.CommitOutcome(context.Background(), n); err != nil {
+						fail(err)
+						break
+					}
+					com = append(com, time.Since(t1))
+				}
+			}
+			mu.Lock()
+			res.Outcome = append(res.Outcome, lat...)
+			res.Commit = append(res.Commit, com...)
+			res.stakes[c.Cabinet()] = staked
+			for p, a := range hits {
+				res.hits[p] += a
+				res.hitN[p] += nh[p]
+			}
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	res.Elapsed = time.Since(start)
+	res.Outcomes = int64(len(res.Outcome))
+	res.Errors = errs.Load()
+	slices.Sort(res.Outcome)
+	slices.Sort(res.Commit)
+}
+
+func parallelN[T any](items []T, n int, fn func(T) error) error {
+	sem := make(chan struct{}, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var first error
+	for _, it := range items {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			if err := fn(it); err != nil {
+				mu.Lock()
+				if first == nil {
+					first = err
+				}
+				mu.Unlock()
+			}
+		}()
+	}
+	wg.Wait()
+	return first
+}

@@ -1,0 +1,201 @@
+package wishstar
+
+import (
+	"encoding/json"
+	"math"
+	"testing"
+
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// tiny is a small model whose base set can be enumerated stop by stop.
+func tiny(t *testing.T, fsMax int) *Game {
+	t.Helper()
+	var m Model
+	if err := json.Unmarshal(modelBytes, &m); err != nil {
+		t.Fatal(err)
+	}
+	m.Reels = map[string][5]string{
+		"base": {
+			"10 J STAR STAR BONUS K ELF Q 10",
+			"WILD WILD WILD 10 J STAR WILD Q K ELF",
+			"J 10 BONUS STAR STAR STAR Q ELF",
+			"K WILD Q STAR STAR 10 WILD WILD WILD J",
+			"10 BONUS J STAR Q K STAR ELF",
+		},
+		"free": {
+			"10 J STAR BONUS K ELF Q",
+			"WILD WILD WILD 10 J STAR Q K",
+			"J 10 BONUS STAR Q ELF A",
+			"K WILD Q STAR 10 WILD J",
+			"10 BONUS J STAR Q K A",
+		},
+	}
+	m.FreeSpinsMax = fsMax
+	b, err := json.Marshal(&m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := NewFromBytes(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestExactWaysAgainstEnumeration (WS-1..WS-3, slotmath §2.1): the
+// factorised per-reel sums give the same E[W], E[W^2], P(W=0) and star /
+// Bonus / full-wild distribution as evaluating every stop combination of a
+// small model with the production ways code.
+func TestExactWaysAgainstEnumeration(t *testing.T) {
+	g := tiny(t, 50)
+	rs := &g.c.base
+	sc := g.calcSet("base", rs, 1)
+	var n, ew, ew2, p0 float64
+	var pz [nZ]float64
+	var st [5]int
+	var wins []engine.Win
+	var rec func(r int)
+	rec = func(r int) {
+		if r == 5 {
+			var inf [5]*reelInfo
+			c, b, f := 0, 0, 0
+			for i := range 5 {
+				inf[i] = &rs.info[i][st[i]]
+				c += int(inf[i].stars)
+				b += int(inf[i].bonus)
+				f += b2i(inf[i].full)
+			}
+			wins = wins[:0]
+			w := float64(g.c.ways(&wins, &inf, 1)) / Unit
+			n++
+			ew += w
+			ew2 += w * w
+			if w == 0 {
+				p0++
+			}
+			pz[zOf(c, b, f)]++
+			return
+		}
+		for st[r] = range rs.info[r] {
+			rec(r + 1)
+		}
+	}
+	rec(0)
+	var sw, sw2, s0 float64
+	for z := range nZ {
+		sw += sc.w1[z]
+		sw2 += sc.w2[z]
+		s0 += sc.w0[z]
+		if math.Abs(sc.pZ[z]-pz[z]/n) > 1e-12 {
+			t.Errorf("P(Z=%d): %g vs enumerated %g", z, sc.pZ[z], pz[z]/n)
+		}
+	}
+	for _, c := range [][3]float64{{sw, ew / n, 0}, {sw2, ew2 / n, 1}, {s0, p0 / n, 2}} {
+		if math.Abs(c[0]-c[1]) > 1e-9*math.Max(1, c[1]) {
+			t.Errorf("moment %v: exact %.12f, enumerated %.12f", c[2], c[0], c[1])
+		}
+	}
+	t.Logf("%d combinations: E[W] %.9f E[W^2] %.9f P(W=0) %.9f", int(n), ew/n, ew2/n, p0/n)
+}
+
+// TestExactFreeSpinDPMatchesBranching (WS-6, slotmath §2.3): with a limit
+// too high to matter, the embedded model's free-spin DP gives the branching formula
+// 10/(1 - 10q); with the model's limit it gives no more.
+func TestExactFreeSpinDPMatchesBranching(t *testing.T) {
+	for _, c := range []struct {
+		max   int
+		exact bool
+	}{{400, true}, {50, false}} {
+		var m Model
+		if err := json.Unmarshal(modelBytes, &m); err != nil {
+			t.Fatal(err)
+		}
+		m.FreeSpinsMax = c.max
+		b, _ := json.Marshal(&m)
+		g, err := NewFromBytes(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rep, err := g.exact(false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := rep.FreeSpinsCapped - rep.FreeSpinsBranching
+		if c.exact && math.Abs(d) > 1e-9 || !c.exact && d > 1e-12 {
+			t.Errorf("limit %d: DP %.12f, branching %.12f", c.max, rep.FreeSpinsCapped, rep.FreeSpinsBranching)
+		}
+	}
+}
+
+// TestExactLockChain (WS-8): the chain's final-count distribution sums to 1,
+// never ends below its start, and from 6 stars with p = 0.03 gives the
+// slotmath §2.4 figures (E = 7.1788, P(15) = 5.9e-5).
+func TestExactLockChain(t *testing.T) {
+	g := tiny(t, 50)
+	g.c.m.RespinLand.Land, g.c.m.RespinLand.Range = 3, 100
+	lc := g.calcLock()
+	for s := 6; s <= 15; s++ {
+		sum := 0.0
+		for n, p := range lc.final[s] {
+			sum += p
+			if n < s && p != 0 {
+				t.Errorf("from %d: P(end at %d) = %g", s, n, p)
+			}
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("from %d: total %g", s, sum)
+		}
+	}
+	if math.Abs(lc.meanStars[6]-7.1788) > 5e-5 || math.Abs(lc.final[6][15]-5.9e-5) > 0.05e-5 {
+		t.Errorf("from 6 at p=0.03: E %.5f P(15) %.3g", lc.meanStars[6], lc.final[6][15])
+	}
+}
+
+// TestWS11ExactRTP: the theoretical RTP is 95.20 % within ±0.02 pp at every
+// stake of the ladder; the components add up; every advertised award is
+// more frequent than 1 in 100 million games; hit frequency and sigma are in
+// the ranges the README states.
+func TestWS11ExactRTP(t *testing.T) {
+	rep, err := Exact()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.ModelID != Default.ModelID() || len(rep.ModelID) != 64 {
+		t.Fatalf("model id %q", rep.ModelID)
+	}
+	for _, s := range stakes {
+		if r, ok := rep.RTPByStake[s]; !ok || math.Abs(r-0.952) > 0.0002 {
+			t.Errorf("stake %d: RTP %.6f", s, r)
+		}
+	}
+	sum := 0.0
+	for _, c := range rep.Components {
+		sum += c.RTP
+	}
+	if math.Abs(sum-rep.RTP) > 1e-12 {
+		t.Errorf("components add to %.12f, RTP %.12f", sum, rep.RTP)
+	}
+	for _, j := range rep.Jackpots {
+		if j.PerGame < 1e-8 {
+			t.Errorf("%s is 1 in %.0f games", j.Tier, j.OneIn)
+		}
+	}
+	for _, f := range rep.Features {
+		if f.PerGame < 1e-8 {
+			t.Errorf("%s: 1 in %.0f", f.Name, f.OneIn)
+		}
+	}
+	for _, c := range rep.Combinations {
+		if c.Set == "base" && (c.Hits == 0 || c.Prob < 1e-8) {
+			t.Errorf("%s %s x%d: %d hits", c.Set, c.Symbol, c.Count, c.Hits)
+		}
+	}
+	if rep.HitFrequency < 0.25 || rep.HitFrequency > 0.35 || rep.Sigma < 2 || rep.Sigma > 8 {
+		t.Errorf("hit frequency %.4f sigma %.3f", rep.HitFrequency, rep.Sigma)
+	}
+	if rep.MaxWin <= 0 || rep.MaxWinPath == "" {
+		t.Errorf("max win %v (%s)", rep.MaxWin, rep.MaxWinPath)
+	}
+	t.Logf("RTP %.6f hit %.4f sigma %.3f max %.0fx", rep.RTP, rep.HitFrequency, rep.Sigma, rep.MaxWin)
+}

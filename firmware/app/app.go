@@ -1,0 +1,362 @@
+// Package app assembles a whole cabinet from its configuration: the ledger
+// in the data directory, the board (drivers or their emulators), the
+// central link (or an embedded central system on loopback), and the
+// cabinet loop; then it pumps every device and link event into the loop and
+// the loop's lamps out to the board. cmd/polaris and the headless scenario
+// runner both start cabinets through it.
+package app
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/central/embedded"
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/engine"
+	_ "github.com/polaris-vlt/polaris/engine/games"
+	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Options configure a cabinet.
+type Options struct {
+	DataDir string // holds ledger-a, ledger-b and the embedded central system
+	// LedgerA and LedgerB override the two ledger copies' directories (on a
+	// cabinet: two media).
+	LedgerA, LedgerB string
+	Market           string // market profile id: at, cz, demo
+	Board            string // board profile name: devkit, rpi-cabinet
+	CabinetID        string
+	Site, SiteID     string
+	Timing           cabinet.Timing
+	// Tick is how often the loop runs its timers.
+	Tick time.Duration
+	// AcceptorConfig and PrinterOptions adjust device timings (tests).
+	AcceptorConfig func(*id003.Config)
+	Logf           func(format string, args ...any)
+}
+
+// App is a running cabinet.
+type App struct {
+	Opt     Options
+	Ledger  *ledger.Ledger
+	Board   *board.Cabinet
+	Central *embedded.Central
+	Cabinet *cabinet.Cabinet
+	Market  *market.Profile
+
+	cab    *cabinet.Cabinet // set before any device event can arrive
+	mu     sync.Mutex
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// Start opens the ledger, assembles the board, starts the embedded central
+// system and builds the cabinet. Run starts it.
+func Start(ctx context.Context, o Options) (a *App, err error) {
+	if o.DataDir == "" {
+		return nil, errors.New("app: no data directory")
+	}
+	if o.Market == "" {
+		o.Market = "demo"
+	}
+	if o.Board == "" {
+		o.Board = "devkit"
+	}
+	if o.CabinetID == "" {
+		o.CabinetID = "dev-1"
+	}
+	if o.Site == "" {
+		o.Site, o.SiteID = "Polaris devkit", "DEV-1"
+	}
+	if o.Tick == 0 {
+		o.Tick = 5 * time.Millisecond
+	}
+	if o.Logf == nil {
+		o.Logf = func(string, ...any) {}
+	}
+	if o.LedgerA == "" {
+		o.LedgerA, o.LedgerB = filepath.Join(o.DataDir, "ledger-a"), filepath.Join(o.DataDir, "ledger-b")
+	}
+	prof, err := market.Builtin(o.Market)
+	if err != nil {
+		return nil, err
+	}
+	a = &App{Opt: o, Market: prof}
+	defer func() {
+		if err != nil {
+			a.Close()
+			a = nil
+		}
+	}()
+	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
+		return nil, err
+	}
+	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventsToOutbox: true}
+	// A ledger is created only where neither copy exists: one missing copy
+	// is rebuilt by Open from the other.
+	if exists(filepath.Join(o.LedgerA, "ledger.db")) || exists(filepath.Join(o.LedgerB, "ledger.db")) {
+		a.Ledger, err = ledger.Open(lo)
+	} else {
+		a.Ledger, err = ledger.Create(lo, "first start")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("app: ledger: %w", err)
+	}
+	a.Central, err = embedded.Start(ctx, embedded.Options{DataDir: o.DataDir, Cabinet: o.CabinetID, Games: engine.Games(), Outbox: a.Ledger})
+	if err != nil {
+		return nil, fmt.Errorf("app: central: %w", err)
+	}
+	bp, err := board.Load(o.Board)
+	if err != nil {
+		return nil, err
+	}
+	a.Board, err = board.Assemble(bp, board.Options{
+		Meters:         &hardMeters{led: a.Ledger, unit: unitOf(prof)},
+		GPIOEvents:     a.gpioEvent,
+		BeforeAck:      a.beforeAck,
+		AcceptorConfig: o.AcceptorConfig,
+	})
+	if err != nil {
+		return nil, err
+	}
+	cfg := cabinet.Config{
+		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
+		Central: a.Central.Client, Printer: a.Board.Printer, Timing: o.Timing,
+		SigningKey: a.Central.Server.PublicKey(), LinkUp: a.Central.Client.State() == link.Up, Logf: o.Logf,
+	}
+	if a.Board.Acceptor != nil {
+		cfg.Acceptor = a.Board.Acceptor
+	}
+	if a.Cabinet, err = cabinet.New(cfg); err != nil {
+		return nil, err
+	}
+	a.mu.Lock()
+	a.cab = a.Cabinet
+	a.mu.Unlock()
+	return a, nil
+}
+
+func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// Run runs the cabinet, its devices and the event pumps until ctx ends or
+// the cabinet stops (a PowerOff).
+func (a *App) Run(ctx context.Context) error {
+	ctx, a.cancel = context.WithCancel(ctx)
+	defer a.cancel()
+	cab := a.Cabinet
+	a.goRun(func() { a.Board.Run(ctx) })
+	if acc := a.Board.Acceptor; acc != nil {
+		a.pump(ctx, func() (cabinet.Event, bool) {
+			select {
+			case e := <-acc.Events():
+				return cabinet.AcceptorEvent{E: e}, true
+			case <-ctx.Done():
+				return nil, false
+			}
+		})
+	}
+	if p := a.Board.Printer; p != nil {
+		a.pump(ctx, func() (cabinet.Event, bool) {
+			select {
+			case e := <-p.Events():
+				return cabinet.PrinterEvent{E: e}, true
+			case <-ctx.Done():
+				return nil, false
+			}
+		})
+	}
+	cl := a.Central.Client
+	a.pump(ctx, func() (cabinet.Event, bool) {
+		select {
+		case s := <-cl.States():
+			if s.Refused != nil {
+				a.Opt.Logf("app: the central system refused outbox message %d (%s)", s.Refused.ID, s.Refused.Kind)
+				return nil, true
+			}
+			return cabinet.LinkState{Up: s.State == link.Up}, true
+		case n := <-cl.Notices():
+			return noticeEvent(n), true
+		case <-ctx.Done():
+			return nil, false
+		}
+	})
+	a.goRun(func() { a.lampLoop(ctx) })
+	err := cab.Run(ctx, a.Opt.Tick)
+	a.cancel()
+	a.wg.Wait()
+	return err
+}
+
+func (a *App) goRun(fn func()) {
+	a.wg.Add(1)
+	go func() { defer a.wg.Done(); fn() }()
+}
+
+// pump moves events from a device or the link into the cabinet loop.
+func (a *App) pump(ctx context.Context, next func() (cabinet.Event, bool)) {
+	a.goRun(func() {
+		for {
+			e, ok := next()
+			if !ok {
+				return
+			}
+			if e != nil {
+				a.Cabinet.Post(e)
+			}
+		}
+	})
+}
+
+func noticeEvent(n link.Notice) cabinet.Event {
+	if n.Command != nil {
+		switch n.Command.Kind {
+		case link.CmdDisable:
+			return cabinet.CentralCommand{Command: "disable", Reason: n.Command.Reason}
+		case link.CmdEnable:
+			return cabinet.CentralCommand{Command: "enable", Reason: n.Command.Reason}
+		}
+		return nil
+	}
+	var vs []view.Jackpot
+	for _, j := range n.Jackpots {
+		name := j.Name
+		if j.Tier != "" {
+			name = j.Tier
+		}
+		vs = append(vs, view.Jackpot{Name: name, Amount: j.Amount})
+	}
+	return cabinet.JackpotValues{Values: vs}
+}
+
+func (a *App) beforeAck(s id003.Stacked) error {
+	a.mu.Lock()
+	cab := a.cab
+	a.mu.Unlock()
+	if cab == nil {
+		return errors.New("app: cabinet not started")
+	}
+	return cab.BeforeAck(s)
+}
+
+var buttonOf = map[gpio.Input]view.Button{
+	gpio.BtnStart: view.Start, gpio.BtnAuto: view.Auto, gpio.BtnRisk: view.Risk, gpio.BtnStop: view.Stop,
+	gpio.BtnBetPlus: view.BetPlus, gpio.BtnBetMinus: view.BetMinus, gpio.BtnCollect: view.Collect,
+}
+
+var doorOf = map[gpio.Input]string{
+	gpio.DoorMain: "main", gpio.DoorLogic: "logic", gpio.DoorCashbox: "cashbox", gpio.DoorAcceptor: "acceptor",
+}
+
+// gpioEvent turns debounced GPIO changes into cabinet events.
+func (a *App) gpioEvent(e gpio.Event) {
+	a.mu.Lock()
+	cab := a.cab
+	a.mu.Unlock()
+	if cab == nil {
+		return
+	}
+	switch e := e.(type) {
+	case gpio.InputChanged:
+		if b, ok := buttonOf[e.Input]; ok {
+			if e.Active {
+				cab.Post(cabinet.Press{Button: b})
+			}
+			return
+		}
+		if d, ok := doorOf[e.Input]; ok {
+			cab.Post(cabinet.Door{Name: d, Open: e.Active})
+			return
+		}
+		switch e.Input {
+		case gpio.KeyAttendant:
+			cab.Post(cabinet.Key{Name: "attendant", On: e.Active})
+		case gpio.KeyTechnician:
+			cab.Post(cabinet.Key{Name: "technician", On: e.Active})
+		}
+	case gpio.MeterFailed:
+		a.Opt.Logf("app: %s", e)
+	case gpio.BankFailed:
+		a.Opt.Logf("app: %s", e)
+	}
+}
+
+// lampLoop shows the snapshot's lamps and tower on the board.
+func (a *App) lampLoop(ctx context.Context) {
+	t := time.NewTicker(20 * time.Millisecond)
+	defer t.Stop()
+	var last map[view.Button]view.Lamp
+	lastTower := ""
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		s := a.Cabinet.View()
+		if s == nil || a.Board.GPIO == nil {
+			continue
+		}
+		for in, b := range buttonOf {
+			if last != nil && last[b] == s.Lamps[b] {
+				continue
+			}
+			p := gpio.Off
+			switch s.Lamps[b] {
+			case view.LampOn:
+				p = gpio.On
+			case view.LampBlink:
+				p = gpio.BlinkSlow
+			}
+			a.Board.GPIO.SetLamp(in, p)
+		}
+		last = s.Lamps
+		if s.Tower != lastTower {
+			lastTower = s.Tower
+			a.setTower(s.Tower)
+		}
+	}
+}
+
+func (a *App) setTower(state string) {
+	off := func(c gpio.Colour) { a.Board.GPIO.SetTower(c, gpio.Off) }
+	for _, c := range []gpio.Colour{gpio.Red, gpio.Yellow, gpio.White, gpio.Amber, gpio.Green, gpio.Blue} {
+		off(c)
+	}
+	switch state {
+	case "call":
+		a.Board.GPIO.SetTower(gpio.White, gpio.DoubleFlash)
+	case "tilt":
+		a.Board.GPIO.SetTower(gpio.Red, gpio.BlinkFast)
+	case "door":
+		a.Board.GPIO.SetTower(gpio.Yellow, gpio.BlinkSlow)
+	}
+}
+
+// Close stops everything and closes the ledger last.
+func (a *App) Close() error {
+	if a.cancel != nil {
+		a.cancel()
+	}
+	var errs []error
+	if a.Board != nil {
+		errs = append(errs, a.Board.Close())
+	}
+	if a.Central != nil {
+		errs = append(errs, a.Central.Close())
+	}
+	if a.Ledger != nil {
+		errs = append(errs, a.Ledger.Close())
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,67 @@
+package app
+
+import (
+	"encoding/binary"
+
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+)
+
+// hardMeters derives what the electromechanical meters are owed from the
+// ledger's soft meters, which are committed with each money step: owed =
+// soft value in meter units − units pulsed. A power cut therefore never
+// loses a count; pulses are recorded after each one.
+type hardMeters struct {
+	led  *ledger.Ledger
+	unit int64 // minor units per meter click (one major unit)
+}
+
+func unitOf(p *market.Profile) int64 {
+	u := int64(1)
+	for i := 0; i < p.Currency.MinorUnits; i++ {
+		u *= 10
+	}
+	return u
+}
+
+func (h *hardMeters) soft(m gpio.Meter) int64 {
+	ms, _ := h.led.Meters(ledger.ScopeCabinet)
+	switch m {
+	case gpio.MeterIn:
+		return (ms[ledger.BillsInValue] + ms[ledger.TicketsInValue]) / h.unit
+	case gpio.MeterOut:
+		return (ms[ledger.TicketsOutValue] + ms[ledger.HandpayCancelledCredit]) / h.unit
+	case gpio.MeterDrop:
+		return ms[ledger.TotalDrop] / h.unit
+	case gpio.MeterJackpot:
+		return (ms[ledger.HandpayWin] + ms[ledger.JackpotAttendant]) / h.unit
+	case gpio.MeterGames:
+		return ms[ledger.GamesPlayed]
+	}
+	return 0
+}
+
+func (h *hardMeters) pulsed(m gpio.Meter) int64 {
+	b, ok := h.led.SoftwareState("hardmeter/" + string(m))
+	if !ok || len(b) != 8 {
+		return 0
+	}
+	return int64(binary.BigEndian.Uint64(b))
+}
+
+// Owed implements gpio.MeterStore.
+func (h *hardMeters) Owed(m gpio.Meter) (int64, error) {
+	owed := h.soft(m) - h.pulsed(m)
+	if owed < 0 { // a RAM clear reset the soft meters
+		owed = 0
+	}
+	return owed, nil
+}
+
+// Pulsed implements gpio.MeterStore.
+func (h *hardMeters) Pulsed(m gpio.Meter, n int64) error {
+	b := make([]byte, 8)
+	binary.BigEndian.PutUint64(b, uint64(h.pulsed(m)+n))
+	return h.led.SetSoftwareState("hardmeter/"+string(m), b)
+}

@@ -1,0 +1,37 @@
+# Ticket printers (drivers/printer): TCL and ESC/POS drivers, their
+# emulators, documents and rendering. See drivers/printer/README.md.
+
+PRINTER_PKGS := ./drivers/printer/...
+# Every decoder's fuzz target, as package:Target. CI runs each for
+# FUZZ_PRINTER_TIME; run longer by hand: make fuzz-printer FUZZ_PRINTER_TIME=5m
+PRINTER_FUZZ := \
+	./drivers/printer/tcl:FuzzParseStatus \
+	./drivers/printer/tcl:FuzzSplitter \
+	./drivers/printer/tcl:FuzzEscape \
+	./drivers/printer/escpos:FuzzParseStatus \
+	./drivers/printer/escpos:FuzzParsePaperSensor \
+	./drivers/printer/document:FuzzWords \
+	./drivers/printer/tclemu:FuzzEmulatorInput \
+	./drivers/printer/escposemu:FuzzEmulatorInput
+FUZZ_PRINTER_TIME ?= 10s
+
+.PHONY: test-printer fuzz-printer printer-png
+test-printer:
+	$(GO) test -count=1 $(PRINTER_PKGS)
+
+fuzz-printer:
+	@set -e; for t in $(PRINTER_FUZZ); do \
+		pkg=$${t%%:*}; fn=$${t##*:}; \
+		echo "fuzz $$pkg $$fn ($(FUZZ_PRINTER_TIME))"; \
+		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZ_PRINTER_TIME) $$pkg; \
+	done
+
+# Writes the emulators' renderings of a voucher and a jackpot form to
+# PRINTER_PNG_DIR (default bin/printer-png) for a look.
+PRINTER_PNG_DIR ?= $(CURDIR)/$(BIN)/printer-png
+printer-png:
+	@mkdir -p $(PRINTER_PNG_DIR)
+	PRINTER_PNG_DIR=$(PRINTER_PNG_DIR) $(GO) test -count=1 -run 'Scans|HandpayAndJackpotForm' ./drivers/printer/tcl ./drivers/printer/escpos
+	@ls $(PRINTER_PNG_DIR)
+
+TEST_EXTRA += fuzz-printer

@@ -1,0 +1,15 @@
+# Wish Upon a Star (engine/wishstar): the mirror fuzz target (short, in make
+# test), a 40-million-round in-package simulation, and the tuning loop.
+.PHONY: fuzz-wishstar sim-wishstar tune-wishstar
+
+fuzz-wishstar:
+	$(GO) test -run '^$$' -fuzz FuzzMirrorWishStar -fuzztime 10s ./engine/wishstar
+
+sim-wishstar:
+	$(GO) test -count=1 -run TestSimulationAgreesWithExact -v ./engine/wishstar -bigsim
+
+# tune-wishstar rebuilds model/wishstar.json from engine/wishstar/internal/tune.
+tune-wishstar:
+	$(GO) run ./engine/wishstar/internal/tune -o engine/wishstar/model/wishstar.json
+
+TEST_EXTRA += fuzz-wishstar
