@@ -19,6 +19,36 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
+// assemble runs Assemble with a deadline, so a device that never answers
+// fails the test instead of hanging the whole run.
+func assemble(t *testing.T, p *Profile, opt Options) (*Cabinet, error) {
+	t.Helper()
+	type res struct {
+		c   *Cabinet
+		err error
+	}
+	ch := make(chan res, 1)
+	go func() { c, err := Assemble(p, opt); ch <- res{c, err} }()
+	select {
+	case r := <-ch:
+		if r.c != nil {
+			t.Cleanup(func() {
+				done := make(chan struct{})
+				go func() { r.c.Close(); close(done) }()
+				select {
+				case <-done:
+				case <-time.After(30 * time.Second):
+					t.Error("Cabinet.Close hung")
+				}
+			})
+		}
+		return r.c, r.err
+	case <-time.After(30 * time.Second):
+		t.Fatal("Assemble hung")
+		return nil, nil
+	}
+}
+
 func waitFor[T any](t *testing.T, ch <-chan T, what string, ok func(T) bool) T {
 	t.Helper()
 	deadline := time.After(10 * time.Second)
@@ -46,11 +76,10 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 	}
 	store := gpiofake.NewMeterStore()
 	gev := make(chan gpio.Event, 64)
-	cab, err := Assemble(p, Options{Meters: store, GPIOEvents: func(e gpio.Event) { gev <- e }})
+	cab, err := assemble(t, p, Options{Meters: store, GPIOEvents: func(e gpio.Event) { gev <- e }})
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cab.Close()
 	if cab.FakeGPIO == nil || cab.AcceptorEmulator == nil {
 		t.Fatal("devkit without fake GPIO or acceptor emulator")
 	}
@@ -151,7 +180,7 @@ func TestRPiCabinetRefusesWithoutItsPins(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Assemble(p, Options{Meters: gpiofake.NewMeterStore()})
+	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
 	var miss *periphgpio.MissingLinesError
 	if !errors.As(err, &miss) {
 		t.Fatalf("Assemble: %v, want MissingLinesError", err)
@@ -168,7 +197,7 @@ func TestRPiCabinetRefusesWithoutItsPins(t *testing.T) {
 
 func TestAssembleNeedsMeterStore(t *testing.T) {
 	p, _ := Load("devkit")
-	if _, err := Assemble(p, Options{}); err == nil {
+	if _, err := assemble(t, p, Options{}); err == nil {
 		t.Fatal("assembled without a MeterStore")
 	}
 }
@@ -180,7 +209,7 @@ func TestMissingPortRefuses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = Assemble(p, Options{Meters: gpiofake.NewMeterStore()})
+	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
 	if err == nil || !strings.Contains(err.Error(), "acceptor port /dev/polaris-no-such-acceptor") {
 		t.Fatalf("Assemble: %v", err)
 	}
@@ -214,7 +243,7 @@ func TestESCPOSPrinterAssembles(t *testing.T) {
 	}
 	var modes []serialport.Mode
 	var mu sync.Mutex
-	cab, err := Assemble(p, Options{Meters: gpiofake.NewMeterStore(), ESCPOSConfig: func(c *escpos.Config) {
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), ESCPOSConfig: func(c *escpos.Config) {
 		c.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
 			mu.Lock()
 			modes = append(modes, m)
@@ -225,7 +254,6 @@ func TestESCPOSPrinterAssembles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer cab.Close()
 	if cab.ESCPOSEmulator == nil || cab.TCLEmulator != nil {
 		t.Fatal("wrong printer emulator")
 	}

@@ -13,6 +13,8 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/link/sqliteoutbox"
 	"github.com/polaris-vlt/polaris/central/pki"
@@ -26,8 +28,13 @@ type Options struct {
 	Cabinet string // default "dev-1"
 	Addr    string // default "127.0.0.1:0" (a free port)
 	Games   []engine.Game
-	// Jackpots, when set, is the progressive jackpot engine.
-	Jackpots server.Jackpots
+	// Jackpots, when set, is the progressive jackpot engine. Otherwise
+	// JackpotConfig names a jackpot configuration file (central/jackpot),
+	// and without one a single system-wide development pool is used
+	// (DevJackpotConfig), unless NoJackpot is set.
+	Jackpots      server.Jackpots
+	JackpotConfig string
+	NoJackpot     bool
 	// Outbox is the cabinet's outbox (the ledger); nil opens
 	// DataDir/central/outbox.db.
 	Outbox link.Outbox
@@ -84,9 +91,15 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	if err != nil {
 		return nil, err
 	}
+	jp := o.Jackpots
+	if jp == nil && !o.NoJackpot {
+		if jp, err = loadJackpots(o.JackpotConfig, o.Now); err != nil {
+			return nil, err
+		}
+	}
 	srv, err := server.New(server.Config{
 		DBPath: filepath.Join(dir, "central.db"), TLS: stls, SigningKey: key, Games: o.Games,
-		Jackpots: o.Jackpots, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
+		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
 	})
 	if err != nil {
 		return nil, err
@@ -139,6 +152,36 @@ func (c *Central) Close() error {
 		c.ownedOB.Close()
 	}
 	return err
+}
+
+// DevJackpotConfig is the embedded system's jackpot when none is configured:
+// one system-wide Magic Stars pool.
+const DevJackpotConfig = `
+[[pool]]
+id = "system"
+name = "Magic Stars Jackpot"
+scope = "system"
+seed = 20000
+must_hit_by = 100000
+rate_bp = 100
+`
+
+func loadJackpots(path string, now func() time.Time) (server.Jackpots, error) {
+	var cfg *jackpot.Config
+	var err error
+	if path != "" {
+		cfg, err = jackpot.LoadConfig(path)
+	} else {
+		cfg, err = jackpot.ParseTOML([]byte(DevJackpotConfig))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("embedded: jackpot: %w", err)
+	}
+	j, err := jackpot.New(cfg, now)
+	if err != nil {
+		return nil, fmt.Errorf("embedded: jackpot: %w", err)
+	}
+	return jpserver.New(j), nil
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }

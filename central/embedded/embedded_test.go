@@ -61,6 +61,13 @@ func TestEmbeddedPlaysRealGames(t *testing.T) {
 			e.Client.Kick()
 		}
 	}
+	// The development pool (DevJackpotConfig) is on the stream.
+	waitJackpot(t, e.Client)
+	var contributed int
+	e.Server.DB().QueryRow(`SELECT count(*) FROM rounds WHERE game='magicstars'`).Scan(&contributed)
+	if contributed != 30 {
+		t.Fatalf("%d Magic Stars rounds stored", contributed)
+	}
 	if !riskDone {
 		t.Log("no Magic Stars base win in 30 rounds; Risk not exercised on the real game")
 	}
@@ -108,5 +115,22 @@ func waitDrained(t *testing.T, ob link.Outbox) {
 			t.Fatal("outbox never drained")
 		}
 		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+func waitJackpot(t *testing.T, c *link.Client) {
+	t.Helper()
+	deadline := time.After(10 * time.Second)
+	for {
+		select {
+		case n := <-c.Notices():
+			for _, v := range n.Jackpots {
+				if v.Pool == "system" && v.Amount >= 20000 {
+					return
+				}
+			}
+		case <-deadline:
+			t.Fatal("no system jackpot value on the stream")
+		}
 	}
 }

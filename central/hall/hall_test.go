@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 )
 
 func TestValuesAndEvents(t *testing.T) {
@@ -88,3 +89,6 @@ func TestValuesAndEvents(t *testing.T) {
 func TestLiveIsAFeed(t *testing.T) {
 	var _ Feed = (*jackpot.Live)(nil)
 }
+
+// The server's adapter feeds the page directly (polaris-central mounts it).
+var _ Feed = (*jpserver.Adapter)(nil)

@@ -76,6 +76,9 @@ func TestRoundAskedTwiceIsTheSameRound(t *testing.T) {
 	if n := e.Count("rounds", "committed_at IS NOT NULL"); n != 1 {
 		t.Fatalf("%d committed rounds, want 1", n)
 	}
+	if err := c.CommitOutcome(ctx(t), 99); link.Reason(err) != server.ReasonRoundNotFound {
+		t.Fatalf("commit of a round never drawn: %v", err)
+	}
 }
 
 func TestRoundConflictRefusedAndNothingChanged(t *testing.T) {

@@ -23,6 +23,7 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
@@ -60,6 +61,10 @@ type Result struct {
 	Errors   int64
 	FirstErr error
 	LoadAvg  [2]string // /proc/loadavg before and after: the machine is shared
+	// CPU is the process's user+system time during the measured part
+	// (server and cabinets together): with the machine shared, outcomes
+	// per CPU-second says what both cores would carry.
+	CPU time.Duration
 
 	Audit   []jackpot.AuditLine
 	Checks  []string // every cross-check's failure; empty = all passed
@@ -86,14 +91,32 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // Line is the one-line report.
 func (r *Result) Line() string {
-	return fmt.Sprintf("%d cabinets: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; commit p50 %.1f ms, p99 %.1f ms; %d errors; GOMAXPROCS %d; loadavg %s → %s)",
+	return fmt.Sprintf("%d cabinets: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; commit p50 %.1f ms, p99 %.1f ms; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
 		r.Cabinets, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
 		ms(Pct(r.Outcome, 99.9)), ms(Pct(r.Outcome, 100)), ms(Pct(r.Commit, 50)), ms(Pct(r.Commit, 99)),
-		r.Errors, runtime.GOMAXPROCS(0), r.LoadAvg[0], r.LoadAvg[1])
+		r.Errors, r.CPUPerOutcome(), 100*r.CPU.Seconds()/r.Elapsed.Seconds()/float64(runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0),
+		r.LoadAvg[0], r.LoadAvg[1])
+}
+
+// CPUPerOutcome is the process's CPU milliseconds per outcome (with its
+// commit), server and cabinets together.
+func (r *Result) CPUPerOutcome() float64 {
+	if r.Outcomes == 0 {
+		return 0
+	}
+	return ms(r.CPU) / float64(r.Outcomes)
 }
 
 // OK reports whether the run had no errors and every check passed.
 func (r *Result) OK() bool { return r.Errors == 0 && len(r.Checks) == 0 }
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
 
 func loadavg() string {
 	b, err := os.ReadFile("/proc/loadavg")
@@ -222,7 +245,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Started != nil {
 		o.Started()
 	}
+	cpu0 := cpuTime()
 	play(ctx, o, clients, g, res)
+	res.CPU = cpuTime() - cpu0
 	res.LoadAvg[1] = loadavg()
 	closed = true
 	if err := srv.Close(); err != nil {

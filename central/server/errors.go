@@ -32,6 +32,7 @@ const (
 	ReasonVoucherAmount   = "VOUCHER_AMOUNT_MISMATCH"
 	ReasonVoucherConflict = "VOUCHER_SEQUENCE_CONFLICT"
 	ReasonStoreFailed     = "STORE_FAILED"
+	ReasonJackpot         = "JACKPOT_REFUSED"
 )
 
 func refuse(code codes.Code, reason, format string, args ...any) error {

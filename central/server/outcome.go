@@ -116,7 +116,10 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 			rec := &engine.Recorder{Src: s.src}
 			hit, err = s.cfg.Jackpots.Contribute(tx, Contribution{Cabinet: c.id, Hall: c.hall, Game: g.ID(), Round: n, Stake: stake}, rec)
 			if err != nil {
-				return err
+				// Mostly configuration (a cabinet no pool takes): the
+				// round is refused, not retried; nothing is stored.
+				s.log.Error("jackpot refused a round", "cabinet", c.id, "round", n, "err", err)
+				return refuse(codes.FailedPrecondition, ReasonJackpot, "jackpot: %v", err)
 			}
 			if jtape, err = json.Marshal(rec.Tape); err != nil {
 				return err
@@ -173,19 +176,20 @@ func (s *Server) CommitOutcome(ctx context.Context, req *pb.CommitRequest) (*pb.
 	n := req.GetRound()
 	var already bool
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
-		var at sql.NullInt64
-		err := tx.QueryRow(`SELECT committed_at FROM rounds WHERE cabinet=? AND round=?`, c.id, int64(n)).Scan(&at)
-		if errors.Is(err, sql.ErrNoRows) {
-			return refuse(codes.NotFound, ReasonRoundNotFound, "cabinet %s has no round %d", c.id, n)
-		}
+		res, err := s.st.exec(tx, `UPDATE rounds SET committed_at=? WHERE cabinet=? AND round=? AND committed_at IS NULL`,
+			s.now().UnixNano(), c.id, int64(n))
 		if err != nil {
 			return err
 		}
-		if at.Valid {
-			already = true
-			return nil
+		if k, err := res.RowsAffected(); err != nil || k == 1 {
+			return err
 		}
-		_, err = tx.Exec(`UPDATE rounds SET committed_at=? WHERE cabinet=? AND round=?`, s.now().UnixNano(), c.id, int64(n))
+		var one int
+		err = s.st.queryRow(tx, `SELECT 1 FROM rounds WHERE cabinet=? AND round=?`, c.id, int64(n)).Scan(&one)
+		if errors.Is(err, sql.ErrNoRows) {
+			return refuse(codes.NotFound, ReasonRoundNotFound, "cabinet %s has no round %d", c.id, n)
+		}
+		already = err == nil
 		return err
 	})
 	if err != nil {

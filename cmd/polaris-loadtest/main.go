@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/signal"
 	"runtime/pprof"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/loadtest"
 	_ "github.com/polaris-vlt/polaris/engine/games"
@@ -50,6 +51,22 @@ func main() {
 		}
 		o.Started = func() { pprof.StartCPUProfile(f) }
 		defer func() { pprof.StopCPUProfile(); f.Close() }()
+	}
+	if path := os.Getenv("POLARIS_LOADTEST_GOROUTINES"); path != "" && o.Duration > 0 {
+		// Where every goroutine waits, half-way through: the profiling aid
+		// that found where the time goes (README-load.md).
+		started := o.Started
+		o.Started = func() {
+			if started != nil {
+				started()
+			}
+			time.AfterFunc(o.Duration/2, func() {
+				if f, err := os.Create(path); err == nil {
+					pprof.Lookup("goroutine").WriteTo(f, 1)
+					f.Close()
+				}
+			})
+		}
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()

@@ -6,60 +6,80 @@ import (
 )
 
 // TestExactDistributionByDirectConvolution recomputes the round total's
-// distribution on a short grid by plain fixed-point iteration with direct
-// convolutions (no Miller recursion) and compares.
+// distribution up to the 1 000 CZK cap by plain fixed-point iteration with
+// direct convolutions (binary powers, no Miller recursion), and the capped
+// RTP at 1 000 CZK from it.
 func TestExactDistributionByDirectConvolution(t *testing.T) {
 	e, err := Default.ComputeExact()
 	if err != nil {
 		t.Fatal(err)
 	}
-	const K = 300
+	lb := int64(1000 / LineCount)
+	capU := int64(RoundCap) / lb // 2500 u
+	K := int(capU / e.Grid)
 	p0, p1 := make([]float64, K), make([]float64, K)
 	for _, o := range e.SpinDist {
-		if k := o.Units / e.Grid; k < K {
+		if k := o.Units / e.Grid; k < int64(K) {
 			p0[k] += float64(o.NoTrigger) / float64(e.Cycle)
 			p1[k] += float64(o.Trigger) / float64(e.Cycle)
 		}
 	}
 	conv := func(a, b []float64) []float64 {
 		c := make([]float64, K)
-		for i := range K {
+		for i, x := range a {
+			if x == 0 {
+				continue
+			}
 			for j := 0; i+j < K; j++ {
-				c[i+j] += a[i] * b[j]
+				c[i+j] += x * b[j]
 			}
 		}
 		return c
 	}
+	power := func(d []float64, n int) []float64 {
+		r := make([]float64, K)
+		r[0] = 1
+		for sq := d; n > 0; n >>= 1 {
+			if n&1 == 1 {
+				r = conv(r, sq)
+			}
+			if n > 1 {
+				sq = conv(sq, sq)
+			}
+		}
+		return r
+	}
 	H := make([]float64, K)
 	var D []float64
-	for range 60 {
-		D = make([]float64, K)
-		copy(D, p0)
-		PH := conv(p1, H)
+	for range 45 { // the error shrinks by q*E[L] = 0.41 per round
+		D = conv(p1, H)
 		for k := range K {
-			D[k] += PH[k]
+			D[k] += p0[k]
 		}
-		pow := make([]float64, K)
-		pow[0] = 1
 		H = make([]float64, K)
-		for n := 1; n <= 25; n++ {
-			pow = conv(pow, D)
-			for _, f := range e.FreeSpins {
-				if f.Count == n {
-					for k := range K {
-						H[k] += float64(f.Weight) / float64(e.WeightSum) * pow[k]
-					}
-				}
+		for _, f := range e.FreeSpins {
+			pw := power(D, f.Count)
+			for k := range K {
+				H[k] += float64(f.Weight) / float64(e.WeightSum) * pw[k]
 			}
 		}
 	}
+	var m1, below float64
 	for k := range K {
 		if math.Abs(D[k]-e.Dist[k]) > 1e-13 {
 			t.Fatalf("P(X = %d u): direct %.17g, exact %.17g", int64(k)*e.Grid, D[k], e.Dist[k])
 		}
+		m1 += D[k] * float64(int64(k)*e.Grid) / LineCount
+		below += D[k]
+	}
+	direct := m1 + (1-below)*float64(RoundCap)/1000
+	top := e.Stakes[len(e.Stakes)-1]
+	if top.Stake != 1000 || math.Abs(direct-top.RTP) > 1e-11 {
+		t.Fatalf("RTP at 1000 CZK: direct %.15f, exact %.15f", direct, top.RTP)
 	}
 	// The distribution's mean below the grid end approaches E[X].
-	var m, mass float64
+	var m float64
+	var mass float64
 	for k, d := range e.Dist {
 		m += d * float64(int64(k)*e.Grid) / LineCount
 		mass += d

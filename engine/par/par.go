@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"strconv"
 
 	"github.com/polaris-vlt/polaris/engine"
@@ -131,6 +132,8 @@ func Build(id engine.GameID, opt Options) (*Sheet, error) {
 	if err != nil {
 		return nil, err
 	}
+	// A feature that cannot happen has no "1 in N" (and JSON has no Inf).
+	s.Features = slices.DeleteFunc(s.Features, func(f Feature) bool { return !(f.PerGame > 0) })
 	rare := Feature{OneIn: 0}
 	for _, f := range s.Features {
 		if f.PerGame > 0 && f.OneIn > rare.OneIn {

@@ -1,7 +1,9 @@
 package wishstar
 
 import (
+	"maps"
 	"math"
+	"slices"
 
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -575,8 +577,29 @@ func (fc *fsCalc) start(a int) (int, int) {
 	return n, n
 }
 
-// Exact computes the figures of g's model.
-func (g *Game) Exact() (*Report, error) { return g.exact(true) }
+// Exact computes the figures of g's model once and returns a copy of them.
+func (g *Game) Exact() (*Report, error) {
+	g.once.Do(func() { g.rep, g.repErr = g.exact(true) })
+	if g.repErr != nil {
+		return nil, g.repErr
+	}
+	return g.rep.clone(), nil
+}
+
+func (r *Report) clone() *Report {
+	c := *r
+	c.RTPByStake = maps.Clone(r.RTPByStake)
+	c.Components = slices.Clone(r.Components)
+	c.Jackpots = slices.Clone(r.Jackpots)
+	c.Features = slices.Clone(r.Features)
+	c.Combinations = slices.Clone(r.Combinations)
+	c.BonusTable = slices.Clone(r.BonusTable)
+	c.Lock.StarTable = slices.Clone(r.Lock.StarTable)
+	c.Lock.Final = maps.Clone(r.Lock.Final)
+	c.Lock.Mean = maps.Clone(r.Lock.Mean)
+	c.Lock.PGrand = maps.Clone(r.Lock.PGrand)
+	return &c
+}
 
 // ExactRTP is the theoretical RTP alone (no max-win search): the tuning loop's probe.
 func (g *Game) ExactRTP() (float64, error) {

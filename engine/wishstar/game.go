@@ -3,12 +3,19 @@ package wishstar
 import (
 	"math/bits"
 	"slices"
+	"sync"
 
 	"github.com/polaris-vlt/polaris/engine"
 )
 
 // Game is Wish Upon a Star over one math model.
-type Game struct{ c *compiled }
+type Game struct {
+	c *compiled
+	// The exact figures, computed on first use.
+	once   sync.Once
+	rep    *Report
+	repErr error
+}
 
 // Default is the game over the embedded model; init registers it.
 var Default = New()

@@ -84,10 +84,12 @@ type Cabinet struct {
 	linkUp     bool
 	disabled   string // reason the central system disabled the cabinet
 	ramError   bool
+	started    bool // power-up recovery is done
 	poweredOff bool
 
 	// money documents in flight
 	escrow        *escrowState
+	hooked        *id003.Document // stacked through BeforeAck; its Stacked event follows
 	cashout       *cashoutState
 	printerFaults printer.Faults
 	acceptorOn    bool // last command sent: enabled
@@ -175,6 +177,7 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		c.wg.Wait()
 	}()
 	c.powerUp()
+	c.started = true
 	c.publish()
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -333,6 +336,8 @@ func (c *Cabinet) blocked() string {
 
 func (c *Cabinet) mode() view.Mode {
 	switch {
+	case !c.started:
+		return view.ModeStarting
 	case c.ramError:
 		return view.ModeRAMError
 	case c.doorOpen():

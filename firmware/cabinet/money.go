@@ -98,6 +98,10 @@ func (c *Cabinet) acceptorEvent(e id003.Event) {
 	case id003.Stacked:
 		// Normally journaled already by the BeforeAck hook; a driver
 		// without the hook lands here.
+		if c.hooked != nil && *c.hooked == e.Doc {
+			c.hooked = nil
+			return
+		}
 		if err := c.journalStack(e); err != nil {
 			c.cfg.Logf("cabinet: stacked: %v", err)
 		}
@@ -227,7 +231,12 @@ func (c *Cabinet) journalStack(s id003.Stacked) error {
 		c.setTilt("acceptor", "ticket stacked without validation", true)
 		return nil
 	}
-	return c.stackDoc(es)
+	if err := c.stackDoc(es); err != nil {
+		return err
+	}
+	d := s.Doc
+	c.hooked = &d
+	return nil
 }
 
 func (c *Cabinet) stackDoc(es *escrowState) error {

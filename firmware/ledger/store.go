@@ -337,16 +337,6 @@ func syncFile(path string) error {
 	return f.Sync()
 }
 
-// removeCopyFiles deletes a copy's database, WAL and shared-memory files.
-func removeCopyFiles(dir string) error {
-	for _, n := range []string{DBName + "-wal", DBName + "-shm", DBName} {
-		if err := os.Remove(filepath.Join(dir, n)); err != nil && !os.IsNotExist(err) {
-			return err
-		}
-	}
-	return nil
-}
-
 // snapshotTo writes a consistent copy of the database open in db to
 // dir/ledger.db, replacing what is there: VACUUM INTO a temporary file,
 // fsync, remove the old WAL and SHM, rename, fsync the directory. A crash at

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -46,9 +47,12 @@ func (l *Ledger) Verify(reason string) (VerifyReport, error) {
 		return rep, l.ram
 	}
 	var bad [2]error
-	for i, s := range l.stores {
-		rep.Fast[i], bad[i] = l.checkStore(s)
+	var wg sync.WaitGroup
+	for i, s := range l.stores { // the copies are on two media: check both at once
+		wg.Add(1)
+		go func() { defer wg.Done(); rep.Fast[i], bad[i] = l.checkStore(s) }()
 	}
+	wg.Wait()
 	if bad[0] != nil && bad[1] != nil {
 		l.enterRAMError(fmt.Sprintf("verify (%s): no good copy: A: %v; B: %v", reason, bad[0], bad[1]), [2]*copyImage{})
 		return rep, l.ram

@@ -111,3 +111,6 @@ func (a *Adapter) Values(hall string) []server.JackpotValue {
 
 // Subscribe signals after values change; cancel closes the channel.
 func (a *Adapter) Subscribe() (<-chan struct{}, func()) { return a.live.Subscribe() }
+
+// Board is what a hall screen shows (hall.Feed, with Subscribe).
+func (a *Adapter) Board(hall string) jackpot.Board { return a.live.Board(hall) }

@@ -68,7 +68,6 @@ type job struct {
 	sent       time.Time
 	started    time.Time
 	isStarted  bool
-	busySeen   bool
 	valArmed   bool // the validation flag was seen clear since the job was sent
 	validated  bool
 }
@@ -95,6 +94,10 @@ type Driver struct {
 	done     chan struct{}
 	wg       sync.WaitGroup
 	closed   bool
+	// downloadCmds are sent again when the printer reports a power-up
+	// (RAM regions and templates are gone).
+	downloadCmds [][]byte
+	redownload   bool
 }
 
 var _ printer.Printer = (*Driver)(nil)
@@ -408,6 +411,53 @@ func (d *Driver) tick() {
 	d.emit(evs)
 }
 
+// refused are the conditions by which a printer turns a job down.
+const refused = RegionDataError | LibraryRefError | CommandError
+
+// followJob advances the active job j on status s (under d.mu).
+func (d *Driver) followJob(j *job, s, prev Status, had bool, at printer.At) []printer.Event {
+	busy := s.Cond&Busy != 0
+	val := s.Cond&ValidationDone != 0
+	chuteRose := s.Cond&PaperInChute != 0 && (!had || prev.Cond&PaperInChute == 0)
+	if !val {
+		j.valArmed = true
+	}
+	if !j.isStarted && s.Cond&refused != 0 {
+		// unknown template, bad fields: the printer will not print this job
+		return []printer.Event{d.failJob(at, printer.TemplateError, "printer refused the job: "+(s.Cond&refused).String())}
+	}
+	var evs []printer.Event
+	if !j.isStarted && (busy || (val && j.valArmed) || chuteRose) {
+		j.isStarted, j.started = true, at.Time
+		evs = append(evs, printer.PrintStarted{At: at, Job: j.id})
+	}
+	if j.isStarted && j.validation != "" && !j.validated && val && j.valArmed {
+		j.validated = true
+		evs = append(evs, printer.ValidationPrinted{At: at, Job: j.id, Validation: j.validation})
+	}
+	if !j.isStarted || busy {
+		return evs
+	}
+	fs := blocking(s.Cond)
+	switch {
+	case j.validation != "" && !j.validated:
+		f := firstBlocking(fs)
+		reason := "print stopped before the validation number"
+		if f != 0 {
+			reason = f.String()
+		}
+		evs = append(evs, d.failJob(at, f, reason))
+	case len(fs) > 0: // stopped by a fault; a validated voucher still stands
+		f := firstBlocking(fs)
+		evs = append(evs, d.failJob(at, f, f.String()))
+	default:
+		d.job = nil
+		d.chuteJob = j.id
+		evs = append(evs, printer.PrintComplete{At: at, Job: j.id})
+	}
+	return evs
+}
+
 func (d *Driver) failJob(at printer.At, f printer.Fault, reason string) printer.Event {
 	j := d.job
 	d.job = nil
@@ -495,42 +545,7 @@ func (d *Driver) onStatus(s Status) {
 	d.faults = cur
 
 	if j := d.job; j != nil {
-		busy := s.Cond&Busy != 0
-		val := s.Cond&ValidationDone != 0
-		chuteRose := s.Cond&PaperInChute != 0 && (!had || prev.Cond&PaperInChute == 0)
-		if !val {
-			j.valArmed = true
-		}
-		if busy {
-			j.busySeen = true
-		}
-		if !j.isStarted && (busy || (val && j.valArmed) || chuteRose) {
-			j.isStarted, j.started = true, now
-			evs = append(evs, printer.PrintStarted{At: at, Job: j.id})
-		}
-		if j.isStarted && j.validation != "" && !j.validated && val && j.valArmed {
-			j.validated = true
-			evs = append(evs, printer.ValidationPrinted{At: at, Job: j.id, Validation: j.validation})
-		}
-		if j.isStarted && !busy {
-			fs := blocking(s.Cond)
-			switch {
-			case j.validation != "" && !j.validated:
-				f := firstBlocking(fs)
-				reason := "print stopped before the validation number"
-				if f != 0 {
-					reason = f.String()
-				}
-				evs = append(evs, d.failJob(at, f, reason))
-			case len(fs) > 0: // stopped by a fault; a validated voucher still stands
-				f := firstBlocking(fs)
-				evs = append(evs, d.failJob(at, f, f.String()))
-			default:
-				d.job = nil
-				d.chuteJob = j.id
-				evs = append(evs, printer.PrintComplete{At: at, Job: j.id})
-			}
-		}
+		evs = append(evs, d.followJob(j, s, prev, had, at)...)
 	}
 	if d.job == nil {
 		inChute := s.Cond&PaperInChute != 0

@@ -242,32 +242,68 @@ func TestJamBeforeValidationIsNotIssued(t *testing.T) {
 	}
 }
 
-// A jam after the validation number: issued exactly once, then the failure.
-func TestJamAfterValidationStaysIssued(t *testing.T) {
-	r := newRig(t, tclemu.Options{}, nil)
-	r.emu.FailNextPrint(tclemu.Jam, tclemu.AfterValidation)
+// A jam or paper out after the validation number: issued exactly once,
+// then the failure; the jam clears with ^C|j|^.
+func TestFaultAfterValidationStaysIssued(t *testing.T) {
+	for _, c := range []struct {
+		f     tclemu.Fault
+		fault printer.Fault
+	}{{tclemu.Jam, printer.PaperJam}, {tclemu.PaperOut, printer.PaperOut}} {
+		t.Run(c.f.String(), func(t *testing.T) {
+			r := newRig(t, tclemu.Options{}, nil)
+			r.emu.FailNextPrint(c.f, tclemu.AfterValidation)
+			if _, err := r.drv.Print(voucher(valNo)); err != nil {
+				t.Fatal(err)
+			}
+			evs := r.until("PrintFailed", is[printer.PrintFailed], 3*time.Second)
+			if n := count[printer.ValidationPrinted](evs); n != 1 {
+				t.Fatalf("ValidationPrinted %d times: %s", n, names(evs))
+			}
+			pf := evs[len(evs)-1].(printer.PrintFailed)
+			if !pf.Issued || pf.Fault != c.fault {
+				t.Fatalf("%+v", pf)
+			}
+			if count[printer.PrintComplete](evs) != 0 {
+				t.Fatal("complete reported for a stopped ticket")
+			}
+			if p := r.emu.Printouts(); len(p) != 1 || !p[0].ValidationPrinted || p[0].Complete {
+				t.Fatalf("%+v", p)
+			}
+			if c.f != tclemu.Jam {
+				return
+			}
+			if err := r.drv.ClearJam(); err != nil {
+				t.Fatal(err)
+			}
+			r.until("jam cleared", func(e printer.Event) bool {
+				c, ok := e.(printer.FaultCleared)
+				return ok && c.Fault == printer.PaperJam
+			}, time.Second)
+		})
+	}
+}
+
+// Paper low mid-print is a warning: the voucher completes and is issued.
+func TestPaperLowMidPrint(t *testing.T) {
+	r := newRig(t, tclemu.Options{PrintTime: 300 * time.Millisecond}, nil)
 	if _, err := r.drv.Print(voucher(valNo)); err != nil {
 		t.Fatal(err)
 	}
-	evs := r.until("PrintFailed", is[printer.PrintFailed], 3*time.Second)
-	if n := count[printer.ValidationPrinted](evs); n != 1 {
-		t.Fatalf("ValidationPrinted %d times: %s", n, names(evs))
+	r.until("PrintStarted", is[printer.PrintStarted], time.Second)
+	r.emu.SetPaperLow(true)
+	evs := r.until("PrintComplete", is[printer.PrintComplete], 3*time.Second)
+	if count[printer.ValidationPrinted](evs) != 1 || count[printer.PrintFailed](evs) != 0 {
+		t.Fatalf("%s", names(evs))
 	}
-	pf := evs[len(evs)-1].(printer.PrintFailed)
-	if !pf.Issued || pf.Fault != printer.PaperJam {
-		t.Fatalf("%+v", pf)
+	low := false
+	for _, e := range evs {
+		if f, ok := e.(printer.FaultSet); ok && f.Fault == printer.PaperLow {
+			low = true
+		}
 	}
-	if count[printer.PrintComplete](evs) != 0 {
-		t.Fatal("complete reported for a jammed ticket")
+	if !low {
+		t.Fatalf("paper low not reported: %s", names(evs))
 	}
-	// Clearing: the jam clears with ^C|j|^ and printing resumes.
-	if err := r.drv.ClearJam(); err != nil {
-		t.Fatal(err)
-	}
-	r.until("jam cleared", func(e printer.Event) bool {
-		c, ok := e.(printer.FaultCleared)
-		return ok && c.Fault == printer.PaperJam
-	}, time.Second)
 }
 
 func TestSensorFaultsAndWarnings(t *testing.T) {
@@ -434,6 +470,10 @@ func TestFormFeedAndClearErrors(t *testing.T) {
 func TestPowerCycleRedownloads(t *testing.T) {
 	r := newRig(t, tclemu.Options{}, func(c *tcl.Config) { c.Download = true })
 	r.until("Online", is[printer.Online], time.Second)
+	for r.emu.Flags()[4]&0x01 != 0 { // Open's ^C|^ has not arrived yet
+		time.Sleep(5 * time.Millisecond)
+	}
+	time.Sleep(50 * time.Millisecond) // and the driver has seen the flag clear
 	r.emu.PowerCycle()
 	deadline := time.Now().Add(2 * time.Second)
 	for len(r.emu.Templates()) != 2 || r.emu.Flags()[4]&0x01 != 0 {
@@ -526,6 +566,27 @@ func TestHandpayAndJackpotForm(t *testing.T) {
 		if !strings.Contains(txt, want) {
 			t.Errorf("jackpot form lacks %q:\n%s", want, txt)
 		}
+	}
+}
+
+// A job the printer turns down (a template it does not have) fails at once
+// with a template error, not after the start time-out.
+func TestRefusedJob(t *testing.T) {
+	r := newRig(t, tclemu.Options{}, func(c *tcl.Config) {
+		c.StartTimeout = 10 * time.Second
+		c.Routes = tcl.DefaultRoutes()
+		c.Routes[document.KindVoucher] = tcl.Route{Template: 'Z', Fields: tcl.ResidentVoucherFields}
+	})
+	if _, err := r.drv.Print(voucher(valNo)); err != nil {
+		t.Fatal(err)
+	}
+	evs := r.until("PrintFailed", is[printer.PrintFailed], 2*time.Second)
+	pf := evs[len(evs)-1].(printer.PrintFailed)
+	if pf.Issued || pf.Fault != printer.TemplateError || count[printer.PrintStarted](evs) != 0 {
+		t.Fatalf("%+v: %s", pf, names(evs))
+	}
+	if len(r.emu.Printouts()) != 0 {
+		t.Fatal("printed")
 	}
 }
 

@@ -12,12 +12,26 @@ import (
 	"testing"
 )
 
+// tb is the part of testing.TB Decode uses (so its own test can fake it).
+type tb interface {
+	Helper()
+	Fatalf(format string, args ...any)
+	Fatal(args ...any)
+	Skip(args ...any)
+	TempDir() string
+}
+
 // Decode returns every Interleaved 2 of 5 symbol zbarimg finds in png.
-func Decode(tb testing.TB, png []byte) []string {
+func Decode(t testing.TB, png []byte) []string {
+	t.Helper()
+	return decode(t, png, exec.LookPath, os.Getenv("CI"))
+}
+
+func decode(tb tb, png []byte, lookPath func(string) (string, error), ci string) []string {
 	tb.Helper()
-	bin, err := exec.LookPath("zbarimg")
+	bin, err := lookPath("zbarimg")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
+		if ci == "true" {
 			tb.Fatalf("zbarimg not found under CI=true (Debian package zbar-tools, listed in .ci/apt-packages): %v", err)
 		}
 		tb.Skip("zbarimg not installed (apt-get install zbar-tools)")

@@ -1,0 +1,45 @@
+package link_test
+
+import (
+	"testing"
+
+	"github.com/polaris-vlt/polaris/central/internal/testenv"
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// A mystery jackpot hit travels inside the signed body; a round the jackpot
+// engine refuses is refused whole, with nothing stored.
+func TestJackpotHitInSignedBody(t *testing.T) {
+	jp := &testenv.Jackpots{HitOneIn: 1, Refuse: map[string]bool{"cab-9": true}}
+	e := testenv.Start(t, func(cfg *server.Config) { cfg.Jackpots = jp })
+	c := e.Client("cab-1", nil)
+	o1, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if o1.Jackpot == nil || o1.Jackpot.Amount != 10 || o1.Jackpot.Pool != "fake" {
+		t.Fatalf("jackpot hit %+v, want the 10 in the pool", o1.Jackpot)
+	}
+	again, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10)
+	if err != nil || again.Jackpot == nil || again.Jackpot.Amount != 10 {
+		t.Fatalf("repeat: %v", err)
+	}
+	if e.Count("fake_jackpot", "") != 1 || e.Count("rounds", "jackpot_amount=10 AND jackpot_pool='fake'") != 1 {
+		t.Fatal("the hit is not stored once with its round")
+	}
+	if _, err := c.RequestRiskStep(ctx(t), 1, 1, engine.Red); link.Reason(err) != server.ReasonRiskNotAllowed && o1.Result.Total > 0 {
+		t.Fatalf("risk after a jackpot hit: %v", err)
+	}
+	before := jp.Rollbacks.Load()
+	if _, err := e.Client("cab-9", nil).RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10); link.Reason(err) != server.ReasonJackpot {
+		t.Fatalf("round refused by the jackpot: %v", err)
+	}
+	if e.Count("rounds", "cabinet='cab-9'") != 0 || e.Count("fake_jackpot", "") != 1 {
+		t.Fatal("a refused round left a trace")
+	}
+	if jp.Rollbacks.Load() == before || jp.Commits.Load() == 0 {
+		t.Fatal("the jackpot hooks were not called")
+	}
+}

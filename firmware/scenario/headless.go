@@ -1,0 +1,244 @@
+package scenario
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Headless is a cabinet without a display: the devkit board's emulated
+// devices over pseudo-terminals, the embedded central system, the ledger in
+// Options.DataDir. A "power cut" stops it between two events and starts a
+// new one on the same data directory.
+type Headless struct {
+	Opt  app.Options
+	App  *app.App
+	stop context.CancelFunc
+	done chan error
+	// lastVoucher is the validation number of the last voucher printed.
+	lastVoucher string
+}
+
+// StartHeadless starts a headless cabinet.
+func StartHeadless(ctx context.Context, o app.Options) (*Headless, error) {
+	h := &Headless{Opt: o}
+	return h, h.boot(ctx)
+}
+
+func (h *Headless) boot(ctx context.Context) error {
+	a, err := app.Start(ctx, h.Opt)
+	if err != nil {
+		return err
+	}
+	h.App = a
+	rctx, cancel := context.WithCancel(ctx)
+	h.stop = cancel
+	h.done = make(chan error, 1)
+	go func() { h.done <- a.Run(rctx) }()
+	return nil
+}
+
+// PowerCut stops the cabinet as a power cut does and boots it again.
+func (h *Headless) PowerCut(ctx context.Context) error {
+	h.App.Cabinet.Post(cabinet.PowerOff{})
+	<-h.done
+	h.stop()
+	h.App.Close()
+	return h.boot(ctx)
+}
+
+// Close stops the cabinet.
+func (h *Headless) Close() error {
+	if h.stop != nil {
+		h.stop()
+		<-h.done
+	}
+	return h.App.Close()
+}
+
+var inputs = map[string]gpio.Input{
+	"start": gpio.BtnStart, "auto": gpio.BtnAuto, "risk": gpio.BtnRisk, "stop": gpio.BtnStop,
+	"bet+": gpio.BtnBetPlus, "bet_plus": gpio.BtnBetPlus, "bet-": gpio.BtnBetMinus, "bet_minus": gpio.BtnBetMinus,
+	"collect": gpio.BtnCollect, "red": gpio.BtnBetMinus, "black": gpio.BtnBetPlus,
+	"attendant": gpio.KeyAttendant, "technician": gpio.KeyTechnician,
+	"main": gpio.DoorMain, "logic": gpio.DoorLogic, "cashbox": gpio.DoorCashbox, "acceptor": gpio.DoorAcceptor,
+}
+
+// debounceWait outlasts the devkit's debounce windows.
+const debounceWait = 80 * time.Millisecond
+
+func (h *Headless) set(name string, active bool) error {
+	in, ok := inputs[name]
+	if !ok {
+		return fmt.Errorf("no input %q", name)
+	}
+	if err := h.App.Board.SetInput(in, active); err != nil {
+		return err
+	}
+	time.Sleep(debounceWait)
+	return nil
+}
+
+// Do runs one step.
+func (h *Headless) Do(ctx context.Context, s Step) error {
+	a := s.Args
+	switch s.Verb {
+	case "press":
+		if err := h.set(a[0], true); err != nil {
+			return err
+		}
+		return h.set(a[0], false)
+	case "hold":
+		d, _ := time.ParseDuration(a[1])
+		if err := h.set(a[0], true); err != nil {
+			return err
+		}
+		time.Sleep(d)
+		return h.set(a[0], false)
+	case "door":
+		return h.set(a[0], a[1] == "open")
+	case "key":
+		return h.set(a[0], a[1] == "on")
+	case "game":
+		h.App.Cabinet.Post(cabinet.SelectGame{Game: engine.GameID(a[0])})
+		return nil
+	case "note":
+		v, _ := strconv.ParseInt(a[0], 10, 64)
+		return h.insertNote(ctx, engine.Money(v))
+	case "ticket":
+		number := a[0]
+		if number == "last" {
+			number = h.LastVoucher()
+			if number == "" {
+				return errors.New("no voucher printed yet")
+			}
+		}
+		return h.App.Board.AcceptorEmulator.InsertTicket(number)
+	case "wait":
+		d := 20 * time.Second
+		if len(a) == 2 {
+			d, _ = time.ParseDuration(a[1])
+		}
+		return h.wait(ctx, a[0], d)
+	case "sleep":
+		d, _ := time.ParseDuration(a[0])
+		time.Sleep(d)
+		return nil
+	case "expect":
+		return h.expect(a)
+	case "power":
+		return h.PowerCut(ctx)
+	}
+	return fmt.Errorf("unknown command %q", s.Verb)
+}
+
+// insertNote finds the note's escrow code in the emulator's currency
+// table and inserts it once the acceptor takes documents.
+func (h *Headless) insertNote(ctx context.Context, v engine.Money) error {
+	code := byte(0)
+	for _, d := range id003emu.EUR {
+		val := int64(d.Base)
+		for i := byte(0); i < d.Exponent; i++ {
+			val *= 10
+		}
+		for i := 0; i < h.App.Market.Currency.MinorUnits; i++ {
+			val *= 10
+		}
+		if engine.Money(val) == v {
+			code = d.Code
+		}
+	}
+	if code == 0 {
+		return fmt.Errorf("no note of %d in the acceptor's currency table", v)
+	}
+	before := h.credit()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := h.App.Board.AcceptorEmulator.InsertNote(code); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return h.until(ctx, 15*time.Second, func(*view.Snapshot) bool { return h.credit() == before+v }, "note credited")
+}
+
+func (h *Headless) credit() engine.Money {
+	c, _ := h.App.Ledger.Credit()
+	return engine.Money(c)
+}
+
+// LastVoucher is the validation number of the last voucher out.
+func (h *Headless) LastVoucher() string {
+	out := h.App.Ledger.DocsOut()
+	for i := len(out) - 1; i >= 0; i-- {
+		if out[i].Kind == ledger.DocVoucher && out[i].Result == ledger.DocPrinted {
+			return out[i].Number
+		}
+	}
+	return ""
+}
+
+func (h *Headless) until(ctx context.Context, d time.Duration, ok func(*view.Snapshot) bool, what string) error {
+	deadline := time.Now().Add(d)
+	for {
+		s := h.App.Cabinet.View()
+		if s != nil && ok(s) {
+			return nil
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("waited %v in vain for %s (mode %s, credit %d, tilts %v)", d, what, s.Mode, s.Credit, s.Tilts)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+func (h *Headless) wait(ctx context.Context, what string, d time.Duration) error {
+	if what == "round" {
+		return h.until(ctx, d, func(s *view.Snapshot) bool {
+			return s.Round != nil && (s.RiskOffer || s.Mode != view.ModeWagering && s.Mode != view.ModePresenting)
+		}, "the round to end")
+	}
+	return h.until(ctx, d, func(s *view.Snapshot) bool { return string(s.Mode) == what }, "mode "+what)
+}
+
+func (h *Headless) expect(a []string) error {
+	s := h.App.Cabinet.View()
+	want := func(got int64) error {
+		w, _ := strconv.ParseInt(a[len(a)-1], 10, 64)
+		if got != w {
+			return fmt.Errorf("%s is %d, expected %d", a[0], got, w)
+		}
+		return nil
+	}
+	switch a[0] {
+	case "mode":
+		if string(s.Mode) != a[1] {
+			return fmt.Errorf("mode is %s, expected %s", s.Mode, a[1])
+		}
+		return nil
+	case "credit":
+		return want(int64(h.credit()))
+	case "win":
+		return want(int64(s.Win))
+	case "bet":
+		return want(int64(s.Bet))
+	case "meter":
+		ms, _ := h.App.Ledger.Meters(ledger.ScopeCabinet)
+		return want(ms[ledger.Meter(a[1])])
+	}
+	return fmt.Errorf("cannot expect %q", a[0])
+}
