@@ -33,6 +33,7 @@ const (
 	ReasonVoucherConflict = "VOUCHER_SEQUENCE_CONFLICT"
 	ReasonStoreFailed     = "STORE_FAILED"
 	ReasonJackpot         = "JACKPOT_REFUSED"
+	ReasonStopping        = "SERVER_STOPPING"
 )
 
 func refuse(code codes.Code, reason, format string, args ...any) error {

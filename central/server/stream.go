@@ -31,7 +31,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 	closed := s.closed
 	s.closeMu.Unlock()
 	if closed {
-		return refuse(codes.Unavailable, ReasonStoreFailed, "server is stopping")
+		return refuse(codes.Unavailable, ReasonStopping, "server is stopping")
 	}
 	s.subMu.Lock()
 	s.subs[sub] = struct{}{}
@@ -57,7 +57,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 		select {
 		case <-ctx.Done():
 			if stream.Context().Err() == nil {
-				return refuse(codes.Unavailable, ReasonStoreFailed, "subscription ended by the server")
+				return refuse(codes.Unavailable, ReasonStopping, "subscription ended by the server")
 			}
 			return ctx.Err()
 		case cmd := <-sub.cmds:

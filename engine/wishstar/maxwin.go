@@ -50,7 +50,7 @@ func (k *infoKey) n(s int) int { return int(k.cnt>>(4*uint(s))) & 15 }
 
 // bestByClass searches a reel set. pLock(c) is the probability that Lock &
 // Spin from c stars ends with its largest pay.
-func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass]classBest {
+func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) *[2][2][3]classBest {
 	var arr [2][2][3]classBest
 	var pl [16]float64
 	for c := g.c.m.LockTrigger; c <= 15; c++ {
@@ -69,7 +69,10 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass
 		stars, bonus int
 		full         int
 	}
-	front := map[k123]float64{}
+	// Insertion order keeps the float sums, hence the report, reproducible.
+	frontIdx := map[k123]int{}
+	var frontKeys []k123
+	var frontN []float64
 	for a, ka := range keys[0] {
 		for b, kb := range keys[1] {
 			for c, kc := range keys[2] {
@@ -82,12 +85,20 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass
 				k.stars = int(ka.stars + kb.stars + kc.stars)
 				k.bonus = int(ka.bonus + kb.bonus + kc.bonus)
 				k.full = b2i(ka.full) + b2i(kb.full) + b2i(kc.full)
-				front[k] += float64(counts[0][a] * counts[1][b] * counts[2][c])
+				i, ok := frontIdx[k]
+				if !ok {
+					i = len(frontKeys)
+					frontIdx[k] = i
+					frontKeys = append(frontKeys, k)
+					frontN = append(frontN, 0)
+				}
+				frontN[i] += float64(counts[0][a] * counts[1][b] * counts[2][c])
 			}
 		}
 	}
 	T := g.c.m.LockTrigger
-	for k, n := range front {
+	for i, k := range frontKeys {
+		n := frontN[i]
 		for d, kd := range keys[3] {
 			for e, ke := range keys[4] {
 				ways := 0.0
@@ -123,17 +134,7 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) map[featClass
 			}
 		}
 	}
-	best := map[featClass]classBest{}
-	for l := range 2 {
-		for s := range 2 {
-			for f := range 3 {
-				if arr[l][s][f].ok {
-					best[featClass{l, s, f}] = arr[l][s][f]
-				}
-			}
-		}
-	}
-	return best
+	return &arr
 }
 
 func b2i(b bool) int {
@@ -180,7 +181,12 @@ func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax
 	best := g.bestByClass(rs, pLock)
 	scat := float64(c.m.ScatterPay) / Unit
 	var out [nAwd]spinMax
-	for fc, cb := range best {
+	for i := range 12 {
+		fc := featClass{lock: i / 6, scat: (i / 3) % 2, full: i % 3}
+		cb := best[fc.lock][fc.scat][fc.full]
+		if !cb.ok {
+			continue
+		}
 		for j := 0; j <= fc.full; j++ { // j bonus wins taken as free spins
 			a := fc.scat + j
 			v := mult*(cb.ways+scat*float64(fc.scat)) + bMax*float64(fc.full-j) + lockMax*float64(fc.lock)

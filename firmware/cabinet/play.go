@@ -2,6 +2,7 @@ package cabinet
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -418,10 +419,7 @@ func (c *Cabinet) settle(r *roundState) {
 	if r.pending > 0 && r.pending >= c.cfg.Market.Limits.LargeWin {
 		s.Credit, s.Handpay = 0, int64(r.pending)
 	}
-	commit, err := json.Marshal(map[string]uint64{"round": r.n})
-	if err == nil {
-		s.Commit = commit
-	}
+	s.Commit = binary.BigEndian.AppendUint64(nil, r.n) // link.KindCommit's payload
 	if err := c.led.Settle(r.n, s); err != nil {
 		c.ledgerFailed("the settlement", err)
 		return

@@ -18,12 +18,12 @@ type Jackpots struct {
 	HitOneIn int
 	Refuse   map[string]bool
 
-	mu         sync.Mutex
-	pool       engine.Money
-	changed    chan struct{}
-	Commits    atomic.Int64
-	Rollbacks  atomic.Int64
-	closed     bool
+	mu        sync.Mutex
+	pool      engine.Money
+	changed   chan struct{}
+	Commits   atomic.Int64
+	Rollbacks atomic.Int64
+	closed    bool
 }
 
 var _ server.Jackpots = (*Jackpots)(nil)

@@ -27,14 +27,18 @@ type rig struct {
 	modes []serialport.Mode
 }
 
-func newRig(t *testing.T, edit func(*escpos.Config)) *rig {
+func newRig(t *testing.T, edit func(*escpos.Config), opts ...escposemu.Options) *rig {
 	t.Helper()
 	p, err := ptypair.New()
 	if err != nil {
 		t.Fatal(err)
 	}
 	r := &rig{t: t}
-	r.emu = escposemu.New(p.Device, escposemu.Options{})
+	var opt escposemu.Options
+	if len(opts) > 0 {
+		opt = opts[0]
+	}
+	r.emu = escposemu.New(p.Device, opt)
 	cfg := escpos.Config{Path: p.HostPath, PollIdle: 30 * time.Millisecond, PollPrinting: 15 * time.Millisecond,
 		ReplyTimeout: 400 * time.Millisecond, PrintTimeout: 3 * time.Second}
 	cfg.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
@@ -335,6 +339,26 @@ func TestHandpayAndJackpotForm(t *testing.T) {
 		png, _ := r.emu.Printouts()[0].PNG(512)
 		os.WriteFile(filepath.Join(dir, "escpos-jackpot-form.png"), png, 0o644)
 	}
+}
+
+// ValidationPrinted never comes before the whole ticket is on paper, even
+// with line noise arriving while it prints.
+func TestIssuedOnlyAfterTheTicketIsPrinted(t *testing.T) {
+	r := newRig(t, nil, escposemu.Options{LineTime: 15 * time.Millisecond})
+	if _, err := r.drv.Print(voucher(valNo)); err != nil {
+		t.Fatal(err)
+	}
+	r.until("PrintStarted", is[printer.PrintStarted], time.Second)
+	for i := 0; i < 5; i++ {
+		r.emu.SendGarbage([]byte{0xff, 0x55, 0x81, 0x13, 0xa0})
+		time.Sleep(20 * time.Millisecond)
+	}
+	evs := r.until("ValidationPrinted", is[printer.ValidationPrinted], 5*time.Second)
+	ps := r.emu.Printouts()
+	if len(ps) != 1 || !ps[0].Complete || !ps[0].Cut || !ps[0].ValidationPrinted {
+		t.Fatalf("issued before the ticket was printed and cut: %+v (%s)", ps, names(evs))
+	}
+	r.until("PrintComplete", is[printer.PrintComplete], time.Second)
 }
 
 func TestOpenFailsWithoutPrinter(t *testing.T) {

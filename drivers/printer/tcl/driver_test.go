@@ -306,6 +306,21 @@ func TestPaperLowMidPrint(t *testing.T) {
 	}
 }
 
+// When ValidationPrinted arrives, the emulator has the validation region on
+// paper — never earlier — across print speeds.
+func TestIssuedOnlyOnceValidationIsOnPaper(t *testing.T) {
+	for _, pt := range []time.Duration{40 * time.Millisecond, 400 * time.Millisecond} {
+		r := newRig(t, tclemu.Options{PrintTime: pt, ValidationAt: 0.7}, nil)
+		if _, err := r.drv.Print(voucher(valNo)); err != nil {
+			t.Fatal(err)
+		}
+		r.until("ValidationPrinted", is[printer.ValidationPrinted], 3*time.Second)
+		if p := r.emu.Printouts(); len(p) != 1 || !p[0].ValidationPrinted {
+			t.Fatalf("print time %v: issued before the validation region was printed: %+v", pt, p)
+		}
+	}
+}
+
 func TestSensorFaultsAndWarnings(t *testing.T) {
 	r := newRig(t, tclemu.Options{}, nil)
 	for _, c := range []struct {

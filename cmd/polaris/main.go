@@ -1,0 +1,98 @@
+// Command polaris is the cabinet.
+//
+//	polaris headless [-market demo] [-data DIR] [-script FILE] [-autoplay N]
+//
+// runs the cabinet without a display: the devkit board's emulated acceptor
+// and printer over pseudo-terminals, the embedded central system, the
+// ledger in the data directory. With -script it plays a scenario (see
+// firmware/scenario) and exits 0 when every step held, 1 otherwise.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/scenario"
+)
+
+func usage() {
+	fmt.Fprintln(os.Stderr, `usage: polaris <command> [flags]
+
+commands:
+  headless   run the cabinet without a display (devkit board, embedded central system)
+  run        run the cabinet with its display (not built yet: use headless)`)
+	os.Exit(2)
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	switch os.Args[1] {
+	case "headless":
+		os.Exit(headless(os.Args[2:]))
+	case "run":
+		fmt.Fprintln(os.Stderr, "polaris: the display is not built yet; use 'polaris headless'")
+		os.Exit(2)
+	default:
+		usage()
+	}
+}
+
+func headless(args []string) int {
+	fs := flag.NewFlagSet("headless", flag.ExitOnError)
+	market := fs.String("market", "demo", "market profile: at, cz, demo")
+	data := fs.String("data", "data", "data directory (ledger copies, embedded central system)")
+	script := fs.String("script", "", "scenario script to play; exits when it ends")
+	fast := fs.Bool("fast", false, "present rounds instantly (no spin or win animation time)")
+	verbose := fs.Bool("v", false, "log tilts and device refusals")
+	fs.Parse(args)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o := app.Options{DataDir: *data, Market: *market, Timing: cabinet.DefaultTiming}
+	if *fast {
+		o.Timing = cabinet.Timing{}
+	}
+	if *verbose {
+		o.Logf = log.Printf
+	}
+	h, err := scenario.StartHeadless(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris:", err)
+		return 1
+	}
+	defer h.Close()
+	if *script == "" {
+		fmt.Fprintf(os.Stderr, "polaris: headless cabinet running (market %s, data %s); Ctrl-C stops it\n", *market, *data)
+		<-ctx.Done()
+		return 0
+	}
+	f, err := os.Open(*script)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris:", err)
+		return 1
+	}
+	steps, err := scenario.Parse(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris:", err)
+		return 2
+	}
+	start := time.Now()
+	if err := scenario.Run(ctx, h, steps); err != nil {
+		fmt.Fprintln(os.Stderr, "polaris:", err)
+		return 1
+	}
+	fmt.Printf("scenario %s: %d steps held in %v\n", strings.TrimSuffix(*script, ".scn"), len(steps), time.Since(start).Round(time.Millisecond))
+	return 0
+}
