@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
+	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
@@ -80,8 +81,9 @@ type rig struct {
 	clock   *fakeClock
 	acc     *fakeAcceptor
 	prn     *printer.Fake
-	dir     string
-	cancel  context.CancelFunc
+	dir      string
+	jackpots server.Jackpots
+	cancel   context.CancelFunc
 	done    chan struct{}
 }
 
@@ -90,9 +92,15 @@ type rigOption func(*Config)
 func withTiming(t Timing) rigOption { return func(c *Config) { c.Timing = t } }
 
 func newRig(t *testing.T, marketID string, opts ...rigOption) *rig {
+	return newRigWith(t, marketID, nil, opts...)
+}
+
+// newRigWith starts the embedded central system with a progressive
+// jackpot engine (nil: none).
+func newRigWith(t *testing.T, marketID string, jackpots server.Jackpots, opts ...rigOption) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	r := &rig{t: t, dir: dir, clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}}
+	r := &rig{t: t, dir: dir, clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}, jackpots: jackpots}
 	r.start(marketID, opts...)
 	return r
 }
@@ -110,7 +118,7 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 	}
 	r.led = led
 	if r.central == nil {
-		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: led})
+		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: led, Jackpots: r.jackpots})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -115,3 +115,53 @@ func TestRiskOfferRules(t *testing.T) {
 		}
 	}
 }
+
+// MS-13: during free spins every button is inactive and the feature plays
+// on by itself; MS-12: free-spin wins accumulate in the Win field.
+func TestFreeSpinsIgnoreButtons(t *testing.T) {
+	r := newRig(t, "cz", withTiming(DefaultTiming))
+	r.idle()
+	res := &engine.Round{Game: engine.MagicStars, Stake: 5, Total: 30, Steps: []engine.Step{
+		{Kind: engine.StepBase, Pay: 10, FreeSpinsWon: 15},
+		{Kind: engine.StepFree, Pay: 0},
+		{Kind: engine.StepFree, Pay: 20},
+	}}
+	var before, after view.Snapshot
+	r.cab.Do(func() {
+		c := r.cab
+		rs := &roundState{n: 99, game: engine.MagicStars, stake: 5, phase: phasePresenting, result: res, pending: 30}
+		rs.timeline = make([]view.StepTime, 3)
+		c.plan(rs, 0, c.now())
+		c.round = rs
+		c.showRound(rs)
+		rs.step = 1 // the first free spin is on screen
+		c.auto = false
+		c.publish()
+		before = *c.View()
+		for _, b := range view.Buttons {
+			c.press(b)
+		}
+		c.publish()
+		after = *c.View()
+		c.round = nil // not a journaled round: leave nothing behind
+	})
+	if after.Auto != before.Auto || after.Mode != before.Mode || after.Round.Timeline[1] != before.Round.Timeline[1] {
+		t.Fatalf("MS-13: a button acted during free spins: auto %v→%v, mode %s→%s", before.Auto, after.Auto, before.Mode, after.Mode)
+	}
+	// MS-12: the Win field adds up the pays of the steps shown so far.
+	var win engine.Money
+	r.cab.Do(func() {
+		c := r.cab
+		rs := &roundState{n: 99, game: engine.MagicStars, stake: 5, phase: phasePresenting, result: res, pending: 30,
+			timeline: make([]view.StepTime, 3)}
+		c.plan(rs, 0, c.now())
+		c.round = rs
+		r.clock.Advance(rs.timeline[1].End.Sub(c.now())) // two steps over, the third still on
+		c.advance(rs)
+		win = c.win
+		c.round = nil
+	})
+	if win != 10 {
+		t.Fatalf("MS-12: Win field %d after the base spin (10) and a losing free spin, want 10", win)
+	}
+}

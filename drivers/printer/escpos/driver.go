@@ -262,8 +262,18 @@ func (d *Driver) query(n byte) (byte, bool) {
 	return 0, false
 }
 
-// queryAll reads DLE EOT 1–4.
+// queryAll reads DLE EOT 1–4. The four answers are read one after another,
+// so a change in between can give "offline" with no cause; such a round is
+// read again once.
 func (d *Driver) queryAll() (Status, bool) {
+	s, ok := d.queryRound()
+	if ok && s.Offline && len(blockingOf(namedFaults(s))) == 0 {
+		s, ok = d.queryRound()
+	}
+	return s, ok
+}
+
+func (d *Driver) queryRound() (Status, bool) {
 	var s Status
 	for n := byte(1); n <= 4; n++ {
 		b, ok := d.query(n)
@@ -279,6 +289,14 @@ func (d *Driver) queryAll() (Status, bool) {
 
 // Faults maps a status to printer faults.
 func Faults(s Status) printer.Faults {
+	fs := namedFaults(s)
+	if s.Offline && len(blockingOf(fs)) == 0 {
+		fs[printer.Offline] = true // offline for a cause the status does not name
+	}
+	return fs
+}
+
+func namedFaults(s Status) printer.Faults {
 	fs := printer.Faults{}
 	set := func(on bool, f printer.Fault) {
 		if on {
@@ -291,9 +309,6 @@ func Faults(s Status) printer.Faults {
 	set(s.CutterError, printer.CutterError)
 	set(s.AutoRecoverableError, printer.Temperature)
 	set(s.UnrecoverableError, printer.SystemError)
-	if s.Offline && len(blockingOf(fs)) == 0 {
-		fs[printer.Offline] = true // offline for a cause the status does not name
-	}
 	return fs
 }
 

@@ -1,0 +1,67 @@
+package cabinet
+
+import (
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// MS-18: a progressive jackpot hit is shown, locks the cabinet for the
+// attendant and is never added to the credit; the attendant's reset is
+// journaled on its own meter and the payout form is printed.
+func TestMagicStarsJackpotIsHandpaidNeverCredited(t *testing.T) {
+	cfg, err := jackpot.ParseTOML([]byte(`
+[[pool]]
+id = "system"
+name = "Magic Stars Jackpot"
+scope = "system"
+seed = 100
+must_hit_by = 102     # hit almost at once: every stake contributes 50 %
+rate_bp = 5000
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := jackpot.New(cfg, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRigWith(t, "cz", jpserver.New(j))
+	r.idle()
+	r.insertNote(1000, 0)
+	for i := 0; i < 50; i++ {
+		before := r.credit()
+		s := r.playOne()
+		if s.Round.Jackpot == 0 {
+			if s.RiskOffer {
+				r.press(view.Collect)
+				r.idle()
+			}
+			continue
+		}
+		if s.Mode != view.ModeLockup || s.Lockup.Kind != string(ledger.DocHandpayJackpot) || s.Lockup.Amount != s.Round.Jackpot {
+			t.Fatalf("MS-18: mode %s lockup %+v for a jackpot of %d", s.Mode, s.Lockup, s.Round.Jackpot)
+		}
+		if got, want := r.credit(), before-s.Bet+s.Round.Total; got != want {
+			t.Fatalf("MS-18: credit %d, want %d (the jackpot must not be credited)", got, want)
+		}
+		r.press(view.Start) // nothing happens in the lockup
+		r.cab.Post(Key{Name: "attendant", On: true})
+		r.until("reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
+		r.cab.Post(Key{Name: "attendant", On: false})
+		if r.meter(ledger.JackpotAttendant) != int64(s.Round.Jackpot) || r.credit() != before-s.Bet+s.Round.Total {
+			t.Fatal("MS-18: jackpot meter or credit after the reset")
+		}
+		r.until("form printed", time.Millisecond, func(*view.Snapshot) bool { return len(r.prn.Printed) > 0 })
+		if _, ok := r.prn.Printed[len(r.prn.Printed)-1].(document.JackpotForm); !ok {
+			t.Fatalf("printed %T, want the jackpot payout form", r.prn.Printed[len(r.prn.Printed)-1])
+		}
+		return
+	}
+	t.Fatal("no jackpot hit in 50 games")
+}
