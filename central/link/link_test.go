@@ -6,11 +6,14 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"errors"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -256,17 +259,31 @@ func TestWrongModelRefused(t *testing.T) {
 
 func TestUnknownCabinetCertificateRefused(t *testing.T) {
 	e := testenv.Start(t, nil)
-	// A CA of its own: the server's TLS refuses the handshake.
+	// A cabinet certificate from a CA of its own, presented to the real
+	// server (whose certificate the client does trust): the server's TLS
+	// refuses the handshake.
 	rogue := testenv.Start(t, nil)
-	c := rogue.Client("cab-9", func(cfg *link.Config) {
-		cfg.Addr = e.Addr
-		cfg.SigningKey = e.Key.Public().(ed25519.PublicKey)
+	rogue.Client("cab-9", nil) // issues cab-9's certificate under the rogue CA
+	certPath, keyPath := pki.CabinetPaths(rogue.PKI, "cab-9")
+	tlsCfg, err := pki.ClientTLS(certPath, keyPath, filepath.Join(e.PKI, pki.CACert), "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.Client("cab-1", func(cfg *link.Config) {
+		cfg.TLS = tlsCfg
+		cfg.Cabinet = "cab-9"
 		cfg.Retries = 1
 	})
-	_, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10)
+	_, err = c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10)
 	var ue *link.UnavailableError
 	if !errors.As(err, &ue) {
 		t.Fatalf("a certificate of another CA: %v", err)
+	}
+	// With TLS 1.3 the cabinet may see just a closed connection; the
+	// server has the reason.
+	n, why := e.Server.HandshakeRefusals()
+	if n == 0 || why == nil || !strings.Contains(why.Error(), "unknown authority") {
+		t.Fatalf("server refusals %d, last %v", n, why)
 	}
 	if e.Count("cabinets", "") != 0 || e.Count("rounds", "") != 0 {
 		t.Fatal("the store changed")
@@ -333,4 +350,42 @@ func TestRiskSteps(t *testing.T) {
 	if e.Count("risk_steps", "") != 1 {
 		t.Fatal("refused risk requests stored steps")
 	}
+}
+
+// Signed garbage (the right key over bytes that are no outcome of this
+// request) is a clear *BodyError, never a panic or a half-decoded round.
+func TestSignedGarbageRefused(t *testing.T) {
+	e := testenv.Start(t, nil)
+	pub := e.Key.Public().(ed25519.PublicKey)
+	req := link.OutcomeRequest{Round: 1, Game: testenv.GameID, ModelID: testenv.TheGame.ModelID(), Stake: 10}
+	for i, body := range [][]byte{nil, {0xff}, []byte("not a protobuf at all"), bytes.Repeat([]byte{0x0a, 0x02, 'h', 'i'}, 10)} {
+		_, err := link.VerifyOutcome(pub, "cab-1", req, body, ed25519.Sign(e.Key, body))
+		var be *link.BodyError
+		if !errors.As(err, &be) {
+			t.Errorf("garbage %d: %v", i, err)
+		}
+	}
+	// A risk body signed by the central key is not an outcome body.
+	c := e.Client("cab-1", nil)
+	for n := uint64(1); n < 100; n++ {
+		o, err := c.RequestOutcome(ctx(t), n, req.Game, req.ModelID, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Result.Total == 0 {
+			continue
+		}
+		card, err := c.RequestRiskStep(ctx(t), n, 1, engine.Red)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := req
+		r.Round = n
+		var be *link.BodyError
+		if _, err := link.VerifyOutcome(pub, "cab-1", r, card.Body, card.Sig); !errors.As(err, &be) {
+			t.Fatalf("a risk body passed as an outcome: %v", err)
+		}
+		return
+	}
+	t.Fatal("no win in 99 rounds")
 }

@@ -6,7 +6,6 @@ import (
 	"database/sql"
 	"encoding/json"
 	"errors"
-	"time"
 
 	"google.golang.org/grpc/codes"
 	"google.golang.org/protobuf/proto"
@@ -62,7 +61,6 @@ func (r *storedRound) answer(req *pb.OutcomeRequest, n uint64) (*pb.SignedBody, 
 
 // RequestOutcome draws, stores and signs a whole round, once per (cabinet, n).
 func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*pb.SignedBody, error) {
-	t0 := time.Now()
 	c, err := s.admit(ctx)
 	if err != nil {
 		return nil, err
@@ -88,7 +86,6 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		return nil, refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
 	}
 	var out *pb.SignedBody
-	DbgPre.Add(int64(time.Since(t0)))
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
 		if r, err := s.loadRound(tx, c.id, n); err != nil {
 			return err

@@ -65,6 +65,7 @@ type Server struct {
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
 
+	refused  refusals
 	stopJP   func()
 	jpDone   chan struct{}
 	closeMu  sync.Mutex
@@ -151,7 +152,7 @@ func New(cfg Config) (*Server, error) {
 		}()
 	}
 	s.grpc = grpc.NewServer(
-		grpc.Creds(credentials.NewTLS(cfg.TLS)),
+		grpc.Creds(refusingCreds{TransportCredentials: credentials.NewTLS(cfg.TLS), s: s}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 2 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 15 * time.Second, Timeout: 5 * time.Second}),
 	)

@@ -6,8 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -158,6 +156,8 @@ type store struct {
 }
 
 func openStore(path string) (*store, error) {
+	// temp_store=MEMORY keeps the per-request savepoints' statement
+	// journals off the disk; synchronous=FULL makes every commit durable.
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=temp_store(2)&_txlock=immediate"
 	db, err := sql.Open("sqlite", dsn)
 	if err != nil {
@@ -177,11 +177,7 @@ func openStore(path string) (*store, error) {
 // write runs fn in the writer's transaction, in its own savepoint, and
 // returns once the transaction holding it is committed (or fn's error: then
 // nothing fn did is kept).
-var DbgQueue, DbgWrites, DbgBatches, DbgJobs, DbgNanos, DbgCommitNanos, DbgPre atomic.Int64
-
 func (st *store) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
-	t0 := time.Now()
-	defer func() { DbgQueue.Add(int64(time.Since(t0))); DbgWrites.Add(1) }()
 	j := job{fn: fn, done: make(chan error, 1)}
 	select {
 	case st.jobs <- j:
@@ -241,8 +237,6 @@ func (st *store) writer() {
 }
 
 func (st *store) runBatch(batch []job) {
-	t0 := time.Now()
-	defer func() { DbgBatches.Add(1); DbgJobs.Add(int64(len(batch))); DbgNanos.Add(int64(time.Since(t0))) }()
 	st.mu.Lock()
 	broken := st.broken
 	st.mu.Unlock()
@@ -290,8 +284,6 @@ func (st *store) runBatch(batch []job) {
 			return
 		}
 	}
-	tc := time.Now()
-	defer func() { DbgCommitNanos.Add(int64(time.Since(tc))) }()
 	if err := tx.Commit(); err != nil {
 		fail(err)
 		return
@@ -305,10 +297,6 @@ func (st *store) runBatch(batch []job) {
 }
 
 func (st *store) close() error {
-	if b := DbgBatches.Load(); b > 0 {
-		w := DbgWrites.Load()
-		println("batches", b, "jobs/batch", DbgJobs.Load()/b, "us/batch", DbgNanos.Load()/b/1000, "commit us", DbgCommitNanos.Load()/b/1000, "write() us", DbgQueue.Load()/w/1000, "pre us", DbgPre.Load()/w/1000)
-	}
 	close(st.quit)
 	st.wg.Wait()
 	st.stmts.Range(func(_, v any) bool { v.(*sql.Stmt).Close(); return true })

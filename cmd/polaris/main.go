@@ -55,6 +55,7 @@ func headless(args []string) int {
 	script := fs.String("script", "", "scenario script to play; exits when it ends")
 	fast := fs.Bool("fast", false, "present rounds instantly (no spin or win animation time)")
 	verbose := fs.Bool("v", false, "log tilts and device refusals")
+	chaos := fs.Uint64("chaos", 0, "play at random with this seed until killed (the crash harness)")
 	fs.Parse(args)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -72,6 +73,11 @@ func headless(args []string) int {
 		return 1
 	}
 	defer h.Close()
+	if *chaos != 0 {
+		fmt.Println("ready")
+		scenario.Chaos(ctx, h, *chaos)
+		return 0
+	}
 	if *script == "" {
 		fmt.Fprintf(os.Stderr, "polaris: headless cabinet running (market %s, data %s); Ctrl-C stops it\n", *market, *data)
 		<-ctx.Done()

@@ -692,7 +692,7 @@ func (g *Game) exact(withMax bool) (*Report, error) {
 	rep.Lock.StarTable = prizeFigures(c.stars, c.m.FreeSpinsAward)
 	rep.BonusTable = prizeFigures(c.bonus, c.m.FreeSpinsAward)
 	if withMax {
-		rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath = g.maxWin(lc)
+		rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath, _ = g.maxWin(lc)
 	}
 	return rep, nil
 }

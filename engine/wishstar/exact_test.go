@@ -199,3 +199,124 @@ func TestWS11ExactRTP(t *testing.T) {
 	}
 	t.Logf("RTP %.6f hit %.4f sigma %.3f max %.0fx", rep.RTP, rep.HitFrequency, rep.Sigma, rep.MaxWin)
 }
+
+// TestExactReproducible: two computations give the same report to the last
+// bit (the PAR sheet is a committed, regenerated file).
+func TestExactReproducible(t *testing.T) {
+	a, err := Default.exact(true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, _ := Default.exact(true)
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	if string(ja) != string(jb) {
+		t.Fatal("two exact computations differ")
+	}
+}
+
+// TestMaxWinReachedByPlay (D5): the documented max win is reachable: the
+// draws of the path the search found, fed to the production Play, pay
+// exactly MaxWin x stake (no cap, no truncation).
+func TestMaxWinReachedByPlay(t *testing.T) {
+	c := Default.c
+	lc := Default.calcLock()
+	mw, _, _, path := Default.maxWin(lc)
+	best := func(tb table) int { // draw of the largest prize (Major)
+		bi := 0
+		for i, p := range tb.prizes {
+			if p.freeSpins == 0 && p.units > tb.prizes[bi].units {
+				bi = i
+			}
+		}
+		return prizeDraw(tb, bi)
+	}
+	fsDraw := prizeDraw(c.bonus, prizeIndex(t, c.bonus, func(p *prize) bool { return p.freeSpins > 0 }))
+	var draws []int
+	for i, sp := range path {
+		rs := &c.free
+		if i == 0 {
+			rs = &c.base
+		}
+		draws = append(draws, sp.stops[:]...)
+		fs := sp.asFS
+		for _, reel := range []int{1, 3} {
+			if rs.info[reel][sp.stops[reel]].full {
+				if fs > 0 {
+					draws = append(draws, fsDraw)
+					fs--
+				} else {
+					draws = append(draws, best(c.bonus))
+				}
+			}
+		}
+		stars := 0
+		for r := range 5 {
+			stars += int(rs.info[r][sp.stops[r]].stars)
+		}
+		if stars >= c.m.LockTrigger {
+			draws = append(draws, repeat(stars, []int{best(c.stars)})...)
+			if stars < 15 {
+				draws = append(draws, repeat(15-stars, []int{landDraw()})...)
+				draws = append(draws, repeat(15-stars, []int{best(c.stars)})...)
+			}
+		}
+	}
+	r := play(t, 2500, draws...)
+	if want := engine.Money(math.Round(mw * 2500)); r.Total != want {
+		t.Fatalf("path pays %d, max win %.2f x 2500 = %d", r.Total, mw, want)
+	}
+	t.Logf("max win %.0fx reached in %d steps: %d cents at EUR 25", mw, len(r.Steps), r.Total)
+}
+
+// TestMaxWaysByClassAgainstEnumeration: the max-win search's largest ways
+// pay per feature class, and its probability, equal a full enumeration.
+func TestMaxWaysByClassAgainstEnumeration(t *testing.T) {
+	g := tiny(t, 50)
+	rs := &g.c.base
+	got := g.bestByClass(rs, func(int) float64 { return 1 })
+	var want [2][2][3]classBest
+	var st [5]int
+	var wins []engine.Win
+	cycle := 1.0
+	for r := range 5 {
+		cycle *= float64(len(rs.info[r]))
+	}
+	var rec func(r int)
+	rec = func(r int) {
+		if r == 5 {
+			var inf [5]*reelInfo
+			c, b, f := 0, 0, 0
+			for i := range 5 {
+				inf[i] = &rs.info[i][st[i]]
+				c += int(inf[i].stars)
+				b += int(inf[i].bonus)
+				f += b2i(inf[i].full)
+			}
+			wins = wins[:0]
+			w := float64(g.c.ways(&wins, &inf, 1)) / Unit
+			cb := &want[b2i(c >= g.c.m.LockTrigger)][b2i(b >= 3)][f]
+			switch {
+			case !cb.ok || w > cb.ways+1e-9:
+				*cb = classBest{ways: w, p: 1 / cycle, ok: true}
+			case math.Abs(w-cb.ways) <= 1e-9:
+				cb.p += 1 / cycle
+			}
+			return
+		}
+		for st[r] = range rs.info[r] {
+			rec(r + 1)
+		}
+	}
+	rec(0)
+	for l := range 2 {
+		for s := range 2 {
+			for f := range 3 {
+				a, b := got[l][s][f], want[l][s][f]
+				if a.ok != b.ok || math.Abs(a.ways-b.ways) > 1e-9 || math.Abs(a.p-b.p) > 1e-12 {
+					t.Errorf("class lock %d scatter %d full %d: search %+v, enumeration %+v", l, s, f, a, b)
+				}
+			}
+		}
+	}
+}

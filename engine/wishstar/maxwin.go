@@ -17,9 +17,10 @@ import (
 type featClass struct{ lock, scat, full int }
 
 type classBest struct {
-	ways float64 // largest ways pay (before the multiplier), x stake
-	p    float64 // probability of such a screen times that of the best Lock & Spin from it
-	ok   bool
+	ways  float64 // largest ways pay (before the multiplier), x stake
+	p     float64 // probability of such a screen times that of the best Lock & Spin from it
+	ok    bool
+	stops [5]int // one screen that has it
 }
 
 type infoKey struct {
@@ -29,7 +30,7 @@ type infoKey struct {
 	full         bool
 }
 
-func distinct(infos []reelInfo) (keys []infoKey, counts []int) {
+func distinct(infos []reelInfo) (keys []infoKey, counts, first []int) {
 	idx := map[infoKey]int{}
 	for i := range infos {
 		ri := &infos[i]
@@ -40,10 +41,11 @@ func distinct(infos []reelInfo) (keys []infoKey, counts []int) {
 			idx[k] = j
 			keys = append(keys, k)
 			counts = append(counts, 0)
+			first = append(first, i)
 		}
 		counts[j]++
 	}
-	return keys, counts
+	return keys, counts, first
 }
 
 func (k *infoKey) n(s int) int { return int(k.cnt>>(4*uint(s))) & 15 }
@@ -57,10 +59,10 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) *[2][2][3]cla
 		pl[c] = pLock(c)
 	}
 	var keys [5][]infoKey
-	var counts [5][]int
+	var counts, first [5][]int
 	cycle := 1.0
 	for r := range 5 {
-		keys[r], counts[r] = distinct(rs.info[r])
+		keys[r], counts[r], first[r] = distinct(rs.info[r])
 		cycle *= float64(len(rs.info[r]))
 	}
 	type k123 struct {
@@ -73,6 +75,7 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) *[2][2][3]cla
 	frontIdx := map[k123]int{}
 	var frontKeys []k123
 	var frontN []float64
+	var frontRep [][3]int
 	for a, ka := range keys[0] {
 		for b, kb := range keys[1] {
 			for c, kc := range keys[2] {
@@ -91,6 +94,7 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) *[2][2][3]cla
 					frontIdx[k] = i
 					frontKeys = append(frontKeys, k)
 					frontN = append(frontN, 0)
+					frontRep = append(frontRep, [3]int{first[0][a], first[1][b], first[2][c]})
 				}
 				frontN[i] += float64(counts[0][a] * counts[1][b] * counts[2][c])
 			}
@@ -127,7 +131,8 @@ func (g *Game) bestByClass(rs *reelSet, pLock func(c int) float64) *[2][2][3]cla
 				}
 				switch {
 				case !cb.ok || ways > cb.ways+1e-9:
-					*cb = classBest{ways: ways, p: p, ok: true}
+					fr := frontRep[i]
+					*cb = classBest{ways: ways, p: p, ok: true, stops: [5]int{fr[0], fr[1], fr[2], first[3][d], first[4][e]}}
 				default:
 					cb.p += p
 				}
@@ -146,9 +151,11 @@ func b2i(b bool) int {
 
 // spinMax is the best spin of a set that makes exactly a free-spin awards.
 type spinMax struct {
-	v, p float64
-	desc string
-	ok   bool
+	v, p  float64
+	desc  string
+	ok    bool
+	stops [5]int // a screen of this spin
+	asFS  int    // bonus wins taken as free spins (the others take the best prize)
 }
 
 func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax {
@@ -192,7 +199,7 @@ func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax
 			v := mult*(cb.ways+scat*float64(fc.scat)) + bMax*float64(fc.full-j) + lockMax*float64(fc.lock)
 			p := cb.p * binom(fc.full, j) * math.Pow(fsP, float64(j)) * math.Pow(bP, float64(fc.full-j))
 			if !out[a].ok || v > out[a].v+1e-9 || (math.Abs(v-out[a].v) <= 1e-9 && p > out[a].p) {
-				out[a] = spinMax{v: v, p: p, ok: true, desc: fmt.Sprintf("ways %.2fx%g, 3 Bonus %d, bonus wins %d (%d as free spins), Lock & Spin %d", cb.ways, mult, fc.scat, fc.full, j, fc.lock)}
+				out[a] = spinMax{v: v, p: p, ok: true, stops: cb.stops, asFS: j, desc: fmt.Sprintf("ways %.2fx%g, 3 Bonus %d, bonus wins %d (%d as free spins), Lock & Spin %d", cb.ways, mult, fc.scat, fc.full, j, fc.lock)}
 			}
 		}
 	}
@@ -200,8 +207,9 @@ func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax
 }
 
 // maxWin returns the largest round total (x stake), log10 of the
-// probability of the found way to reach it, and that way.
-func (g *Game) maxWin(lc *lockCalc) (float64, float64, string) {
+// probability of the found way to reach it, and that way, in words and as
+// its spins (the paid spin first).
+func (g *Game) maxWin(lc *lockCalc) (float64, float64, string, []spinMax) {
 	c := g.c
 	bm := g.spinMaxima(&c.base, 1, lc)
 	fm := g.spinMaxima(&c.free, float64(c.m.FreeSpinsMultiplier), lc)
@@ -251,12 +259,14 @@ func (g *Game) maxWin(lc *lockCalc) (float64, float64, string) {
 	// Describe the path.
 	var b strings.Builder
 	fmt.Fprintf(&b, "base: %s", bm[topA].desc)
+	path := []spinMax{bm[topA]}
 	r, t := min(topA*A, M), min(topA*A, M)
 	counts := map[string]int{}
 	var order []string
 	for r > 0 {
 		s := best(r, t)
 		d := fm[s.next].desc
+		path = append(path, fm[s.next])
 		if counts[d] == 0 {
 			order = append(order, d)
 		}
@@ -267,5 +277,5 @@ func (g *Game) maxWin(lc *lockCalc) (float64, float64, string) {
 	for _, d := range order {
 		fmt.Fprintf(&b, "; %d free spins: %s", counts[d], d)
 	}
-	return top.v, top.lp, b.String()
+	return top.v, top.lp, b.String(), path
 }

@@ -92,6 +92,7 @@ type Cabinet struct {
 	hooked        *id003.Document // stacked through BeforeAck; its Stacked event follows
 	cashout       *cashoutState
 	printerFaults printer.Faults
+	ticketInChute bool // the last voucher waits to be taken
 	acceptorOn    bool // last command sent: enabled
 	acceptorKnown bool
 

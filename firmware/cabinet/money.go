@@ -43,6 +43,11 @@ func (c *Cabinet) canAccept() bool {
 	if c.cashout != nil {
 		return false
 	}
+	// A document of the last power-up is still pending: the acceptor
+	// takes nothing new until it is reconciled (one document at a time).
+	if !c.reconcileAt.IsZero() {
+		return false
+	}
 	if c.round != nil && c.cfg.Market.Timers.AcceptorOffDuringPlay {
 		return false
 	}
@@ -322,6 +327,11 @@ func (c *Cabinet) collect() {
 	if amount <= 0 || c.blocked() == "ram_error" {
 		return
 	}
+	if c.ticketInChute {
+		// No second ticket until the first is taken (check 22).
+		c.message = "take_ticket"
+		return
+	}
 	id := c.led.NextDocID()
 	if amount > c.cfg.Market.Limits.TicketOut || !c.printerReady() || !c.linkUp {
 		if err := c.led.CancelCreditHandpay(id, int64(amount)); err != nil {
@@ -416,6 +426,10 @@ func (c *Cabinet) printStarted(e printReply) {
 			c.ledgerFailed("the failed voucher", err)
 		}
 		c.cashout = nil
+		if errors.Is(e.err, printer.ErrTicketInChute) || errors.Is(e.err, printer.ErrBusy) {
+			c.message = "take_ticket"
+			return
+		}
 		c.setTilt("printer", "printer: "+e.err.Error(), false)
 		return
 	}
@@ -451,6 +465,7 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 	case printer.PrintComplete:
 		if co.ours(e.Job) && co.issued {
 			c.cashout = nil
+			c.message = "cashout_done" // check 33: shown until the next game
 		}
 	case printer.PrintFailed:
 		if co.ours(e.Job) {
@@ -461,6 +476,10 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 			}
 			c.cashout = nil
 		}
+	case printer.TicketInChute:
+		c.ticketInChute = true
+	case printer.TicketTaken:
+		c.ticketInChute = false
 	case printer.FaultSet:
 		c.printerFaults[e.Fault] = true
 		if e.Fault.Blocking() {

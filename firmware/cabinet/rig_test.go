@@ -74,17 +74,17 @@ func (a *fakeAcceptor) Stack(context.Context) error {
 func (a *fakeAcceptor) isEnabled() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.enabled }
 
 type rig struct {
-	t       *testing.T
-	cab     *Cabinet
-	led     *ledger.Ledger
-	central *embedded.Central
-	clock   *fakeClock
-	acc     *fakeAcceptor
-	prn     *printer.Fake
+	t        *testing.T
+	cab      *Cabinet
+	led      *ledger.Ledger
+	central  *embedded.Central
+	clock    *fakeClock
+	acc      *fakeAcceptor
+	prn      *printer.Fake
 	dir      string
 	jackpots server.Jackpots
 	cancel   context.CancelFunc
-	done    chan struct{}
+	done     chan struct{}
 }
 
 type rigOption func(*Config)

@@ -13,7 +13,7 @@ import (
 )
 
 // testExec runs fn as a real ledger transaction (tests only).
-func testExec(t *testing.T, l *Ledger, fn func(*tx) error) {
+func testExec(t testing.TB, l *Ledger, fn func(*tx) error) {
 	t.Helper()
 	l.mu.Lock()
 	defer l.mu.Unlock()

@@ -145,6 +145,22 @@ func (h *Headless) Do(ctx context.Context, s Step) error {
 // insertNote finds the note's escrow code in the emulator's currency
 // table and inserts it once the acceptor takes documents.
 func (h *Headless) insertNote(ctx context.Context, v engine.Money) error {
+	code, err := h.noteCode(v)
+	if err != nil {
+		return err
+	}
+	before := h.credit()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		if err := h.App.Board.AcceptorEmulator.InsertNote(code); err == nil {
+			break
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	return h.until(ctx, 15*time.Second, func(*view.Snapshot) bool { return h.credit() == before+v }, "note credited")
+}
+
+func (h *Headless) noteCode(v engine.Money) (byte, error) {
 	code := byte(0)
 	for _, d := range id003emu.EUR {
 		val := int64(d.Base)
@@ -159,17 +175,9 @@ func (h *Headless) insertNote(ctx context.Context, v engine.Money) error {
 		}
 	}
 	if code == 0 {
-		return fmt.Errorf("no note of %d in the acceptor's currency table", v)
+		return 0, fmt.Errorf("no note of %d in the acceptor's currency table", v)
 	}
-	before := h.credit()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if err := h.App.Board.AcceptorEmulator.InsertNote(code); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	return h.until(ctx, 15*time.Second, func(*view.Snapshot) bool { return h.credit() == before+v }, "note credited")
+	return code, nil
 }
 
 func (h *Headless) credit() engine.Money {

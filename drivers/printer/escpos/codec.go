@@ -118,6 +118,16 @@ func FeedCutPartial(n byte) []byte {
 	return []byte{GS, 'V', 66, n}
 }
 
+// CutFullASCII and CutPartialASCII are function A with n = 48 / 49, which
+// printers treat like 0 / 1.
+func CutFullASCII() []byte    { return []byte{GS, 'V', 48} }
+func CutPartialASCII() []byte { return []byte{GS, 'V', 49} }
+
+// TicketCutPartial and TicketCutFull are ESC i / ESC m, which some ticket
+// printers accept (Pyramid's ESC/POS notes).
+func TicketCutPartial() []byte { return []byte{ESC, 'i'} }
+func TicketCutFull() []byte    { return []byte{ESC, 'm'} }
+
 // FeedLines is ESC d n.
 func FeedLines(n byte) []byte { return []byte{ESC, 'd', n} }
 

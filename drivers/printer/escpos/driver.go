@@ -82,6 +82,9 @@ type Driver struct {
 	done   chan struct{}
 	wg     sync.WaitGroup
 	closed bool
+	// requests are the DLE EOT n the printer answered at Open (1 and 2 at
+	// least; cheap printers may lack 3 and 4).
+	requests []byte
 }
 
 var _ printer.Printer = (*Driver)(nil)
@@ -107,6 +110,15 @@ func Open(cfg Config) (*Driver, error) {
 		port.Close()
 		return nil, fmt.Errorf("escpos: %s: %w", cfg.Path, err)
 	}
+	// Probe which status requests the printer answers.
+	for n := byte(1); n <= 4; n++ {
+		if _, ok := d.query(n); ok {
+			d.requests = append(d.requests, n)
+		} else if n <= 2 {
+			port.Close()
+			return nil, fmt.Errorf("escpos: %s: no answer to DLE EOT %d: %w", cfg.Path, n, printer.ErrOffline)
+		}
+	}
 	if st, ok := d.queryAll(); !ok {
 		port.Close()
 		return nil, fmt.Errorf("escpos: %s: %w", cfg.Path, printer.ErrOffline)
@@ -130,6 +142,10 @@ func (probeDoc) Layout() []document.Block {
 }
 
 func (d *Driver) Events() <-chan printer.Event { return d.events }
+
+// StatusRequests lists the DLE EOT requests the printer answered at Open.
+// Without 4 there is no paper-end or near-end report; without 3 no error cause.
+func (d *Driver) StatusRequests() []byte { return append([]byte(nil), d.requests...) }
 
 // Status returns the last real-time status read.
 func (d *Driver) Status() Status {
@@ -275,7 +291,7 @@ func (d *Driver) queryAll() (Status, bool) {
 
 func (d *Driver) queryRound() (Status, bool) {
 	var s Status
-	for n := byte(1); n <= 4; n++ {
+	for _, n := range d.requests {
 		b, ok := d.query(n)
 		if !ok {
 			return s, false

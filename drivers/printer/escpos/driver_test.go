@@ -361,6 +361,23 @@ func TestIssuedOnlyAfterTheTicketIsPrinted(t *testing.T) {
 	r.until("PrintComplete", is[printer.PrintComplete], time.Second)
 }
 
+// A printer that ignores DLE EOT 3 and 4 is probed at Open and still prints.
+func TestPrinterWithoutStatus34(t *testing.T) {
+	r := newRig(t, func(c *escpos.Config) { c.ReplyTimeout = 100 * time.Millisecond }, escposemu.Options{NoErrorPaperStatus: true})
+	if got := r.drv.StatusRequests(); string(got) != "\x01\x02" {
+		t.Fatalf("probed %v", got)
+	}
+	if _, err := r.drv.Print(voucher(valNo)); err != nil {
+		t.Fatal(err)
+	}
+	evs := r.until("PrintComplete", is[printer.PrintComplete], 3*time.Second)
+	if count[printer.ValidationPrinted](evs) != 1 || count[printer.CommLost](evs) != 0 {
+		t.Fatalf("%s", names(evs))
+	}
+	r.emu.SetCoverOpen(true)
+	r.until("head up", faultSet(printer.HeadUp), time.Second)
+}
+
 func TestOpenFailsWithoutPrinter(t *testing.T) {
 	p, err := ptypair.New()
 	if err != nil {

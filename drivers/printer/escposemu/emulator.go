@@ -31,6 +31,9 @@ type Options struct {
 	// Ratio of wide to narrow ITF elements (3).
 	ITFRatio float64
 	Width    int // printable dots (512)
+	// NoErrorPaperStatus makes the printer ignore DLE EOT 3 and 4, as some
+	// cheap printers do.
+	NoErrorPaperStatus bool
 }
 
 // Fault is a condition a scenario injects mid-print.
@@ -182,7 +185,9 @@ func (e *Emulator) receive(p []byte) {
 		switch {
 		case data[i+1] == 0x04 && data[i+2] >= 1 && data[i+2] <= 4:
 			e.requests++
-			replies = append(replies, e.rtStatus(data[i+2]))
+			if !(e.opt.NoErrorPaperStatus && data[i+2] >= 3) {
+				replies = append(replies, e.rtStatus(data[i+2]))
+			}
 			i += 2
 		case data[i+1] == 0x05 && data[i+2] == 2: // DLE ENQ 2: recover, clear buffers
 			e.cutter = false

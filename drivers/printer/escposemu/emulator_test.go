@@ -1,6 +1,7 @@
 package escposemu
 
 import (
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -124,5 +125,22 @@ func TestVoucherTailParses(t *testing.T) {
 	time.Sleep(50 * time.Millisecond)
 	if p := h.emu.Printouts(); len(p) != 2 || strings.Join(p[1].Barcodes, ",") != "1234" {
 		t.Fatalf("%+v", p)
+	}
+	// every cut of §3.6 ends a ticket: GS V 0/1/48/49, GS V 65/66 n, ESC i, ESC m
+	for i, cut := range []string{"\x1dV\x00", "\x1dV\x01", "\x1dV0", "\x1dV1", "\x1dVA\x02", "\x1dVB\x00", "\x1bi", "\x1bm"} {
+		io.WriteString(h.port, fmt.Sprintf("cut %d\n", i)+cut)
+	}
+	deadline := time.Now().Add(2 * time.Second)
+	for len(h.emu.Printouts()) < 10 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	p = h.emu.Printouts()
+	if len(p) != 10 {
+		t.Fatalf("%d tickets after 8 cuts", len(p)-2)
+	}
+	for i, tk := range p[2:] {
+		if !tk.Cut || tk.Lines[0] != fmt.Sprintf("cut %d", i) {
+			t.Errorf("cut %d: %+v", i, tk)
+		}
 	}
 }

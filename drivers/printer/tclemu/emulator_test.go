@@ -89,6 +89,10 @@ func TestStatusFrameBytes(t *testing.T) {
 	if fr := h.read29(); !bytes.Equal(fr, want) {
 		t.Fatalf("^S|^ reply %q", fr)
 	}
+	h.send("^Se|^")
+	if fr := h.read29(); !bytes.Equal(fr, want) {
+		t.Fatalf("^Se|^ reply %q", fr)
+	}
 	h.send("^C|^")
 	if fr := h.status(); fr[23] != 0x50 {
 		t.Fatalf("^C|^ left f5 %#02x", fr[23])

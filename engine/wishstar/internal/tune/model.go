@@ -2,6 +2,11 @@ package main
 
 import "github.com/polaris-vlt/polaris/engine/wishstar"
 
+// model is the design: the rule sheet's pay table and jackpots, the
+// prize tables, and the strips as symbol counts and stacks. Reels 1, 3, 5
+// carry Bonus and one 3-stack of Stars; reels 2 and 4 are longer and carry
+// the wilds (one 3-stack = one full-wild stop, WS-4) and most Stars, in short
+// stacks so six Stars come together often enough (slotmath §5.1).
 func model() *wishstar.Model {
 	m := &wishstar.Model{
 		Game: "wishstar", Name: "Wish Upon a Star", Version: "1", PayUnit: 25,

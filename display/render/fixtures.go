@@ -1,0 +1,267 @@
+package render
+
+import (
+	"time"
+
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/magicstars"
+	"github.com/polaris-vlt/polaris/engine/wishstar"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Fixture is a constructed snapshot and the instant to draw it at: the
+// scenes screenshots show and tests check.
+type Fixture struct {
+	Name string
+	Snap *view.Snapshot
+	At   time.Time
+}
+
+// T0 is the fixtures' clock origin.
+var T0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
+
+var (
+	eur = view.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
+	czk = view.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
+)
+
+// Timeline places a step as the cabinet's default timing does.
+func Timeline(start time.Time) view.StepTime {
+	t := view.StepTime{Start: start}
+	for i := range t.Stops {
+		t.Stops[i] = start.Add(1200*time.Millisecond + time.Duration(i)*250*time.Millisecond)
+	}
+	t.Wins = t.Stops[4].Add(100 * time.Millisecond)
+	t.End = t.Wins.Add(2 * time.Second)
+	return t
+}
+
+func wsScreen(cols [5][3]engine.Symbol) engine.Screen {
+	var s engine.Screen
+	for i, c := range cols {
+		s[i] = c
+	}
+	return s
+}
+
+const (
+	ten, jj, qq, kk, aa     = wishstar.Ten, wishstar.J, wishstar.Q, wishstar.K, wishstar.A
+	bell, cane, candle      = wishstar.Bell, wishstar.Cane, wishstar.Candle
+	tree, elf, bonus, wild  = wishstar.Tree, wishstar.Elf, wishstar.Bonus, wishstar.Wild
+	wstar, blank            = wishstar.Star, wishstar.Blank
+	mStar, melon, grape     = magicstars.Star, magicstars.Melon, magicstars.Grape
+	plum, orange, raspberry = magicstars.Plum, magicstars.Orange, magicstars.Raspberry
+	cherry, lemon           = magicstars.Cherry, magicstars.Lemon
+)
+
+// WSBase is a Wish Upon a Star screen with elf and candle ways wins.
+var WSBase = wsScreen([5][3]engine.Symbol{
+	{elf, kk, candle}, {qq, wild, bell}, {elf, candle, ten}, {jj, aa, tree}, {cane, bonus, jj},
+})
+
+// MSBase is a Magic Stars screen with a cherry line and star-carrying cells.
+var MSBase = engine.Screen{{lemon, cherry, plum}, {grape, cherry, orange}, {melon, cherry, raspberry}}
+
+func wsStep(kind engine.StepKind, sc engine.Screen, free bool, stake engine.Money) engine.Step {
+	st := engine.Step{Kind: kind, Screen: sc}
+	if ev, err := wishstar.Evaluate(sc, stake, free); err == nil {
+		st.Wins, st.Pay, st.Multiplier = ev.Wins, ev.Total, ev.Multiplier
+	}
+	return st
+}
+
+func msStep(sc engine.Screen, marked uint16, stake engine.Money) engine.Step {
+	st := engine.Step{Kind: engine.StepBase, Screen: sc, Marked: marked}
+	var cells [3][3]magicstars.Cell
+	for r := range 3 {
+		for row := range 3 {
+			cells[r][row] = magicstars.Cell{Sym: sc[r][row], Star: marked&(1<<(r*3+row)) != 0}
+		}
+	}
+	if ev, err := magicstars.Evaluate(cells, stake); err == nil {
+		st.Wins, st.Pay, st.FullScreen = ev.Wins, ev.Pay, ev.FullScreen
+	}
+	return st
+}
+
+func lamps(on ...view.Button) map[view.Button]view.Lamp {
+	l := map[view.Button]view.Lamp{}
+	for _, b := range view.Buttons {
+		l[b] = view.LampOff
+	}
+	for _, b := range on {
+		l[b] = view.LampOn
+	}
+	return l
+}
+
+func round(g engine.GameID, stake engine.Money, start time.Time, steps ...engine.Step) *view.Round {
+	rd := &view.Round{Number: 42, Game: g, Stake: stake, Steps: steps}
+	for i := range steps {
+		rd.Timeline = append(rd.Timeline, Timeline(start.Add(time.Duration(i)*4*time.Second)))
+		rd.Total += steps[i].Pay
+	}
+	return rd
+}
+
+// Fixtures are the scenes of the display in lang, one snapshot each.
+func Fixtures(lang string) []Fixture {
+	ws := func(mode view.Mode) *view.Snapshot {
+		return &view.Snapshot{Mode: mode, Market: "at", Language: lang, Currency: eur, Game: engine.WishStar,
+			Games: []engine.GameID{engine.WishStar, engine.MagicStars}, Bets: wishstar.Default.Stakes(), Bet: 100,
+			Credit: 123450, Lamps: lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
+	}
+	ms := func(mode view.Mode) *view.Snapshot {
+		return &view.Snapshot{Mode: mode, Market: "cz", Language: lang, Currency: czk, Game: engine.MagicStars,
+			Games: []engine.GameID{engine.MagicStars}, Bets: magicstars.Stakes(), Bet: 50, Credit: 2500,
+			Jackpots: []view.Jackpot{{Name: "magicstars", Amount: 1234567}},
+			Lamps:    lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
+	}
+	var out []Fixture
+	add := func(name string, s *view.Snapshot, at time.Time) { out = append(out, Fixture{name, s, at}) }
+
+	a := ws(view.ModeAttract)
+	a.Credit = 0
+	a.Lamps = lamps(view.BetMinus, view.BetPlus)
+	add("attract", a, T0)
+
+	idle := ws(view.ModeIdle)
+	add("ws_idle", idle, T0)
+
+	base := wsStep(engine.StepBase, WSBase, false, 100)
+	sp := ws(view.ModePresenting)
+	sp.Round = round(engine.WishStar, 100, T0, base)
+	sp.Lamps = lamps(view.Stop)
+	add("ws_spinning", sp, T0.Add(1500*time.Millisecond))
+
+	wn := ws(view.ModePresenting)
+	wn.Round = sp.Round
+	wn.Win = base.Pay
+	wn.Lamps = lamps()
+	add("ws_wins", wn, T0.Add(2500*time.Millisecond))
+
+	free := wsStep(engine.StepFree, wsScreen([5][3]engine.Symbol{
+		{bonus, ten, aa}, {kk, jj, qq}, {bonus, bell, cane}, {tree, elf, qq}, {aa, ten, bonus}}), true, 100)
+	free.FreeSpinsLeft = 7
+	fs := ws(view.ModePresenting)
+	fs.Round = round(engine.WishStar, 100, T0, base, free)
+	fs.Win = 1840
+	fs.Lamps = lamps()
+	add("ws_free_spins", fs, T0.Add(6500*time.Millisecond))
+
+	lock := engine.Step{Kind: engine.StepLockSpin, RespinsLeft: 2}
+	var locked uint16
+	for i, cell := range []int{0, 2, 4, 6, 7, 9, 13, 14} {
+		locked |= 1 << cell
+		lock.StarValues[cell] = engine.Money((i%5 + 1) * 100)
+	}
+	lock.StarJackpot[7] = engine.Minor
+	lock.StarValues[7] = 3000
+	lock.Locked = locked
+	for reel := range 5 {
+		for row := range 3 {
+			lock.Screen[reel][row] = blank
+			if locked&(1<<(reel*3+row)) != 0 {
+				lock.Screen[reel][row] = wstar
+			}
+		}
+	}
+	ls := ws(view.ModePresenting)
+	ls.Round = round(engine.WishStar, 100, T0, lock)
+	ls.Lamps = lamps()
+	add("ws_lock_spin", ls, T0.Add(2400*time.Millisecond))
+
+	bw := engine.Step{Kind: engine.StepBonusWin, BonusReel: 1, Screen: wsScreen([5][3]engine.Symbol{
+		{kk, elf, aa}, {wild, wild, wild}, {ten, tree, qq}, {bell, jj, aa}, {cane, candle, kk}}),
+		Wins: []engine.Win{{Kind: engine.WinJackpot, Jackpot: engine.Major, Amount: 5000}}, Pay: 5000}
+	bs := ws(view.ModePresenting)
+	bs.Round = round(engine.WishStar, 100, T0, bw)
+	bs.Win = 5000
+	bs.Lamps = lamps()
+	add("ws_bonus_win", bs, T0.Add(3000*time.Millisecond))
+
+	add("ms_idle", ms(view.ModeIdle), T0)
+
+	mstep := msStep(MSBase, 1<<0|1<<5|1<<7, 50)
+	msp := ms(view.ModePresenting)
+	msp.Round = round(engine.MagicStars, 50, T0, mstep)
+	msp.Lamps = lamps(view.Stop)
+	add("ms_spinning", msp, T0.Add(1300*time.Millisecond))
+
+	mw := ms(view.ModePresenting)
+	mw.Round = msp.Round
+	mw.Win = mstep.Pay
+	mw.RiskOffer = true
+	mw.Lamps = lamps(view.Start, view.Collect)
+	mw.Lamps[view.Risk] = view.LampBlink
+	add("ms_line_win", mw, T0.Add(2600*time.Millisecond))
+
+	mf := msStep(engine.Screen{{plum, mStar, lemon}, {orange, grape, melon}, {raspberry, cherry, lemon}}, 1<<1|1<<3|1<<8, 50)
+	mf.Kind = engine.StepFree
+	mf.FreeSpinsLeft = 18
+	mfs := ms(view.ModePresenting)
+	mfs.Round = round(engine.MagicStars, 50, T0, mf)
+	mfs.Win = 320
+	mfs.Lamps = lamps()
+	add("ms_free_spins", mfs, T0.Add(2600*time.Millisecond))
+
+	rk := ms(view.ModeRisk)
+	rk.Round = msp.Round
+	rk.Win = 80
+	last := engine.RiskStep{Step: 2, Choice: engine.Red, Card: 11, Won: true, Before: 40, After: 80}
+	rk.Risk = &view.RiskView{Step: 2, Win: 80, Last: &last, CanRed: true, CanLeave: true,
+		History: []engine.RiskStep{{Step: 1, Choice: engine.Black, Card: 40, Won: true, Before: 20, After: 40}, last}}
+	rk.Lamps = lamps(view.BetMinus, view.BetPlus, view.Collect, view.Start)
+	add("risk", rk, T0)
+
+	jl := ms(view.ModeLockup)
+	jl.Round = msp.Round
+	jl.Lockup = &view.Lockup{Kind: "handpay_jackpot", Amount: 1234567}
+	jl.Tower = "call"
+	jl.Lamps = lamps()
+	add("lockup_jackpot", jl, T0)
+
+	hl := ws(view.ModeLockup)
+	hl.Lockup = &view.Lockup{Kind: "handpay_win", Amount: 250000}
+	hl.Round = sp.Round
+	hl.Tower = "call"
+	hl.Lamps = lamps()
+	add("lockup_handpay", hl, T0.Add(5*time.Second))
+
+	tl := ws(view.ModeTilt)
+	tl.Tilts = []string{"acceptor: acceptor jam", "printer: paper out"}
+	tl.Tower = "tilt"
+	tl.Lamps = lamps()
+	add("tilt", tl, T0)
+
+	dr := ms(view.ModeDoorOpen)
+	dr.Doors = []string{"cashbox", "main"}
+	dr.Tower = "door"
+	dr.Lamps = lamps()
+	add("door_open", dr, T0)
+
+	oos := ws(view.ModeOutOfService)
+	oos.Lamps = lamps()
+	add("out_of_service", oos, T0)
+
+	ram := ws(view.ModeRAMError)
+	ram.Tower = "tilt"
+	ram.Lamps = lamps()
+	add("ram_error", ram, T0)
+
+	mn := ws(view.ModeMenu)
+	mn.Menu = &view.MenuPage{Title: "menu.meters", Lines: []string{
+		"coin_in                            125000", "coin_out                            98000",
+		"games_played                          412", "games_won                             133",
+		"handpays                                2", "door_opens                              5"}}
+	add("menu_meters", mn, T0)
+
+	co := ws(view.ModeCashout)
+	co.Lamps = lamps()
+	add("cashout", co, T0)
+
+	stg := ws(view.ModeStarting)
+	stg.Lamps = lamps()
+	add("starting", stg, T0)
+	return out
+}

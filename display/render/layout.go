@@ -1,0 +1,87 @@
+package render
+
+import (
+	"image"
+
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// The screen is laid out on a fixed 1920×1080 canvas.
+const (
+	W = 1920
+	H = 1080
+)
+
+// Layout of one game's screen.
+type Layout struct {
+	Reels, Rows  int
+	CellW, CellH int
+	Gap          int
+	Origin       image.Point // top-left of reel 0, row 0
+}
+
+var layouts = map[engine.GameID]Layout{
+	engine.WishStar:   {Reels: 5, Rows: 3, CellW: 260, CellH: 190, Gap: 12, Origin: image.Pt((W-(5*260+4*12))/2, 238)},
+	engine.MagicStars: {Reels: 3, Rows: 3, CellW: 300, CellH: 190, Gap: 12, Origin: image.Pt((W-(3*300+2*12))/2, 238)},
+}
+
+// LayoutOf is a game's layout (Wish Upon a Star's for an unknown game).
+func LayoutOf(g engine.GameID) Layout {
+	if l, ok := layouts[g]; ok {
+		return l
+	}
+	return layouts[engine.WishStar]
+}
+
+// Cell is the rectangle of a cell on screen.
+func (l Layout) Cell(reel, row int) image.Rectangle {
+	x := l.Origin.X + reel*(l.CellW+l.Gap)
+	y := l.Origin.Y + row*(l.CellH+l.Gap)
+	return image.Rect(x, y, x+l.CellW, y+l.CellH)
+}
+
+// Column is a reel's whole window.
+func (l Layout) Column(reel int) image.Rectangle {
+	return l.Cell(reel, 0).Union(l.Cell(reel, l.Rows-1))
+}
+
+// Window is the whole reel area.
+func (l Layout) Window() image.Rectangle {
+	return l.Cell(0, 0).Union(l.Cell(l.Reels-1, l.Rows-1))
+}
+
+// Field names the three money fields (MS-4).
+type Field int
+
+const (
+	FieldCredit Field = iota
+	FieldBet
+	FieldWin
+)
+
+// FieldRect is a money field's box; FieldValue the part its amount is
+// drawn in.
+func FieldRect(f Field) image.Rectangle {
+	x := 90 + int(f)*590
+	return image.Rect(x, 900, x+560, 1000)
+}
+
+// FieldValue is where a field's amount is drawn.
+func FieldValue(f Field) image.Rectangle {
+	r := FieldRect(f)
+	return image.Rect(r.Min.X+8, r.Min.Y+34, r.Max.X-8, r.Max.Y-4)
+}
+
+// HintRect is the button hint of the i-th deck button.
+func HintRect(i, n int) image.Rectangle {
+	w := (W - 180 - (n-1)*14) / n
+	x := 90 + i*(w+14)
+	return image.Rect(x, 1014, x+w, 1066)
+}
+
+// MSStar is the rectangle of Magic Stars' star above reel (MS-11).
+func MSStar(reel int) image.Rectangle {
+	c := LayoutOf(engine.MagicStars).Column(reel)
+	mx := (c.Min.X + c.Max.X) / 2
+	return image.Rect(mx-40, 150, mx+40, 230)
+}

@@ -1,0 +1,356 @@
+package render
+
+import (
+	"image"
+	"image/color"
+	"image/draw"
+	"time"
+
+	"github.com/polaris-vlt/polaris/display/art"
+	"github.com/polaris-vlt/polaris/display/i18n"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/magicstars"
+	"github.com/polaris-vlt/polaris/engine/wishstar"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// blur smears a sprite vertically: what a spinning reel shows.
+func blur(src *image.RGBA) *image.RGBA {
+	b := src.Bounds()
+	dst := image.NewRGBA(b)
+	const k = 9
+	for x := b.Min.X; x < b.Max.X; x++ {
+		for y := b.Min.Y; y < b.Max.Y; y++ {
+			var s [4]int
+			n := 0
+			for d := -k; d <= k; d++ {
+				yy := y + d*3
+				if yy < b.Min.Y || yy >= b.Max.Y {
+					continue
+				}
+				o := src.PixOffset(x, yy)
+				for i := range 4 {
+					s[i] += int(src.Pix[o+i])
+				}
+				n++
+			}
+			o := dst.PixOffset(x, y)
+			for i := range 4 {
+				dst.Pix[o+i] = uint8(s[i] / n)
+			}
+		}
+	}
+	return dst
+}
+
+func background(g engine.GameID) *image.RGBA { return art.Background(string(g), W, H) }
+
+func disc(size int, c color.RGBA) *image.RGBA { return art.Disc(size, c) }
+
+func (r *Renderer) buildMSArt() {
+	l := LayoutOf(engine.MagicStars)
+	win := l.Window()
+	for i, ln := range magicstars.Lines {
+		var pts []image.Point
+		for reel, row := range ln {
+			c := l.Cell(reel, int(row))
+			pts = append(pts, image.Pt((c.Min.X+c.Max.X)/2-win.Min.X, (c.Min.Y+c.Max.Y)/2-win.Min.Y))
+		}
+		first, last := pts[0], pts[len(pts)-1]
+		pts = append([]image.Point{{0, first.Y}}, pts...)
+		pts = append(pts, image.Pt(win.Dx(), last.Y))
+		r.lines[i] = art.Polyline(win.Dx(), win.Dy(), pts, 10, color.RGBA{230, 180, 30, 230})
+	}
+	r.starOn = art.StarLamp(80, true)
+	r.starOff = art.StarLamp(80, false)
+	r.badge = art.Badge(44)
+}
+
+const cardW, cardH = 300, 420
+
+func (r *Renderer) buildCards() {
+	for s := range 4 {
+		r.suits[s] = art.Suit(s, 150)
+	}
+	r.card = art.Card(cardW, cardH, false)
+	r.back = art.Card(cardW, cardH, true)
+}
+
+var rankNames = [13]string{"2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"}
+
+// drawCard draws card c (or its back when back) scaled to full size at at.
+func (r *Renderer) drawCard(c engine.Card, back bool, at image.Point) {
+	if back {
+		r.blit(r.back, at)
+		return
+	}
+	r.blit(r.card, at)
+	col := cBlack
+	if c.Colour() == engine.Red {
+		col = cRed
+	}
+	r.fBig.Draw(r.frame, rankNames[c.Rank()], at.X+24, at.Y+12, Left, col)
+	r.blit(r.suits[c.Suit()], at.Add(image.Pt((cardW-150)/2, 200)))
+}
+
+// ---- attract ------------------------------------------------------------
+
+func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
+	copy(r.frame.Pix, r.attract.Pix)
+	lang := s.Language
+	// a parade of symbols drifting across, one row per game
+	for i, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
+		l := LayoutOf(g)
+		syms := art.Symbols(g)
+		pitch := l.CellW + 30
+		span := pitch * len(syms)
+		off := int(now.UnixMilli()/12) % span
+		y := 300 + i*(l.CellH+40)
+		row := image.Rect(0, y, W, y+l.CellH)
+		for k, sym := range syms {
+			if sym == wishstar.Blank {
+				continue
+			}
+			x := (k*pitch-off+span)%span - pitch
+			if i == 1 {
+				x = W - x - l.CellW
+			}
+			r.drawSym(g, sym, false, image.Pt(x, y), row)
+		}
+	}
+	r.fHuge.Draw(r.frame, "POLARIS", W/2, 60, Center, cGold)
+	r.fBody.Draw(r.frame, i18n.T(lang, "attract.choose"), W/2, 230, Center, cText)
+	if blink(now, 1600*time.Millisecond) {
+		r.fBig.Draw(r.frame, i18n.T(lang, "attract.insert"), W/2, 780, Center, cWhite)
+	}
+	if s.Credit > 0 {
+		r.fBody.Draw(r.frame, i18n.T(lang, "attract.play"), W/2, 880, Center, cGold)
+	}
+	r.fields(s)
+	r.hints(s, now)
+}
+
+// ---- Risk (MS-9, MS-10) --------------------------------------------------
+
+func (r *Renderer) riskScene(s *view.Snapshot, now time.Time) {
+	copy(r.frame.Pix, r.bg[engine.MagicStars].Pix)
+	lang := s.Language
+	rv := s.Risk
+	r.fBig.Draw(r.frame, i18n.T(lang, "risk.title"), W/2, 30, Center, cGold)
+	r.fBody.Draw(r.frame, i18n.T(lang, "risk.choose"), W/2, 150, Center, cText)
+	// the card: the last drawn face up, else its back
+	at := image.Pt(W/2-cardW/2, 230)
+	if rv.Last != nil {
+		r.drawCard(rv.Last.Card, false, at)
+		res, col := "risk.lost", cRed
+		if rv.Last.Won {
+			res, col = "risk.won", cGreen
+		}
+		r.fBig.Draw(r.frame, i18n.T(lang, res), W/2, 670, Center, col)
+	} else {
+		r.drawCard(0, true, at)
+	}
+	// at stake and if right
+	left := image.Rect(160, 300, 700, 520)
+	right := image.Rect(W-700, 300, W-160, 520)
+	for i, box := range []image.Rectangle{left, right} {
+		r.fill(box, cPanel)
+		r.border(box, 4, cGoldDim)
+		key, amount := "risk.stake", rv.Win
+		if i == 1 {
+			key, amount = "risk.double", 2*rv.Win
+		}
+		r.fLabel.Draw(r.frame, i18n.T(lang, key), (box.Min.X+box.Max.X)/2, box.Min.Y+20, Center, cGold)
+		r.fField.DrawB(r.frame, r.money(s, amount), (box.Min.X+box.Max.X)/2, box.Min.Y+100, Center, cWhite)
+	}
+	// the last cards, newest on the right
+	if n := len(rv.History); n > 0 {
+		r.fSmall.Draw(r.frame, i18n.T(lang, "risk.history"), 160, 560, Left, cDim)
+		for i := range min(n, 8) {
+			h := rv.History[n-min(n, 8)+i]
+			box := image.Rect(160+i*70, 600, 160+i*70+60, 680)
+			col := cBlack
+			if h.Card.Colour() == engine.Red {
+				col = cRed
+			}
+			r.fill(box, cWhite)
+			r.fLabel.Draw(r.frame, rankNames[h.Card.Rank()], (box.Min.X+box.Max.X)/2, box.Min.Y+22, Center, col)
+		}
+	}
+	r.fields(s)
+	r.hints(s, now)
+}
+
+// ---- status screens -------------------------------------------------------
+
+// status dims what is behind and shows a panel: a title, a body line and
+// the reasons (tilt reasons as the firmware words them, doors by name).
+func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, now time.Time) {
+	lang := s.Language
+	r.shade(r.frame.Bounds(), cShade)
+	box := image.Rect(260, 220, W-260, 860)
+	r.fill(box, cPanel)
+	edge := cRed
+	switch s.Mode {
+	case view.ModeDoorOpen, view.ModeCashout, view.ModeStarting:
+		edge = cGold
+	}
+	if s.Mode == view.ModeTilt || s.Mode == view.ModeRAMError {
+		if !blink(now, time.Second) {
+			edge = cRedDark
+		}
+	}
+	r.border(box, 10, edge)
+	r.fBig.Draw(r.frame, i18n.T(lang, keys[0]), W/2, box.Min.Y+50, Center, cWhite)
+	r.fBody.Draw(r.frame, i18n.T(lang, keys[1]), W/2, box.Min.Y+190, Center, cText)
+	y := box.Min.Y + 280
+	for i, reason := range reasons {
+		if i == 7 {
+			break
+		}
+		text := reason
+		if k, ok := doorKeys[reason]; ok && s.Mode == view.ModeDoorOpen {
+			text = i18n.T(lang, k)
+		}
+		r.fBody.DrawFit(r.frame, text, box.Min.X+60, y, box.Dx()-120, Left, cGold)
+		y += 46
+	}
+	if s.Mode == view.ModeCashout {
+		r.fField.DrawB(r.frame, r.money(s, s.Credit), W/2, box.Min.Y+300, Center, cWhite)
+	}
+}
+
+var lockupKeys = map[string]string{
+	"handpay_win": "lockup.handpay_win", "handpay_jackpot": "lockup.handpay_jackpot",
+	"handpay_cancelled_credit": "lockup.handpay_cancelled_credit",
+}
+
+// lockup is a handpay or jackpot: the amount and "call the attendant".
+func (r *Renderer) lockup(s *view.Snapshot, now time.Time) {
+	lang := s.Language
+	r.shade(r.frame.Bounds(), cShade)
+	box := image.Rect(200, 180, W-200, 900)
+	r.fill(box, cPanel)
+	c := cGold
+	if !blink(now, 700*time.Millisecond) {
+		c = cGoldDim
+	}
+	r.border(box, 12, c)
+	kind, amount := "handpay_win", engine.Money(0)
+	if s.Lockup != nil {
+		kind, amount = s.Lockup.Kind, s.Lockup.Amount
+	}
+	key, ok := lockupKeys[kind]
+	if !ok {
+		key = "lockup.handpay_win"
+	}
+	r.fBig.Draw(r.frame, i18n.T(lang, key), W/2, box.Min.Y+50, Center, cGold)
+	r.fHuge.DrawB(r.frame, r.money(s, amount), W/2, box.Min.Y+230, Center, cWhite)
+	r.fBig.Draw(r.frame, i18n.T(lang, "lockup.call"), W/2, box.Min.Y+440, Center, cText)
+	r.fBody.Draw(r.frame, i18n.T(lang, "lockup.form"), W/2, box.Min.Y+600, Center, cDim)
+}
+
+// menu is a technician or attendant page as the firmware publishes it.
+func (r *Renderer) menu(s *view.Snapshot) {
+	lang := s.Language
+	r.fill(r.frame.Bounds(), cPanel)
+	title := "menu"
+	var lines []string
+	if s.Menu != nil {
+		title, lines = s.Menu.Title, s.Menu.Lines
+	}
+	r.fBig.Draw(r.frame, i18n.T(lang, title), 80, 40, Left, cGold)
+	r.fill(image.Rect(80, 160, W-80, 164), cGoldDim)
+	y := 190
+	for i, ln := range lines {
+		if i == 32 {
+			break
+		}
+		r.fMono.DrawFit(r.frame, ln, 80, y, W-160, Left, cText)
+		y += 26
+	}
+	if len(lines) == 0 {
+		r.fBody.Draw(r.frame, i18n.T(lang, "menu.empty"), 80, y, Left, cDim)
+	}
+	r.fSmall.Draw(r.frame, i18n.T(lang, "menu.hint"), W/2, H-50, Center, cDim)
+}
+
+// ---- the devkit --------------------------------------------------------
+
+// PanelH is the height of the devkit panel under the cabinet screen.
+const PanelH = 120
+
+// DevkitInfo is what the devkit panel shows besides the snapshot.
+type DevkitInfo struct {
+	Keys  []string // key switches turned on
+	Notes string   // acceptor or printer state line
+}
+
+var towerColours = []struct {
+	name string
+	c    color.RGBA
+}{{"red", color.RGBA{230, 30, 30, 255}}, {"yellow", color.RGBA{240, 210, 30, 255}}, {"white", color.RGBA{240, 240, 240, 255}}, {"green", color.RGBA{40, 200, 70, 255}}}
+
+// Devkit draws the devkit panel (W×PanelH): the deck's lamps and the tower
+// light as the snapshot sets them, the doors and keys, a hint for help.
+func (r *Renderer) Devkit(dst *image.RGBA, s *view.Snapshot, info DevkitInfo, now time.Time) {
+	draw.Draw(dst, dst.Bounds(), cBlack, image.Point{}, draw.Src)
+	if s == nil {
+		return
+	}
+	lang := s.Language
+	for i, b := range view.Buttons {
+		x := 40 + i*170
+		on := s.Lamps[b] == view.LampOn || s.Lamps[b] == view.LampBlink && blink(now, 600*time.Millisecond)
+		img := r.lamp[0]
+		if on {
+			img = r.lamp[1]
+		}
+		draw.Draw(dst, img.Bounds().Add(image.Pt(x+53, 12)), img, image.Point{}, draw.Over)
+		r.fTiny.Draw(dst, i18n.T(lang, hintKeys[b]), x+75, 66, Center, cText)
+	}
+	// the tower: which lamp is lit follows app.setTower
+	tx := 1250
+	r.fTiny.Draw(dst, i18n.T(lang, "devkit.tower"), tx, 90, Left, cDim)
+	for i, tc := range towerColours {
+		lit := false
+		switch s.Tower {
+		case "tilt":
+			lit = tc.name == "red" && blink(now, 250*time.Millisecond)
+		case "door":
+			lit = tc.name == "yellow" && blink(now, time.Second)
+		case "call":
+			lit = tc.name == "white" && blink(now, 400*time.Millisecond)
+		}
+		c := r.tower[i][0]
+		if lit {
+			c = r.tower[i][1]
+		}
+		draw.Draw(dst, image.Rect(tx, 10+i*19, tx+90, 26+i*19), c, image.Point{}, draw.Src)
+	}
+	x := 1380
+	for _, d := range s.Doors {
+		r.fTiny.Draw(dst, i18n.T(lang, doorKeys[d]), x, 10, Left, cGold)
+		x += r.fTiny.Width(i18n.T(lang, doorKeys[d])) + 16
+	}
+	x = 1380
+	for _, k := range info.Keys {
+		x += r.fTiny.Draw(dst, k, x, 40, Left, cGold) + 16
+	}
+	r.fTiny.Draw(dst, info.Notes, 1380, 66, Left, cText)
+	r.fTiny.Draw(dst, i18n.T(lang, "devkit.help"), W-30, 92, Right, cDim)
+}
+
+var helpKeys = []string{"help.buttons", "help.keys", "help.doors", "help.notes", "help.faults", "help.toggle"}
+
+// Help draws the devkit's key overlay on dst.
+func (r *Renderer) Help(dst *image.RGBA, lang string) {
+	box := image.Rect(120, 200, W-120, 720)
+	draw.Draw(dst, box, uni(0, 0, 0, 230), image.Point{}, draw.Over)
+	r.fBig.Draw(dst, i18n.T(lang, "help.title"), W/2, box.Min.Y+20, Center, cGold)
+	y := box.Min.Y + 150
+	for _, k := range helpKeys {
+		r.fBody.DrawFit(dst, i18n.T(lang, k), box.Min.X+50, y, box.Dx()-100, Left, cWhite)
+		y += 56
+	}
+}

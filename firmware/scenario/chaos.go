@@ -1,0 +1,62 @@
+package scenario
+
+import (
+	"context"
+
+	"github.com/polaris-vlt/polaris/engine"
+	"math/rand/v2"
+	"time"
+)
+
+// Chaos plays the headless cabinet at random until ctx ends: notes in,
+// games (with Auto), Risk choices, cash-outs to vouchers, vouchers back in,
+// doors opened and closed. The crash harness kills it at random instants.
+func Chaos(ctx context.Context, h *Headless, seed uint64) {
+	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+	notes := []engine.Money{500, 1000, 2000, 5000}
+	step := func(verb string, args ...string) {
+		// Errors are expected (a note refused during a lockup, a ticket
+		// with nothing printed yet): chaos goes on.
+		_ = h.Do(ctx, Step{Verb: verb, Args: args})
+	}
+	for ctx.Err() == nil {
+		switch p := rng.IntN(100); {
+		case p < 15:
+			// Insert and go on: the note is taken, or refused, while
+			// the chaos plays on.
+			if code, err := h.noteCode(notes[rng.IntN(len(notes))]); err == nil {
+				h.App.Board.AcceptorEmulator.InsertNote(code)
+			}
+		case p < 45:
+			step("press", "start")
+		case p < 52:
+			step("press", "auto")
+		case p < 58:
+			step("press", "risk")
+		case p < 66:
+			step("press", []string{"red", "black"}[rng.IntN(2)])
+		case p < 74:
+			step("press", "collect")
+		case p < 80:
+			// The player takes the voucher and puts it back in.
+			if e := h.App.Board.TCLEmulator; e != nil {
+				e.TakeTicket()
+			}
+			step("ticket", "last")
+		case p < 84:
+			step("door", "main", "open")
+			time.Sleep(time.Duration(rng.IntN(100)) * time.Millisecond)
+			step("door", "main", "close")
+		case p < 88:
+			step("press", "bet+")
+		case p < 92:
+			step("press", "bet-")
+		case p < 95:
+			// An attendant clears whatever lockup there is.
+			step("key", "attendant", "on")
+			step("key", "attendant", "off")
+		default:
+			time.Sleep(time.Duration(rng.IntN(50)) * time.Millisecond)
+		}
+	}
+}
