@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"strings"
 	"sync/atomic"
 	"time"
 
@@ -265,7 +266,7 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 
 	var before Units
 	var seq int64
-	if err := j.queryRow(ctx, tx, qPool, poolID).Scan(&before, &seq); err != nil {
+	if err := j.scan(ctx, tx, qPool, []any{poolID}, &before, &seq); err != nil {
 		return Outcome{}, fmt.Errorf("jackpot: read pool %q (was Init called?): %w", poolID, err)
 	}
 	c := Units(int64(g.Stake) * p.RateBP)
@@ -349,18 +350,31 @@ func (j *Jackpot) stmt(ctx context.Context, tx DBTX, q string) *sql.Stmt {
 	return t.StmtContext(ctx, p.m[q])
 }
 
+// errOtherDB is database/sql's refusal of a statement prepared on another
+// *sql.DB than the transaction's: then Prepare was given the wrong
+// database, and Play goes back to unprepared statements.
+const errOtherDB = "statement from different database"
+
 func (j *Jackpot) exec(ctx context.Context, tx DBTX, q string, args ...any) (sql.Result, error) {
 	if st := j.stmt(ctx, tx, q); st != nil {
-		return st.ExecContext(ctx, args...)
+		res, err := st.ExecContext(ctx, args...)
+		if err == nil || !strings.Contains(err.Error(), errOtherDB) {
+			return res, err
+		}
+		j.stmts.Store(nil)
 	}
 	return tx.ExecContext(ctx, q, args...)
 }
 
-func (j *Jackpot) queryRow(ctx context.Context, tx DBTX, q string, args ...any) *sql.Row {
+func (j *Jackpot) scan(ctx context.Context, tx DBTX, q string, args []any, dest ...any) error {
 	if st := j.stmt(ctx, tx, q); st != nil {
-		return st.QueryRowContext(ctx, args...)
+		err := st.QueryRowContext(ctx, args...).Scan(dest...)
+		if err == nil || !strings.Contains(err.Error(), errOtherDB) {
+			return err
+		}
+		j.stmts.Store(nil)
 	}
-	return tx.QueryRowContext(ctx, q, args...)
+	return tx.QueryRowContext(ctx, q, args...).Scan(dest...)
 }
 
 func (j *Jackpot) stored(ctx context.Context, tx DBTX, g Game, hall string) (Outcome, bool, error) {
@@ -368,8 +382,8 @@ func (j *Jackpot) stored(ctx context.Context, tx DBTX, g Game, hall string) (Out
 	var stake int64
 	var hit int
 	var paid Units
-	err := j.queryRow(ctx, tx, qStored,
-		g.Cabinet, int64(g.Round)).Scan(&out.Pool, &stake, &out.Contribution, &hit, &paid, &out.Value)
+	err := j.scan(ctx, tx, qStored, []any{g.Cabinet, int64(g.Round)},
+		&out.Pool, &stake, &out.Contribution, &hit, &paid, &out.Value)
 	if errors.Is(err, sql.ErrNoRows) {
 		return Outcome{}, false, nil
 	}

@@ -432,3 +432,25 @@ func TestWishStarFixed(t *testing.T) {
 		}
 	}
 }
+
+// TestPrepareOtherDB: statements prepared on another *sql.DB than the
+// transaction's (a server that gives its writer its own pool) fall back to
+// unprepared ones instead of failing the round.
+func TestPrepareOtherDB(t *testing.T) {
+	j, db := newTest(t, testConfig)
+	other := openDB(t)
+	if err := j.Init(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Prepare(context.Background(), other); err != nil {
+		t.Fatal(err)
+	}
+	out := play(t, j, db, Game{Cabinet: "CAB-B1", Round: 1, Game: engine.MagicStars, Stake: 100}, &script{t: t, draws: []int{1 << 30}})
+	if out.Contribution != 5000 || j.stmts.Load() != nil {
+		t.Fatalf("%+v; prepared statements kept: %v", out, j.stmts.Load() != nil)
+	}
+	if again := play(t, j, db, Game{Cabinet: "CAB-B1", Round: 1, Game: engine.MagicStars, Stake: 100}, noDraw{t}); !again.Replayed {
+		t.Fatalf("replay %+v", again)
+	}
+	audit(t, db)
+}

@@ -117,6 +117,7 @@ func Dial(cfg Config) (*Client, error) {
 			MinConnectTimeout: cfg.CallTimeout,
 		}),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
+		grpc.WithSharedWriteBuffer(true),
 	}
 	if cfg.Dialer != nil {
 		opts = append(opts, grpc.WithContextDialer(cfg.Dialer))

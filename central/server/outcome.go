@@ -69,22 +69,10 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 	if n == 0 || n > 1<<62 {
 		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "round number %d out of range", n)
 	}
-	// A repeat is answered from the store without queueing behind writes.
-	if r, err := s.loadRound(nil, c.id, n); err != nil {
-		return nil, storeErr(err)
-	} else if r != nil {
-		return r.answer(req, n)
-	}
-	g, ok := s.games[engine.GameID(req.GetGame())]
-	if !ok {
-		return nil, refuse(codes.InvalidArgument, ReasonUnknownGame, "game %q is not played here", req.GetGame())
-	}
-	if g.ModelID() != req.GetModelId() {
-		return nil, refuse(codes.FailedPrecondition, ReasonModelMismatch, "%s: cabinet model %s, central model %s", g.ID(), req.GetModelId(), g.ModelID())
-	}
-	if err := engine.CheckStake(g, engine.Money(req.GetStake())); err != nil {
-		return nil, refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
-	}
+	// Everything happens in the writer: a stored round is answered before
+	// any check (a model upgrade must not refuse a round already drawn),
+	// and a read inside the write transaction costs no file locking,
+	// unlike a separate read transaction.
 	var out *pb.SignedBody
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
 		if r, err := s.loadRound(tx, c.id, n); err != nil {
@@ -92,6 +80,16 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		} else if r != nil {
 			out, err = r.answer(req, n)
 			return err
+		}
+		g, ok := s.games[engine.GameID(req.GetGame())]
+		if !ok {
+			return refuse(codes.InvalidArgument, ReasonUnknownGame, "game %q is not played here", req.GetGame())
+		}
+		if g.ModelID() != req.GetModelId() {
+			return refuse(codes.FailedPrecondition, ReasonModelMismatch, "%s: cabinet model %s, central model %s", g.ID(), req.GetModelId(), g.ModelID())
+		}
+		if err := engine.CheckStake(g, engine.Money(req.GetStake())); err != nil {
+			return refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
 		}
 		if en, reason := s.cabinetState(c.id); !en {
 			return refuse(codes.FailedPrecondition, ReasonCabinetDisabled, "cabinet %s is disabled: %s", c.id, reason)

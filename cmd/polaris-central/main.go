@@ -6,6 +6,7 @@
 //	polaris-central [serve] -config central.toml
 //	polaris-central pki init -dir pki -hosts localhost,127.0.0.1
 //	polaris-central pki cabinet -dir pki -id cab-1
+//	polaris-central admin -socket data/central/admin.sock disable cab-1 door audit
 package main
 
 import (
@@ -41,6 +42,7 @@ type Config struct {
 	Hosts                []string          `toml:"hosts"`          // server certificate names (pki init)
 	JackpotConfig        string            `toml:"jackpot_config"` // Magic Stars pools; empty = none
 	HallAddr             string            `toml:"hall_addr"`      // plain HTTP for the hall page; empty = off
+	AdminSocket          string            `toml:"admin_socket"`   // Unix socket for `polaris-central admin`; default data_dir/admin.sock
 	AllowUnknownCabinets bool              `toml:"allow_unknown_cabinets"`
 	DefaultHall          string            `toml:"default_hall"`
 	VoucherValidity      string            `toml:"voucher_validity"` // Go duration, default 720h
@@ -60,6 +62,8 @@ func main() {
 		err = serve(args)
 	case "pki":
 		err = pkiCmd(args)
+	case "admin":
+		err = adminCmd(args)
 	default:
 		err = fmt.Errorf("unknown command %q (serve, pki)", cmd)
 	}
@@ -146,6 +150,7 @@ func serve(args []string) error {
 	set(&cfg.PKIDir, *pkiDir, filepath.Join(cfg.DataDir, "pki"))
 	set(&cfg.JackpotConfig, *jp, "")
 	set(&cfg.HallAddr, *hallAddr, "")
+	set(&cfg.AdminSocket, "", filepath.Join(cfg.DataDir, "admin.sock"))
 	if *allow {
 		cfg.AllowUnknownCabinets = true
 	}
@@ -206,6 +211,13 @@ func serve(args []string) error {
 		return err
 	}
 	log.Info("polaris-central listening", "grpc", addr.String(), "data", cfg.DataDir, "pki", cfg.PKIDir)
+	admin, err := serveAdmin(cfg.AdminSocket, srv)
+	if err != nil {
+		srv.Close()
+		return fmt.Errorf("admin socket: %w", err)
+	}
+	defer admin.Close()
+	log.Info("admin socket", "path", cfg.AdminSocket)
 	var hsrv *http.Server
 	if cfg.HallAddr != "" {
 		if adapter == nil {

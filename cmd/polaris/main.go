@@ -1,5 +1,10 @@
 // Command polaris is the cabinet.
 //
+//	polaris run [-market demo] [-data DIR] [-fullscreen]
+//
+// opens the cabinet with its display (display/): on the devkit board a
+// window whose keyboard drives buttons, keys, doors, acceptor and printer.
+//
 //	polaris headless [-market demo] [-data DIR] [-script FILE] [-autoplay N]
 //
 // runs the cabinet without a display: the devkit board's emulated acceptor
@@ -29,7 +34,7 @@ func usage() {
 
 commands:
   headless   run the cabinet without a display (devkit board, embedded central system)
-  run        run the cabinet with its display (not built yet: use headless)`)
+  run        run the cabinet with its display (a window with the devkit board; H lists the keys)`)
 	os.Exit(2)
 }
 
@@ -40,9 +45,10 @@ func main() {
 	switch os.Args[1] {
 	case "headless":
 		os.Exit(headless(os.Args[2:]))
+	case "verify":
+		os.Exit(verifyCmd(os.Args[2:]))
 	case "run":
-		fmt.Fprintln(os.Stderr, "polaris: the display is not built yet; use 'polaris headless'")
-		os.Exit(2)
+		os.Exit(run(os.Args[2:]))
 	default:
 		usage()
 	}

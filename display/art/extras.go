@@ -130,13 +130,19 @@ func Background(game string, w, h int) *image.RGBA {
 			img.SetRGBA(x, y, col)
 		}
 	}
-	c := pixelCanvas(img)
 	rng := rand.New(rand.NewPCG(uint64(len(game)), 7))
 	for range 140 {
 		x, y := rng.Float32()*float32(w), rng.Float32()*float32(h)
 		r := 1 + rng.Float32()*3
 		a := uint8(60 + rng.IntN(140))
-		c.star(color.RGBA{a, a, a, a}, x, y, r*2, r*0.8, 4)
+		// a small canvas around the star: rasterising over the whole
+		// backdrop per star would cost a full-screen pass each
+		box := image.Rect(int(x)-12, int(y)-12, int(x)+12, int(y)+12).Intersect(img.Bounds())
+		if box.Empty() {
+			continue
+		}
+		c := pixelCanvas(img.SubImage(box).(*image.RGBA))
+		c.star(color.RGBA{a, a, a, a}, x-float32(box.Min.X), y-float32(box.Min.Y), r*2, r*0.8, 4)
 	}
 	return img
 }

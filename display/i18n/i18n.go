@@ -5,6 +5,7 @@ package i18n
 
 import (
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -73,11 +74,13 @@ func AppendMoney(dst []byte, lang string, cur view.Currency, m engine.Money) []b
 		dst = append(dst, '-')
 		m = -m
 	}
-	if loc.symbolFirst {
+	// "€1.00" but "1 Kč": only a one-character sign goes first
+	first := loc.symbolFirst && utf8.RuneCountInString(sym) == 1
+	if first {
 		dst = append(dst, sym...)
 	}
 	dst = AppendNumber(dst, lang, cur.MinorUnits, int64(m))
-	if !loc.symbolFirst {
+	if !first {
 		dst = append(dst, "\u00a0"...)
 		dst = append(dst, sym...)
 	}

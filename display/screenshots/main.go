@@ -58,7 +58,7 @@ func save(path string, img image.Image) error {
 	if err != nil {
 		return err
 	}
-	if err := png.Encode(f, img); err != nil {
+	if err := (&png.Encoder{CompressionLevel: png.BestSpeed}).Encode(f, img); err != nil {
 		f.Close()
 		return err
 	}

@@ -17,8 +17,9 @@ const DefaultStake engine.Money = 5
 
 // MaxFreeSpins bounds one round's free spins so that a replay of a broken
 // tape (which answers 0 to every draw) cannot loop for ever. A legitimate
-// round needs that many with a probability far below 10^-300 (each award
-// adds at most 25 spins and is retriggered with probability < 0.6).
+// round needs that many with a probability far below 10^-300: it takes at
+// least 2 600 awards of at most 25 spins, and an award makes q*E[L] = 0.41
+// new awards on average (see the PAR sheet).
 const MaxFreeSpins = 1 << 16
 
 var stakes = []engine.Money{5, 10, 15, 25, 50, 100, 200, 300, 500, 1000}

@@ -63,7 +63,7 @@ func ParseModel(data []byte) (*Model, [3][]Cell, error) {
 		return nil, strips, &ModelError{Reason: fmt.Sprintf("%d reels, want 3", len(m.Reels))}
 	}
 	for i, r := range m.Reels {
-		if len(r) < 3 || len(r) > 1<<10 { // Play packs a stop in 10 bits
+		if len(r) < 3 || len(r) > 1<<10 {
 			return nil, strips, &ModelError{Reason: fmt.Sprintf("reel %d has %d stops", i+1, len(r))}
 		}
 		for j, name := range r {

@@ -320,3 +320,32 @@ func TestMaxWaysByClassAgainstEnumeration(t *testing.T) {
 		}
 	}
 }
+
+// TestAmountsScaleWithStake (WS-11 at every stake, WS-12): the same draws
+// at any stake of the ladder pay exactly stake/25 times what they pay at
+// 25 cents, win by win, so the RTP is the same at every stake.
+func TestAmountsScaleWithStake(t *testing.T) {
+	for seed := range uint64(3000) {
+		var ref engine.Round
+		if err := Default.Play(engine.NewSeededSource(seed, 5), 25, &ref); err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range stakes[1:] {
+			var r engine.Round
+			if err := Default.Play(engine.NewSeededSource(seed, 5), s, &r); err != nil {
+				t.Fatal(err)
+			}
+			k := s / 25
+			if r.Total != k*ref.Total || len(r.Steps) != len(ref.Steps) {
+				t.Fatalf("seed %d stake %d: total %d, %d x %d", seed, s, r.Total, k, ref.Total)
+			}
+			for i := range r.Steps {
+				for j, w := range r.Steps[i].Wins {
+					if w.Amount != k*ref.Steps[i].Wins[j].Amount {
+						t.Fatalf("seed %d stake %d step %d win %d: %d vs %d x %d", seed, s, i, j, w.Amount, k, ref.Steps[i].Wins[j].Amount)
+					}
+				}
+			}
+		}
+	}
+}

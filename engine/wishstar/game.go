@@ -131,6 +131,22 @@ func (g *Game) spin(src engine.Source, r *engine.Round, set *reelSet, kind engin
 	}
 }
 
+// waysRule is the WS-1..WS-3 rule for engine.EvalWays.
+func (c *compiled) waysRule() *engine.WaysRule {
+	return &engine.WaysRule{
+		Reels: 5,
+		Pay: func(s engine.Symbol, k int) engine.Money {
+			if s >= nPaying || k < 3 {
+				return 0
+			}
+			return engine.Money(c.pays[s][k])
+		},
+		Wild:        Wild,
+		WildReels:   1<<1 | 1<<3,
+		Substitutes: func(s engine.Symbol) bool { return s < nPaying },
+	}
+}
+
 // ways appends the ways wins of a window (WS-1..WS-3) and returns their sum.
 // Reel 1 has no wild, so each way has one candidate symbol (WS-2).
 func (c *compiled) ways(wins *[]engine.Win, inf *[5]*reelInfo, perUnit int64) int64 {
@@ -302,18 +318,20 @@ func (g *Game) Evaluate(screen engine.Screen, stake engine.Money, freeSpin bool)
 		return nil, err
 	}
 	var infos [5]reelInfo
-	var inf [5]*reelInfo
 	for reel := range 5 {
 		infos[reel] = windowInfo(screen[reel])
-		inf[reel] = &infos[reel]
 	}
 	mult := int64(1)
 	if freeSpin {
 		mult = int64(g.c.m.FreeSpinsMultiplier)
 	}
 	unit := int64(stake) / Unit
-	ev := &Evaluation{Multiplier: int(mult), Wins: []engine.Win{}}
-	pay := g.c.ways(&ev.Wins, &inf, unit*mult)
+	ev := &Evaluation{Multiplier: int(mult)}
+	// The generic screen evaluator, not Play's precomputed path: the tests
+	// that compare Play with Evaluate compare two implementations.
+	var waysPay engine.Money
+	ev.Wins, waysPay = engine.EvalWays(&screen, g.c.waysRule(), engine.Money(unit*mult), make([]engine.Win, 0, 4))
+	pay := int64(waysPay)
 	if b := infos[0].bonus + infos[2].bonus + infos[4].bonus; b >= 3 {
 		amt := g.c.m.ScatterPay * unit * mult
 		ev.Wins = append(ev.Wins, engine.Win{Kind: engine.WinScatter, Symbol: Bonus, Count: int(b), Amount: engine.Money(amt)})

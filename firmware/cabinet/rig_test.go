@@ -74,7 +74,7 @@ func (a *fakeAcceptor) Stack(context.Context) error {
 func (a *fakeAcceptor) isEnabled() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.enabled }
 
 type rig struct {
-	t        *testing.T
+	t        testing.TB
 	cab      *Cabinet
 	led      *ledger.Ledger
 	central  *embedded.Central
@@ -97,7 +97,7 @@ func newRig(t *testing.T, marketID string, opts ...rigOption) *rig {
 
 // newRigWith starts the embedded central system with a progressive
 // jackpot engine (nil: none).
-func newRigWith(t *testing.T, marketID string, jackpots server.Jackpots, opts ...rigOption) *rig {
+func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ...rigOption) *rig {
 	t.Helper()
 	dir := t.TempDir()
 	r := &rig{t: t, dir: dir, clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}, jackpots: jackpots}

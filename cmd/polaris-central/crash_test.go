@@ -1,0 +1,117 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// The test binary doubles as the server: with POLARIS_CENTRAL_CHILD set it
+// runs `serve` with the given arguments instead of the tests.
+func TestMain(m *testing.M) {
+	if os.Getenv("POLARIS_CENTRAL_CHILD") == "1" {
+		args := os.Args[1:]
+		for i, a := range args {
+			if a == "--" {
+				args = args[i+1:]
+				break
+			}
+		}
+		if err := serve(args); err != nil {
+			os.Stderr.WriteString(err.Error() + "\n")
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func startChild(t *testing.T, dir, addr string) *exec.Cmd {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "-data", dir, "-listen", addr, "-allow-unknown=true", "-hall-addr=")
+	cmd.Env = append(os.Environ(), "POLARIS_CENTRAL_CHILD=1")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	return cmd
+}
+
+// A polaris-central process killed with SIGKILL right after answering a
+// round answers the same bytes after it is started again: the reply was
+// durable before it was sent.
+func TestKilledServerGivesTheSameRound(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	dir := t.TempDir()
+	pkiDir := filepath.Join(dir, "pki")
+	if err := pki.Init(pkiDir, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := pki.IssueCabinet(pkiDir, "cab-1", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+
+	tlsCfg, err := pki.CabinetTLSDir(pkiDir, "cab-1", "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := pki.LoadSigningPublicKey(filepath.Join(pkiDir, pki.SigningPub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := link.Dial(link.Config{Addr: addr, TLS: tlsCfg, SigningKey: pub, Retries: 40,
+		Backoff: 50 * time.Millisecond, MaxBackoff: 250 * time.Millisecond, CallTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	g, err := engine.Lookup(engine.MagicStars)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	child := startChild(t, dir, addr)
+	first, err := c.RequestOutcome(ctx, 1, g.ID(), g.ModelID(), g.Stakes()[0])
+	if err != nil {
+		child.Process.Kill()
+		t.Fatal(err)
+	}
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+
+	child = startChild(t, dir, addr)
+	defer func() { child.Process.Signal(syscall.SIGTERM); child.Wait() }()
+	again, err := c.RequestOutcome(ctx, 1, g.ID(), g.ModelID(), g.Stakes()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first.Body, again.Body) || !bytes.Equal(first.Signature, again.Signature) {
+		t.Fatal("after SIGKILL and restart the round came back different")
+	}
+	if err := again.Mirror(); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitOutcome(ctx, 1); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,53 @@
+package i18n
+
+import (
+	"testing"
+
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+func TestCataloguesComplete(t *testing.T) {
+	for _, l := range Languages {
+		for _, k := range Keys("en") {
+			if !Has(k) {
+				t.Errorf("%s: no %q", l, k)
+			}
+		}
+		if len(Keys(l)) != len(Keys("en")) {
+			t.Errorf("%s has %d keys, en %d", l, len(Keys(l)), len(Keys("en")))
+		}
+	}
+}
+
+func TestMoney(t *testing.T) {
+	eur := view.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
+	czk := view.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
+	for _, c := range []struct {
+		lang string
+		cur  view.Currency
+		m    int64
+		want string
+	}{
+		{"en", eur, 123450, "€1,234.50"},
+		{"de", eur, 123450, "1.234,50\u00a0€"},
+		{"cs", eur, 5, "0,05\u00a0€"},
+		{"cs", czk, 1234567, "1\u00a0234\u00a0567\u00a0Kč"},
+		{"de", czk, 500, "500\u00a0Kč"},
+		{"en", czk, 0, "0\u00a0Kč"},
+		{"en", eur, -250, "-€2.50"},
+		{"xx", eur, 100000000, "€1,000,000.00"},
+	} {
+		if got := string(AppendMoney(nil, c.lang, c.cur, engineMoney(c.m))); got != c.want {
+			t.Errorf("%s %s %d: %q, want %q", c.lang, c.cur.Code, c.m, got, c.want)
+		}
+	}
+}
+
+func TestUnknownKeyShowsItself(t *testing.T) {
+	if T("cs", "no.such.key") != "no.such.key" || T("zz", "field.credit") != "CREDIT" || T("cs", "field.win") != "VÝHRA" {
+		t.Fatal("fallbacks wrong")
+	}
+}
+
+func engineMoney(v int64) engine.Money { return engine.Money(v) }
