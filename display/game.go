@@ -44,6 +44,8 @@ type Options struct {
 	Title      string
 	// Logf reports refused devkit actions.
 	Logf func(format string, args ...any)
+	// Renderer to draw with; nil builds one (about a second of start-up).
+	Renderer *render.Renderer
 }
 
 // Game is the ebiten game: it renders the latest snapshot in software and
@@ -83,7 +85,10 @@ func NewGame(o Options) *Game {
 	if o.Logf == nil {
 		o.Logf = func(string, ...any) {}
 	}
-	g := &Game{o: o, r: render.New()}
+	g := &Game{o: o, r: o.Renderer}
+	if g.r == nil {
+		g.r = render.New()
+	}
 	for _, b := range board.DevkitKeys {
 		if k, ok := keyByName[b.Key]; ok {
 			g.keys = append(g.keys, keyBinding{k, b})

@@ -1,7 +1,7 @@
 # Raspberry Pi deployment (issue 8): arm64 cross-build, signed software
 # manifest, emulated boot test under qemu, Debian packages. See systemd/README.md.
 PI_ARCHES      ?= arm64 amd64
-PI_VERSION     ?= $(shell git describe --tags --always --dirty 2>/dev/null | sed 's/^v//; s/^\([^0-9]\)/0.0.0+\1/' || echo 0.0.0)
+PI_VERSION     ?= 0.1.0+git$(shell git rev-parse --short HEAD 2>/dev/null || echo 0)
 PI_KEY         ?= $(BIN)/keys/polaris-dev.key
 PI_PKG         := github.com/polaris-vlt/polaris
 NFPM_VERSION   ?= v2.45.2
@@ -60,7 +60,10 @@ pi-stage:
 	install -m 0644 board/profiles/*.toml $$r/etc/polaris/board/; \
 	install -m 0644 firmware/market/profiles/*.toml $$r/etc/polaris/market/; \
 	if command -v dtc >/dev/null; then dtc -q -@ -I dts -O dtb -o $$r/usr/share/polaris/overlays/polaris-lamps.dtbo board/overlays/polaris-lamps-overlay.dts; fi; \
-	$(GO) run ./systemd/tools/sign -key $(PI_KEY) -root $$r -version $(PI_VERSION)
+	$(GO) run ./systemd/tools/sign -key $(PI_KEY) -root $$r -version $(PI_VERSION); \
+	printf 'polaris (%s) unstable; urgency=medium\n\n  * Build %s.\n\n -- Polaris firmware team <firmware@polaris-vlt.example>  %s\n' \
+	  "$(PI_VERSION)" "$(PI_VERSION)" "$$(date -R -d @$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)})" \
+	  | gzip -9n > $(BIN)/pkg/$(PI_ARCH)/changelog.gz
 
 # smoke-arm64: the arm64 cabinet under qemu-aarch64-static, against Xvfb
 # (the binary links ebiten, which needs an X display even headless):
@@ -89,5 +92,13 @@ deb-test: deb systemd-verify
 
 systemd-verify:
 	@systemd/tools/units-verify.sh
+
+# systemd-check: every unit through systemd-analyze verify, the udev rules
+# through udevadm; seconds, so it runs in `make test`.
+.PHONY: systemd-check
+systemd-check: systemd-verify
+	@systemd/tools/udev-check.sh
+
+TEST_EXTRA += systemd-check
 
 pi-test: smoke-arm64 deb-test

@@ -118,19 +118,29 @@ func waitDrained(t *testing.T, ob link.Outbox) {
 	}
 }
 
+// waitJackpot waits for a notice with the Magic Stars system pool and Wish
+// Upon a Star's fixed Grand at its lowest stake (WS-10: 200 × stake).
 func waitJackpot(t *testing.T, c *link.Client) {
 	t.Helper()
+	ws, err := engine.Lookup(engine.WishStar)
+	if err != nil {
+		t.Fatal(err)
+	}
+	low := ws.Stakes()[0]
 	deadline := time.After(10 * time.Second)
 	for {
 		select {
 		case n := <-c.Notices():
+			pool, grand := false, false
 			for _, v := range n.Jackpots {
-				if v.Pool == "system" && v.Amount >= 20000 {
-					return
-				}
+				pool = pool || v.Pool == "system" && v.Amount >= 20000
+				grand = grand || v.Game == engine.WishStar && v.Tier == "grand" && v.Stake == low && v.Amount == 200*low
+			}
+			if pool && grand {
+				return
 			}
 		case <-deadline:
-			t.Fatal("no system jackpot value on the stream")
+			t.Fatal("no system pool and Wish Upon a Star Grand on the stream")
 		}
 	}
 }

@@ -3,15 +3,20 @@ package hall
 import (
 	"bufio"
 	"context"
+	"database/sql"
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
+	"github.com/polaris-vlt/polaris/engine"
+
+	_ "modernc.org/sqlite"
 )
 
 func TestValuesAndEvents(t *testing.T) {
@@ -92,3 +97,87 @@ func TestLiveIsAFeed(t *testing.T) {
 
 // The server's adapter feeds the page directly (polaris-central mounts it).
 var _ Feed = (*jpserver.Adapter)(nil)
+
+// TestJackpotLiveOverSSE: a game played on a real SQLite store reaches the
+// page's event stream through jackpot.Live, filtered by hall.
+func TestJackpotLiveOverSSE(t *testing.T) {
+	cfg, err := jackpot.ParseTOML([]byte(`
+czk_per_eur_centi = 2500
+[[pool]]
+id = "system"
+scope = "system"
+seed = 1000
+must_hit_by = 100000
+rate_bp = 100
+[[pool]]
+id = "praha"
+name = "Jackpot Praha"
+scope = "hall"
+halls = ["praha-1"]
+seed = 5000
+must_hit_by = 100000
+rate_bp = 100
+[[hall]]
+id = "praha-1"
+cabinets = ["CAB-1"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := jackpot.New(cfg, func() time.Time { return time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC) })
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sql.Open("sqlite", "file:"+filepath.Join(t.TempDir(), "c.db")+"?_pragma=journal_mode(WAL)&_txlock=immediate")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	ctx := context.Background()
+	if err := j.Init(ctx, db); err != nil {
+		t.Fatal(err)
+	}
+	live := jackpot.NewLive(j)
+	srv := httptest.NewServer(Handler(live, Options{Heartbeat: time.Hour}))
+	defer srv.Close()
+	defer srv.CloseClientConnections()
+
+	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(cctx, "GET", srv.URL+"/events?hall=praha-1", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	rd := bufio.NewReader(resp.Body)
+	next := func() View {
+		t.Helper()
+		for {
+			line, err := rd.ReadString('\n')
+			if err != nil {
+				t.Fatal(err)
+			}
+			if data, ok := strings.CutPrefix(line, "data: "); ok {
+				var v View
+				if err := json.Unmarshal([]byte(data), &v); err != nil {
+					t.Fatal(err)
+				}
+				return v
+			}
+		}
+	}
+	if v := next(); len(v.Pools) != 1 || v.Pools[0].ID != "praha" || v.Pools[0].CZK != CZK(5000) {
+		t.Fatalf("first event %+v", v)
+	}
+	tx, _ := db.Begin()
+	out, err := j.Play(ctx, tx, jackpot.Game{Cabinet: "CAB-1", Round: 1, Game: engine.MagicStars, Stake: 1000}, engine.NewSeededSource(1, 1))
+	if err != nil || out.Hit {
+		t.Fatalf("%+v %v", out, err)
+	}
+	tx.Commit()
+	live.Apply(out)
+	if v := next(); v.Pools[0].CZK != CZK(5010) || v.Pools[0].EUR != "≈"+nbsp+EUR(20040) {
+		t.Fatalf("after a 1 000 CZK game: %+v", v)
+	}
+}

@@ -1,7 +1,9 @@
 package link_test
 
 import (
+	"context"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
@@ -41,5 +43,43 @@ func TestJackpotHitInSignedBody(t *testing.T) {
 	}
 	if jp.Rollbacks.Load() == before || jp.Commits.Load() == 0 {
 		t.Fatal("the jackpot hooks were not called")
+	}
+}
+
+// Jackpot values are coalesced per cabinet: many changes make few sends,
+// and the last send carries the newest value.
+func TestJackpotValuesCoalesced(t *testing.T) {
+	jp := &testenv.Jackpots{HitOneIn: 1 << 30}
+	e := testenv.Start(t, func(cfg *server.Config) {
+		cfg.Jackpots = jp
+		cfg.JackpotInterval = 200 * time.Millisecond
+	})
+	c := e.Client("cab-1", nil)
+	runCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go c.Run(runCtx)
+	waitNotice(t, c, func(n link.Notice) bool { return n.Jackpots != nil })
+	start := time.Now()
+	const rounds = 40
+	for n := uint64(1); n <= rounds; n++ {
+		if _, err := c.RequestOutcome(ctx(t), n, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sends, last := 0, engine.Money(-1)
+	deadline := time.After(2 * time.Second)
+	for last != rounds*5 {
+		select {
+		case n := <-c.Notices():
+			if n.Jackpots != nil {
+				sends++
+				last = n.Jackpots[0].Amount
+			}
+		case <-deadline:
+			t.Fatalf("the newest value never came: last %d after %d sends", last, sends)
+		}
+	}
+	if max := int(time.Since(start)/(200*time.Millisecond)) + 2; sends > max {
+		t.Fatalf("%d jackpot sends in %v for %d changes, want at most %d", sends, time.Since(start), rounds, max)
 	}
 }

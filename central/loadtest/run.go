@@ -36,10 +36,16 @@ import (
 
 // Options bound and shape a run. Either Duration or Rounds must be set.
 type Options struct {
-	Cabinets    int
-	Duration    time.Duration // how long the cabinets play; 0 = until Rounds
-	Rounds      int           // rounds per cabinet; 0 = until Duration
-	Halls       int           // halls the cabinets stand in (default 4)
+	Cabinets int
+	Duration time.Duration // how long the cabinets play; 0 = until Rounds
+	Rounds   int           // rounds per cabinet; 0 = until Duration
+	Halls    int           // halls the cabinets stand in (default 4)
+	// Rate > 0 paces the cabinets: together they start Rate rounds per
+	// second, each cabinet one every Cabinets/Rate seconds (a real cabinet
+	// spends seconds presenting each round). 0: back to back, which
+	// measures capacity; latency is then Cabinets / throughput by Little's
+	// law.
+	Rate        float64
 	Mirror      bool          // replay each outcome with engine.Mirror on the cabinet side
 	NoCommit    bool          // skip CommitOutcome
 	NoJackpot   bool          // run the server without the jackpot engine
@@ -54,6 +60,7 @@ type Options struct {
 // Result is what a run measured.
 type Result struct {
 	Cabinets int
+	Rate     float64 // the pacing asked for; 0 = back to back
 	Outcomes int64
 	Elapsed  time.Duration
 	Outcome  []time.Duration // RequestOutcome latencies, sorted
@@ -91,8 +98,12 @@ func ms(d time.Duration) float64 { return float64(d) / 1e6 }
 
 // Line is the one-line report.
 func (r *Result) Line() string {
-	return fmt.Sprintf("%d cabinets: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; commit p50 %.1f ms, p99 %.1f ms; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
-		r.Cabinets, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
+	paced := ""
+	if r.Rate > 0 {
+		paced = fmt.Sprintf(" paced at %.0f/s", r.Rate)
+	}
+	return fmt.Sprintf("%d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; commit p50 %.1f ms, p99 %.1f ms; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
+		r.Cabinets, paced, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
 		ms(Pct(r.Outcome, 99.9)), ms(Pct(r.Outcome, 100)), ms(Pct(r.Commit, 50)), ms(Pct(r.Commit, 99)),
 		r.Errors, r.CPUPerOutcome(), 100*r.CPU.Seconds()/r.Elapsed.Seconds()/float64(runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0),
 		r.LoadAvg[0], r.LoadAvg[1])
@@ -240,7 +251,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	logf("%d cabinets connected", len(clients))
 
-	res := &Result{Cabinets: o.Cabinets, halls: halls, jackpot: j}
+	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j}
 	res.LoadAvg[0] = loadavg()
 	if o.Started != nil {
 		o.Started()
@@ -296,6 +307,10 @@ func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game,
 	var mu sync.Mutex
 	var wg sync.WaitGroup
 	start := time.Now()
+	var period time.Duration
+	if o.Rate > 0 {
+		period = time.Duration(float64(len(clients)) / o.Rate * float64(time.Second))
+	}
 	for i, c := range clients {
 		wg.Add(1)
 		go func() {
@@ -313,6 +328,16 @@ func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game,
 				mu.Unlock()
 			}
 			for n := uint64(1); o.Rounds == 0 || n <= uint64(o.Rounds); n++ {
+				if period > 0 {
+					// Cabinet i's k-th round is due at start + i/Rate + (k−1)·period.
+					due := start.Add(time.Duration(float64(i)/o.Rate*float64(time.Second)) + time.Duration(n-1)*period)
+					if d := time.Until(due); d > 0 {
+						select {
+						case <-time.After(d):
+						case <-ctx.Done():
+						}
+					}
+				}
 				if ctx.Err() != nil {
 					break
 				}

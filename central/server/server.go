@@ -41,7 +41,10 @@ type Config struct {
 	AllowUnknownCabinets bool
 	VoucherValidity      time.Duration // default 30 days
 	HoldTimeout          time.Duration // default 2 minutes
-	Now                  func() time.Time
+	// JackpotInterval spaces the jackpot value updates sent to one
+	// cabinet (default 250 ms); commands are never delayed.
+	JackpotInterval time.Duration
+	Now             func() time.Time
 	// NewSource gives the RNG; default engine.NewCryptoSource.
 	NewSource func() engine.Source
 	Log       *slog.Logger
@@ -104,6 +107,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.HoldTimeout == 0 {
 		cfg.HoldTimeout = 2 * time.Minute
+	}
+	if cfg.JackpotInterval == 0 {
+		cfg.JackpotInterval = 250 * time.Millisecond
 	}
 	if cfg.Log == nil {
 		cfg.Log = slog.New(slog.DiscardHandler)

@@ -4,11 +4,13 @@ import (
 	"context"
 	"database/sql"
 	"sort"
+	"time"
 
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/wishstar"
 )
 
 type subscriber struct {
@@ -53,6 +55,11 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 	if err := stream.Send(s.jackpotNotice(c.hall)); err != nil {
 		return err
 	}
+	// Jackpot values change with every batch of rounds; a display needs a
+	// few a second, so sends are spaced by JackpotInterval, the newest
+	// values going out at the end of each interval.
+	var throttle <-chan time.Time
+	pending := false
 	for {
 		select {
 		case <-ctx.Done():
@@ -65,8 +72,22 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 				return err
 			}
 		case <-sub.kick:
+			if throttle != nil {
+				pending = true
+				continue
+			}
 			if err := stream.Send(s.jackpotNotice(c.hall)); err != nil {
 				return err
+			}
+			throttle = time.After(s.cfg.JackpotInterval)
+		case <-throttle:
+			throttle = nil
+			if pending {
+				pending = false
+				if err := stream.Send(s.jackpotNotice(c.hall)); err != nil {
+					return err
+				}
+				throttle = time.After(s.cfg.JackpotInterval)
 			}
 		}
 	}
@@ -87,6 +108,11 @@ func (s *Server) JackpotValues(hall string) []JackpotValue {
 	for _, id := range ids {
 		g := s.games[engine.GameID(id)]
 		fj, ok := g.(fixedJackpots)
+		if !ok {
+			if ws, isWS := g.(*wishstar.Game); isWS {
+				fj, ok = wishstarFixed{ws}, true
+			}
+		}
 		if !ok {
 			continue
 		}
@@ -188,4 +214,22 @@ func (s *Server) Enable(ctx context.Context, cabinet string) error {
 // SendTime sends the server time to every connected cabinet.
 func (s *Server) SendTime() {
 	s.sendCommand("", &pb.Command{Kind: pb.Command_TIME, ServerTimeUnixNano: s.now().UnixNano()})
+}
+
+// wishstarFixed reads Wish Upon a Star's fixed jackpots (WS-10) from the
+// game's own model: factors in units of stake/wishstar.Unit.
+type wishstarFixed struct{ g *wishstar.Game }
+
+func (w wishstarFixed) FixedJackpots(stake engine.Money) map[engine.Jackpot]engine.Money {
+	m := w.g.Model()
+	if m == nil {
+		return nil
+	}
+	out := map[engine.Jackpot]engine.Money{}
+	for t := engine.Mini; t <= engine.Grand; t++ {
+		if f, ok := m.Jackpots[wishstar.JackpotName(t)]; ok {
+			out[t] = engine.Money(f * int64(stake) / wishstar.Unit)
+		}
+	}
+	return out
 }

@@ -27,6 +27,7 @@ func main() {
 	flag.IntVar(&o.Cabinets, "cabinets", 10, "virtual cabinets")
 	flag.DurationVar(&o.Duration, "duration", 0, "how long the cabinets play (default 15s when -rounds is not set)")
 	flag.IntVar(&o.Rounds, "rounds", 0, "rounds per cabinet (0 = until -duration)")
+	flag.Float64Var(&o.Rate, "rate", 0, "pace the cabinets to start this many rounds per second in all (0 = back to back: capacity)")
 	flag.IntVar(&o.Halls, "halls", 4, "halls the cabinets stand in (a hall pool, a group pool, the system pool)")
 	flag.BoolVar(&o.Mirror, "mirror", false, "replay each outcome with engine.Mirror on the cabinet side (on the same cores)")
 	flag.BoolVar(&o.NoCommit, "no-commit", false, "skip CommitOutcome after each round")

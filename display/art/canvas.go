@@ -29,22 +29,33 @@ func newCanvas(img *image.RGBA) *canvas {
 
 func (c *canvas) p(x, y float32) (float32, float32) { return c.ox + x*c.s, c.oy + y*c.s }
 
-func (c *canvas) begin() { b := c.img.Bounds(); c.z.Reset(b.Dx(), b.Dy()) }
-
-func (c *canvas) end(col color.Color) {
-	c.z.DrawOp = draw.Over
-	c.z.Draw(c.img, c.img.Bounds(), image.NewUniform(col), image.Point{})
-}
-
-// poly fills a polygon given as x, y pairs in design units.
+// poly fills a polygon given as x, y pairs in design units. It rasterises
+// only the polygon's bounding box: a full-image pass per shape made start-up
+// slow.
 func (c *canvas) poly(col color.Color, xy ...float32) {
-	c.begin()
-	c.z.MoveTo(c.p(xy[0], xy[1]))
+	minX, minY := float32(math.MaxFloat32), float32(math.MaxFloat32)
+	maxX, maxY := -minX, -minY
+	for i := 0; i+1 < len(xy); i += 2 {
+		x, y := c.p(xy[i], xy[i+1])
+		minX, maxX = min(minX, x), max(maxX, x)
+		minY, maxY = min(minY, y), max(maxY, y)
+	}
+	ib := c.img.Bounds()
+	box := image.Rect(int(minX)-2, int(minY)-2, int(maxX)+3, int(maxY)+3).Add(ib.Min).Intersect(ib)
+	if box.Empty() {
+		return
+	}
+	dx, dy := float32(box.Min.X-ib.Min.X), float32(box.Min.Y-ib.Min.Y)
+	c.z.Reset(box.Dx(), box.Dy())
+	x, y := c.p(xy[0], xy[1])
+	c.z.MoveTo(x-dx, y-dy)
 	for i := 2; i+1 < len(xy); i += 2 {
-		c.z.LineTo(c.p(xy[i], xy[i+1]))
+		x, y := c.p(xy[i], xy[i+1])
+		c.z.LineTo(x-dx, y-dy)
 	}
 	c.z.ClosePath()
-	c.end(col)
+	c.z.DrawOp = draw.Over
+	c.z.Draw(c.img, box, image.NewUniform(col), image.Point{})
 }
 
 // ellipse fills an ellipse rotated by rot radians.

@@ -121,7 +121,11 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	r.fHuge.Draw(r.frame, "POLARIS", W/2, 60, Center, cGold)
 	r.fBody.Draw(r.frame, i18n.T(lang, "attract.choose"), W/2, 230, Center, cText)
 	if blink(now, 1600*time.Millisecond) {
-		r.fBig.Draw(r.frame, i18n.T(lang, "attract.insert"), W/2, 780, Center, cWhite)
+		f, t := r.fBig, i18n.T(lang, "attract.insert")
+		if f.Width(t) > W-80 {
+			f = r.fField
+		}
+		f.Draw(r.frame, t, W/2, 780, Center, cWhite)
 	}
 	if s.Credit > 0 {
 		r.fBody.Draw(r.frame, i18n.T(lang, "attract.play"), W/2, 880, Center, cGold)

@@ -1,6 +1,7 @@
 package health
 
 import (
+	"context"
 	"sync"
 	"time"
 
@@ -66,4 +67,21 @@ func (r *Recorder) Count(state string) int {
 		}
 	}
 	return n
+}
+
+// RunSystemd feeds systemd's watchdog from m at half of WatchdogSec until
+// ctx ends, in its own goroutine. It returns false (and starts nothing) when
+// the process is not watched (no WatchdogSec=, not under systemd).
+func RunSystemd(ctx context.Context, m *Monitor, logf func(string, ...any)) bool {
+	iv := WatchdogInterval()
+	if iv <= 0 {
+		return false
+	}
+	f := &Feeder{Monitor: m, Notifier: Systemd{}, Logf: logf}
+	t := time.NewTicker(iv / 2)
+	go func() {
+		defer t.Stop()
+		f.Run(ctx, t.C)
+	}()
+	return true
 }

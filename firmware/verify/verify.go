@@ -322,3 +322,22 @@ func (m *Manifest) Seeded(root string, seed []byte) (per [][32]byte, all [32]byt
 	copy(all[:], total.Sum(nil))
 	return per, all, nil
 }
+
+// ErrUnsigned: this binary carries no public key — a developer's plain
+// `go build`, not a signed build. The caller decides: the devkit may run
+// with a warning; a cabinet profile must refuse play and money.
+var ErrUnsigned = errors.New("SOFTWARE VERIFICATION FAILED, play and money refused: unsigned build (no public key linked in)")
+
+// AtStart is the start-up gate with the key built into this binary and the
+// manifest beside it (DefaultManifest). It returns ErrUnsigned for an
+// unsigned build, a *Error on any mismatch, or the verified manifest.
+func AtStart() (*Manifest, error) {
+	if BuiltinPublicKey == "" {
+		return nil, ErrUnsigned
+	}
+	pub, err := Builtin()
+	if err != nil {
+		return nil, &Error{Manifest: "(built-in key)", Err: err}
+	}
+	return CheckManifest(DefaultManifest(), pub)
+}

@@ -222,3 +222,10 @@ func TestKeys(t *testing.T) {
 		t.Fatal("empty builtin accepted")
 	}
 }
+
+func TestAtStartUnsigned(t *testing.T) {
+	BuiltinPublicKey = ""
+	if _, err := AtStart(); !errors.Is(err, ErrUnsigned) {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -1,0 +1,36 @@
+# The cabinet display (display/): the desktop cabinet, screenshots, the
+# display tests under Xvfb, benchmarks.
+#   make run [MARKET=demo|cz|at]   open the cabinet in a window (devkit board)
+#   make screenshots               one PNG per scene and language in screenshots/
+MARKET ?= demo
+DATA   ?= data
+# ebiten's cgo build (GLFW on X11) and the GL it loads at run time.
+DISPLAY_DEBS := gcc libc6-dev pkg-config libgl1-mesa-dev libgl1-mesa-dri libx11-dev \
+	libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev
+XVFB := xvfb-run -a -s "-screen 0 1920x1200x24"
+
+.PHONY: run screenshots display-test bench-display art-sheet
+run:
+	@scripts/install-packages.sh $(DISPLAY_DEBS)
+	@mkdir -p $(BIN) $(DATA)/$(MARKET)
+	$(GO) build -o $(BIN)/polaris ./cmd/polaris
+	@test -n "$$DISPLAY" || { echo "make run: no X display (DISPLAY is empty); on a headless machine use: $(BIN)/polaris headless -market $(MARKET)" >&2; exit 1; }
+	$(BIN)/polaris run -market $(MARKET) -data $(DATA)/$(MARKET)
+
+screenshots:
+	$(GO) run ./display/screenshots -o screenshots
+
+art-sheet:
+	@mkdir -p screenshots
+	$(GO) run ./display/art/sheet -o screenshots/symbols.png
+
+# display-test runs the ebiten tests inside a virtual X server; without a
+# display `go test ./...` skips them, POLARIS_DISPLAY_TEST=1 makes that a failure.
+display-test:
+	@scripts/install-packages.sh xvfb xauth $(DISPLAY_DEBS)
+	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -count=1 ./display/
+
+bench-display:
+	$(XVFB) $(GO) test -run '^$$' -bench . -benchmem ./display/ ./display/render/
+
+TEST_EXTRA += display-test

@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The emulated boot test: the arm64 cabinet from the staged install tree
+# ($PI_ROOT) under qemu-aarch64-static (no binfmt needed), against Xvfb:
+#   1. `polaris verify` passes on the signed tree (the key built in);
+#   2. a copy with one profile byte flipped is refused (exit 3);
+#   3. `polaris headless -fast -script $SCRIPT` (devkit board, emulated
+#      acceptor and printer, embedded central system) plays its round, exit 0.
+set -euo pipefail
+root=${PI_ROOT:?}; script=${SCRIPT:?}; qroot=${QEMU_ROOT:-/}
+qemu=(qemu-aarch64-static -L "$qroot")
+tmp=$(mktemp -d); xpid=""
+cleanup() { [ -n "$xpid" ] && kill "$xpid" 2>/dev/null; rm -rf "$tmp"; }
+trap cleanup EXIT
+if [ -z "${DISPLAY:-}" ]; then
+  for n in $(seq 90 120); do [ -e /tmp/.X11-unix/X$n ] || break; done
+  Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 & xpid=$!
+  for _ in $(seq 50); do [ -S /tmp/.X11-unix/X$n ] && break; sleep 0.1; done
+  export DISPLAY=":$n"
+fi
+file -L "$root/usr/bin/polaris" | grep -q 'ARM aarch64' || { echo "smoke: $root/usr/bin/polaris is not an AArch64 ELF" >&2; exit 1; }
+
+echo "smoke: polaris verify (arm64, qemu)"
+"${qemu[@]}" "$root/usr/bin/polaris" verify | tail -n 1
+
+echo "smoke: a tampered profile is refused"
+cp -a "$root" "$tmp/tampered"
+f="$tmp/tampered/etc/polaris/market/demo.toml"
+rm -f "$f"; cp "$root/etc/polaris/market/demo.toml" "$f"   # a copy of its own, not a hard link
+printf 'X' | dd of="$f" bs=1 seek=10 conv=notrunc status=none      # one byte
+set +e
+"${qemu[@]}" "$tmp/tampered/usr/bin/polaris" verify >/dev/null 2>"$tmp/refused"; rc=$?
+set -e
+if [ "$rc" -ne 3 ] || ! grep -q 'play and money refused' "$tmp/refused"; then
+  echo "smoke: tampered tree not refused (exit $rc)" >&2; cat "$tmp/refused" >&2; exit 1
+fi
+sed 's/^/  /' "$tmp/refused"
+
+echo "smoke: headless devkit cabinet plays $(basename "$script") (arm64, qemu)"
+start=$(date +%s.%N)
+"${qemu[@]}" "$root/usr/bin/polaris" headless -fast -data "$tmp/data" -script "$script"
+echo "smoke: passed in $(echo "$(date +%s.%N) - $start" | bc) s"
