@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"os"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -24,23 +25,52 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
-// The tests run inside ebiten's main loop (RunGame may run once per
-// process, on the main goroutine): TestMain's game runs m.Run from its
-// first Update, so every test may draw and read pixels.
+// ebiten's RunGame may run once per process, on the main goroutine. So
+// TestMain runs the loop, m.Run runs beside it, and a test hands its
+// ebiten work to the loop with onMain, which runs it inside the next
+// Update. A benchmark installs a Game the loop then updates and draws to
+// the real (virtual) screen every frame, so one op is one whole frame.
 type mainLoop struct {
-	m    *testing.M
-	code int
-	done bool
+	work chan func()
+	done chan struct{}
+	game *Game
 }
 
+var loop = &mainLoop{work: make(chan func()), done: make(chan struct{})}
+
 func (l *mainLoop) Update() error {
-	if !l.done {
-		l.code, l.done = l.m.Run(), true
+	select {
+	case <-l.done:
+		return ebiten.Termination
+	case f := <-l.work:
+		f()
+	default:
 	}
-	return ebiten.Termination
+	if l.game != nil {
+		return l.game.Update()
+	}
+	return nil
 }
-func (l *mainLoop) Draw(*ebiten.Image)         {}
-func (l *mainLoop) Layout(int, int) (int, int) { return 64, 64 }
+
+func (l *mainLoop) Draw(screen *ebiten.Image) {
+	if l.game != nil {
+		l.game.Draw(screen)
+	}
+}
+
+func (l *mainLoop) Layout(int, int) (int, int) {
+	if l.game != nil {
+		return l.game.LogicalSize()
+	}
+	return 64, 64
+}
+
+// onMain runs f inside the loop's next Update and waits for it.
+func onMain(f func()) {
+	ran := make(chan struct{})
+	loop.work <- func() { f(); close(ran) }
+	<-ran
+}
 
 func TestMain(m *testing.M) {
 	if os.Getenv("DISPLAY") == "" {
@@ -51,14 +81,19 @@ func TestMain(m *testing.M) {
 		fmt.Println("display: no X display; skipped (make display-test runs these under Xvfb)")
 		os.Exit(0)
 	}
-	l := &mainLoop{m: m}
+	code := 0
+	go func() {
+		code = m.Run()
+		close(loop.done)
+	}()
 	ebiten.SetWindowSize(64, 64)
 	ebiten.SetVsyncEnabled(false)
-	if err := ebiten.RunGame(l); err != nil {
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	if err := ebiten.RunGame(loop); err != nil {
 		fmt.Fprintln(os.Stderr, "display:", err)
 		os.Exit(1)
 	}
-	os.Exit(l.code)
+	os.Exit(code)
 }
 
 // rend is shared: building a renderer draws all the art.
@@ -70,13 +105,22 @@ type fixedSource struct{ s *view.Snapshot }
 func (f *fixedSource) get() *view.Snapshot { return f.s }
 
 // gpuFrame draws the game onto an offscreen window-sized image through
-// ebiten and reads its pixels back.
+// ebiten, inside the loop, and reads its pixels back.
 func gpuFrame(g *Game, dst *ebiten.Image, now time.Time) *image.RGBA {
-	g.Frame(now)
-	dst.Clear()
-	g.Draw(dst)
 	img := image.NewRGBA(dst.Bounds())
-	dst.ReadPixels(img.Pix)
+	onMain(func() {
+		g.Frame(now)
+		dst.Clear()
+		g.Draw(dst)
+		dst.ReadPixels(img.Pix)
+	})
+	return img
+}
+
+func newImage(t testing.TB, w, h int) *ebiten.Image {
+	var img *ebiten.Image
+	onMain(func() { img = ebiten.NewImage(w, h) })
+	t.Cleanup(func() { onMain(img.Deallocate) })
 	return img
 }
 
@@ -91,8 +135,7 @@ func near(a, b color.RGBA, tol int) bool {
 func TestEverySceneOnScreen(t *testing.T) {
 	src := &fixedSource{}
 	g := NewGame(Options{Source: src.get, Renderer: rend})
-	dst := ebiten.NewImage(render.W, render.H)
-	defer dst.Deallocate()
+	dst := newImage(t, render.W, render.H)
 	seen := map[string]string{}
 	for _, lang := range i18n.Languages {
 		for i, f := range render.Fixtures(lang) {
@@ -133,8 +176,7 @@ func sum(img *image.RGBA) uint64 {
 func TestReelsAndFieldsOnScreen(t *testing.T) {
 	src := &fixedSource{}
 	g := NewGame(Options{Source: src.get, Renderer: rend})
-	dst := ebiten.NewImage(render.W, render.H)
-	defer dst.Deallocate()
+	dst := newImage(t, render.W, render.H)
 	for _, i := range []int{3, 9} { // ws_wins, ms_line_win
 		f := render.Fixtures("cs")[i]
 		src.s = f.Snap
@@ -205,8 +247,7 @@ func TestDevkitPanel(t *testing.T) {
 	if w != render.W || h != render.H+render.PanelH {
 		t.Fatalf("logical size %dx%d", w, h)
 	}
-	dst := ebiten.NewImage(w, h)
-	defer dst.Deallocate()
+	dst := newImage(t, w, h)
 	got := gpuFrame(g, dst, f.At)
 	for i, b := range view.Buttons {
 		c := got.RGBAAt(40+i*170+75, render.H+12+22)
@@ -266,8 +307,7 @@ func TestCabinetOnScreen(t *testing.T) {
 		t.Fatalf("no round on screen: mode %s credit %d", s.Mode, s.Credit)
 	}
 	g := NewGame(Options{Source: func() *view.Snapshot { return s }, Renderer: rend})
-	dst := ebiten.NewImage(render.W, render.H)
-	defer dst.Deallocate()
+	dst := newImage(t, render.W, render.H)
 	end := s.Now.Add(time.Hour)
 	got := gpuFrame(g, dst, end)
 	checkReels(t, got, s)
@@ -293,29 +333,37 @@ func (f *fakeDevkit) NextGame()                          {}
 func (f *fakeDevkit) Keys() []string                     { return nil }
 func (f *fakeDevkit) Status() string                     { return "acceptor ready · printer ready" }
 
-// benchWindow measures one tick at 1080p: render the snapshot, upload it,
-// draw it to a window-sized target and wait for the GPU (a 1-pixel read).
+// benchWindow measures whole frames at 1080p: each op is one tick of the
+// real loop (render the snapshot, upload it, draw it to the screen, present
+// it). cpu-ms/frame is the process's CPU time (user+system, every thread:
+// Go, GL driver, Xvfb's llvmpipe is another process and not counted).
 func benchWindow(b *testing.B, i int) {
 	f := render.Fixtures("en")[i]
 	src := &fixedSource{s: f.Snap}
-	g := NewGame(Options{Source: src.get, Renderer: rend})
-	dst := ebiten.NewImage(render.W, render.H)
-	defer dst.Deallocate()
-	px := make([]byte, 4)
-	one := dst.SubImage(image.Rect(0, 0, 1, 1)).(*ebiten.Image)
-	now := f.At
-	step := func() {
-		now = now.Add(time.Millisecond)
-		g.Frame(now)
-		g.Draw(dst)
-		one.ReadPixels(px)
+	start := f.At
+	var ticks time.Duration
+	g := NewGame(Options{Source: src.get, Renderer: rend, Clock: func() time.Time {
+		ticks += time.Millisecond // stays inside the spin for a few thousand frames
+		return start.Add(ticks % time.Second)
+	}})
+	onMain(func() { loop.game = g })
+	defer onMain(func() { loop.game = nil })
+	for range 10 {
+		onMain(func() {})
 	}
-	step()
 	b.ReportAllocs()
 	b.ResetTimer()
+	cpu0 := cpuTime()
 	for range b.N {
-		step()
+		onMain(func() {})
 	}
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/frame")
+}
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 func BenchmarkWindowIdle(b *testing.B)     { benchWindow(b, 1) }

@@ -246,6 +246,8 @@ func (c *Cabinet) handle(e Event) {
 		e.done <- c.journalStack(e.stacked)
 	case redeemReply:
 		c.redeemArrived(e)
+	case redeemDone:
+		c.redeemSettled(e)
 	case voucherReply:
 		c.voucherArrived(e)
 	case printReply:

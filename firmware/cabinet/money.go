@@ -2,6 +2,7 @@ package cabinet
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -203,6 +204,15 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 		return
 	}
 	es.amount, es.hold, es.decided = e.hold.Amount, e.hold.Hold, true
+	// The hold is journaled before the ticket is stacked, so that a power
+	// cut can never leave a credited ticket unconfirmed at the central
+	// system (where an expired hold would make it redeemable again).
+	if err := c.saveRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}); err != nil {
+		c.ledgerFailed("the ticket hold", err)
+		es.hold = ""
+		c.acceptor(Acceptor.Return, "return (ledger)")
+		return
+	}
 	c.acceptor(Acceptor.Stack, "stack ticket")
 }
 
@@ -252,10 +262,7 @@ func (c *Cabinet) stackDoc(es *escrowState) error {
 		return err
 	}
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
-		number, hold, amount := es.number, es.hold, es.amount
-		c.async(func(ctx context.Context) Event {
-			return deviceDone{what: "confirm redeem", err: c.cfg.Central.ConfirmRedeem(ctx, number, hold, amount)}
-		})
+		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, true)
 	}
 	if c.escrow == es {
 		c.escrow = nil
@@ -273,7 +280,7 @@ func (c *Cabinet) documentBack(why string) {
 		c.ledgerFailed("the return", err)
 	}
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
-		c.cancelRedeem(es.number, es.hold)
+		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, false)
 	}
 	c.escrow = nil
 }
@@ -311,6 +318,7 @@ func (c *Cabinet) reconcileEscrow() {
 	if c.escrow != nil {
 		return
 	}
+	defer c.resumeRedeems()
 	for _, d := range c.led.PendingDocs() {
 		if d.Kind == ledger.DocBill || d.Kind == ledger.DocTicketIn {
 			if err := c.led.Returned(d.ID); err != nil {
@@ -554,5 +562,98 @@ func (c *Cabinet) tickMoney(now time.Time) {
 	if !c.reconcileAt.IsZero() && !now.Before(c.reconcileAt) {
 		c.reconcileAt = time.Time{}
 		c.reconcileEscrow()
+	}
+}
+
+// redeemIntent is a ticket the central system holds for this cabinet,
+// kept in the ledger until the central system has confirmed or released it.
+type redeemIntent struct {
+	Number string       `json:"number"`
+	Hold   string       `json:"hold"`
+	Amount engine.Money `json:"amount"`
+}
+
+type redeemDone struct {
+	doc uint64
+	err error
+}
+
+func (redeemDone) event() {}
+
+func (c *Cabinet) redeems() map[uint64]redeemIntent {
+	m := map[uint64]redeemIntent{}
+	if b, ok := c.led.SoftwareState("redeems"); ok {
+		json.Unmarshal(b, &m)
+	}
+	return m
+}
+
+func (c *Cabinet) putRedeems(m map[uint64]redeemIntent) error {
+	b, _ := json.Marshal(m)
+	return c.led.SetSoftwareState("redeems", b)
+}
+
+func (c *Cabinet) saveRedeem(doc uint64, r redeemIntent) error {
+	m := c.redeems()
+	m[doc] = r
+	return c.putRedeems(m)
+}
+
+// settleRedeem confirms (the ticket was credited) or releases (it went
+// back) a hold; the intent is dropped only when the central system answered.
+func (c *Cabinet) settleRedeem(doc uint64, r redeemIntent, confirm bool) {
+	c.async(func(ctx context.Context) Event {
+		var err error
+		if confirm {
+			err = c.cfg.Central.ConfirmRedeem(ctx, r.Number, r.Hold, r.Amount)
+		} else {
+			err = c.cfg.Central.CancelRedeem(ctx, r.Number, r.Hold)
+		}
+		return redeemDone{doc: doc, err: err}
+	})
+}
+
+func (c *Cabinet) redeemSettled(e redeemDone) {
+	if e.err != nil {
+		var refused *link.RefusedError
+		if !errors.As(e.err, &refused) {
+			return // no answer: retried at the next reconciliation
+		}
+		c.logEvent("ticket_confirm_refused", "central", e.err.Error(), 0)
+	}
+	m := c.redeems()
+	if _, ok := m[e.doc]; !ok {
+		return
+	}
+	delete(m, e.doc)
+	if err := c.putRedeems(m); err != nil {
+		c.ledgerFailed("the ticket hold", err)
+	}
+}
+
+// resumeRedeems settles the holds a power cut left: a ticket the ledger
+// credited is confirmed, one it returned is released; one still pending
+// waits for the acceptor's reconciliation.
+func (c *Cabinet) resumeRedeems() {
+	m := c.redeems()
+	if len(m) == 0 {
+		return
+	}
+	done := map[uint64]ledger.DocResult{}
+	for _, d := range c.led.DocsIn() {
+		done[d.ID] = d.Result
+	}
+	pending := map[uint64]bool{}
+	for _, d := range c.led.PendingDocs() {
+		pending[d.ID] = true
+	}
+	for doc, r := range m {
+		switch {
+		case pending[doc]:
+		case done[doc] == ledger.DocStacked:
+			c.settleRedeem(doc, r, true)
+		default:
+			c.settleRedeem(doc, r, false)
+		}
 	}
 }

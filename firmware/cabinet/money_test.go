@@ -1,12 +1,14 @@
 package cabinet
 
 import (
+	"context"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -160,4 +162,45 @@ func TestAcceptorDisabledAndUnsolicitedStack(t *testing.T) {
 		r.insertNote(10000, 2)
 	}
 	r.until("disabled at the credit limit", time.Millisecond, func(*view.Snapshot) bool { return !r.acc.isEnabled() })
+}
+
+// noConfirm never gets a ticket's redemption confirmed: the reply is lost.
+type noConfirm struct{ Central }
+
+func (noConfirm) ConfirmRedeem(ctx context.Context, _, _ string, _ engine.Money) error {
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// Check 24 with a power cut: a ticket credited whose confirmation never
+// reached the central system is confirmed after the restart, so it can
+// never be redeemed again.
+func TestTicketConfirmedAfterPowerCut(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(2000, 2)
+	r.press(view.Collect)
+	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
+	number := r.prn.Printed[0].(document.Voucher).Validation
+	r.stop()
+	real := r.central.Client
+	r.start("demo", func(c *Config) { c.Central = noConfirm{real} })
+	r.idle()
+	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
+	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.until("ticket credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 2000 })
+	state := func() string {
+		var st string
+		r.central.Server.DB().QueryRow(`SELECT state FROM vouchers WHERE number = ?`, number).Scan(&st)
+		return st
+	}
+	if state() != "held" {
+		t.Fatalf("voucher %s before the cut", state())
+	}
+	r.powerCut()
+	r.start("demo")
+	r.until("confirmed", time.Millisecond, func(*view.Snapshot) bool { return state() == "redeemed" })
+	if r.credit() != 2000 {
+		t.Fatalf("credit %d after the restart", r.credit())
+	}
 }

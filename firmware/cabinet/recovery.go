@@ -42,6 +42,8 @@ func (c *Cabinet) powerUp() {
 	}
 	if d := c.pendingEscrows(); d > 0 {
 		c.reconcileAt = c.now().Add(reconcileGrace)
+	} else {
+		c.resumeRedeems()
 	}
 	lr, ok := c.led.OpenRound()
 	if !ok {

@@ -118,7 +118,7 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 	}
 	r.led = led
 	if r.central == nil {
-		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: led, Jackpots: r.jackpots})
+		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: led, Jackpots: r.jackpots, NoJackpot: r.jackpots == nil})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -166,7 +166,7 @@ func TestTornWritesRecover(t *testing.T) {
 func TestByteFlipDetectedAndRepaired(t *testing.T) {
 	l, o := busyLedger(t, 30)
 	rng := rand.New(rand.NewSource(7))
-	for i := 0; i < 30; i++ {
+	for i := 0; i < 24; i++ {
 		if _, err := l.Verify("before game"); err != nil {
 			t.Fatal(err)
 		}
@@ -315,7 +315,7 @@ func TestRAMErrorSurvivesUntilClear(t *testing.T) {
 func TestSHMDamageNeverMisleads(t *testing.T) {
 	l, o := busyLedger(t, 10)
 	rng := rand.New(rand.NewSource(5))
-	for i := 0; i < 20; i++ {
+	for i := 0; i < 12; i++ {
 		_, err := l.Verify("before")
 		must(t, err)
 		c0, _ := l.Credit()
