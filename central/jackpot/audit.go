@@ -5,6 +5,7 @@ import (
 	"database/sql"
 	"fmt"
 	"strings"
+	"time"
 )
 
 // Querier reads; *sql.DB, *sql.Conn and *sql.Tx have it.
@@ -160,4 +161,37 @@ ORDER BY p.id`)
 		return nil, fmt.Errorf("jackpot: audit: %w", err)
 	}
 	return out, nil
+}
+
+// HitRecord is one paid jackpot as MS-19 archives it.
+type HitRecord struct {
+	Pool, Cabinet, Hall string
+	Round               uint64
+	Amount              int64 // whole CZK paid to the winner by the attendant (MS-18)
+	PoolValue           Units // what the pool held when hit
+	Carried             Units // the fraction of a crown left in the pool
+	At                  time.Time
+}
+
+// HitRecords lists the hits from since on, oldest first: the operator's
+// archive of paid jackpots (MS-19).
+func HitRecords(ctx context.Context, db Querier, since time.Time) ([]HitRecord, error) {
+	rows, err := db.QueryContext(ctx, `
+SELECT pool, cabinet, hall, round, amount, pool_value, carried, at_ns FROM jackpot_hit
+WHERE at_ns >= ? ORDER BY at_ns, pool, cabinet, round`, since.UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("jackpot: hits: %w", err)
+	}
+	defer rows.Close()
+	var out []HitRecord
+	for rows.Next() {
+		var h HitRecord
+		var round, at int64
+		if err := rows.Scan(&h.Pool, &h.Cabinet, &h.Hall, &round, &h.Amount, &h.PoolValue, &h.Carried, &at); err != nil {
+			return nil, fmt.Errorf("jackpot: hits: %w", err)
+		}
+		h.Round, h.At = uint64(round), time.Unix(0, at).UTC()
+		out = append(out, h)
+	}
+	return out, rows.Err()
 }

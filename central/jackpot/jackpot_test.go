@@ -7,6 +7,7 @@ import (
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -120,6 +121,14 @@ func TestPlayExact(t *testing.T) {
 	wantHits := []hit{{"CAB-P1", 2, "praha-1", 1002, 10_026_250, 6250}, {"CAB-P1", 3, "praha-1", 1025, 10_256_250, 6250}}
 	if len(hits) != 2 || hits[0] != wantHits[0] || hits[1] != wantHits[1] {
 		t.Fatalf("hit records %+v, want %+v", hits, wantHits)
+	}
+	recs, err := HitRecords(context.Background(), db, time.Time{})
+	if err != nil || len(recs) != 2 || recs[1] != (HitRecord{Pool: "praha", Cabinet: "CAB-P1", Hall: "praha-1", Round: 3,
+		Amount: 1025, PoolValue: 10_256_250, Carried: 6250, At: fixedClock()()}) {
+		t.Fatalf("HitRecords %+v, %v", recs, err)
+	}
+	if recs, _ := HitRecords(context.Background(), db, fixedClock()().Add(time.Second)); len(recs) != 0 {
+		t.Fatalf("HitRecords since later: %+v", recs)
 	}
 }
 

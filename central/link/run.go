@@ -229,15 +229,21 @@ func EnqueueCommit(ob Outbox, n uint64) (int64, error) {
 
 // EnqueueEvents puts an event batch in the outbox; the outbox id becomes its message id.
 func EnqueueEvents(ob Outbox, events []Event) (int64, error) {
-	b := &pb.EventBatch{}
-	for _, e := range events {
-		b.Events = append(b.Events, &pb.Event{Seq: e.Seq, AtUnixNano: e.At.UnixNano(), Kind: e.Kind, Text: e.Text, Amount: int64(e.Amount), Data: e.Data})
-	}
-	p, err := proto.Marshal(b)
+	p, err := EventsPayload(events)
 	if err != nil {
 		return 0, err
 	}
 	return ob.Enqueue(KindEvents, p)
+}
+
+// EventsPayload is the outbox payload of a KindEvents message, for an
+// outbox that queues events inside its own transactions (the ledger).
+func EventsPayload(events []Event) ([]byte, error) {
+	b := &pb.EventBatch{}
+	for _, e := range events {
+		b.Events = append(b.Events, &pb.Event{Seq: e.Seq, AtUnixNano: e.At.UnixNano(), Kind: e.Kind, Text: e.Text, Amount: int64(e.Amount), Data: e.Data})
+	}
+	return proto.Marshal(b)
 }
 
 // EnqueueMeters puts a meter snapshot in the outbox.

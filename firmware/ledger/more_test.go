@@ -135,7 +135,7 @@ func TestOutbox(t *testing.T) {
 	defer l3.Close()
 	must(t, l3.DoorOpened("main"))
 	msgs, _ = l3.Pending(10)
-	if last := msgs[len(msgs)-1]; last.Kind != "event" || !strings.Contains(string(last.Payload), "door_open") {
+	if last := msgs[len(msgs)-1]; last.Kind != link.KindEvents || !strings.Contains(string(last.Payload), "door_open") {
 		t.Fatalf("event not queued: %+v", last)
 	}
 }

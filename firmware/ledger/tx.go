@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"strconv"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/engine"
 )
 
 // tx stages one transaction's writes over the ledger's memory.
@@ -116,8 +119,15 @@ func (t *tx) event(kind, source, text string, amount int64, data []byte) {
 		t.del(seqKey("event", seq-EventsKeep))
 	}
 	if t.l.o.EventsToOutbox {
-		b, _ := json.Marshal(e)
-		t.enqueue("event", b)
+		// In the link's own wire format, so the client sends it as it is.
+		text := text
+		if source != "" {
+			text = source + ": " + text
+		}
+		b, err := link.EventsPayload([]link.Event{{Seq: int64(seq), At: t.wall, Kind: kind, Text: text, Amount: engine.Money(amount), Data: data}})
+		if err == nil {
+			t.enqueue(link.KindEvents, b)
+		}
 	}
 }
 
