@@ -30,6 +30,10 @@ func (c *Cabinet) key(name string, on bool) {
 		c.menuPage = 0
 		c.menu = c.attendantPage()
 	case "technician":
+		if c.ramError {
+			c.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []string{"ram_clear.confirm"}}
+			return
+		}
 		if d := c.interrupted; d != nil {
 			// The technician has checked the printer: no voucher came out.
 			if err := c.led.VoucherFailed(d.ID, "interrupted by power loss; checked by technician"); err != nil {
@@ -113,8 +117,15 @@ func (c *Cabinet) centralCommand(e CentralCommand) {
 	c.logEvent("central_command", "central", e.Command+" "+e.Reason, 0)
 }
 
-// menuPress pages through the menu with Bet− and Bet+.
+// menuPress pages through the menu with Bet− and Bet+; in a RAM error
+// the technician confirms the RAM clear with Start.
 func (c *Cabinet) menuPress(b view.Button) {
+	if c.ramError {
+		if b == view.Start && c.keys["technician"] {
+			c.ramClear()
+		}
+		return
+	}
 	switch b {
 	case view.BetPlus:
 		c.menuPage++
@@ -248,4 +259,21 @@ func (c *Cabinet) lamps(m view.Mode) map[view.Button]view.Lamp {
 		on(view.Stop)
 	}
 	return l
+}
+
+// ramClear is the technician's explicit, logged RAM clear: the only way out
+// of a RAM error (check 4). Credit and meters start again from zero.
+func (c *Cabinet) ramClear() {
+	if err := c.led.RAMClear("technician", "RAM clear at the cabinet"); err != nil {
+		c.cfg.Logf("cabinet: RAM clear: %v", err)
+		return
+	}
+	c.ramError = false
+	c.menu = nil
+	c.round, c.cashout, c.escrow, c.interrupted = nil, nil, nil, nil
+	c.tilts = map[string]tilt{}
+	c.lockups = nil
+	c.win = 0
+	c.shown, c.riskShown = nil, nil
+	c.message = "ram_cleared"
 }

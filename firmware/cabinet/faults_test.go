@@ -2,6 +2,8 @@ package cabinet
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"testing"
 	"time"
 
@@ -166,5 +168,60 @@ func TestLinkDownStopsPlay(t *testing.T) {
 	s = r.idle()
 	if s.Mode != view.ModeIdle {
 		t.Fatal(s.Mode)
+	}
+}
+
+// corrupt flips bytes in the middle of a ledger copy's database.
+func corrupt(t *testing.T, dir string) {
+	t.Helper()
+	p := filepath.Join(dir, "ledger.db")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := len(b) / 3; i < len(b)/3+64 && i < len(b); i++ {
+		b[i] ^= 0xA5
+	}
+	if err := os.WriteFile(p, b, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(p + "-wal")
+}
+
+// Check 4: with both ledger copies corrupt the cabinet stops in RAM error —
+// no play, no money — across power cycles, until the technician's logged
+// RAM clear.
+func TestRAMErrorUntilTechnicianClears(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(1000, 2)
+	r.powerCut()
+	corrupt(t, filepath.Join(r.dir, "a"))
+	corrupt(t, filepath.Join(r.dir, "b"))
+	for boot := 0; boot < 2; boot++ {
+		r.start("demo")
+		s := r.until("RAM error", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeRAMError })
+		r.press(view.Start)
+		r.press(view.Collect)
+		time.Sleep(20 * time.Millisecond)
+		if s = r.cab.View(); s.Mode != view.ModeRAMError || r.acc.isEnabled() {
+			t.Fatalf("boot %d: mode %s, acceptor enabled %v", boot, s.Mode, r.acc.isEnabled())
+		}
+		if boot == 0 {
+			r.powerCut()
+		}
+	}
+	r.press(view.Start) // without the technician key: nothing
+	time.Sleep(20 * time.Millisecond)
+	if r.cab.View().Mode != view.ModeRAMError {
+		t.Fatal("left RAM error without the technician")
+	}
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.until("RAM clear page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil })
+	r.press(view.Start)
+	r.cab.Post(Key{Name: "technician", On: false})
+	s := r.idle()
+	if s.Credit != 0 || r.meter(ledger.RAMClears) < 1 {
+		t.Fatalf("after the RAM clear: credit %d, RAM clears %d", s.Credit, r.meter(ledger.RAMClears))
 	}
 }
