@@ -62,6 +62,25 @@ type Game struct {
 	paper  bool // paper out
 	keys   []keyBinding
 	opts   ebiten.DrawImageOptions
+	drawn  bool
+	last   struct {
+		s      *view.Snapshot
+		help   bool
+		status string
+		keys   []string
+	}
+}
+
+func sameKeys(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 type keyBinding struct {
@@ -118,9 +137,22 @@ func (g *Game) Update() error {
 	return nil
 }
 
-// Frame renders the snapshot at now into the software frame.
+// Frame renders the snapshot at now into the software frame, unless the
+// last frame is still right: same snapshot, same overlay, nothing moving
+// and nothing due to blink yet. An idle cabinet then costs next to nothing.
 func (g *Game) Frame(now time.Time) {
 	s := g.o.Source()
+	var keys []string
+	status := ""
+	if g.o.Devkit != nil {
+		keys, status = g.o.Devkit.Keys(), g.o.Devkit.Status()
+	}
+	if g.drawn && s == g.last.s && g.help == g.last.help && status == g.last.status &&
+		sameKeys(keys, g.last.keys) && g.r.Still(now) {
+		return
+	}
+	g.drawn = true
+	g.last.s, g.last.help, g.last.status, g.last.keys = s, g.help, status, keys
 	frame := g.r.Render(s, now)
 	if g.help && s != nil {
 		g.r.Help(frame, s.Language)
@@ -129,7 +161,7 @@ func (g *Game) Frame(now time.Time) {
 		if g.pbuf == nil {
 			g.pbuf = image.NewRGBA(image.Rect(0, 0, render.W, render.PanelH))
 		}
-		g.r.Devkit(g.pbuf, s, render.DevkitInfo{Keys: g.o.Devkit.Keys(), Notes: g.o.Devkit.Status()}, now)
+		g.r.Devkit(g.pbuf, s, render.DevkitInfo{Keys: keys, Notes: status}, now)
 	}
 	g.dirty = true
 }

@@ -56,7 +56,10 @@ type Renderer struct {
 	card    *image.RGBA
 	back    *image.RGBA
 	lamp    [2]*image.RGBA
-	tower   [4][2]*image.Uniform
+	// moving and next say how long the last frame stays right (Still).
+	moving bool
+	next   time.Time
+	tower  [4][2]*image.Uniform
 
 	fTiny, fSmall, fBody, fLabel, fField, fBig, fHuge, fMono, fValue *Font
 	msgKeys                                                          map[string]string
@@ -188,9 +191,32 @@ func stepAt(rd *view.Round, now time.Time) (int, *engine.Step, *view.StepTime) {
 	return i, &rd.Steps[i], &rd.Timeline[i]
 }
 
-func blink(now time.Time, period time.Duration) bool {
-	return (now.UnixNano()/int64(period/2))%2 == 0
+// blink is a lamp or text blinking with period; it notes when it toggles
+// next, so a frame that would look the same is not drawn again.
+func (r *Renderer) blink(now time.Time, period time.Duration) bool {
+	half := int64(period / 2)
+	n := now.UnixNano() / half
+	r.until(time.Unix(0, (n+1)*half))
+	return n%2 == 0
 }
+
+// until notes an instant at which the picture changes.
+func (r *Renderer) until(t time.Time) {
+	if t.Before(r.next) {
+		r.next = t
+	}
+}
+
+// Still reports whether the last frame stays right until t: nothing
+// moves continuously and nothing blinks or changes before t.
+func (r *Renderer) Still(t time.Time) bool { return !r.moving && t.Before(r.next) }
+
+func (r *Renderer) begin() {
+	r.moving = false
+	r.next = farFuture
+}
+
+var farFuture = time.Unix(1<<40, 0)
 
 func (r *Renderer) fill(rect image.Rectangle, c *image.Uniform) {
 	draw.Draw(r.frame, rect, c, image.Point{}, draw.Src)
@@ -218,6 +244,7 @@ func (r *Renderer) money(s *view.Snapshot, m engine.Money) []byte {
 
 // Render draws s as it looks at now and returns the frame (owned by r).
 func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
+	r.begin()
 	if s == nil {
 		r.fill(r.frame.Bounds(), cBlack)
 		return r.frame
@@ -310,8 +337,19 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 	idx := -1
 	if rd != nil {
 		idx, st, tl = stepAt(rd, now)
+		for i := range rd.Timeline {
+			t := &rd.Timeline[i]
+			for _, at := range [...]time.Time{t.Start, t.Stops[0], t.Stops[1], t.Stops[2], t.Stops[3], t.Stops[4], t.Wins, t.End} {
+				if at.After(now) {
+					r.until(at)
+				}
+			}
+		}
 	}
 	spinningAll := s.Mode == view.ModeWagering
+	if spinningAll {
+		r.moving = true
+	}
 	var prevLocked uint16
 	if st != nil && st.Kind == engine.StepLockSpin && idx > 0 {
 		prevLocked = rd.Steps[idx-1].Locked
@@ -323,6 +361,7 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 			spinning, top = true, -float64(now.UnixMilli()%100000)/1000*spinSpeed
 		} else if tl != nil && !now.Before(tl.Start) && now.Before(tl.Stops[reel]) {
 			spinning, top = true, -tl.Stops[reel].Sub(now).Seconds()*spinSpeed
+			r.moving = true
 		}
 		for row := range l.Rows {
 			cell := l.Cell(reel, row)
@@ -356,7 +395,7 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 		box := image.Rect(l.Window().Min.X, 838, l.Window().Max.X, 894)
 		r.shade(box, cShade)
 		r.fBody.Draw(r.frame, i18n.T(lang, r.msgKey(s.Message)), W/2, box.Min.Y+8, Center, cWhite)
-	} else if s.RiskOffer && blink(now, time.Second) {
+	} else if s.RiskOffer && r.blink(now, time.Second) {
 		r.fLabel.Draw(r.frame, i18n.T(lang, "risk.offer"), 60, 120, Left, cGold)
 	} else if s.Mode == view.ModeWagering {
 		r.fBody.Draw(r.frame, i18n.T(lang, "wagering"), W/2, 848, Center, cText)
@@ -609,11 +648,13 @@ func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *
 	}
 	cur := 0
 	if tl != nil {
-		cur = int(now.Sub(tl.Wins)/(700*time.Millisecond)) % len(st.Wins)
+		k := now.Sub(tl.Wins) / (700 * time.Millisecond)
+		cur = int(k) % len(st.Wins)
+		r.until(tl.Wins.Add((k + 1) * 700 * time.Millisecond))
 	}
 	w := &st.Wins[cur]
 	curCells := WinCells(g, st, w)
-	pulse := blink(now, 500*time.Millisecond)
+	pulse := r.blink(now, 500*time.Millisecond)
 	for reel := range l.Reels {
 		for row := range l.Rows {
 			bit := uint16(1) << (reel*3 + row)
@@ -682,7 +723,7 @@ func (r *Renderer) bonusReveal(s *view.Snapshot, g engine.GameID, st *engine.Ste
 	l := LayoutOf(g)
 	lang := s.Language
 	c := cGold
-	if !blink(now, 600*time.Millisecond) {
+	if !r.blink(now, 600*time.Millisecond) {
 		c = cGoldDim
 	}
 	r.border(l.Column(st.BonusReel), 8, c)
@@ -751,7 +792,7 @@ func (r *Renderer) hints(s *view.Snapshot, now time.Time) {
 		case view.LampOn:
 			on = true
 		case view.LampBlink:
-			on = blink(now, 600*time.Millisecond)
+			on = r.blink(now, 600*time.Millisecond)
 		}
 		key := hintKeys[b]
 		if s.Mode == view.ModeRisk {

@@ -312,3 +312,45 @@ func benchFrame(b *testing.B, i int) {
 func BenchmarkRenderIdle(b *testing.B)     { benchFrame(b, 1) }
 func BenchmarkRenderSpinning(b *testing.B) { benchFrame(b, 2) }
 func BenchmarkRenderWins(b *testing.B)     { benchFrame(b, 10) }
+
+// TestStillIsHonest: whenever the renderer says the last frame stays
+// right until a later instant, drawing that instant gives the same pixels,
+// so the window may skip it. Idle screens must be still for a while.
+func TestStillIsHonest(t *testing.T) {
+	r := New()
+	stillSomewhere := 0
+	for _, f := range Fixtures("en") {
+		for _, dt := range []time.Duration{0, 333 * time.Millisecond, 1250 * time.Millisecond, 2600 * time.Millisecond} {
+			at := f.At.Add(dt)
+			want := sha256.Sum256(r.Render(f.Snap, at).Pix)
+			for _, later := range []time.Duration{time.Millisecond, 20 * time.Millisecond, 90 * time.Millisecond} {
+				if !r.Still(at.Add(later)) {
+					continue
+				}
+				stillSomewhere++
+				got := sha256.Sum256(New0(r).Render(f.Snap, at.Add(later)).Pix)
+				if got != want {
+					t.Errorf("%s at +%v: said still until +%v, but the frame changed", f.Name, dt, later)
+				}
+				r.Render(f.Snap, at) // restore the still-state of at
+			}
+		}
+	}
+	if stillSomewhere < 20 {
+		t.Errorf("only %d still frames: idle screens should not redraw", stillSomewhere)
+	}
+	idle := Fixtures("en")[1]
+	r.Render(idle.Snap, idle.At)
+	if !r.Still(idle.At.Add(10 * time.Millisecond)) {
+		t.Error("the idle screen is not still for 10 ms")
+	}
+	spin := Fixtures("en")[2]
+	r.Render(spin.Snap, spin.At)
+	if r.Still(spin.At.Add(time.Millisecond)) {
+		t.Error("spinning reels said to be still")
+	}
+}
+
+// New0 returns r itself: rendering is deterministic in (snapshot, instant),
+// so the same renderer serves as the reference.
+func New0(r *Renderer) *Renderer { return r }

@@ -97,6 +97,7 @@ func (r *Renderer) drawCard(c engine.Card, back bool, at image.Point) {
 
 func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	copy(r.frame.Pix, r.attract.Pix)
+	r.moving = true
 	lang := s.Language
 	// a parade of symbols drifting across, one row per game
 	for i, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
@@ -120,7 +121,7 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	}
 	r.fHuge.Draw(r.frame, "POLARIS", W/2, 60, Center, cGold)
 	r.fBody.Draw(r.frame, i18n.T(lang, "attract.choose"), W/2, 230, Center, cText)
-	if blink(now, 1600*time.Millisecond) {
+	if r.blink(now, 1600*time.Millisecond) {
 		f, t := r.fBig, i18n.T(lang, "attract.insert")
 		if f.Width(t) > W-80 {
 			f = r.fField
@@ -200,7 +201,7 @@ func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, no
 		edge = cGold
 	}
 	if s.Mode == view.ModeTilt || s.Mode == view.ModeRAMError {
-		if !blink(now, time.Second) {
+		if !r.blink(now, time.Second) {
 			edge = cRedDark
 		}
 	}
@@ -236,7 +237,7 @@ func (r *Renderer) lockup(s *view.Snapshot, now time.Time) {
 	box := image.Rect(200, 180, W-200, 900)
 	r.fill(box, cPanel)
 	c := cGold
-	if !blink(now, 700*time.Millisecond) {
+	if !r.blink(now, 700*time.Millisecond) {
 		c = cGoldDim
 	}
 	r.border(box, 12, c)
@@ -305,7 +306,7 @@ func (r *Renderer) Devkit(dst *image.RGBA, s *view.Snapshot, info DevkitInfo, no
 	lang := s.Language
 	for i, b := range view.Buttons {
 		x := 40 + i*170
-		on := s.Lamps[b] == view.LampOn || s.Lamps[b] == view.LampBlink && blink(now, 600*time.Millisecond)
+		on := s.Lamps[b] == view.LampOn || s.Lamps[b] == view.LampBlink && r.blink(now, 600*time.Millisecond)
 		img := r.lamp[0]
 		if on {
 			img = r.lamp[1]
@@ -320,11 +321,11 @@ func (r *Renderer) Devkit(dst *image.RGBA, s *view.Snapshot, info DevkitInfo, no
 		lit := false
 		switch s.Tower {
 		case "tilt":
-			lit = tc.name == "red" && blink(now, 250*time.Millisecond)
+			lit = tc.name == "red" && r.blink(now, 250*time.Millisecond)
 		case "door":
-			lit = tc.name == "yellow" && blink(now, time.Second)
+			lit = tc.name == "yellow" && r.blink(now, time.Second)
 		case "call":
-			lit = tc.name == "white" && blink(now, 400*time.Millisecond)
+			lit = tc.name == "white" && r.blink(now, 400*time.Millisecond)
 		}
 		c := r.tower[i][0]
 		if lit {

@@ -96,10 +96,11 @@ type Cabinet struct {
 	acceptorOn    bool // last command sent: enabled
 	acceptorKnown bool
 
-	jackpots []view.Jackpot
-	message  string
-	menu     *view.MenuPage
-	menuPage int
+	jackpots      []view.Jackpot
+	message       string
+	menu          *view.MenuPage
+	menuPage      int
+	messageAmount engine.Money
 
 	interrupted *ledger.Doc // a voucher whose printing a power cut interrupted
 	reconcileAt time.Time   // when pending escrows of a past power-up count as returned
@@ -378,22 +379,23 @@ func (c *Cabinet) publish() {
 	c.seq++
 	p := c.cfg.Market
 	s := &view.Snapshot{
-		Seq:      c.seq,
-		Now:      c.now(),
-		Mode:     c.mode(),
-		Market:   p.ID,
-		Language: p.Language,
-		Currency: view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
-		Game:     c.game,
-		Bet:      c.bets[c.game],
-		Credit:   c.credit(),
-		Win:      c.win,
-		Auto:     c.auto,
-		Round:    c.shown,
-		Risk:     c.riskShown,
-		Jackpots: c.jackpots,
-		Message:  c.message,
-		Menu:     c.menu,
+		Seq:           c.seq,
+		Now:           c.now(),
+		Mode:          c.mode(),
+		Market:        p.ID,
+		Language:      p.Language,
+		Currency:      view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
+		Game:          c.game,
+		Bet:           c.bets[c.game],
+		Credit:        c.credit(),
+		Win:           c.win,
+		Auto:          c.auto,
+		Round:         c.shown,
+		Risk:          c.riskShown,
+		Jackpots:      c.jackpots,
+		Message:       c.message,
+		MessageAmount: c.messageAmount,
+		Menu:          c.menu,
 	}
 	for _, g := range p.Games {
 		s.Games = append(s.Games, g.ID)

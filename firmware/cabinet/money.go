@@ -473,7 +473,7 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 	case printer.PrintComplete:
 		if co.ours(e.Job) && co.issued {
 			c.cashout = nil
-			c.message = "cashout_done" // check 33: shown until the next game
+			c.message, c.messageAmount = "cashout_done", co.amount // check 33: shown until the next game
 		}
 	case printer.PrintFailed:
 		if co.ours(e.Job) {
@@ -532,6 +532,7 @@ func (c *Cabinet) resetHandpay() {
 		c.ledgerFailed("the handpay reset", err)
 		return
 	}
+	c.message, c.messageAmount = "handpay_paid", engine.Money(d.Amount)
 	c.refreshLockups()
 	if c.cfg.Printer != nil && c.printerReady() {
 		doc := c.handpayDocument(d)

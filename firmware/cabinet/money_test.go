@@ -22,7 +22,10 @@ func TestVoucherOutAndBackIn(t *testing.T) {
 	r.idle()
 	r.insertNote(2000, 2)
 	r.press(view.Collect)
-	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
+	s := r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
+	if s.Message != "cashout_done" || s.MessageAmount != 2000 {
+		t.Fatalf("check 33: message %q amount %d after the cash-out", s.Message, s.MessageAmount)
+	}
 	if len(r.prn.Printed) != 1 {
 		t.Fatalf("printed %d documents", len(r.prn.Printed))
 	}

@@ -211,7 +211,7 @@ func (c *Cabinet) startRound() {
 		c.ledgerFailed("the wager", err)
 		return
 	}
-	c.message = ""
+	c.message, c.messageAmount = "", 0
 	c.win = 0
 	c.riskShown = nil
 	c.startedAt = now

@@ -142,7 +142,10 @@ type Snapshot struct {
 	Tilts    []string // reasons of active tilts
 	Doors    []string // open doors
 	Message  string   // catalogue key of the status line
-	Menu     *MenuPage
+	// MessageAmount goes with Message where it names an amount (a voucher
+	// printed, a handpay paid: check 33).
+	MessageAmount engine.Money
+	Menu          *MenuPage
 
 	Lamps map[Button]Lamp
 	Tower string // tower light pattern: "off", "call", "tilt", "door"
