@@ -1,3 +1,5 @@
+//go:build display
+
 package display
 
 import (
@@ -54,7 +56,7 @@ func (l *mainLoop) Update() error {
 
 func (l *mainLoop) Draw(screen *ebiten.Image) {
 	if l.game != nil {
-		l.game.Draw(screen)
+		l.game.present(screen)
 	}
 }
 
@@ -89,6 +91,7 @@ func TestMain(m *testing.M) {
 	ebiten.SetWindowSize(64, 64)
 	ebiten.SetVsyncEnabled(false)
 	ebiten.SetTPS(ebiten.SyncWithFPS)
+	ebiten.SetScreenClearedEveryFrame(false) // as Run does
 	if err := ebiten.RunGame(loop); err != nil {
 		fmt.Fprintln(os.Stderr, "display:", err)
 		os.Exit(1)

@@ -1,3 +1,5 @@
+//go:build display
+
 package display
 
 import (
@@ -63,7 +65,9 @@ type Game struct {
 	keys   []keyBinding
 	opts   ebiten.DrawImageOptions
 	drawn  bool
-	last   struct {
+	// presented: the screen holds the current frame (window only)
+	presented bool
+	last      struct {
 		s      *view.Snapshot
 		help   bool
 		status string
@@ -192,6 +196,19 @@ func (g *Game) Draw(screen *ebiten.Image) {
 	}
 }
 
+// window is the game as Run runs it: the screen is not cleared between
+// frames, so a frame the renderer skipped is not drawn again either.
+type window struct{ *Game }
+
+func (w window) Draw(screen *ebiten.Image) { w.present(screen) }
+
+func (g *Game) present(screen *ebiten.Image) {
+	if g.dirty || !g.presented {
+		g.presented = true
+		g.Draw(screen)
+	}
+}
+
 // Digit keys 1–6 insert notes; the rest are the devkit's scenario keys.
 var noteKeys = [...]ebiten.Key{ebiten.KeyDigit1, ebiten.KeyDigit2, ebiten.KeyDigit3, ebiten.KeyDigit4, ebiten.KeyDigit5, ebiten.KeyDigit6}
 
@@ -259,5 +276,6 @@ func Run(o Options) error {
 		ebiten.SetFullscreen(true)
 		ebiten.SetCursorMode(ebiten.CursorModeHidden)
 	}
-	return ebiten.RunGame(g)
+	ebiten.SetScreenClearedEveryFrame(false)
+	return ebiten.RunGame(window{g})
 }

@@ -13,7 +13,7 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1200x24"
 run:
 	@scripts/install-packages.sh $(DISPLAY_DEBS)
 	@mkdir -p $(BIN) $(DATA)/$(MARKET)
-	$(GO) build -o $(BIN)/polaris ./cmd/polaris
+	$(GO) build -tags display -o $(BIN)/polaris ./cmd/polaris
 	@test -n "$$DISPLAY" || { echo "make run: no X display (DISPLAY is empty); on a headless machine use: $(BIN)/polaris headless -market $(MARKET)" >&2; exit 1; }
 	$(BIN)/polaris run -market $(MARKET) -data $(DATA)/$(MARKET)
 
@@ -24,13 +24,14 @@ art-sheet:
 	@mkdir -p screenshots
 	$(GO) run ./display/art/sheet -o screenshots/symbols.png
 
-# display-test runs the ebiten tests inside a virtual X server; without a
-# display `go test ./...` skips them, POLARIS_DISPLAY_TEST=1 makes that a failure.
+# display-test runs the ebiten tests (build tag "display") inside a virtual
+# X server; untagged, `go test ./...` builds and tests only the pure-Go
+# renderer. POLARIS_DISPLAY_TEST=1 makes a missing display a failure.
 display-test:
 	@scripts/install-packages.sh xvfb xauth $(DISPLAY_DEBS)
-	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -count=1 ./display/
+	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/
 
 bench-display:
-	$(XVFB) $(GO) test -run '^$$' -bench . -benchmem ./display/ ./display/render/
+	$(XVFB) $(GO) test -tags display -run '^$$' -bench . -benchmem ./display/ ./display/render/
 
 TEST_EXTRA += display-test

@@ -1,3 +1,5 @@
+//go:build display
+
 package main
 
 import (

@@ -328,7 +328,7 @@ func TestStillIsHonest(t *testing.T) {
 					continue
 				}
 				stillSomewhere++
-				got := sha256.Sum256(New0(r).Render(f.Snap, at.Add(later)).Pix)
+				got := sha256.Sum256(r.Render(f.Snap, at.Add(later)).Pix)
 				if got != want {
 					t.Errorf("%s at +%v: said still until +%v, but the frame changed", f.Name, dt, later)
 				}
@@ -350,7 +350,3 @@ func TestStillIsHonest(t *testing.T) {
 		t.Error("spinning reels said to be still")
 	}
 }
-
-// New0 returns r itself: rendering is deterministic in (snapshot, instant),
-// so the same renderer serves as the reference.
-func New0(r *Renderer) *Renderer { return r }

@@ -297,6 +297,7 @@ func (a *App) lampLoop(ctx context.Context) {
 	defer t.Stop()
 	var last map[view.Button]view.Lamp
 	lastTower := ""
+	var lastSeq uint64
 	for {
 		select {
 		case <-ctx.Done():
@@ -306,6 +307,14 @@ func (a *App) lampLoop(ctx context.Context) {
 		s := a.Cabinet.View()
 		if s == nil || a.Board.GPIO == nil {
 			continue
+		}
+		if s.Seq != lastSeq {
+			// Something happened: the hard meters pulse whatever the
+			// ledger now says they are owed (the count is re-read there).
+			lastSeq = s.Seq
+			for _, m := range []gpio.Meter{gpio.MeterIn, gpio.MeterOut, gpio.MeterDrop, gpio.MeterJackpot, gpio.MeterGames} {
+				a.Board.GPIO.Kick(m)
+			}
 		}
 		for in, b := range buttonOf {
 			if last != nil && last[b] == s.Lamps[b] {

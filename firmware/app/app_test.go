@@ -65,6 +65,13 @@ func TestDevkitCabinetPlays(t *testing.T) {
 	if ms[ledger.CoinIn] != int64(s.Bet) || ms[ledger.BillsInValue] != 1000 {
 		t.Fatalf("meters %v", ms)
 	}
+	// The hard "in" meter clicks once per euro of the note, after the
+	// ledger committed it.
+	hm := &hardMeters{led: a.Ledger, unit: 100}
+	waitFor(t, a, "the in meter pulsed 10 times", func(*view.Snapshot) bool { return hm.pulsed(gpio.MeterIn) == 10 })
+	if o, _ := hm.Owed(gpio.MeterIn); o != 0 {
+		t.Fatalf("in meter still owed %d", o)
+	}
 	a.Cabinet.Post(cabinet.PowerOff{})
 	<-done
 }
