@@ -6,8 +6,10 @@ PI_KEY         ?= $(BIN)/keys/polaris-dev.key
 PI_PKG         := github.com/polaris-vlt/polaris
 NFPM_VERSION   ?= v2.45.2
 NFPM           := $(CURDIR)/$(BIN)/tools/nfpm
-# The binaries that need cgo (ebiten's GLFW); every other cmd is built with CGO_ENABLED=0.
+# The binaries that need cgo (ebiten's GLFW), built with the display linked in
+# (-tags display, see mk/display.mk); every other cmd is built with CGO_ENABLED=0.
 PI_CGO_CMDS    := polaris
+PI_CGO_TAGS    := display
 PI_CMDS        := $(notdir $(wildcard cmd/*))
 PI_SYSROOT_PC  := /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 QEMU_ROOT      ?= /
@@ -40,7 +42,7 @@ pi-build:
 	    echo "  cgo   $(PI_ARCH) $$c"; \
 	    CGO_ENABLED=1 GOOS=linux GOARCH=$(PI_ARCH) CC=$(PI_CC) \
 	      $(if $(PI_PKGCONF),PKG_CONFIG_LIBDIR=$(PI_PKGCONF)) \
-	      $(GO) build -trimpath -ldflags "$$ld" -o $(BIN)/$(PI_ARCH)/$$c ./cmd/$$c || exit 1; \
+	      $(GO) build -trimpath -tags $(PI_CGO_TAGS) -ldflags "$$ld" -o $(BIN)/$(PI_ARCH)/$$c ./cmd/$$c || exit 1; \
 	  else \
 	    echo "  go    $(PI_ARCH) $$c"; \
 	    CGO_ENABLED=0 GOOS=linux GOARCH=$(PI_ARCH) \

@@ -219,7 +219,7 @@ func Fixtures(lang string) []Fixture {
 	jl.Lockup = &view.Lockup{Kind: "handpay_jackpot", Amount: 1234567}
 	jl.Tower = "call"
 	jl.Lamps = lamps()
-	add("lockup_jackpot", jl, T0)
+	add("lockup_jackpot", jl, T0.Add(5*time.Second))
 
 	hl := ws(view.ModeLockup)
 	hl.Lockup = &view.Lockup{Kind: "handpay_win", Amount: 250000}

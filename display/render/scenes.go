@@ -97,7 +97,11 @@ func (r *Renderer) drawCard(c engine.Card, back bool, at image.Point) {
 
 func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	copy(r.frame.Pix, r.attract.Pix)
-	r.moving = true
+	// the parade steps every 50 ms: smooth enough for a backdrop, and an
+	// attracting cabinet draws 20 frames a second instead of 60
+	const step = 50 * time.Millisecond
+	tick := now.UnixNano() / int64(step)
+	r.until(time.Unix(0, (tick+1)*int64(step)))
 	lang := s.Language
 	// a parade of symbols drifting across, one row per game
 	for i, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
@@ -105,7 +109,7 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 		syms := art.Symbols(g)
 		pitch := l.CellW + 30
 		span := pitch * len(syms)
-		off := int(now.UnixMilli()/12) % span
+		off := int(tick*int64(step/time.Millisecond)/12) % span
 		y := 300 + i*(l.CellH+40)
 		row := image.Rect(0, y, W, y+l.CellH)
 		for k, sym := range syms {

@@ -273,6 +273,17 @@ func (c *Cabinet) ledgerFailed(what string, err error) {
 	c.setTilt("ledger", fmt.Sprintf("ledger refused %s: %v", what, err), true)
 }
 
+// verify checks both ledger copies (check 2): before and after every game
+// and after every money transaction. One bad copy is repaired by the
+// ledger itself; none good is a RAM error.
+func (c *Cabinet) verify(reason string) bool {
+	if _, err := c.led.Verify(reason); err != nil {
+		c.ledgerFailed("the check "+reason, err)
+		return false
+	}
+	return true
+}
+
 func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
 	if err := c.led.LogEvent(kind, source, text, int64(amount), nil); err != nil && errors.Is(err, ledger.ErrRAMError) {
 		c.ramError = true

@@ -76,9 +76,7 @@ func (c *Cabinet) door(name string, open bool) {
 		c.ledgerFailed("the door event", err)
 	}
 	if !c.doorOpen() {
-		if _, err := c.led.Verify("door closed"); err != nil {
-			c.ledgerFailed("the check after the door closed", err)
-		}
+		c.verify("door closed")
 		if r := c.round; r != nil && r.phase == phasePresenting && r.paused {
 			r.paused = false
 			c.plan(r, r.step, c.now())

@@ -225,3 +225,28 @@ func TestRAMErrorUntilTechnicianClears(t *testing.T) {
 		t.Fatalf("after the RAM clear: credit %d, RAM clears %d", s.Credit, r.meter(ledger.RAMClears))
 	}
 }
+
+// Checks 2 and 3: a copy corrupted while the cabinet runs is caught by the
+// check before the next game, rebuilt from the other, and play goes on with
+// the same credit.
+func TestCopyCorruptedBeforeAGameIsRepaired(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(1000, 2)
+	corrupt(t, filepath.Join(r.dir, "b"))
+	s := r.playOne()
+	if s.RiskOffer {
+		r.press(view.Collect)
+		s = r.idle()
+	}
+	if got, want := r.credit(), 1000-s.Bet+s.Round.Total; got != want {
+		t.Fatalf("credit %d, want %d", got, want)
+	}
+	rebuilt := false
+	for _, e := range r.led.Events(50) {
+		rebuilt = rebuilt || e.Kind == ledger.EventCopyRebuilt
+	}
+	if !rebuilt {
+		t.Fatal("no copy_rebuilt event: the corruption went unnoticed")
+	}
+}

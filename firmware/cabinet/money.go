@@ -261,6 +261,7 @@ func (c *Cabinet) stackDoc(es *escrowState) error {
 		}
 		return err
 	}
+	c.verify("money in")
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
 		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, true)
 	}
@@ -468,6 +469,7 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 				c.ledgerFailed("the printed voucher", err)
 				return
 			}
+			c.verify("money out")
 			co.issued = true
 		}
 	case printer.PrintComplete:
@@ -532,6 +534,7 @@ func (c *Cabinet) resetHandpay() {
 		c.ledgerFailed("the handpay reset", err)
 		return
 	}
+	c.verify("handpay")
 	c.message, c.messageAmount = "handpay_paid", engine.Money(d.Amount)
 	c.refreshLockups()
 	if c.cfg.Printer != nil && c.printerReady() {

@@ -206,6 +206,9 @@ func (c *Cabinet) startRound() {
 		c.auto = false // MS-5: Auto stops when credit is too low
 		return
 	}
+	if !c.verify("before game") {
+		return
+	}
 	n := c.led.NextRound()
 	if err := c.led.Wager(ledger.Wager{Round: n, Game: string(c.game), Denom: 1, Stake: int64(stake)}); err != nil {
 		c.ledgerFailed("the wager", err)
@@ -424,6 +427,7 @@ func (c *Cabinet) settle(r *roundState) {
 		c.ledgerFailed("the settlement", err)
 		return
 	}
+	c.verify("after game")
 	c.win = r.pending
 	c.round = nil
 	c.lastEnd = c.now()

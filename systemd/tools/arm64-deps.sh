@@ -10,7 +10,7 @@ if ! dpkg --print-foreign-architectures | grep -qx arm64; then
   $sudo dpkg --add-architecture arm64
   $sudo apt-get update -qq
 fi
-host=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static xvfb pkg-config)
+host=(gcc-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user-static xvfb x11-apps python3 pkg-config file bc)
 # ebiten v2.8 (GLFW X11) headers + libs; Mesa for llvmpipe under qemu.
 arm=(libc6-dev libx11-dev libxrandr-dev libxcursor-dev libxi-dev libxinerama-dev
      libxxf86vm-dev libgl1-mesa-dev libgles2-mesa-dev libasound2-dev

@@ -38,4 +38,20 @@ sed 's/^/  /' "$tmp/refused"
 echo "smoke: headless devkit cabinet plays $(basename "$script") (arm64, qemu)"
 start=$(date +%s.%N)
 "${qemu[@]}" "$root/usr/bin/polaris" headless -fast -data "$tmp/data" -script "$script"
+echo "smoke: headless round in $(echo "$(date +%s.%N) - $start" | bc) s"
+
+# The display: `polaris run` on the devkit board must put a picture on the
+# X screen (not one flat colour) within the limit, and still be running.
+echo "smoke: polaris run renders a frame (arm64, qemu, llvmpipe)"
+"${qemu[@]}" "$root/usr/bin/polaris" run -data "$tmp/data-run" >"$tmp/run.log" 2>&1 & rpid=$!
+ok=""
+for _ in $(seq 60); do
+  sleep 2
+  kill -0 "$rpid" 2>/dev/null || break
+  n=$(xwd -root -silent | python3 "$(dirname "$0")/xwd-colours.py")
+  if [ "$n" -gt 16 ]; then ok=$n; break; fi
+done
+kill "$rpid" 2>/dev/null || true; wait "$rpid" 2>/dev/null || true
+[ -n "$ok" ] || { echo "smoke: no frame from polaris run" >&2; cat "$tmp/run.log" >&2; exit 1; }
+echo "smoke: frame on screen ($ok distinct colours)"
 echo "smoke: passed in $(echo "$(date +%s.%N) - $start" | bc) s"
