@@ -56,7 +56,7 @@ pi-build:
 .PHONY: pi-stage
 pi-stage:
 	@r=$(BIN)/pkg/$(PI_ARCH)/root; rm -rf $$r; \
-	install -d $$r/usr/bin $$r/usr/share/polaris/models $$r/etc/polaris/board $$r/etc/polaris/market $$r/usr/share/polaris/overlays; \
+	install -d $$r/usr/share/doc/polaris $$r/usr/bin $$r/usr/share/polaris/models $$r/etc/polaris/board $$r/etc/polaris/market $$r/usr/share/polaris/overlays; \
 	install -m 0755 $(addprefix $(BIN)/$(PI_ARCH)/,$(PI_CMDS)) $$r/usr/bin/; \
 	install -m 0644 engine/*/model/*.json $$r/usr/share/polaris/models/; \
 	install -m 0644 board/profiles/*.toml $$r/etc/polaris/board/; \
@@ -65,7 +65,7 @@ pi-stage:
 	$(GO) run ./systemd/tools/sign -key $(PI_KEY) -root $$r -version $(PI_VERSION); \
 	printf 'polaris (%s) unstable; urgency=medium\n\n  * Build %s.\n\n -- Polaris firmware team <firmware@polaris-vlt.example>  %s\n' \
 	  "$(PI_VERSION)" "$(PI_VERSION)" "$$(date -R -d @$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)})" \
-	  | gzip -9n > $(BIN)/pkg/$(PI_ARCH)/changelog.gz
+	  | gzip -9n > $$r/usr/share/doc/polaris/changelog.gz
 
 # smoke-arm64: the arm64 cabinet under qemu-aarch64-static, against Xvfb
 # (the binary links ebiten, which needs an X display even headless):
@@ -82,8 +82,9 @@ deb: build-arm64 build-amd64-pkg nfpm
 	@mkdir -p $(BIN)/deb
 	@for a in $(PI_ARCHES); do \
 	  $(MAKE) --no-print-directory pi-stage PI_ARCH=$$a || exit 1; \
-	  PI_ROOT=$(CURDIR)/$(BIN)/pkg/$$a/root PI_ARCH=$$a PI_VERSION=$(PI_VERSION) \
-	    $(NFPM) package -f systemd/nfpm.yaml -p deb -t $(BIN)/deb/ || exit 1; \
+	  sed -e "s|\$${PI_ROOT}|$(CURDIR)/$(BIN)/pkg/$$a/root|g; s|\$${PI_ARCH}|$$a|g; s|\$${PI_VERSION}|$(PI_VERSION)|g" \
+	    systemd/nfpm.yaml > $(BIN)/pkg/$$a/nfpm.yaml; \
+	  $(NFPM) package -f $(BIN)/pkg/$$a/nfpm.yaml -p deb -t $(BIN)/deb/ || exit 1; \
 	done
 	@ls -l $(BIN)/deb/
 

@@ -370,7 +370,7 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 				r.spinCell(g, st, reel, row, top, cell)
 				continue
 			}
-			sym := r.defaultSym(g)
+			sym := restSym(g, reel, row)
 			if st != nil {
 				sym = st.Screen[reel][row]
 			}
@@ -407,11 +407,13 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 
 const spinSpeed = 22.0 // cells per second
 
-func (r *Renderer) defaultSym(g engine.GameID) engine.Symbol {
+// restSym is what a reel shows before the first round: a fixed mix of
+// paying symbols.
+func restSym(g engine.GameID, reel, row int) engine.Symbol {
 	if g == engine.MagicStars {
-		return magicstars.Star
+		return engine.Symbol(1 + (reel*3+row*5)%8)
 	}
-	return wishstar.Star
+	return engine.Symbol((reel*3 + row*4) % 10)
 }
 
 func (r *Renderer) drawSym(g engine.GameID, sym engine.Symbol, blurred bool, at image.Point, clip image.Rectangle) {
