@@ -318,7 +318,45 @@ func TestCabinetOnScreen(t *testing.T) {
 	if credit, _ := h.App.Ledger.Credit(); engine.Money(credit) != s.Credit {
 		t.Errorf("ledger credit %d, screen %d", credit, s.Credit)
 	}
+
+	// a door opens: the door panel (gold frame) covers the reels; the
+	// technician key: the menu page the firmware publishes, titled in the
+	// market's language
+	for _, c := range []struct {
+		script, scene string
+		check         func(*image.RGBA) bool
+	}{
+		{"door main open\nwait door_open\n", "door_open", func(f *image.RGBA) bool {
+			c := f.RGBAAt(265, 500) // the panel's left frame
+			return c.R > 200 && c.G > 150 && c.B < 100
+		}},
+		{"door main close\nwait idle\nkey technician on\nwait menu\n", "menu", func(f *image.RGBA) bool {
+			c := f.RGBAAt(W0/2, 162) // the rule under the title
+			return c.R > 100 && c.G > 80 && c.B < 60
+		}},
+	} {
+		steps, err := scenario.Parse(strings.NewReader(c.script))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := scenario.Run(ctx, h, steps); err != nil {
+			t.Fatal(err)
+		}
+		s = h.App.Cabinet.View()
+		if sc := render.Scene(s, s.Now); sc != c.scene {
+			t.Fatalf("scene %s, want %s", sc, c.scene)
+		}
+		got := gpuFrame(g, dst, s.Now.Add(time.Second))
+		if !c.check(got) {
+			t.Errorf("%s: not on screen", c.scene)
+		}
+		if s.Mode == view.ModeMenu && (s.Menu == nil || len(s.Menu.Lines) == 0) {
+			t.Errorf("menu page empty: %+v", s.Menu)
+		}
+	}
 }
+
+const W0 = render.W
 
 type fakeDevkit struct{ inputs []gpio.Input }
 
