@@ -16,7 +16,7 @@ QEMU_ROOT      ?= /
 # Smoke test: the devkit cabinet, one scripted round.
 PI_SMOKE_SCRIPT ?= systemd/testdata/one-round.scn
 
-.PHONY: pi-deps pi-key build-arm64 build-amd64-pkg pi-stage smoke-arm64 deb deb-test systemd-verify pi-test nfpm
+.PHONY: pi-deps pi-key build-arm64 build-amd64-pkg smoke-arm64 deb deb-test systemd-verify pi-test nfpm
 
 pi-deps:
 	@systemd/tools/arm64-deps.sh
@@ -79,7 +79,7 @@ nfpm:
 
 # deb: bin/deb/polaris_<version>_<arch>.deb for arm64 and amd64.
 deb: build-arm64 build-amd64-pkg nfpm
-	@mkdir -p $(BIN)/deb
+	@mkdir -p $(BIN)/deb && rm -f $(BIN)/deb/polaris_*.deb
 	@for a in $(PI_ARCHES); do \
 	  $(MAKE) --no-print-directory pi-stage PI_ARCH=$$a || exit 1; \
 	  sed -e "s|\$${PI_ROOT}|$(CURDIR)/$(BIN)/pkg/$$a/root|g; s|\$${PI_ARCH}|$$a|g; s|\$${PI_VERSION}|$(PI_VERSION)|g" \
@@ -103,5 +103,10 @@ systemd-check: systemd-verify
 	@systemd/tools/udev-check.sh
 
 TEST_EXTRA += systemd-check
+
+# systemd-security: `systemd-analyze security` exposure of every unit (offline).
+.PHONY: systemd-security
+systemd-security:
+	@SECURITY=1 systemd/tools/units-verify.sh
 
 pi-test: smoke-arm64 deb-test

@@ -211,3 +211,34 @@ func TestSystemdSocketFedOnlyWhileHealthy(t *testing.T) {
 	cancel()
 	<-done
 }
+
+func TestRunSystemd(t *testing.T) {
+	t.Setenv("NOTIFY_SOCKET", "")
+	t.Setenv("WATCHDOG_USEC", "")
+	if RunSystemd(context.Background(), New(time.Now), nil) {
+		t.Fatal("started without a watchdog")
+	}
+
+	sock := filepath.Join(t.TempDir(), "notify")
+	conn, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: sock, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	t.Setenv("NOTIFY_SOCKET", sock)
+	t.Setenv("WATCHDOG_USEC", "20000") // pings every 10 ms
+	m := New(time.Now)
+	h := m.Register("cabinet", time.Hour)
+	h.Beat()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if !RunSystemd(ctx, m, nil) {
+		t.Fatal("not started with WATCHDOG_USEC set")
+	}
+	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	b := make([]byte, 64)
+	n, err := conn.Read(b)
+	if err != nil || string(b[:n]) != "WATCHDOG=1" {
+		t.Fatalf("got %q, %v", b[:n], err)
+	}
+}

@@ -65,7 +65,7 @@ for deb in "${debs[@]}"; do
 
   "${dp[@]}" -P polaris >/dev/null
   left=$(cd "$R" && find . -mindepth 1 \
-    ! -path './var/lib/dpkg*' ! -path ./var/lib ! -path ./var ! -path ./etc \
+    ! -path './var/lib/dpkg*' ! -path ./var/lib ! -path ./var ! -path ./var/cache ! -path ./etc \
     ! -regex './etc/\(passwd\|group\|shadow\|gshadow\)-?' \
     ! -path ./etc/systemd ! -path ./etc/systemd/system ! -path ./etc/systemd/system/graphical.target.wants \
     ! -path ./srv ! -path './srv/polaris-b*' ! -path './var/lib/polaris' ! -path './var/lib/polaris/ledger-a' | sort)
