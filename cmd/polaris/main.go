@@ -73,6 +73,7 @@ func headless(args []string) int {
 	if *verbose {
 		o.Logf = log.Printf
 	}
+	gate(ctx, &o)
 	h, err := scenario.StartHeadless(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris:", err)

@@ -41,6 +41,7 @@ func run(args []string) int {
 	if *verbose {
 		o.Logf = log.Printf
 	}
+	gate(ctx, &o)
 	h, err := scenario.StartHeadless(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris:", err)
@@ -52,9 +53,12 @@ func run(args []string) int {
 		os.Exit(0) // ebiten's loop has no context; a signal ends the process after the deferred close
 	}()
 	fmt.Fprintf(os.Stderr, "polaris: cabinet running (market %s, data %s); H shows the keys\n", *market, *data)
-	dk := &devkit{h: h, status: "acceptor ready · printer ready"}
+	opt := display.Options{Source: h.App.Cabinet.View, Clock: time.Now, Fullscreen: *full}
+	if h.App.Board != nil { // none when software verification failed
+		opt.Devkit = &devkit{h: h, status: "acceptor ready · printer ready"}
+	}
 	err = display.Run(display.Options{
-		Source: h.App.Cabinet.View, Clock: time.Now, Devkit: dk, Fullscreen: *full,
+		Source: opt.Source, Clock: opt.Clock, Devkit: opt.Devkit, Fullscreen: opt.Fullscreen,
 		Title: "Polaris — " + *market, Logf: log.Printf,
 	})
 	if err != nil {

@@ -23,6 +23,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -41,6 +42,13 @@ type Options struct {
 	Timing           cabinet.Timing
 	// Tick is how often the loop runs its timers.
 	Tick time.Duration
+	// SoftwareError is why software verification failed (firmware/verify):
+	// the cabinet then opens no device and no network connection, shows
+	// the reason and refuses play and money (check 8).
+	SoftwareError string
+	// Health, when set, is the watchdog monitor: the cabinet loop beats
+	// its "cabinet" heart on every tick.
+	Health *health.Monitor
 	// AcceptorConfig and PrinterOptions adjust device timings (tests).
 	AcceptorConfig func(*id003.Config)
 	Logf           func(format string, args ...any)
@@ -56,6 +64,7 @@ type App struct {
 	Market  *market.Profile
 
 	cab    *cabinet.Cabinet // set before any device event can arrive
+	heart  *health.Heart
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -113,6 +122,21 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: ledger: %w", err)
 	}
+	var beat func()
+	if o.Health != nil {
+		a.heart = o.Health.Register("cabinet", 2*time.Second)
+		beat = a.heart.Beat
+	}
+	if o.SoftwareError != "" {
+		// Before any device or network traffic: nothing is opened.
+		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger,
+			Central: refused{}, Timing: o.Timing, SoftwareError: o.SoftwareError, Logf: o.Logf, Heartbeat: beat})
+		if err != nil {
+			return nil, err
+		}
+		a.cab = a.Cabinet
+		return a, nil
+	}
 	a.Central, err = embedded.Start(ctx, embedded.Options{DataDir: o.DataDir, Cabinet: o.CabinetID, Games: engine.Games(), Outbox: a.Ledger})
 	if err != nil {
 		return nil, fmt.Errorf("app: central: %w", err)
@@ -134,6 +158,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
 		Central: a.Central.Client, Printer: a.Board.Printer, Timing: o.Timing,
 		SigningKey: a.Central.Server.PublicKey(), LinkUp: a.Central.Client.State() == link.Up, Logf: o.Logf,
+		Heartbeat: beat,
 	}
 	if a.Board.Acceptor != nil {
 		cfg.Acceptor = a.Board.Acceptor
@@ -155,6 +180,9 @@ func (a *App) Run(ctx context.Context) error {
 	ctx, a.cancel = context.WithCancel(ctx)
 	defer a.cancel()
 	cab := a.Cabinet
+	if a.Board == nil { // software verification failed: the cabinet alone shows it
+		return cab.Run(ctx, a.Opt.Tick)
+	}
 	a.goRun(func() { a.Board.Run(ctx) })
 	if acc := a.Board.Acceptor; acc != nil {
 		a.pump(ctx, func() (cabinet.Event, bool) {
@@ -358,6 +386,9 @@ func (a *App) Close() error {
 		a.cancel()
 	}
 	var errs []error
+	if a.heart != nil {
+		a.Opt.Health.Unregister(a.heart) // a restart (power cut) registers again
+	}
 	if a.Board != nil {
 		errs = append(errs, a.Board.Close())
 	}
@@ -369,3 +400,24 @@ func (a *App) Close() error {
 	}
 	return errors.Join(errs...)
 }
+
+// refused is the central system of a cabinet that failed software
+// verification: it never connects, so every call is refused.
+type refused struct{}
+
+var errRefused = errors.New("app: software verification failed: no central link")
+
+func (refused) RequestOutcome(context.Context, uint64, engine.GameID, string, engine.Money) (*link.Outcome, error) {
+	return nil, errRefused
+}
+func (refused) RequestRiskStep(context.Context, uint64, int, engine.Colour) (*link.RiskCard, error) {
+	return nil, errRefused
+}
+func (refused) IssueVoucher(context.Context, engine.Money, uint64) (*link.Voucher, error) {
+	return nil, errRefused
+}
+func (refused) RedeemVoucher(context.Context, string) (*link.Hold, error) { return nil, errRefused }
+func (refused) ConfirmRedeem(context.Context, string, string, engine.Money) error {
+	return errRefused
+}
+func (refused) CancelRedeem(context.Context, string, string) error { return errRefused }

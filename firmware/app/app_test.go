@@ -75,3 +75,37 @@ func TestDevkitCabinetPlays(t *testing.T) {
 	a.Cabinet.Post(cabinet.PowerOff{})
 	<-done
 }
+
+// Check 8: with software verification failed the cabinet opens no device
+// and no connection, shows why, and refuses play and money.
+func TestSoftwareErrorRefusesPlay(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	const why = "SOFTWARE VERIFICATION FAILED, play and money refused: bin/polaris: digest differs"
+	a, err := Start(ctx, Options{DataDir: t.TempDir(), Market: "demo", SoftwareError: why})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Board != nil || a.Central != nil {
+		t.Fatal("devices or the central link were opened")
+	}
+	go a.Run(ctx)
+	s := waitFor(t, a, "software error", func(s *view.Snapshot) bool { return s.Mode == view.ModeSoftware })
+	if len(s.Tilts) != 1 || s.Tilts[0] != why {
+		t.Fatalf("tilts %v", s.Tilts)
+	}
+	a.Cabinet.Post(cabinet.Press{Button: view.Start})
+	a.Cabinet.Post(cabinet.Press{Button: view.Collect})
+	time.Sleep(50 * time.Millisecond)
+	if s := a.Cabinet.View(); s.Mode != view.ModeSoftware || s.Round != nil {
+		t.Fatalf("mode %s round %v", s.Mode, s.Round)
+	}
+	logged := false
+	for _, e := range a.Ledger.Events(10) {
+		logged = logged || e.Kind == "software_verification_failed"
+	}
+	if !logged {
+		t.Fatal("the failure was not logged")
+	}
+}

@@ -41,10 +41,16 @@ type Config struct {
 	Timing   Timing
 	// CallTimeout bounds each call to the central system and to devices.
 	CallTimeout time.Duration
+	// SoftwareError, when set, is why software verification failed at
+	// start: the cabinet shows it and refuses play and money (check 8).
+	SoftwareError string
 	// SigningKey verifies outcomes again when a round is recovered.
 	SigningKey ed25519.PublicKey
 	// LinkUp is the link state at start; afterwards LinkState events.
 	LinkUp bool
+	// Heartbeat, when set, is called on every timer tick of the loop: the
+	// watchdog (firmware/health) is fed only while the loop runs.
+	Heartbeat func()
 	// Logf, when set, receives a line for every tilt and refusal.
 	Logf func(format string, args ...any)
 }
@@ -319,6 +325,8 @@ func (c *Cabinet) credit() engine.Money {
 	return engine.Money(cr)
 }
 
+func (c *Cabinet) softwareRefused() bool { return c.cfg.SoftwareError != "" }
+
 func (c *Cabinet) doorOpen() bool {
 	for _, o := range c.doors {
 		if o {
@@ -331,6 +339,8 @@ func (c *Cabinet) doorOpen() bool {
 // blocked says why no new game, cash-out or money-in may start now, or "".
 func (c *Cabinet) blocked() string {
 	switch {
+	case c.cfg.SoftwareError != "":
+		return "software"
 	case c.ramError:
 		return "ram_error"
 	case c.doorOpen():
@@ -353,6 +363,8 @@ func (c *Cabinet) mode() view.Mode {
 	switch {
 	case !c.started:
 		return view.ModeStarting
+	case c.cfg.SoftwareError != "":
+		return view.ModeSoftware
 	case c.ramError:
 		return view.ModeRAMError
 	case c.doorOpen():
@@ -421,6 +433,9 @@ func (c *Cabinet) publish() {
 	}
 	for _, t := range c.tilts {
 		s.Tilts = append(s.Tilts, t.reason)
+	}
+	if c.softwareRefused() {
+		s.Tilts = append(s.Tilts, c.cfg.SoftwareError)
 	}
 	sort.Strings(s.Tilts)
 	for d, o := range c.doors {

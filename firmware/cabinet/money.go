@@ -333,7 +333,7 @@ func (c *Cabinet) reconcileEscrow() {
 // ticket-out limit or when no voucher can be printed.
 func (c *Cabinet) collect() {
 	amount := c.credit()
-	if amount <= 0 || c.blocked() == "ram_error" {
+	if amount <= 0 || c.blocked() == "ram_error" || c.softwareRefused() {
 		return
 	}
 	if c.ticketInChute {

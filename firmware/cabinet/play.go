@@ -65,7 +65,7 @@ func (c *Cabinet) press(b view.Button) {
 		c.menuPress(b)
 		return
 	}
-	if c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 {
+	if c.softwareRefused() || c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 {
 		return
 	}
 	if r := c.round; r != nil {
@@ -436,6 +436,9 @@ func (c *Cabinet) settle(r *roundState) {
 }
 
 func (c *Cabinet) tick() {
+	if c.cfg.Heartbeat != nil {
+		c.cfg.Heartbeat()
+	}
 	now := c.now()
 	if r := c.round; r != nil {
 		switch r.phase {

@@ -23,6 +23,10 @@ func (c *Cabinet) powerUp() {
 		c.ramError = true
 		return
 	}
+	if c.softwareRefused() {
+		c.logEvent("software_verification_failed", "cabinet", c.cfg.SoftwareError, 0)
+		return
+	}
 	if b, ok := c.led.SoftwareState("tilts"); ok {
 		var saved map[string]string
 		if json.Unmarshal(b, &saved) == nil {

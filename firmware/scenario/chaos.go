@@ -19,6 +19,10 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 		// with nothing printed yet): chaos goes on.
 		_ = h.Do(ctx, Step{Verb: verb, Args: args})
 	}
+	if h.App.Board == nil {
+		<-ctx.Done()
+		return
+	}
 	for ctx.Err() == nil {
 		switch p := rng.IntN(100); {
 		case p < 15:

@@ -89,9 +89,18 @@ func (h *Headless) set(name string, active bool) error {
 	return nil
 }
 
+// errNoDevices: the cabinet failed software verification and opened none.
+var errNoDevices = errors.New("the cabinet opened no devices (software verification failed)")
+
 // Do runs one step.
 func (h *Headless) Do(ctx context.Context, s Step) error {
 	a := s.Args
+	switch s.Verb {
+	case "press", "hold", "door", "key", "note", "ticket":
+		if h.App.Board == nil {
+			return errNoDevices
+		}
+	}
 	switch s.Verb {
 	case "press":
 		if err := h.set(a[0], true); err != nil {

@@ -1,0 +1,34 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log"
+	"os"
+	"time"
+
+	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/health"
+	"github.com/polaris-vlt/polaris/firmware/verify"
+)
+
+// gate runs before any device or network traffic: the software is checked
+// against its signed manifest (check 8), and the watchdog is fed only while
+// the cabinet loop beats. A failed check does not exit — systemd would
+// restart into a reboot loop — the cabinet shows the reason and refuses
+// play and money. A developer's unsigned build runs with a warning.
+func gate(ctx context.Context, o *app.Options) {
+	if _, err := verify.AtStart(); err != nil {
+		if errors.Is(err, verify.ErrUnsigned) {
+			fmt.Fprintln(os.Stderr, "polaris: warning: unsigned development build, software verification skipped")
+		} else {
+			log.Printf("polaris: %v", err)
+			o.SoftwareError = err.Error()
+		}
+	}
+	o.Health = health.New(time.Now)
+	if health.RunSystemd(ctx, o.Health, log.Printf) {
+		health.Systemd{}.Notify(health.StateReady)
+	}
+}
