@@ -85,6 +85,8 @@ type rig struct {
 	jackpots server.Jackpots
 	cancel   context.CancelFunc
 	done     chan struct{}
+	// eventsOut opens the ledger with EventsToOutbox, as firmware/app does.
+	eventsOut bool
 }
 
 type rigOption func(*Config)
@@ -108,7 +110,7 @@ func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ..
 // start (re)builds the cabinet on the rig's ledger directories, as a power-up does.
 func (r *rig) start(marketID string, opts ...rigOption) {
 	t := r.t
-	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b")}
+	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b"), EventsToOutbox: r.eventsOut}
 	led, err := ledger.Open(lo)
 	if err != nil {
 		led, err = ledger.Create(lo, "test")

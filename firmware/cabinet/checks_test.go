@@ -1,0 +1,241 @@
+package cabinet
+
+import (
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// settle waits for a round to end, taking the win when Risk is offered.
+func (r *rig) settleRound(s *view.Snapshot) *view.Snapshot {
+	r.t.Helper()
+	if s.RiskOffer {
+		r.press(view.Collect)
+		s = r.until("settled", time.Millisecond, func(s *view.Snapshot) bool {
+			return !s.RiskOffer && (s.Mode == view.ModeIdle || s.Mode == view.ModeLockup)
+		})
+	}
+	return s
+}
+
+// lastEventSeq is the sequence number of the newest ledger event.
+func (r *rig) lastEventSeq() uint64 {
+	if es := r.led.Events(1); len(es) > 0 {
+		return es[0].Seq
+	}
+	return 0
+}
+
+// eventsSince returns the ledger events after seq, oldest first.
+func (r *rig) eventsSince(seq uint64) []ledger.Event {
+	es := r.led.Events(100000)
+	var out []ledger.Event
+	for i := len(es) - 1; i >= 0; i-- {
+		if es[i].Seq > seq {
+			out = append(out, es[i])
+		}
+	}
+	return out
+}
+
+// Check 11, game recall: the attendant key (no lockup pending) opens the
+// recall page with the last ten games — number, game, bet, win, credit
+// before and after — newest first; it survives a power cut and changes no
+// meter and no credit; Start does nothing while it is open.
+func TestCheck11RecallByAttendantKey(t *testing.T) {
+	noHandpay := withMarket(func(p *market.Profile) { p.Limits.LargeWin = 1 << 40 })
+	r := newRig(t, "demo", noHandpay)
+	r.idle()
+	r.insertNote(10000, 2)
+	type played struct {
+		n                  uint64
+		game               engine.GameID
+		bet, win, bef, aft engine.Money
+	}
+	var games []played
+	for i := 0; i < 12; i++ {
+		if i == 6 {
+			r.cab.Post(SelectGame{Game: engine.MagicStars})
+		}
+		before := r.credit()
+		s := r.settleRound(r.playOne())
+		games = append(games, played{s.Round.Number, s.Round.Game, s.Bet, s.Round.Total, before, r.credit()})
+	}
+
+	openRecall := func() []string {
+		t.Helper()
+		meters, _ := r.led.AllMeters()
+		credit := r.credit()
+		r.cab.Post(Key{Name: "attendant", On: true})
+		s := r.until("recall page", time.Millisecond, func(s *view.Snapshot) bool {
+			return s.Mode == view.ModeMenu && s.Menu != nil && s.Menu.Title == "menu.recall"
+		})
+		lines := append([]string(nil), s.Menu.Lines...)
+		r.press(view.Start) // the menu is open: no game
+		r.press(view.Collect)
+		r.press(view.BetPlus) // the money history page, and back
+		r.until("history page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.money" })
+		r.press(view.BetMinus)
+		r.until("recall page again", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.recall" })
+		r.cab.Post(Key{Name: "attendant", On: false})
+		r.idle()
+		after, _ := r.led.AllMeters()
+		if !reflect.DeepEqual(meters, after) || r.credit() != credit {
+			t.Fatalf("check 11: recall changed meters or credit (credit %d → %d)\nbefore %v\nafter  %v", credit, r.credit(), meters, after)
+		}
+		return lines
+	}
+
+	lines := openRecall()
+	if len(lines) != 10 {
+		t.Fatalf("check 11: recall shows %d games, want the last 10:\n%s", len(lines), strings.Join(lines, "\n"))
+	}
+	for i, line := range lines {
+		g := games[len(games)-1-i] // newest first
+		want := fmt.Sprintf("#%d %s bet %s win %s credit %s→%s ", g.n, g.game,
+			r.cab.money(int64(g.bet)), r.cab.money(int64(g.win)), r.cab.money(int64(g.bef)), r.cab.money(int64(g.aft)))
+		if !strings.HasPrefix(line, want) {
+			t.Fatalf("check 11: recall line %d is %q, want it to start %q", i, line, want)
+		}
+	}
+
+	r.powerCut()
+	r.start("demo", noHandpay)
+	r.idle()
+	if again := openRecall(); !reflect.DeepEqual(again, lines) {
+		t.Fatalf("check 11: recall after a power cut differs:\n%s\nwas\n%s", strings.Join(again, "\n"), strings.Join(lines, "\n"))
+	}
+
+	// In a non-critical error state (paper out) recall is available too.
+	r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
+	r.until("tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	r.cab.Post(Key{Name: "attendant", On: true})
+	s := r.until("recall in a tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.recall" })
+	if !reflect.DeepEqual(s.Menu.Lines, lines) {
+		t.Fatalf("check 11: recall in a tilt shows %q", s.Menu.Lines)
+	}
+	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}})
+	r.idle()
+}
+
+// Check 23: Collect pressed while a round is presented prints nothing and
+// pays nothing out — neither then nor when the round ends; Collect in idle
+// afterwards does print (so the printer path is live).
+func TestCheck23NoCashoutDuringARound(t *testing.T) {
+	r := newRig(t, "demo", withTiming(DefaultTiming))
+	r.idle()
+	r.insertNote(2000, 2)
+	r.press(view.Start)
+	r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
+	r.press(view.Collect)
+	var cashout bool
+	r.cab.Do(func() { cashout = r.cab.cashout != nil })
+	time.Sleep(20 * time.Millisecond)
+	if cashout || len(r.prn.Printed) != 0 || r.cab.View().Mode == view.ModeCashout {
+		t.Fatalf("check 23: Collect during the presentation started a cash-out (printed %d)", len(r.prn.Printed))
+	}
+	s := r.until("round over", 100*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle || s.RiskOffer })
+	s = r.settleRound(s)
+	time.Sleep(20 * time.Millisecond)
+	if len(r.prn.Printed) != 0 || r.meter(ledger.TicketsOutCount) != 0 || r.meter(ledger.HandpayCancelledCredit) != 0 || s.Credit == 0 {
+		t.Fatalf("check 23: a cash-out happened for a Collect pressed mid-round (printed %d, credit %d)", len(r.prn.Printed), s.Credit)
+	}
+	credit := s.Credit
+	r.press(view.Collect)
+	r.until("voucher", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && len(r.prn.Printed) == 1 })
+	if r.meter(ledger.TicketsOutValue) != int64(credit) {
+		t.Fatalf("voucher of %d for a credit of %d", r.meter(ledger.TicketsOutValue), credit)
+	}
+}
+
+// Check 27, tilt list (the conditions the cabinet can be given in a test):
+// each shows a specific reason, disables the acceptor, refuses Start and a
+// note already in escrow, is logged in the ledger, and clears only when its
+// condition is gone, returning the cabinet to idle with the acceptor on.
+// Check 31 (money acceptance stops on link loss) is the last row.
+func TestCheck27TiltList(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(1000, 2)
+	cases := []struct {
+		name      string
+		set       []Event
+		clear     []Event
+		mode      view.Mode
+		reason    string // in Snapshot.Tilts; "" for none
+		kind, src string // the ledger event
+		cleared   string // the ledger event kind when it clears
+	}{
+		{"acceptor jam", []Event{AcceptorEvent{id003.Fault{Kind: id003.FaultAcceptorJam}}}, []Event{AcceptorEvent{id003.FaultCleared{Kind: id003.FaultAcceptorJam}}},
+			view.ModeTilt, "acceptor: " + id003.FaultAcceptorJam.String(), "tilt", "acceptor", "tilt_cleared"},
+		{"acceptor stacker full", []Event{AcceptorEvent{id003.Fault{Kind: id003.FaultStackerFull}}}, []Event{AcceptorEvent{id003.FaultCleared{Kind: id003.FaultStackerFull}}},
+			view.ModeTilt, "acceptor: " + id003.FaultStackerFull.String(), "tilt", "acceptor", "tilt_cleared"},
+		// The ID-003 driver follows CommRestored with its start-up sequence, which ends in Ready.
+		{"acceptor comm lost", []Event{AcceptorEvent{id003.CommLost{}}}, []Event{AcceptorEvent{id003.CommRestored{}}, AcceptorEvent{id003.Ready{}}},
+			view.ModeTilt, "acceptor: communication lost", "tilt", "acceptor", "tilt_cleared"},
+		{"printer paper out", []Event{PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}}}, []Event{PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}}},
+			view.ModeTilt, "printer: " + printer.PaperOut.String(), "tilt", "printer", "tilt_cleared"},
+		{"printer comm lost", []Event{PrinterEvent{printer.CommLost{}}}, []Event{PrinterEvent{printer.Online{}}},
+			view.ModeTilt, "printer: communication lost", "tilt", "printer", "tilt_cleared"},
+		{"central link loss", []Event{LinkState{Up: false}}, []Event{LinkState{Up: true}},
+			view.ModeOutOfService, "", "link", "central", "link"},
+	}
+	for _, tc := range cases {
+		r.idle()
+		r.until("acceptor on", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
+		seq := r.lastEventSeq()
+		coinIn, credit := r.meter(ledger.CoinIn), r.credit()
+		for _, e := range tc.set {
+			r.cab.Post(e)
+		}
+		s := r.until(tc.name, time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == tc.mode })
+		if tc.reason != "" && !reflect.DeepEqual(s.Tilts, []string{tc.reason}) {
+			t.Fatalf("check 27 %s: tilts %q, want %q", tc.name, s.Tilts, tc.reason)
+		}
+		r.until(tc.name+": acceptor off", time.Millisecond, func(*view.Snapshot) bool { return !r.acc.isEnabled() })
+		r.press(view.Start)
+		r.acc.doc = id003.Document{Kind: id003.DocNote, Code: 0x61, Denom: id003.Denomination{Code: 0x61, Base: 10}}
+		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+		time.Sleep(30 * time.Millisecond)
+		if r.meter(ledger.CoinIn) != coinIn || r.credit() != credit || r.cab.View().Mode != tc.mode {
+			t.Fatalf("check 27 %s: Start or a note was taken: coin in %d → %d, credit %d → %d, mode %s",
+				tc.name, coinIn, r.meter(ledger.CoinIn), credit, r.credit(), r.cab.View().Mode)
+		}
+		logged := false
+		for _, e := range r.eventsSince(seq) {
+			if e.Kind == tc.kind && e.Source == tc.src && (tc.reason == "" || e.Text == tc.reason) {
+				logged = true
+			}
+		}
+		if !logged {
+			t.Fatalf("check 27 %s: no %s/%s event in the ledger: %+v", tc.name, tc.kind, tc.src, r.eventsSince(seq))
+		}
+		seq = r.lastEventSeq()
+		for _, e := range tc.clear {
+			r.cab.Post(e)
+		}
+		r.idle()
+		r.until(tc.name+": acceptor on again", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
+		logged = false
+		for _, e := range r.eventsSince(seq) {
+			logged = logged || e.Kind == tc.cleared && e.Source == tc.src
+		}
+		if !logged {
+			t.Fatalf("check 27 %s: clearing not logged: %+v", tc.name, r.eventsSince(seq))
+		}
+		if s := r.playOne(); s.Round == nil || r.meter(ledger.CoinIn) == coinIn {
+			t.Fatalf("check 27 %s: no game after the condition cleared", tc.name)
+		}
+		r.settleRound(r.cab.View())
+	}
+}
