@@ -427,9 +427,9 @@ func (c *Cabinet) publish() {
 		s.Bets = g.Stakes
 	}
 	s.RiskOffer = c.round != nil && c.round.phase == phaseRiskOffer
-	for _, d := range c.lockups {
+	if len(c.lockups) > 0 {
+		d := c.lockups[0] // the one the attendant's key pays next
 		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}
-		break
 	}
 	for _, t := range c.tilts {
 		s.Tilts = append(s.Tilts, t.reason)

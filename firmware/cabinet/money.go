@@ -137,11 +137,8 @@ func (c *Cabinet) acceptorEvent(e id003.Event) {
 
 // escrowed: a pending record first, then the decision (stack or return).
 func (c *Cabinet) escrowed(d id003.Document) {
-	if c.escrow != nil && !c.escrow.decided {
-		return // the driver repeats escrow while we decide
-	}
 	if c.escrow != nil {
-		return
+		return // the driver repeats escrow while the document is decided on
 	}
 	if !c.canAccept() {
 		c.acceptor(Acceptor.Return, "return (cannot accept)")
@@ -190,7 +187,7 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 		}
 		return
 	}
-	if e.err != nil || e.hold == nil || e.hold.Amount <= 0 || !c.canAcceptTicket(e.hold.Amount) {
+	if e.err != nil || e.hold == nil || e.hold.Amount <= 0 || c.blocked() != "" {
 		// Returned on any doubt (check 24).
 		if e.hold != nil {
 			c.cancelRedeem(e.number, e.hold.Hold)
@@ -214,10 +211,6 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 		return
 	}
 	c.acceptor(Acceptor.Stack, "stack ticket")
-}
-
-func (c *Cabinet) canAcceptTicket(amount engine.Money) bool {
-	return c.blocked() == "" && amount > 0
 }
 
 func (c *Cabinet) cancelRedeem(number, hold string) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -324,8 +325,9 @@ func (c *Cabinet) showRound(r *roundState) {
 }
 
 // plan places steps from..end on the clock starting at t.
-func (c *Cabinet) plan(r *roundState, from int, t time.Time) {
-	tm := c.cfg.Timing
+func (c *Cabinet) plan(r *roundState, from int, t time.Time) { c.planWith(r, from, t, c.cfg.Timing) }
+
+func (c *Cabinet) planWith(r *roundState, from int, t time.Time, tm Timing) {
 	for i := from; i < len(r.result.Steps); i++ {
 		s := &r.result.Steps[i]
 		st := view.StepTime{Start: t}
@@ -361,10 +363,9 @@ func (c *Cabinet) shortenSpin(r *roundState) {
 	if !now.Before(st.Stops[4]) {
 		return
 	}
-	saved := c.cfg.Timing
-	c.cfg.Timing.Spin, c.cfg.Timing.ReelGap = 0, saved.ReelGap/4
-	c.plan(r, r.step, now)
-	c.cfg.Timing = saved
+	quick := c.cfg.Timing
+	quick.Spin, quick.ReelGap = 0, quick.ReelGap/4
+	c.planWith(r, r.step, now, quick)
 	c.plan(r, r.step+1, r.timeline[r.step].End)
 	c.showRound(r)
 }
@@ -409,7 +410,7 @@ func (c *Cabinet) riskAllowed(r *roundState) bool {
 
 func roundCap(g engine.GameID) engine.Money {
 	if g == engine.MagicStars {
-		return 500000 // MS-7
+		return magicstars.RoundCap // MS-7
 	}
 	return 1 << 62
 }
