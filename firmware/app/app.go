@@ -325,7 +325,14 @@ func (a *App) lampLoop(ctx context.Context) {
 	defer t.Stop()
 	var last map[view.Button]view.Lamp
 	lastTower := ""
-	var lastSeq uint64
+	type moneyState struct {
+		credit, amount engine.Money
+		round          uint64
+		lockup         bool
+		message        string
+		mode           view.Mode // a settlement ends presenting: games played moved
+	}
+	var lastMoney moneyState
 	for {
 		select {
 		case <-ctx.Done():
@@ -336,10 +343,14 @@ func (a *App) lampLoop(ctx context.Context) {
 		if s == nil || a.Board.GPIO == nil {
 			continue
 		}
-		if s.Seq != lastSeq {
-			// Something happened: the hard meters pulse whatever the
-			// ledger now says they are owed (the count is re-read there).
-			lastSeq = s.Seq
+		ms := moneyState{credit: s.Credit, amount: s.MessageAmount, lockup: s.Lockup != nil, message: s.Message, mode: s.Mode}
+		if s.Round != nil {
+			ms.round = s.Round.Number
+		}
+		if ms != lastMoney {
+			// Money moved or a game ended: the hard meters pulse whatever
+			// the ledger now says they are owed (the count is re-read there).
+			lastMoney = ms
 			for _, m := range []gpio.Meter{gpio.MeterIn, gpio.MeterOut, gpio.MeterDrop, gpio.MeterJackpot, gpio.MeterGames} {
 				a.Board.GPIO.Kick(m)
 			}
