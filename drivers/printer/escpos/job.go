@@ -113,7 +113,7 @@ func Job(doc document.Document, o JobOptions) ([]byte, error) {
 				b.Write(sz)
 				cols /= 2
 			}
-			for _, line := range wrap(bl.Text, cols) {
+			for _, line := range document.Wrap(bl.Text, cols) {
 				t, err := encodeText(line, o.Charset)
 				if err != nil {
 					return nil, err
@@ -173,25 +173,4 @@ func Job(doc document.Document, o JobOptions) ([]byte, error) {
 	}
 	b.Write(FeedCutPartial(o.CutFeed))
 	return b.Bytes(), nil
-}
-
-func wrap(s string, width int) []string {
-	words := strings.Fields(s)
-	if len(words) == 0 {
-		return []string{""}
-	}
-	var lines []string
-	cur := ""
-	for _, w := range words {
-		switch {
-		case cur == "":
-			cur = w
-		case len([]rune(cur))+1+len([]rune(w)) <= width:
-			cur += " " + w
-		default:
-			lines = append(lines, cur)
-			cur = w
-		}
-	}
-	return append(lines, cur)
 }

@@ -142,7 +142,7 @@ func LineModeJob(doc document.Document, translit bool) ([]byte, error) {
 				return nil, bad("control character %U in line-mode text", r)
 			}
 		}
-		for _, l := range wrap(text, LineWidth) {
+		for _, l := range document.Wrap(text, LineWidth) {
 			if bl.Align == document.Center {
 				if pad := (LineWidth - len([]rune(l))) / 2; pad > 0 {
 					l = strings.Repeat(" ", pad) + l
@@ -155,25 +155,4 @@ func LineModeJob(doc document.Document, translit bool) ([]byte, error) {
 	b.WriteByte(0x0c)
 	b.Write(TemplateMode)
 	return b.Bytes(), nil
-}
-
-func wrap(s string, width int) []string {
-	words := strings.Fields(s)
-	if len(words) == 0 {
-		return []string{""}
-	}
-	var lines []string
-	cur := ""
-	for _, w := range words {
-		switch {
-		case cur == "":
-			cur = w
-		case len([]rune(cur))+1+len([]rune(w)) <= width:
-			cur += " " + w
-		default:
-			lines = append(lines, cur)
-			cur = w
-		}
-	}
-	return append(lines, cur)
 }
