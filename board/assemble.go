@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"sync"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
@@ -52,15 +53,40 @@ type Options struct {
 	// place to journal the credit (see id003.Config.BeforeAck).
 	BeforeAck func(id003.Stacked) error
 	// AcceptorConfig, when set, adjusts the acceptor driver's configuration
-	// (tests scale timings down). Path and Open are the assembly's.
+	// (tests scale timings down, or wrap Open). Path is the assembly's.
 	AcceptorConfig func(*id003.Config)
-	// TCLConfig, when set, adjusts the TCL printer driver's configuration.
-	// Path and Open are the assembly's.
+	// TCLConfig, when set, adjusts the TCL printer driver's configuration
+	// (timings; Open, to wrap the port in tests). Path is the assembly's.
 	TCLConfig func(*tcl.Config)
 	// ESCPOSConfig, when set, adjusts the ESC/POS printer driver's
 	// configuration (timings; Open, to record the mode). Path and Mode are
 	// the assembly's: the profile's port and baud rate, 8N1.
 	ESCPOSConfig func(*escpos.Config)
+	// AcceptorHeartbeat, PrinterHeartbeat and GPIOHeartbeat are called once
+	// per completed cycle of that device's loop (the drivers' Heartbeat
+	// fields): the watchdog's evidence that the loop is not hung. nil: none.
+	// They are set before the *Config hooks run, which may wrap them.
+	AcceptorHeartbeat, PrinterHeartbeat, GPIOHeartbeat func()
+	// DocumentLogDir, when set, gives the emulated devices a physical
+	// record that outlives the process: acceptor.jsonl and printer.jsonl
+	// there log every document stacked, returned or printed (fsynced as it
+	// moves) and are replayed when the emulators start again. Real devices
+	// ignore it.
+	DocumentLogDir string
+}
+
+// Document log files in Options.DocumentLogDir.
+const (
+	AcceptorLogFile = "acceptor.jsonl"
+	PrinterLogFile  = "printer.jsonl"
+)
+
+// docLog is the path of a document log, "" when there is none.
+func (o Options) docLog(name string) string {
+	if o.DocumentLogDir == "" {
+		return ""
+	}
+	return filepath.Join(o.DocumentLogDir, name)
 }
 
 // Cabinet is the hardware of one cabinet, assembled from a profile.
@@ -122,6 +148,7 @@ func Assemble(p *Profile, opt Options) (c *Cabinet, err error) {
 func (c *Cabinet) assembleGPIO(p *Profile, opt Options) error {
 	cfg := p.GPIOConfig()
 	cfg.Clock, cfg.Store, cfg.Sink = opt.Clock, opt.Meters, opt.GPIOEvents
+	cfg.Heartbeat = opt.GPIOHeartbeat
 	for _, w := range cfg.Inputs {
 		c.inputs[w.Input] = w
 	}
@@ -218,12 +245,17 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 		if err != nil {
 			return err
 		}
-		c.AcceptorEmulator = id003emu.New(pair.Device, id003emu.Config{})
+		c.AcceptorEmulator = id003emu.New(pair.Device, id003emu.Config{Log: opt.docLog(AcceptorLogFile)})
+		if err := c.AcceptorEmulator.LogError(); err != nil {
+			return fmt.Errorf("board: %s: acceptor emulator: %w", p.Name, err)
+		}
+		c.closers = append(c.closers, c.AcceptorEmulator.CloseLog)
 		c.goEmulate(ctx, "acceptor", c.AcceptorEmulator.Run)
 		path = pair.HostPath
 	}
 	cfg := id003.DefaultConfig(path)
 	cfg.BeforeAck = opt.BeforeAck
+	cfg.Heartbeat = opt.AcceptorHeartbeat
 	if opt.AcceptorConfig != nil {
 		opt.AcceptorConfig(&cfg)
 	}
@@ -257,12 +289,16 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 			if err != nil {
 				return err
 			}
-			emu := tclemu.New(pair.Device, tclemu.Options{})
+			emu := tclemu.New(pair.Device, tclemu.Options{Log: opt.docLog(PrinterLogFile)})
 			c.closers = append(c.closers, func() error { emu.Close(); return nil })
+			if err := emu.LogError(); err != nil {
+				return fmt.Errorf("board: %s: printer emulator: %w", p.Name, err)
+			}
 			c.TCLEmulator = emu
 			path = pair.HostPath
 		}
-		cfg := tcl.Config{Path: path, Download: pr.DownloadTemplates, Transliterate: pr.Transliterate}
+		cfg := tcl.Config{Path: path, Download: pr.DownloadTemplates, Transliterate: pr.Transliterate,
+			Heartbeat: opt.PrinterHeartbeat}
 		if opt.TCLConfig != nil {
 			opt.TCLConfig(&cfg)
 		}
@@ -280,8 +316,11 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 			if err != nil {
 				return err
 			}
-			emu := escposemu.New(pair.Device, escposemu.Options{})
+			emu := escposemu.New(pair.Device, escposemu.Options{Log: opt.docLog(PrinterLogFile)})
 			c.closers = append(c.closers, func() error { emu.Close(); return nil })
+			if err := emu.LogError(); err != nil {
+				return fmt.Errorf("board: %s: printer emulator: %w", p.Name, err)
+			}
 			c.ESCPOSEmulator = emu
 			path = pair.HostPath
 		}
@@ -289,7 +328,7 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 		if pr.Baud != 0 {
 			mode.Baud = pr.Baud
 		}
-		cfg := escpos.Config{Path: path}
+		cfg := escpos.Config{Path: path, Heartbeat: opt.PrinterHeartbeat}
 		if opt.ESCPOSConfig != nil {
 			opt.ESCPOSConfig(&cfg)
 		}

@@ -9,7 +9,6 @@ import (
 	"image/color"
 	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -30,24 +29,40 @@ import (
 // ebiten's RunGame may run once per process, on the main goroutine. So
 // TestMain runs the loop, m.Run runs beside it, and a test hands its
 // ebiten work to the loop with onMain, which runs it inside the next
-// Update. A benchmark installs a Game the loop then updates and draws to
-// the real (virtual) screen every frame, so one op is one whole frame.
+// Update. A benchmark installs a Game and steps the loop: in stepped mode
+// Update waits for one value on step, so one op is exactly one whole frame
+// as ebiten runs it (input, Update, Draw, the command queue's flush, the
+// buffer swap).
 type mainLoop struct {
-	work chan func()
-	done chan struct{}
-	game *Game
+	work    chan func()
+	step    chan struct{}
+	done    chan struct{}
+	game    *Game
+	stepped bool
+	updates int // Updates run, for benchmarks to check one per op
 }
 
-var loop = &mainLoop{work: make(chan func()), done: make(chan struct{})}
+var loop = &mainLoop{work: make(chan func()), step: make(chan struct{}), done: make(chan struct{})}
 
 func (l *mainLoop) Update() error {
-	select {
-	case <-l.done:
-		return ebiten.Termination
-	case f := <-l.work:
-		f()
-	default:
+	if l.stepped {
+		select {
+		case <-l.done:
+			return ebiten.Termination
+		case f := <-l.work:
+			f()
+		case <-l.step:
+		}
+	} else {
+		select {
+		case <-l.done:
+			return ebiten.Termination
+		case f := <-l.work:
+			f()
+		default:
+		}
 	}
+	l.updates++
 	if l.game != nil {
 		return l.game.Update()
 	}
@@ -58,6 +73,15 @@ func (l *mainLoop) Draw(screen *ebiten.Image) {
 	if l.game != nil {
 		l.game.present(screen)
 	}
+}
+
+// DrawFinalScreen is the window's, as Run has it.
+func (l *mainLoop) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	if l.game != nil {
+		window{l.game}.DrawFinalScreen(screen, offscreen, geoM)
+		return
+	}
+	screen.DrawImage(offscreen, &ebiten.DrawImageOptions{GeoM: geoM})
 }
 
 func (l *mainLoop) Layout(int, int) (int, int) {
@@ -74,6 +98,9 @@ func onMain(f func()) {
 	<-ran
 }
 
+// windowTitle names the test window for xdotool.
+const windowTitle = "polaris display test"
+
 func TestMain(m *testing.M) {
 	if os.Getenv("DISPLAY") == "" {
 		if os.Getenv("POLARIS_DISPLAY_TEST") != "" {
@@ -89,6 +116,7 @@ func TestMain(m *testing.M) {
 		close(loop.done)
 	}()
 	ebiten.SetWindowSize(64, 64)
+	ebiten.SetWindowTitle(windowTitle)
 	ebiten.SetVsyncEnabled(false)
 	ebiten.SetTPS(ebiten.SyncWithFPS)
 	ebiten.SetScreenClearedEveryFrame(false) // as Run does
@@ -373,39 +401,3 @@ func (f *fakeDevkit) PrinterJamNext()                    {}
 func (f *fakeDevkit) NextGame()                          {}
 func (f *fakeDevkit) Keys() []string                     { return nil }
 func (f *fakeDevkit) Status() string                     { return "acceptor ready · printer ready" }
-
-// benchWindow measures whole frames at 1080p: each op is one tick of the
-// real loop (render the snapshot, upload it, draw it to the screen, present
-// it). cpu-ms/frame is the process's CPU time (user+system, every thread:
-// Go, GL driver, Xvfb's llvmpipe is another process and not counted).
-func benchWindow(b *testing.B, i int) {
-	f := render.Fixtures("en")[i]
-	src := &fixedSource{s: f.Snap}
-	start := f.At
-	var ticks time.Duration
-	g := NewGame(Options{Source: src.get, Renderer: rend, Clock: func() time.Time {
-		ticks += time.Millisecond // stays inside the spin for a few thousand frames
-		return start.Add(ticks % time.Second)
-	}})
-	onMain(func() { loop.game = g })
-	defer onMain(func() { loop.game = nil })
-	for range 10 {
-		onMain(func() {})
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	cpu0 := cpuTime()
-	for range b.N {
-		onMain(func() {})
-	}
-	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/frame")
-}
-
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-func BenchmarkWindowIdle(b *testing.B)     { benchWindow(b, 1) }
-func BenchmarkWindowSpinning(b *testing.B) { benchWindow(b, 2) }

@@ -4,6 +4,8 @@ package display
 
 import (
 	"image"
+	"maps"
+	"slices"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -48,25 +50,30 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Renderer to draw with; nil builds one (about a second of start-up).
 	Renderer *render.Renderer
+	// Heartbeat, if set, is called once per Update: the watchdog's proof
+	// that the display loop is alive.
+	Heartbeat func()
 }
 
 // Game is the ebiten game: it renders the latest snapshot in software and
 // blits it; keyboard input goes back to the devkit board only.
 type Game struct {
-	o      Options
-	r      *render.Renderer
-	screen *ebiten.Image
-	panel  *ebiten.Image
-	pbuf   *image.RGBA
-	dirty  bool
-	help   bool
-	jam    bool
-	paper  bool // paper out
-	keys   []keyBinding
-	opts   ebiten.DrawImageOptions
-	drawn  bool
-	// presented: the screen holds the current frame (window only)
+	o     Options
+	r     *render.Renderer
+	pbuf  *image.RGBA
+	dirty bool
+	help  bool
+	jam   bool
+	paper bool // paper out
+	keys  []keyBinding
+	drawn bool
+	// target is the image Draw last wrote to; top and bottom are its
+	// cabinet-screen and panel regions, kept so that a frame allocates no
+	// sub-images.
+	target, top, bottom *ebiten.Image
+	// presented: target holds the current frame (window only)
 	presented bool
+	final     ebiten.DrawImageOptions
 	last      struct {
 		s      *view.Snapshot
 		help   bool
@@ -85,6 +92,30 @@ func sameKeys(a, b []string) bool {
 		}
 	}
 	return true
+}
+
+// sameView reports whether a and b draw the same: equal in everything but
+// Seq and Now, which the renderer does not read (it takes the instant
+// apart). The cabinet publishes a new snapshot on every tick (5 ms), so
+// pointer equality alone would redraw an idle screen every frame. Round,
+// Risk and Menu are compared by pointer: the cabinet keeps them while they
+// are unchanged, and a new pointer costs one redraw, never a stale screen.
+func sameView(a, b *view.Snapshot) bool {
+	if a == b {
+		return true
+	}
+	if a == nil || b == nil {
+		return false
+	}
+	return a.Mode == b.Mode && a.Market == b.Market && a.Language == b.Language &&
+		a.Currency == b.Currency && slices.Equal(a.Games, b.Games) && a.Game == b.Game &&
+		slices.Equal(a.Bets, b.Bets) && a.Bet == b.Bet && a.Credit == b.Credit && a.Win == b.Win &&
+		a.Auto == b.Auto && a.Round == b.Round && a.RiskOffer == b.RiskOffer && a.Risk == b.Risk &&
+		slices.Equal(a.Jackpots, b.Jackpots) &&
+		(a.Lockup == b.Lockup || a.Lockup != nil && b.Lockup != nil && *a.Lockup == *b.Lockup) &&
+		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.Doors, b.Doors) &&
+		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
+		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower
 }
 
 type keyBinding struct {
@@ -134,6 +165,9 @@ func (g *Game) Layout(int, int) (int, int) { return g.LogicalSize() }
 
 // Update reads the keyboard and renders the frame of this tick.
 func (g *Game) Update() error {
+	if g.o.Heartbeat != nil {
+		g.o.Heartbeat()
+	}
 	if g.o.Devkit != nil {
 		g.input()
 	}
@@ -151,7 +185,7 @@ func (g *Game) Frame(now time.Time) {
 	if g.o.Devkit != nil {
 		keys, status = g.o.Devkit.Keys(), g.o.Devkit.Status()
 	}
-	if g.drawn && s == g.last.s && g.help == g.last.help && status == g.last.status &&
+	if g.drawn && sameView(s, g.last.s) && g.help == g.last.help && status == g.last.status &&
 		sameKeys(keys, g.last.keys) && g.r.Still(now) {
 		return
 	}
@@ -173,39 +207,58 @@ func (g *Game) Frame(now time.Time) {
 // Software is the last software frame (the cabinet screen).
 func (g *Game) Software() *image.RGBA { return g.r.Frame() }
 
-// Draw blits the frame (uploading it once per tick) onto screen.
-func (g *Game) Draw(screen *ebiten.Image) {
-	if g.screen == nil {
-		g.screen = ebiten.NewImage(render.W, render.H)
-		if g.o.Devkit != nil {
-			g.panel = ebiten.NewImage(render.W, render.PanelH)
+// Draw writes the last software frame (and the devkit panel) into screen.
+// WritePixels straight into ebiten's offscreen is one texture upload and no
+// draw call: no image of our own in between.
+func (g *Game) Draw(screen *ebiten.Image) { g.draw(screen) }
+
+// draw reports whether screen now holds the frame: not while ebiten still
+// hands over a screen of another layout's size.
+func (g *Game) draw(screen *ebiten.Image) bool {
+	if screen != g.target {
+		b := screen.Bounds()
+		if b.Dx() != render.W || b.Dy() < render.H {
+			return false
+		}
+		g.target = screen
+		g.top = screen.SubImage(image.Rect(0, 0, render.W, render.H)).(*ebiten.Image)
+		g.bottom = nil
+		if b.Dy() >= render.H+render.PanelH {
+			g.bottom = screen.SubImage(image.Rect(0, render.H, render.W, render.H+render.PanelH)).(*ebiten.Image)
 		}
 	}
-	if g.dirty {
-		g.screen.WritePixels(g.r.Frame().Pix)
-		if g.panel != nil && g.pbuf != nil {
-			g.panel.WritePixels(g.pbuf.Pix)
-		}
-		g.dirty = false
+	g.top.WritePixels(g.r.Frame().Pix)
+	if g.bottom != nil && g.pbuf != nil {
+		g.bottom.WritePixels(g.pbuf.Pix)
 	}
-	g.opts.GeoM.Reset()
-	screen.DrawImage(g.screen, &g.opts)
-	if g.panel != nil {
-		g.opts.GeoM.Translate(0, render.H)
-		screen.DrawImage(g.panel, &g.opts)
-	}
+	g.dirty = false
+	return true
 }
 
 // window is the game as Run runs it: the screen is not cleared between
-// frames, so a frame the renderer skipped is not drawn again either.
+// frames, so a frame the renderer skipped is not uploaded again either, and
+// ebiten then skips presenting it.
 type window struct{ *Game }
 
 func (w window) Draw(screen *ebiten.Image) { w.present(screen) }
 
+// DrawFinalScreen scales the offscreen into the window as ebiten would,
+// minus the mipmaps ebiten builds (three more draws a frame) when a window
+// is smaller than 1920×1080: linear filtering is smooth enough for a
+// devkit window, and a cabinet draws 1:1.
+func (w window) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	w.final.GeoM = geoM
+	w.final.Filter = ebiten.FilterNearest
+	if geoM.Element(0, 0) != 1 {
+		w.final.Filter = ebiten.FilterLinear
+	}
+	w.final.DisableMipmaps = true
+	screen.DrawImage(offscreen, &w.final)
+}
+
 func (g *Game) present(screen *ebiten.Image) {
-	if g.dirty || !g.presented {
-		g.presented = true
-		g.Draw(screen)
+	if g.dirty || !g.presented || screen != g.target {
+		g.presented = g.draw(screen)
 	}
 }
 

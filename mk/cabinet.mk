@@ -1,12 +1,14 @@
 # The cabinet (issue 6): crash harness and benchmarks.
 N ?= 20
 
-.PHONY: crash-cabinet crash-cabinet-ci bench-cabinet
+.PHONY: crash-cabinet crash-cabinet-ci bench-cabinet check15
 
 # crash-cabinet: the headless cabinet in chaos play (notes, games, Risk,
 # vouchers out and back in, doors, lockups) SIGKILLed N times at random
 # instants; after each kill the ledger is reconciled with the central
-# system's store. Ends with "cabinet crash test: N kills, D discrepancies".
+# system's store and with the documents the emulators stacked and printed
+# (their logs in the data directory's devices/ outlive the kills).
+# Ends with "cabinet crash test: N kills, D discrepancies".
 crash-cabinet:
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/polaris ./cmd/polaris
@@ -20,3 +22,10 @@ TEST_EXTRA += crash-cabinet-ci
 
 bench-cabinet:
 	$(GO) test -run '^$$' -bench . -benchmem ./firmware/cabinet/
+
+# check15: standards check 15 in full, the meter invariant after every one
+# of CHECK15_TXNS random transactions (make test runs 2 000).
+CHECK15_TXNS ?= 10000
+check15:
+	POLARIS_CHECK15_TXNS=$(CHECK15_TXNS) $(GO) test -count=1 -timeout 60m -v \
+		-run '^TestCheck15MeterInvariantRandomSession$$' ./firmware/cabinet/

@@ -26,12 +26,16 @@ art-sheet:
 
 # display-test runs the ebiten tests (build tag "display") inside a virtual
 # X server; untagged, `go test ./...` builds and tests only the pure-Go
-# renderer. POLARIS_DISPLAY_TEST=1 makes a missing display a failure.
+# renderer. POLARIS_DISPLAY_TEST=1 makes a missing display (or xdotool, for
+# the window key test) a failure.
 display-test:
-	@scripts/install-packages.sh xvfb xauth $(DISPLAY_DEBS)
+	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS)
 	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/
 
+# bench-display: the renderer, then whole window frames with the window at
+# 1920x1080 (a cabinet, 1:1) and at half size (the devkit window).
 bench-display:
-	$(XVFB) $(GO) test -tags display -run '^$$' -bench . -benchmem ./display/ ./display/render/
+	$(XVFB) $(GO) test -tags display -run '^$$' -bench . -benchmem -count 5 ./display/ ./display/render/
+	POLARIS_BENCH_SCALE=50 $(XVFB) $(GO) test -tags display -run '^$$' -bench Window -benchmem -count 5 ./display/
 
 TEST_EXTRA += display-test

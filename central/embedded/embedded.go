@@ -38,8 +38,12 @@ type Options struct {
 	// Outbox is the cabinet's outbox (the ledger); nil opens
 	// DataDir/central/outbox.db.
 	Outbox link.Outbox
-	Now    func() time.Time
-	Log    *slog.Logger
+	// SeparateCommits sends every commit with its own CommitOutcome from
+	// the outbox drain; by default each RequestOutcome carries the commits
+	// waiting in the outbox (link.Config.CarryCommits): one call per round.
+	SeparateCommits bool
+	Now             func() time.Time
+	Log             *slog.Logger
 }
 
 // Central is a running embedded central system and its client.
@@ -126,6 +130,7 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	c.Outbox = ob
 	cl, err := link.Dial(link.Config{
 		Addr: addr.String(), TLS: ctls, Cabinet: o.Cabinet, SigningKey: srv.PublicKey(), Games: o.Games, Outbox: ob,
+		CarryCommits: !o.SeparateCommits,
 	})
 	if err != nil {
 		c.Close()

@@ -2,6 +2,7 @@ package link
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"time"
 
@@ -64,6 +65,7 @@ func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 // Outcome.Mirror.
 func (c *Client) RequestOutcome(ctx context.Context, n uint64, game engine.GameID, modelID string, stake engine.Money) (*Outcome, error) {
 	req := &pb.OutcomeRequest{Round: n, Game: string(game), ModelId: modelID, Stake: int64(stake)}
+	carried := c.carryCommits(req)
 	var sb *pb.SignedBody
 	err := c.call(ctx, "outcome", func(ctx context.Context) (err error) {
 		sb, err = c.api.RequestOutcome(ctx, req)
@@ -72,7 +74,54 @@ func (c *Client) RequestOutcome(ctx context.Context, n uint64, game engine.GameI
 	if err != nil {
 		return nil, err
 	}
+	c.ackCarried(carried, sb.GetCommitted())
 	return VerifyOutcome(c.cfg.SigningKey, c.cfg.Cabinet, OutcomeRequest{Round: n, Game: game, ModelID: modelID, Stake: stake}, sb.GetBody(), sb.GetSignature())
+}
+
+// carryLimit bounds the outbox messages looked at, and the commits carried,
+// per RequestOutcome (the server takes at most 64).
+const carryLimit = 16
+
+// carryCommits puts the commits waiting in the outbox into req (with
+// Config.CarryCommits): one call per round instead of two. It returns the
+// outbox ids by round.
+func (c *Client) carryCommits(req *pb.OutcomeRequest) map[uint64][]int64 {
+	if !c.cfg.CarryCommits || c.cfg.Outbox == nil {
+		return nil
+	}
+	msgs, err := c.cfg.Outbox.Pending(carryLimit)
+	if err != nil {
+		return nil // the drain reports outbox failures
+	}
+	var ids map[uint64][]int64
+	for _, m := range msgs {
+		if m.Kind != KindCommit || len(m.Payload) != 8 {
+			continue
+		}
+		k := binary.BigEndian.Uint64(m.Payload)
+		if ids == nil {
+			ids = map[uint64][]int64{}
+		}
+		if ids[k] == nil {
+			req.Settled = append(req.Settled, k)
+		}
+		ids[k] = append(ids[k], m.ID)
+	}
+	return ids
+}
+
+// ackCarried acknowledges the carried commits the central system recorded.
+// A round it did not (never drawn) stays for the drain, whose
+// CommitOutcome gets the clear refusal; a failed Ack too (the drain sends
+// it again, and a repeated commit is acknowledged).
+func (c *Client) ackCarried(ids map[uint64][]int64, committed []uint64) {
+	for _, k := range committed {
+		for _, id := range ids[k] {
+			if c.cfg.Outbox.Ack(id) != nil {
+				return
+			}
+		}
+	}
 }
 
 // CommitOutcome tells the central system that round n is settled. Most

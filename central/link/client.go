@@ -45,6 +45,11 @@ type Config struct {
 	SigningKey ed25519.PublicKey // the central system's body-signing key
 	Games      []engine.Game     // offered in Hello; nil means engine.Games()
 	Outbox     Outbox            // drained by Run; may be nil
+	// CarryCommits lets RequestOutcome carry the commits waiting in Outbox
+	// (OutcomeRequest.settled) and acknowledge the ones the central system
+	// recorded: a round then costs one call, not two. Run still drains
+	// whatever is left (PROTOCOL.md, "Commits carried by the next request").
+	CarryCommits bool
 	// CallTimeout bounds each attempt of a call (default 5 s); Retries is
 	// how many times a failed attempt is repeated (default 4), waiting
 	// Backoff (default 100 ms) doubled each time up to MaxBackoff (2 s).
@@ -118,6 +123,9 @@ func Dial(cfg Config) (*Client, error) {
 		}),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
 		grpc.WithSharedWriteBuffer(true),
+		// Fixed windows: no bandwidth-delay PINGs after every reply.
+		grpc.WithInitialWindowSize(1 << 20),
+		grpc.WithInitialConnWindowSize(1 << 20),
 	}
 	if cfg.Dialer != nil {
 		opts = append(opts, grpc.WithContextDialer(cfg.Dialer))

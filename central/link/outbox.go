@@ -10,7 +10,8 @@ type OutboxMessage struct {
 
 // Outbox is durable storage for messages to the central system. The
 // cabinet's ledger implements it; messages survive restarts and are sent in
-// ID order until Ack removes them.
+// ID order until Ack removes them. Acking an id already acked is a no-op
+// (the drain and a request carrying commits may ack the same message).
 type Outbox interface {
 	Enqueue(kind string, payload []byte) (int64, error)
 	Pending(limit int) ([]OutboxMessage, error)

@@ -40,6 +40,15 @@ func (r *Result) audit(path string) error {
 	if rounds != r.Outcomes {
 		bad("rounds stored %d ≠ outcomes received %d", rounds, r.Outcomes)
 	}
+	if r.Commits != "none" {
+		var open int64
+		if err := db.QueryRow(`SELECT COUNT(*) FROM rounds WHERE committed_at IS NULL`).Scan(&open); err != nil {
+			return err
+		}
+		if open != 0 {
+			bad("%d rounds never committed", open)
+		}
+	}
 	var games int64
 	for _, l := range r.Audit {
 		games += l.Games

@@ -2,8 +2,11 @@ package loadtest
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	_ "github.com/polaris-vlt/polaris/engine/games"
 )
@@ -31,5 +34,27 @@ func TestSmallRunBalances(t *testing.T) {
 		if l.Hits == 0 || l.Games == 0 {
 			t.Errorf("pool %s: %d games, %d hits; the forced ceiling should give hits", l.Pool, l.Games, l.Hits)
 		}
+	}
+}
+
+// The protocol's first form (a CommitOutcome per round), pacing and the
+// cabinets' own journal: every round still ends up committed (the audit
+// counts rounds never committed) and journalled.
+func TestSeparateCommitsPaced(t *testing.T) {
+	dir := t.TempDir()
+	res, err := Run(context.Background(), Options{Cabinets: 6, Rounds: 5, Every: 40 * time.Millisecond, SeparateCommits: true, Journal: true, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The cabinets' journal: WAGER and SETTLE (17 bytes each) and OUTCOME
+	// (17 + body + 64-byte signature) for each of the 30 rounds.
+	if fi, err := os.Stat(filepath.Join(dir, "cabinets.journal")); err != nil || fi.Size() < 30*(3*17+64+100) {
+		t.Fatalf("cabinet journal: %v, %v", fi, err)
+	}
+	if !res.OK() || res.Outcomes != 30 || len(res.Commit) != 30 || res.Rate != 150 {
+		t.Fatalf("%s; checks %v, first error %v", res.Line(), res.Checks, res.FirstErr)
+	}
+	if !strings.Contains(res.Line(), "paced at 150/s") || !strings.Contains(res.Line(), "CommitOutcome p50") {
+		t.Fatalf("line %q", res.Line())
 	}
 }

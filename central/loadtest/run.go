@@ -45,9 +45,23 @@ type Options struct {
 	// spends seconds presenting each round). 0: back to back, which
 	// measures capacity; latency is then Cabinets / throughput by Little's
 	// law.
-	Rate        float64
-	Mirror      bool          // replay each outcome with engine.Mirror on the cabinet side
-	NoCommit    bool          // skip CommitOutcome
+	Rate float64
+	// Every > 0 paces each cabinet to one round per Every (Rate =
+	// Cabinets/Every): real cabinets spend seconds presenting a round.
+	Every  time.Duration
+	Mirror bool // replay each outcome with engine.Mirror on the cabinet side
+	// SeparateCommits sends each round's commit as its own CommitOutcome
+	// call (the protocol's first form) instead of carrying it in the next
+	// RequestOutcome (OutcomeRequest.settled).
+	SeparateCommits bool
+	NoCommit        bool // skip the commits altogether
+	// Journal makes each virtual cabinet durable too, as its ledger would
+	// be: WAGER before the request, OUTCOME (body and signature) after the
+	// reply, SETTLE (with its outbox commit) after it, each fsynced, in one
+	// group-committed file all cabinets share. Off, a cabinet keeps its
+	// outbox in memory and the durability measured is the central
+	// system's (a real cabinet's ledger runs on the cabinet's own disk).
+	Journal     bool
 	NoJackpot   bool          // run the server without the jackpot engine
 	Dir         string        // data directory; "" = a temporary one, removed afterwards
 	HitGap      int64         // > 0: every pool must be hit by seed + HitGap CZK, to force hits
@@ -65,6 +79,11 @@ type Result struct {
 	Elapsed  time.Duration
 	Outcome  []time.Duration // RequestOutcome latencies, sorted
 	Commit   []time.Duration // CommitOutcome latencies, sorted
+	// Commits is how rounds were committed: "carried" (in the next
+	// RequestOutcome; Commit then holds only each cabinet's last, drained
+	// alone), "separate" (a CommitOutcome each) or "none".
+	Commits  string
+	Journal  bool // the cabinets kept a durable journal (Options.Journal)
 	Errors   int64
 	FirstErr error
 	LoadAvg  [2]string // /proc/loadavg before and after: the machine is shared
@@ -102,9 +121,19 @@ func (r *Result) Line() string {
 	if r.Rate > 0 {
 		paced = fmt.Sprintf(" paced at %.0f/s", r.Rate)
 	}
-	return fmt.Sprintf("%d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; commit p50 %.1f ms, p99 %.1f ms; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
+	if r.Journal {
+		paced += " with cabinet journals"
+	}
+	commits := "no commits"
+	switch r.Commits {
+	case "carried":
+		commits = fmt.Sprintf("commits carried by the next request, last one alone: p50 %.1f ms, p99 %.1f ms", ms(Pct(r.Commit, 50)), ms(Pct(r.Commit, 99)))
+	case "separate":
+		commits = fmt.Sprintf("CommitOutcome p50 %.1f ms, p99 %.1f ms", ms(Pct(r.Commit, 50)), ms(Pct(r.Commit, 99)))
+	}
+	return fmt.Sprintf("%d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; %s; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
 		r.Cabinets, paced, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
-		ms(Pct(r.Outcome, 99.9)), ms(Pct(r.Outcome, 100)), ms(Pct(r.Commit, 50)), ms(Pct(r.Commit, 99)),
+		ms(Pct(r.Outcome, 99.9)), ms(Pct(r.Outcome, 100)), commits,
 		r.Errors, r.CPUPerOutcome(), 100*r.CPU.Seconds()/r.Elapsed.Seconds()/float64(runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0),
 		r.LoadAvg[0], r.LoadAvg[1])
 }
@@ -151,6 +180,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	if o.CallTimeout <= 0 {
 		o.CallTimeout = 10 * time.Second
+	}
+	if o.Every > 0 {
+		o.Rate = float64(o.Cabinets) / o.Every.Seconds()
 	}
 	logf := func(format string, a ...any) {
 		if o.Log != nil {
@@ -228,13 +260,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	pub := key.Public().(ed25519.PublicKey)
 	clients := make([]*link.Client, len(ids))
+	outboxes := make([]*link.MemOutbox, len(ids))
 	for i, id := range ids {
 		tc, err := pki.CabinetTLSDir(pkiDir, id, "localhost")
 		if err != nil {
 			return nil, err
 		}
+		outboxes[i] = &link.MemOutbox{}
 		c, err := link.Dial(link.Config{Addr: addr.String(), TLS: tc, Cabinet: id, SigningKey: pub,
-			Games: []engine.Game{g}, CallTimeout: o.CallTimeout})
+			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Outbox: outboxes[i], CarryCommits: true})
 		if err != nil {
 			return nil, err
 		}
@@ -251,13 +285,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	logf("%d cabinets connected", len(clients))
 
-	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j}
+	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j, Commits: "carried", Journal: o.Journal}
+	switch {
+	case o.NoCommit:
+		res.Commits = "none"
+	case o.SeparateCommits:
+		res.Commits = "separate"
+	}
 	res.LoadAvg[0] = loadavg()
 	if o.Started != nil {
 		o.Started()
 	}
+	var jr *journal
+	if o.Journal {
+		if jr, err = openJournal(filepath.Join(dir, "cabinets.journal")); err != nil {
+			return nil, err
+		}
+		defer jr.close()
+	}
 	cpu0 := cpuTime()
-	play(ctx, o, clients, g, res)
+	play(ctx, o, clients, outboxes, jr, g, res)
 	res.CPU = cpuTime() - cpu0
 	res.LoadAvg[1] = loadavg()
 	closed = true
@@ -295,7 +342,7 @@ func Pools(halls int, gap int64) *jackpot.Config {
 	return cfg
 }
 
-func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game, res *Result) {
+func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*link.MemOutbox, jr *journal, g engine.Game, res *Result) {
 	stakes := g.Stakes()
 	if o.Duration > 0 {
 		var cancel context.CancelFunc
@@ -327,6 +374,7 @@ func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game,
 				}
 				mu.Unlock()
 			}
+		rounds:
 			for n := uint64(1); o.Rounds == 0 || n <= uint64(o.Rounds); n++ {
 				if period > 0 {
 					// Cabinet i's k-th round is due at start + i/Rate + (k−1)·period.
@@ -342,6 +390,12 @@ func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game,
 					break
 				}
 				stake := stakes[(int(n)+i)%len(stakes)]
+				if jr != nil {
+					if err := jr.append('W', i, n); err != nil {
+						fail(err)
+						break
+					}
+				}
 				// Each call runs on its own deadline: a round begun is
 				// finished even when the run's time is up.
 				t0 := time.Now()
@@ -351,6 +405,12 @@ func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game,
 					break
 				}
 				lat = append(lat, time.Since(t0))
+				if jr != nil {
+					if err := jr.append('O', i, n, out.Body, out.Signature); err != nil {
+						fail(err)
+						break
+					}
+				}
 				staked += int64(stake)
 				if out.Jackpot != nil {
 					hits[out.Jackpot.Pool] += int64(out.Jackpot.Amount)
@@ -362,14 +422,39 @@ func play(ctx context.Context, o Options, clients []*link.Client, g engine.Game,
 						break
 					}
 				}
-				if !o.NoCommit {
-					t1 := time.Now()
-					if err := c.CommitOutcome(context.Background(), n); err != nil {
+				if jr != nil {
+					if err := jr.append('S', i, n); err != nil {
 						fail(err)
 						break
 					}
-					com = append(com, time.Since(t1))
 				}
+				switch {
+				case o.NoCommit:
+				case o.SeparateCommits:
+					t1 := time.Now()
+					if err := c.CommitOutcome(context.Background(), n); err != nil {
+						fail(err)
+						break rounds
+					}
+					com = append(com, time.Since(t1))
+				default:
+					// Settled: the next RequestOutcome carries the commit.
+					if _, err := link.EnqueueCommit(outboxes[i], n); err != nil {
+						fail(err)
+						break rounds
+					}
+				}
+			}
+			// The last round's commit goes alone, as the outbox drain
+			// would send it.
+			t1 := time.Now()
+			if err := c.DrainOutbox(context.Background()); err != nil {
+				fail(err)
+			} else if k := outboxes[i].Len(); k != 0 {
+				fail(fmt.Errorf("%d commits left in the outbox", k))
+			}
+			if !o.NoCommit && !o.SeparateCommits {
+				com = append(com, time.Since(t1))
 			}
 			mu.Lock()
 			res.Outcome = append(res.Outcome, lat...)

@@ -340,11 +340,17 @@ func (x *HelloReply) GetDisabledReason() string {
 }
 
 type OutcomeRequest struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Round         uint64                 `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"` // the cabinet's round number n, > 0
-	Game          string                 `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
-	ModelId       string                 `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
-	Stake         int64                  `protobuf:"varint,4,opt,name=stake,proto3" json:"stake,omitempty"` // minor units
+	state   protoimpl.MessageState `protogen:"open.v1"`
+	Round   uint64                 `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"` // the cabinet's round number n, > 0
+	Game    string                 `protobuf:"bytes,2,opt,name=game,proto3" json:"game,omitempty"`
+	ModelId string                 `protobuf:"bytes,3,opt,name=model_id,json=modelId,proto3" json:"model_id,omitempty"`
+	Stake   int64                  `protobuf:"varint,4,opt,name=stake,proto3" json:"stake,omitempty"` // minor units
+	// Rounds the cabinet settled since it last said so: each is committed as
+	// by CommitOutcome, in the same transaction as this request (a refused
+	// request commits none of them). At most 64. The reply's `committed`
+	// says which were; a round not listed there (never drawn) is left for
+	// CommitOutcome, which refuses it clearly.
+	Settled       []uint64 `protobuf:"varint,5,rep,packed,name=settled,proto3" json:"settled,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -407,12 +413,23 @@ func (x *OutcomeRequest) GetStake() int64 {
 	return 0
 }
 
+func (x *OutcomeRequest) GetSettled() []uint64 {
+	if x != nil {
+		return x.Settled
+	}
+	return nil
+}
+
 // SignedBody carries a serialized body (OutcomeBody or RiskBody) and the
 // central system's Ed25519 signature over exactly those bytes.
 type SignedBody struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Body          []byte                 `protobuf:"bytes,1,opt,name=body,proto3" json:"body,omitempty"`
-	Signature     []byte                 `protobuf:"bytes,2,opt,name=signature,proto3" json:"signature,omitempty"`
+	state     protoimpl.MessageState `protogen:"open.v1"`
+	Body      []byte                 `protobuf:"bytes,1,opt,name=body,proto3" json:"body,omitempty"`
+	Signature []byte                 `protobuf:"bytes,2,opt,name=signature,proto3" json:"signature,omitempty"`
+	// RequestOutcome only: the request's settled rounds now recorded as
+	// committed (just now or before). Outside the signed body: it is the
+	// acknowledgement of a message, like CommitReply, not an outcome.
+	Committed     []uint64 `protobuf:"varint,3,rep,packed,name=committed,proto3" json:"committed,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -457,6 +474,13 @@ func (x *SignedBody) GetBody() []byte {
 func (x *SignedBody) GetSignature() []byte {
 	if x != nil {
 		return x.Signature
+	}
+	return nil
+}
+
+func (x *SignedBody) GetCommitted() []uint64 {
+	if x != nil {
+		return x.Committed
 	}
 	return nil
 }
@@ -1999,16 +2023,18 @@ const file_central_proto_rawDesc = "" +
 	"\n" +
 	"last_round\x18\x06 \x01(\x04R\tlastRound\x12\x18\n" +
 	"\aenabled\x18\a \x01(\bR\aenabled\x12'\n" +
-	"\x0fdisabled_reason\x18\b \x01(\tR\x0edisabledReason\"k\n" +
+	"\x0fdisabled_reason\x18\b \x01(\tR\x0edisabledReason\"\x85\x01\n" +
 	"\x0eOutcomeRequest\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x04R\x05round\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x19\n" +
 	"\bmodel_id\x18\x03 \x01(\tR\amodelId\x12\x14\n" +
-	"\x05stake\x18\x04 \x01(\x03R\x05stake\">\n" +
+	"\x05stake\x18\x04 \x01(\x03R\x05stake\x12\x18\n" +
+	"\asettled\x18\x05 \x03(\x04R\asettled\"\\\n" +
 	"\n" +
 	"SignedBody\x12\x12\n" +
 	"\x04body\x18\x01 \x01(\fR\x04body\x12\x1c\n" +
-	"\tsignature\x18\x02 \x01(\fR\tsignature\"2\n" +
+	"\tsignature\x18\x02 \x01(\fR\tsignature\x12\x1c\n" +
+	"\tcommitted\x18\x03 \x03(\x04R\tcommitted\"2\n" +
 	"\x04Draw\x12\x14\n" +
 	"\x05value\x18\x01 \x01(\rR\x05value\x12\x14\n" +
 	"\x05range\x18\x02 \x01(\rR\x05range\"L\n" +

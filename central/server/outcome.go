@@ -73,8 +73,24 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 	// any check (a model upgrade must not refuse a round already drawn),
 	// and a read inside the write transaction costs no file locking,
 	// unlike a separate read transaction.
+	if len(req.GetSettled()) > maxSettled {
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d settled rounds in one request, at most %d", len(req.GetSettled()), maxSettled)
+	}
 	var out *pb.SignedBody
+	var committed []uint64
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		// The commits the request carries, in its savepoint: refused, it
+		// keeps none of them, and the cabinet sends them again.
+		committed = committed[:0]
+		for _, k := range req.GetSettled() {
+			found, _, err := s.commitRound(tx, c.id, k)
+			if err != nil {
+				return err
+			}
+			if found {
+				committed = append(committed, k)
+			}
+		}
 		if r, err := s.loadRound(tx, c.id, n); err != nil {
 			return err
 		} else if r != nil {
@@ -147,7 +163,32 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 	if err != nil {
 		return nil, storeErr(err)
 	}
+	if len(committed) > 0 {
+		out = &pb.SignedBody{Body: out.Body, Signature: out.Signature, Committed: committed}
+	}
 	return out, nil
+}
+
+// maxSettled bounds the commits one RequestOutcome may carry.
+const maxSettled = 64
+
+// commitRound marks (cabinet, n) settled: found is false for a round never
+// drawn, already true when it was committed before.
+func (s *Server) commitRound(tx *sql.Tx, cab string, n uint64) (found, already bool, err error) {
+	res, err := s.st.exec(tx, `UPDATE rounds SET committed_at=? WHERE cabinet=? AND round=? AND committed_at IS NULL`,
+		s.now().UnixNano(), cab, int64(n))
+	if err != nil {
+		return false, false, err
+	}
+	if k, err := res.RowsAffected(); err != nil || k == 1 {
+		return err == nil, false, err
+	}
+	var one int
+	err = s.st.queryRow(tx, `SELECT 1 FROM rounds WHERE cabinet=? AND round=?`, cab, int64(n)).Scan(&one)
+	if errors.Is(err, sql.ErrNoRows) {
+		return false, false, nil
+	}
+	return err == nil, err == nil, err
 }
 
 // riskOK says whether Risk may be started on the round's win (MS-9): a
@@ -174,20 +215,11 @@ func (s *Server) CommitOutcome(ctx context.Context, req *pb.CommitRequest) (*pb.
 	n := req.GetRound()
 	var already bool
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
-		res, err := s.st.exec(tx, `UPDATE rounds SET committed_at=? WHERE cabinet=? AND round=? AND committed_at IS NULL`,
-			s.now().UnixNano(), c.id, int64(n))
-		if err != nil {
-			return err
-		}
-		if k, err := res.RowsAffected(); err != nil || k == 1 {
-			return err
-		}
-		var one int
-		err = s.st.queryRow(tx, `SELECT 1 FROM rounds WHERE cabinet=? AND round=?`, c.id, int64(n)).Scan(&one)
-		if errors.Is(err, sql.ErrNoRows) {
+		found, a, err := s.commitRound(tx, c.id, n)
+		if err == nil && !found {
 			return refuse(codes.NotFound, ReasonRoundNotFound, "cabinet %s has no round %d", c.id, n)
 		}
-		already = err == nil
+		already = a
 		return err
 	})
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
@@ -73,6 +74,7 @@ type Server struct {
 	jpDone   chan struct{}
 	closeMu  sync.Mutex
 	closed   bool
+	serving  atomic.Int32 // Serve loops running
 	serveErr chan error
 }
 
@@ -163,13 +165,25 @@ func New(cfg Config) (*Server, error) {
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 15 * time.Second, Timeout: 5 * time.Second}),
 		// Thousands of mostly idle cabinet connections: no write buffer each.
 		grpc.SharedWriteBuffer(true),
+		// Fixed flow-control windows (messages are a few KiB) turn off
+		// gRPC's bandwidth-delay probing, a PING and its ack after
+		// received data: system calls and TLS records per round.
+		grpc.InitialWindowSize(windowSize),
+		grpc.InitialConnWindowSize(windowSize),
 	)
 	pb.RegisterCentralServer(s.grpc, s)
 	return s, nil
 }
 
+// windowSize is the HTTP/2 flow-control window of streams and connections.
+const windowSize = 1 << 20
+
 // Serve answers on l until Close.
-func (s *Server) Serve(l net.Listener) error { return s.grpc.Serve(l) }
+func (s *Server) Serve(l net.Listener) error {
+	s.serving.Add(1)
+	defer s.serving.Add(-1)
+	return s.grpc.Serve(l)
+}
 
 // Listen binds addr and serves in the background; it returns the bound address.
 func (s *Server) Listen(addr string) (net.Addr, error) {
@@ -177,12 +191,31 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 	if err != nil {
 		return nil, err
 	}
+	s.serving.Add(1)
 	go func() {
+		defer s.serving.Add(-1)
 		if err := s.grpc.Serve(l); err != nil {
 			s.log.Error("central server stopped", "err", err)
 		}
 	}()
 	return l.Addr(), nil
+}
+
+// Check reports whether the server can do its work, for a watchdog: it is
+// open, serving on at least one listener, and its store's writer runs a
+// (no-op) job through a transaction before ctx ends — a stuck writer, a
+// store that failed a commit (fail closed) or a stopped server is an error.
+func (s *Server) Check(ctx context.Context) error {
+	s.closeMu.Lock()
+	closed := s.closed
+	s.closeMu.Unlock()
+	if closed {
+		return errors.New("central server: closed")
+	}
+	if s.serving.Load() <= 0 {
+		return errors.New("central server: not serving")
+	}
+	return s.st.probe(ctx)
 }
 
 // Close stops serving (letting calls in flight finish, at most 5 s) and

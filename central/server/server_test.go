@@ -2,10 +2,18 @@ package server_test
 
 import (
 	"context"
+	"strings"
 	"sync/atomic"
 	"testing"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/status"
+
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
+	"github.com/polaris-vlt/polaris/central/pki"
+	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -79,5 +87,54 @@ func BenchmarkRequestOutcomeRepeat(b *testing.B) {
 		if _, err := c.RequestOutcome(ctx, 1, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// A request carrying more settled rounds than allowed is refused whole:
+// no round drawn, nothing committed.
+func TestTooManySettledRefused(t *testing.T) {
+	e := testenv.Start(t, nil)
+	e.Client("cab-1", nil) // issues the certificate
+	tc, err := pki.CabinetTLSDir(e.PKI, "cab-1", "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := grpc.NewClient("passthrough:///"+e.Addr, grpc.WithTransportCredentials(credentials.NewTLS(tc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	api := pb.NewCentralClient(conn)
+	ctx := context.Background()
+	req := &pb.OutcomeRequest{Round: 1, Game: string(testenv.GameID), ModelId: testenv.TheGame.ModelID(), Stake: 5}
+	if _, err := api.RequestOutcome(ctx, req); err != nil {
+		t.Fatal(err)
+	}
+	req.Round = 2
+	for k := uint64(0); k < 65; k++ {
+		req.Settled = append(req.Settled, 1)
+	}
+	_, err = api.RequestOutcome(ctx, req)
+	if status.Code(err) != codes.InvalidArgument || !strings.HasPrefix(status.Convert(err).Message(), server.ReasonBadRequest) {
+		t.Fatalf("65 settled rounds: %v", err)
+	}
+	if e.Count("rounds", "") != 1 || e.Count("rounds", "committed_at IS NOT NULL") != 0 {
+		t.Fatal("a refused request changed the store")
+	}
+	req.Settled = req.Settled[:64]
+	rep, err := api.RequestOutcome(ctx, req)
+	if err != nil || len(rep.GetCommitted()) != 64 || e.Count("rounds", "committed_at IS NOT NULL") != 1 {
+		t.Fatalf("64 settled rounds: %v, committed %v", err, rep.GetCommitted())
+	}
+}
+
+func TestCheck(t *testing.T) {
+	e := testenv.Start(t, nil)
+	if err := e.Server.Check(context.Background()); err != nil {
+		t.Fatalf("healthy server: %v", err)
+	}
+	e.Stop()
+	if err := e.Server.Check(context.Background()); err == nil {
+		t.Fatal("a closed server passes its check")
 	}
 }

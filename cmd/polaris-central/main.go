@@ -32,6 +32,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/server"
 	_ "github.com/polaris-vlt/polaris/engine/games"
+	"github.com/polaris-vlt/polaris/firmware/health"
 )
 
 // Config is the TOML configuration file; flags override it.
@@ -242,7 +243,16 @@ func serve(args []string) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// systemd (Type=notify): ready once every listener is up; the watchdog
+	// is fed while the store and the server pass their check. Both are
+	// no-ops outside systemd (no NOTIFY_SOCKET).
+	logf := func(format string, a ...any) { log.Warn(fmt.Sprintf(format, a...)) }
+	if superviseSystemd(ctx, srv.Check, logf) {
+		log.Info("systemd watchdog fed while healthy", "interval", health.WatchdogInterval())
+	}
+	health.Systemd{}.Notify(health.StateReady)
 	<-ctx.Done()
+	health.Systemd{}.Notify(health.StateStopping)
 	log.Info("stopping")
 	if hsrv != nil {
 		sctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)

@@ -1,9 +1,12 @@
 // Command polaris-crash is the cabinet crash harness: it runs the headless
 // cabinet (polaris headless -chaos) with notes, games, vouchers and tickets
 // going in and out at random, SIGKILLs it at random instants, and after
-// every kill reconciles the ledger with the central system's records
-// (firmware/scenario.Reconcile). After the last kill it lets the cabinet
-// recover once more and checks that every round was settled exactly once.
+// every kill reconciles the ledger with the central system's records and
+// with the documents the emulators stacked and printed, which their
+// document logs keep across kills as paper outlives a power cut
+// (firmware/scenario.Reconciler). After the last kill it lets the cabinet
+// recover once more and checks that every round was settled exactly once
+// and every document stacked or printed was credited or debited once.
 // It ends with one line: "cabinet crash test: <N> kills, <D> discrepancies".
 package main
 
@@ -29,6 +32,7 @@ func main() {
 	market := flag.String("market", "demo", "market profile")
 	seed := flag.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the kill instants and the play")
 	maxLife := flag.Duration("max-life", 5*time.Second, "longest life of a child before its kill")
+	longEvery := flag.Int("long-every", 8, "every n-th life lasts 6 s more, so that the recoveries that wait (a pending escrow's 5 s grace) finish; 0: never")
 	flag.Parse()
 	if *data == "" {
 		d, err := os.MkdirTemp("", "polaris-crash-")
@@ -38,6 +42,10 @@ func main() {
 		defer os.RemoveAll(d)
 		*data = d
 	}
+	if err := os.MkdirAll(scenario.DocumentDir(*data), 0o700); err != nil {
+		fail(err)
+	}
+	rec := scenario.NewReconciler(*data, "dev-1", *market)
 	rng := rand.New(rand.NewPCG(*seed, 1))
 	discrepancies := 0
 	report := func(when string, bad []string) {
@@ -47,7 +55,8 @@ func main() {
 		discrepancies += len(bad)
 	}
 	for k := 1; k <= *n; k++ {
-		cmd := exec.Command(*bin, "headless", "-data", *data, "-market", *market, "-fast", "-chaos", fmt.Sprint(rng.Uint64()|1))
+		chaosSeed := rng.Uint64() | 1
+		cmd := exec.Command(*bin, "headless", "-data", *data, "-market", *market, "-fast", "-chaos", fmt.Sprint(chaosSeed))
 		cmd.Stderr = os.Stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {
@@ -76,14 +85,18 @@ func main() {
 			cmd.Process.Kill()
 			fail(fmt.Errorf("kill %d: the cabinet took over a minute to start", k))
 		}
-		time.Sleep(time.Duration(rng.Int64N(int64(*maxLife))))
+		life := time.Duration(rng.Int64N(int64(*maxLife)))
+		if *longEvery > 0 && k%*longEvery == 0 {
+			life += 6 * time.Second
+		}
+		time.Sleep(life)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
-		bad, err := scenario.Reconcile(*data, "dev-1", false)
+		bad, err := rec.Check(false)
 		if err != nil {
 			fail(fmt.Errorf("kill %d: %w", k, err))
 		}
-		report(fmt.Sprintf("after kill %d", k), bad)
+		report(fmt.Sprintf("after kill %d (chaos seed %d, killed %v after ready)", k, chaosSeed, life.Round(time.Millisecond)), bad)
 	}
 	// A last, clean life: recover, let the attendant and the technician
 	// clear what the chaos left, and let the outbox drain.
@@ -95,7 +108,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "settling run:", err)
 		discrepancies++
 	}
-	bad, err := scenario.Reconcile(*data, "dev-1", true)
+	bad, err := rec.Check(true)
 	if err != nil {
 		fail(err)
 	}

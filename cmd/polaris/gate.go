@@ -15,7 +15,8 @@ import (
 
 // gate runs before any device or network traffic: the software is checked
 // against its signed manifest (check 8), and the watchdog is fed only while
-// the cabinet loop beats. A failed check does not exit — systemd would
+// every watched loop beats: the cabinet loop and each device loop (app
+// registers them on o.Health), and the render loop under run. A failed check does not exit — systemd would
 // restart into a reboot loop — the cabinet shows the reason and refuses
 // play and money. A developer's unsigned build runs with a warning.
 func gate(ctx context.Context, o *app.Options) {

@@ -57,9 +57,12 @@ func run(args []string) int {
 	if h.App.Board != nil { // none when software verification failed
 		opt.Devkit = &devkit{h: h, status: "acceptor ready · printer ready"}
 	}
+	// The render loop is watched too (headless has none): a frozen screen
+	// stops the watchdog like a stalled cabinet loop does.
+	render := o.Health.Register("render", app.RenderWindow)
 	err = display.Run(display.Options{
 		Source: opt.Source, Clock: opt.Clock, Devkit: opt.Devkit, Fullscreen: opt.Fullscreen,
-		Title: "Polaris — " + *market, Logf: log.Printf,
+		Title: "Polaris — " + *market, Logf: log.Printf, Heartbeat: render.Beat,
 	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris:", err)

@@ -263,5 +263,38 @@ func Fixtures(lang string) []Fixture {
 	stg := ws(view.ModeStarting)
 	stg.Lamps = lamps()
 	add("starting", stg, T0)
+
+	rc := ws(view.ModeMenu)
+	rc.Lamps = lamps()
+	rc.Menu = RecallFixture()
+	add("menu_recall", rc, T0)
+
+	dis := ws(view.ModeOutOfService)
+	dis.Lamps = lamps()
+	dis.Disabled = "maintenance of the hall system"
+	add("out_of_service_disabled", dis, T0)
 	return out
+}
+
+// RecallFixture is a recall page: a Wish Upon a Star game whose Lock &
+// Spin respin is on the page, its final screen beside it.
+func RecallFixture() *view.MenuPage {
+	base := wsStep(engine.StepBase, WSBase, false, 100)
+	lock := engine.Step{Kind: engine.StepLockSpin, RespinsLeft: 1}
+	for reel := range 5 {
+		for row := range 3 {
+			lock.Screen[reel][row] = blank
+			if (reel+row)%2 == 0 {
+				lock.Screen[reel][row] = wstar
+				lock.Locked |= 1 << (reel*3 + row)
+				lock.StarValues[reel*3+row] = 200
+			}
+		}
+	}
+	lock.Pay = 1600
+	v := &view.Recall{Index: 2, Count: 10, Number: 1234, Game: engine.WishStar, Status: "settled", Ended: T0.Add(-time.Hour),
+		Bet: 100, Win: base.Pay + lock.Pay, Paid: base.Pay + lock.Pay, CreditBefore: 12000, CreditAfter: 12000 - 100 + base.Pay + lock.Pay,
+		CashOut: 5000, Final: &lock, Step: 0, Steps: 2, StepGame: &base}
+	return &view.MenuPage{Title: "menu.recall", Recall: v, Page: 3, Pages: 11,
+		Lines: []string{"#1234 wishstar settled"}}
 }

@@ -47,6 +47,8 @@ type Renderer struct {
 	attract *image.RGBA
 	// sprites[game][symbol][blurred]
 	sprites map[engine.GameID]*[nSym][2]*image.RGBA
+	small   map[engine.GameID]*[nSym]*image.RGBA // recall cells
+	why     []string
 	strips  map[engine.GameID][]engine.Symbol
 	lines   [5]*image.RGBA // Magic Stars line overlays, window-sized
 	starOn  *image.RGBA
@@ -110,6 +112,7 @@ func New() *Renderer {
 	r.attract = background("")
 	r.buildMSArt()
 	r.buildCards()
+	r.buildRecallArt()
 	r.lamp[0] = disc(44, color.RGBA{60, 60, 70, 255})
 	r.lamp[1] = disc(44, color.RGBA{255, 200, 50, 255})
 	for i, tc := range towerColours {
@@ -130,7 +133,7 @@ func (r *Renderer) warm() {
 			sb.WriteString(i18n.T(l, k))
 		}
 	}
-	sb.WriteString("0123456789.,-+×:#/()€Kč $£%…→ ")
+	sb.WriteString("0123456789.,-+×:#/()€Kč $£%…→")
 	s := sb.String()
 	for _, f := range []*Font{r.fTiny, r.fSmall, r.fBody, r.fLabel, r.fField, r.fBig, r.fHuge, r.fMono, r.fValue} {
 		f.Width(s)
@@ -271,7 +274,13 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 		r.status(s, modeKeys[s.Mode], s.Doors, now)
 	case view.ModeTilt:
 		r.status(s, modeKeys[s.Mode], s.Tilts, now)
-	case view.ModeOutOfService, view.ModeCashout:
+	case view.ModeOutOfService:
+		if s.Disabled != "" {
+			r.status(s, disabledKeys, r.reasons(s.Disabled), now)
+		} else {
+			r.status(s, modeKeys[s.Mode], nil, now)
+		}
+	case view.ModeCashout:
 		r.status(s, modeKeys[s.Mode], nil, now)
 	case view.ModeLockup:
 		r.lockup(s, now)
@@ -288,6 +297,18 @@ var modeKeys = map[view.Mode][2]string{
 	view.ModeTilt:         {"mode.tilt", "mode.tilt.body"},
 	view.ModeOutOfService: {"mode.out_of_service", "mode.out_of_service.body"},
 	view.ModeCashout:      {"mode.cashout", "mode.cashout.body"},
+}
+
+// disabledKeys: the central system disabled the cabinet on purpose, which
+// is not the link being down.
+var disabledKeys = [2]string{"mode.disabled", "mode.disabled.body"}
+
+// reasons is one reason as a list, kept between frames.
+func (r *Renderer) reasons(why string) []string {
+	if len(r.why) != 1 || r.why[0] != why {
+		r.why = []string{why}
+	}
+	return r.why
 }
 
 var gameKeys = map[engine.GameID]string{engine.WishStar: "game.wishstar", engine.MagicStars: "game.magicstars"}

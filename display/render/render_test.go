@@ -350,3 +350,99 @@ func TestStillIsHonest(t *testing.T) {
 		t.Error("spinning reels said to be still")
 	}
 }
+
+// smallSymbolAt is the symbol whose key colour is nearest the key point of
+// a recall cell.
+func smallSymbolAt(frame *image.RGBA, g engine.GameID, grid RecallGrid, reel, row int) engine.Symbol {
+	c := RecallCell(grid, reel, row)
+	p := c.Min.Add(art.KeyPoint(c.Dx(), c.Dy()))
+	got := frame.RGBAAt(p.X, p.Y)
+	best, bestD := engine.Symbol(255), 1<<30
+	for _, s := range art.Symbols(g) {
+		k, _ := art.Key(g, s)
+		if d := dist(got, k); d < bestD {
+			best, bestD = s, d
+		}
+	}
+	return best
+}
+
+// TestRecallShowsTheSymbols (check 11): the recall page draws the final
+// screen and the step on the page with the snapshot's symbols, for random
+// screens of both games (3×3 and 5×3), in every language.
+func TestRecallShowsTheSymbols(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for n := range 24 {
+		lang := i18n.Languages[n%3]
+		g := engine.WishStar
+		var final, step engine.Step
+		if n%2 == 0 {
+			final.Screen, step.Screen = wsRandomScreen(rng), wsRandomScreen(rng)
+		} else {
+			g = engine.MagicStars
+			for reel := range 3 {
+				for row := range 3 {
+					final.Screen[reel][row] = engine.Symbol(1 + rng.IntN(8))
+					step.Screen[reel][row] = engine.Symbol(1 + rng.IntN(8))
+				}
+			}
+		}
+		s := Fixtures(lang)[len(Fixtures(lang))-2].Snap
+		page := *s.Menu
+		v := *page.Recall
+		v.Game, v.Final, v.StepGame, v.Step, v.Steps = g, &final, &step, 1, 3
+		page.Recall = &v
+		snap := *s
+		snap.Menu = &page
+		frame := shared.Render(&snap, T0)
+		reels := 5
+		if g == engine.MagicStars {
+			reels = 3
+		}
+		for reel := range reels {
+			for row := range 3 {
+				if got := smallSymbolAt(frame, g, RecallFinal, reel, row); got != final.Screen[reel][row] {
+					t.Fatalf("%s %s: final screen cell %d,%d shows %d, want %d", lang, g, reel, row, got, final.Screen[reel][row])
+				}
+				if got := smallSymbolAt(frame, g, RecallStep, reel, row); got != step.Screen[reel][row] {
+					t.Fatalf("%s %s: step cell %d,%d shows %d, want %d", lang, g, reel, row, got, step.Screen[reel][row])
+				}
+			}
+		}
+	}
+}
+
+// TestDisabledHasItsOwnWording: a cabinet disabled by the central system
+// does not say the link is down: its title and body differ from the
+// out-of-service screen's, in every language.
+func TestDisabledHasItsOwnWording(t *testing.T) {
+	for _, lang := range i18n.Languages {
+		var oos, dis *Fixture
+		fs := Fixtures(lang)
+		for i := range fs {
+			switch fs[i].Name {
+			case "out_of_service":
+				oos = &fs[i]
+			case "out_of_service_disabled":
+				dis = &fs[i]
+			}
+		}
+		if i18n.T(lang, "mode.disabled") == i18n.T(lang, "mode.out_of_service") || i18n.T(lang, "mode.disabled.body") == i18n.T(lang, "mode.out_of_service.body") {
+			t.Fatalf("%s: the disabled wording is the link-down wording", lang)
+		}
+		a := image.NewRGBA(image.Rect(0, 0, W, H))
+		copy(a.Pix, shared.Render(oos.Snap, oos.At).Pix)
+		b := shared.Render(dis.Snap, dis.At)
+		title := image.Rect(300, 260, W-300, 480) // title and body of the status panel
+		if sameRegion(a, b, title) {
+			t.Fatalf("%s: the disabled screen shows the out-of-service title and body", lang)
+		}
+		// and the same screen without the reason is still the disabled one
+		plain := *dis.Snap
+		plain.Disabled = "x"
+		c := shared.Render(&plain, dis.At)
+		if !sameRegion(b, c, title) {
+			t.Fatalf("%s: the disabled title depends on the reason", lang)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package render
 
 import (
 	"image"
+	"strconv"
 	"image/color"
 	"image/draw"
 	"time"
@@ -270,6 +271,12 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	}
 	r.fBig.Draw(r.frame, i18n.T(lang, title), 80, 40, Left, cGold)
 	r.fill(image.Rect(80, 160, W-80, 164), cGoldDim)
+	if s.Menu != nil && s.Menu.Recall != nil {
+		r.recall(s, s.Menu.Recall)
+		r.fSmall.Draw(r.frame, i18n.T(lang, "menu.hint"), W/2, H-50, Center, cDim)
+		r.pageOf(s)
+		return
+	}
 	y := 190
 	for i, ln := range lines {
 		if i == 32 {
@@ -282,6 +289,19 @@ func (r *Renderer) menu(s *view.Snapshot) {
 		r.fBody.Draw(r.frame, i18n.T(lang, "menu.empty"), 80, y, Left, cDim)
 	}
 	r.fSmall.Draw(r.frame, i18n.T(lang, "menu.hint"), W/2, H-50, Center, cDim)
+	r.pageOf(s)
+}
+
+// pageOf shows where the page is in the menu ("3 / 11").
+func (r *Renderer) pageOf(s *view.Snapshot) {
+	if s.Menu == nil || s.Menu.Pages == 0 {
+		return
+	}
+	b := strconv.AppendInt(r.buf2[:0], int64(s.Menu.Page), 10)
+	b = append(b, " / "...)
+	b = strconv.AppendInt(b, int64(s.Menu.Pages), 10)
+	r.buf2 = b
+	r.fSmall.DrawB(r.frame, b, W-80, H-50, Right, cDim)
 }
 
 // ---- the devkit --------------------------------------------------------

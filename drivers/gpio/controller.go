@@ -70,6 +70,11 @@ type Config struct {
 	Clock Clock       // nil: SystemClock
 	Store MeterStore  // required when Meters is not empty
 	Sink  func(Event) // receives every event, from the goroutine calling Step
+	// Heartbeat, when set, is called by Run after every Step (the inputs
+	// read, patterns and meters served): proof for the watchdog that the
+	// loop is not hung. A bank Read or WaitEdge that never returns stops
+	// the beats; so does Run ending on a failure. Keep it cheap.
+	Heartbeat func()
 }
 
 // InputLines lists the input-bank lines the config needs, inputs first, then
@@ -150,6 +155,7 @@ type Controller struct {
 	out   OutputBank
 	clock Clock
 	sink  func(Event)
+	beat  func() // nil: none
 	epoch time.Time
 
 	stepMu sync.Mutex // one Step at a time, so events keep their order
@@ -207,7 +213,7 @@ func New(cfg Config, in InputBank, out OutputBank) (*Controller, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &Controller{in: in, out: out, clock: cfg.Clock, sink: cfg.Sink, senseBit: -1, outLines: out.Lines(), quit: make(chan struct{})}
+	c := &Controller{in: in, out: out, clock: cfg.Clock, sink: cfg.Sink, beat: cfg.Heartbeat, senseBit: -1, outLines: out.Lines(), quit: make(chan struct{})}
 	c.inputAt = make([]Input, len(inIdx))
 	windows := make([]time.Duration, len(inIdx))
 	seenIn := map[Input]bool{}
@@ -538,6 +544,9 @@ func (c *Controller) Run(ctx context.Context) error {
 		next, err := c.Step()
 		if err != nil {
 			return err
+		}
+		if c.beat != nil {
+			c.beat()
 		}
 		wait := MaxIdleWait
 		if !next.IsZero() {

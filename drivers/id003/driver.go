@@ -46,6 +46,11 @@ type Config struct {
 	BeforeAck func(Stacked) error
 	// EventBuffer is the capacity of the Events channel.
 	EventBuffer int
+	// Heartbeat, when set, is called by the Run goroutine each time it
+	// finishes an exchange (answered, or its time-out handled) or a failed
+	// reopen: proof for the watchdog that the poll loop is not hung. A Read
+	// that never returns stops the beats. Keep it cheap and non-blocking.
+	Heartbeat func()
 }
 
 // DefaultConfig is the configuration for a real acceptor on path.
@@ -215,6 +220,7 @@ func (d *Driver) Run(ctx context.Context) error {
 		if d.port == nil {
 			if err := d.open(); err != nil {
 				d.silence(err)
+				d.beat()
 				wait = d.cfg.ReopenInterval
 			}
 		}
@@ -285,7 +291,14 @@ func (d *Driver) exchange(req Frame, accept func(Frame) bool) (Frame, error) {
 		d.port, d.sess = nil, nil
 		d.silence(err)
 	}
+	d.beat()
 	return f, err
+}
+
+func (d *Driver) beat() {
+	if d.cfg.Heartbeat != nil {
+		d.cfg.Heartbeat()
+	}
 }
 
 func (d *Driver) alive() {

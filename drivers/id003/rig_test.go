@@ -95,11 +95,15 @@ func newRig(t *testing.T, opts ...option) *rig {
 
 func (r *rig) startDriver() {
 	cfg := r.cfg
+	open := cfg.Open // an option's wrapper (a serialport.Gate), else the real port
+	if open == nil {
+		open = serialport.Open
+	}
 	cfg.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
 		r.mu.Lock()
 		r.modes = append(r.modes, m)
 		r.mu.Unlock()
-		return serialport.Open(path, m)
+		return open(path, m)
 	}
 	r.drv = id003.New(cfg)
 	ctx, cancel := context.WithCancel(r.ctx)

@@ -47,11 +47,16 @@ type Options struct {
 	// the reason and refuses play and money (check 8).
 	SoftwareError string
 	// Health, when set, is the watchdog monitor: the cabinet loop beats
-	// its "cabinet" heart on every tick.
+	// its "cabinet" heart on every tick, and each device loop of the board
+	// ("acceptor", "printer", "gpio") on every completed cycle. The render
+	// loop is not the app's: cmd/polaris registers "render".
 	Health *health.Monitor
-	// AcceptorConfig and PrinterOptions adjust device timings (tests).
+	// AcceptorConfig adjusts the acceptor's timings (tests).
 	AcceptorConfig func(*id003.Config)
-	Logf           func(format string, args ...any)
+	// BoardOptions, when set, adjusts what is passed to board.Assemble after
+	// the app filled it in (tests: printer timings, port wrappers).
+	BoardOptions func(*board.Options)
+	Logf         func(format string, args ...any)
 }
 
 // App is a running cabinet.
@@ -64,7 +69,7 @@ type App struct {
 	Market  *market.Profile
 
 	cab    *cabinet.Cabinet // set before any device event can arrive
-	heart  *health.Heart
+	hearts []*health.Heart
 	mu     sync.Mutex
 	cancel context.CancelFunc
 	wg     sync.WaitGroup
@@ -122,11 +127,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, fmt.Errorf("app: ledger: %w", err)
 	}
-	var beat func()
-	if o.Health != nil {
-		a.heart = o.Health.Register("cabinet", 2*time.Second)
-		beat = a.heart.Beat
-	}
+	beat := a.register("cabinet", CabinetWindow)
 	if o.SoftwareError != "" {
 		// Before any device or network traffic: nothing is opened.
 		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger,
@@ -145,14 +146,32 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	a.Board, err = board.Assemble(bp, board.Options{
+	bo := board.Options{
 		Meters:         &hardMeters{led: a.Ledger, unit: unitOf(prof)},
 		GPIOEvents:     a.gpioEvent,
 		BeforeAck:      a.beforeAck,
 		AcceptorConfig: o.AcceptorConfig,
-	})
+		GPIOHeartbeat:  a.register("gpio", GPIOWindow),
+	}
+	if bp.Acceptor != nil {
+		bo.AcceptorHeartbeat = a.register("acceptor", AcceptorWindow)
+	}
+	if bp.Printer != nil {
+		bo.PrinterHeartbeat = a.register("printer", PrinterWindow)
+	}
+	if o.BoardOptions != nil {
+		o.BoardOptions(&bo)
+	}
+	a.Board, err = board.Assemble(bp, bo)
 	if err != nil {
 		return nil, err
+	}
+	// A device the board did not assemble has no loop to wait for.
+	if a.Board.Acceptor == nil {
+		a.unregister("acceptor")
+	}
+	if a.Board.Printer == nil {
+		a.unregister("printer")
 	}
 	cfg := cabinet.Config{
 		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
@@ -173,6 +192,46 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// Watchdog windows: how long each loop may go without a beat before the
+// watchdog is no longer fed. Each is several cycles of its loop and above
+// the slowest cycle a healthy loop can take.
+const (
+	CabinetWindow = 2 * time.Second // a tick every Options.Tick (5 ms)
+	// The acceptor polls every 150 ms and beats after every request; one
+	// request to a silent acceptor takes up to 2 s (4 × 500 ms at start-up).
+	AcceptorWindow = 5 * time.Second
+	// TCL reads every 10 ms; ESC/POS reads a status round every 500 ms and
+	// beats between reads while printing.
+	PrinterWindow = 5 * time.Second
+	// The GPIO loop steps at least every 50 ms; a step may wait on the
+	// ledger for the hard meters.
+	GPIOWindow = 3 * time.Second
+	// RenderWindow is for cmd/polaris's "render" heart: ebiten calls Update
+	// 60 times a second.
+	RenderWindow = 3 * time.Second
+)
+
+// register adds a heart to the watchdog monitor and returns its Beat; nil
+// without a monitor.
+func (a *App) register(name string, window time.Duration) func() {
+	if a.Opt.Health == nil {
+		return nil
+	}
+	h := a.Opt.Health.Register(name, window)
+	a.hearts = append(a.hearts, h)
+	return h.Beat
+}
+
+func (a *App) unregister(name string) {
+	for i, h := range a.hearts {
+		if h.Name() == name {
+			a.Opt.Health.Unregister(h)
+			a.hearts = append(a.hearts[:i], a.hearts[i+1:]...)
+			return
+		}
+	}
+}
 
 // Run runs the cabinet, its devices and the event pumps until ctx ends or
 // the cabinet stops (a PowerOff).
@@ -397,9 +456,10 @@ func (a *App) Close() error {
 		a.cancel()
 	}
 	var errs []error
-	if a.heart != nil {
-		a.Opt.Health.Unregister(a.heart) // a restart (power cut) registers again
+	for _, h := range a.hearts {
+		a.Opt.Health.Unregister(h) // a restart (power cut) registers again
 	}
+	a.hearts = nil
 	if a.Board != nil {
 		errs = append(errs, a.Board.Close())
 	}

@@ -44,6 +44,13 @@ type Config struct {
 	// SoftwareError, when set, is why software verification failed at
 	// start: the cabinet shows it and refuses play and money (check 8).
 	SoftwareError string
+	// SoftwareID names the running software: the verified manifest's
+	// digest, or in a development build the binary's build id. A change
+	// since the last start locks the cabinet until a technician accepts
+	// it (check 9). Empty: not checked.
+	SoftwareID string
+	// SoftwareVersion is shown on the audit page (check 29).
+	SoftwareVersion string
 	// SigningKey verifies outcomes again when a round is recovered.
 	SigningKey ed25519.PublicKey
 	// LinkUp is the link state at start; afterwards LinkState events.
@@ -106,7 +113,12 @@ type Cabinet struct {
 	message       string
 	menu          *view.MenuPage
 	menuPage      int
+	recall        []recallGame // read when a menu opens
+	recallStep    int          // the step on a recall page
 	messageAmount engine.Money
+
+	off      *offState // the last power-down, as power-up found it (check 18)
+	lastBeat time.Time // last heartbeat written to the ledger
 
 	interrupted *ledger.Doc // a voucher whose printing a power cut interrupted
 	reconcileAt time.Time   // when pending escrows of a past power-up count as returned
@@ -237,6 +249,8 @@ func (c *Cabinet) handle(e Event) {
 		c.key(e.Name, e.On)
 	case Door:
 		c.door(e.Name, e.Open)
+	case DoorWhileOff:
+		c.doorWhileOff(e)
 	case LinkState:
 		c.linkState(e.Up)
 	case JackpotValues:
@@ -301,20 +315,16 @@ func (c *Cabinet) setTilt(key, reason string, manual bool) {
 		return
 	}
 	c.tilts[key] = tilt{reason: reason, source: key, manual: manual}
-	if manual {
-		c.saveTilts()
-	}
+	c.saveTilts()
 	c.cfg.Logf("cabinet: tilt %s: %s", key, reason)
 	c.logEvent("tilt", key, reason, 0)
 	c.auto = false
 }
 
 func (c *Cabinet) clearTilt(key string) {
-	if t, ok := c.tilts[key]; ok {
+	if _, ok := c.tilts[key]; ok {
 		delete(c.tilts, key)
-		if t.manual {
-			c.saveTilts()
-		}
+		c.saveTilts()
 		c.logEvent("tilt_cleared", key, "", 0)
 	}
 }
@@ -363,6 +373,10 @@ func (c *Cabinet) mode() view.Mode {
 	switch {
 	case !c.started:
 		return view.ModeStarting
+	case c.menu != nil:
+		// A key turned on shows its pages over any state it may be
+		// opened in (recall in error states, check 11; audit, check 29).
+		return view.ModeMenu
 	case c.cfg.SoftwareError != "":
 		return view.ModeSoftware
 	case c.ramError:
@@ -373,8 +387,6 @@ func (c *Cabinet) mode() view.Mode {
 		return view.ModeTilt
 	case len(c.lockups) > 0:
 		return view.ModeLockup
-	case c.menu != nil:
-		return view.ModeMenu
 	}
 	if r := c.round; r != nil {
 		switch r.phase {
@@ -427,6 +439,9 @@ func (c *Cabinet) publish() {
 		s.Bets = g.Stakes
 	}
 	s.RiskOffer = c.round != nil && c.round.phase == phaseRiskOffer
+	if c.linkUp {
+		s.Disabled = c.disabled
+	}
 	if len(c.lockups) > 0 {
 		d := c.lockups[0] // the one the attendant's key pays next
 		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}

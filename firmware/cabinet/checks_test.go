@@ -1,17 +1,13 @@
 package cabinet
 
 import (
-	"fmt"
 	"reflect"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
-	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -45,87 +41,6 @@ func (r *rig) eventsSince(seq uint64) []ledger.Event {
 		}
 	}
 	return out
-}
-
-// Check 11, game recall: the attendant key (no lockup pending) opens the
-// recall page with the last ten games — number, game, bet, win, credit
-// before and after — newest first; it survives a power cut and changes no
-// meter and no credit; Start does nothing while it is open.
-func TestCheck11RecallByAttendantKey(t *testing.T) {
-	noHandpay := withMarket(func(p *market.Profile) { p.Limits.LargeWin = 1 << 40 })
-	r := newRig(t, "demo", noHandpay)
-	r.idle()
-	r.insertNote(10000, 2)
-	type played struct {
-		n                  uint64
-		game               engine.GameID
-		bet, win, bef, aft engine.Money
-	}
-	var games []played
-	for i := 0; i < 12; i++ {
-		if i == 6 {
-			r.cab.Post(SelectGame{Game: engine.MagicStars})
-		}
-		before := r.credit()
-		s := r.settleRound(r.playOne())
-		games = append(games, played{s.Round.Number, s.Round.Game, s.Bet, s.Round.Total, before, r.credit()})
-	}
-
-	openRecall := func() []string {
-		t.Helper()
-		meters, _ := r.led.AllMeters()
-		credit := r.credit()
-		r.cab.Post(Key{Name: "attendant", On: true})
-		s := r.until("recall page", time.Millisecond, func(s *view.Snapshot) bool {
-			return s.Mode == view.ModeMenu && s.Menu != nil && s.Menu.Title == "menu.recall"
-		})
-		lines := append([]string(nil), s.Menu.Lines...)
-		r.press(view.Start) // the menu is open: no game
-		r.press(view.Collect)
-		r.press(view.BetPlus) // the money history page, and back
-		r.until("history page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.money" })
-		r.press(view.BetMinus)
-		r.until("recall page again", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.recall" })
-		r.cab.Post(Key{Name: "attendant", On: false})
-		r.idle()
-		after, _ := r.led.AllMeters()
-		if !reflect.DeepEqual(meters, after) || r.credit() != credit {
-			t.Fatalf("check 11: recall changed meters or credit (credit %d → %d)\nbefore %v\nafter  %v", credit, r.credit(), meters, after)
-		}
-		return lines
-	}
-
-	lines := openRecall()
-	if len(lines) != 10 {
-		t.Fatalf("check 11: recall shows %d games, want the last 10:\n%s", len(lines), strings.Join(lines, "\n"))
-	}
-	for i, line := range lines {
-		g := games[len(games)-1-i] // newest first
-		want := fmt.Sprintf("#%d %s bet %s win %s credit %s→%s ", g.n, g.game,
-			r.cab.money(int64(g.bet)), r.cab.money(int64(g.win)), r.cab.money(int64(g.bef)), r.cab.money(int64(g.aft)))
-		if !strings.HasPrefix(line, want) {
-			t.Fatalf("check 11: recall line %d is %q, want it to start %q", i, line, want)
-		}
-	}
-
-	r.powerCut()
-	r.start("demo", noHandpay)
-	r.idle()
-	if again := openRecall(); !reflect.DeepEqual(again, lines) {
-		t.Fatalf("check 11: recall after a power cut differs:\n%s\nwas\n%s", strings.Join(again, "\n"), strings.Join(lines, "\n"))
-	}
-
-	// In a non-critical error state (paper out) recall is available too.
-	r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
-	r.until("tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
-	r.cab.Post(Key{Name: "attendant", On: true})
-	s := r.until("recall in a tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.recall" })
-	if !reflect.DeepEqual(s.Menu.Lines, lines) {
-		t.Fatalf("check 11: recall in a tilt shows %q", s.Menu.Lines)
-	}
-	r.cab.Post(Key{Name: "attendant", On: false})
-	r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}})
-	r.idle()
 }
 
 // Check 23: Collect pressed while a round is presented prints nothing and

@@ -3,7 +3,6 @@ package cabinet
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -11,12 +10,16 @@ import (
 
 // key handles the key switches. The attendant key resets a lockup, or
 // opens the attendant pages (recall, money history); the technician key
-// clears tilts that need a technician and opens the audit pages.
+// clears tilts that need a technician and opens the audit pages. Neither
+// opens a menu during play or a cash-out unless a fault stopped it
+// (check 29).
 func (c *Cabinet) key(name string, on bool) {
 	c.keys[name] = on
 	if !on {
 		if !c.keys["attendant"] && !c.keys["technician"] {
-			c.menu = nil
+			c.menu, c.recall = nil, nil
+		} else if c.menu != nil {
+			c.showMenu()
 		}
 		return
 	}
@@ -27,11 +30,10 @@ func (c *Cabinet) key(name string, on bool) {
 			c.resetHandpay()
 			return
 		}
-		c.menuPage = 0
-		c.menu = c.attendantPage()
 	case "technician":
 		if c.ramError {
-			c.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []string{"ram_clear.confirm"}}
+			c.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []string{
+				"START: clear the critical memory (logged); credit and meters start again from zero"}}
 			return
 		}
 		if d := c.interrupted; d != nil {
@@ -43,7 +45,7 @@ func (c *Cabinet) key(name string, on bool) {
 		}
 		cleared := false
 		for k, t := range c.tilts {
-			if t.manual {
+			if t.manual && k != tiltSoftwareChanged {
 				delete(c.tilts, k)
 				cleared = true
 				c.logEvent("tilt_cleared", "technician", t.reason, 0)
@@ -52,18 +54,44 @@ func (c *Cabinet) key(name string, on bool) {
 		if cleared {
 			c.saveTilts()
 		}
-		c.menuPage = 0
-		c.menu = c.technicianPage()
+		if _, ok := c.tilts[tiltSoftwareChanged]; ok {
+			// A changed program is accepted only with Start (check 9).
+			c.menu = &view.MenuPage{Title: "menu.software_changed", Lines: []string{c.tilts[tiltSoftwareChanged].reason,
+				"START: accept the software now running (logged); turn the key back to leave it locked"}}
+			return
+		}
+	default:
+		return
 	}
+	if c.menu == nil && !c.menuAllowed() {
+		c.message = "menu_refused"
+		c.logEvent("menu_refused", name, "during play or cash-out", 0)
+		return
+	}
+	c.menuPage = 0
+	c.recallStep = 0
+	c.loadRecall()
+	c.showMenu()
+}
+
+// menuAllowed: menus open in idle and in error states, never in a round
+// or a cash-out that no fault has stopped (check 29).
+func (c *Cabinet) menuAllowed() bool {
+	if c.round == nil && c.cashout == nil {
+		return true
+	}
+	return len(c.tilts) > 0 || c.doorOpen() || c.ramError || !c.linkUp || c.softwareRefused()
 }
 
 // door: opening stops play at the end of the current step and disables
 // money in and out (check 16); closing resumes the saved state (check 17).
 func (c *Cabinet) door(name string, open bool) {
+	c.firstDoorInput(name, open)
 	if c.doors[name] == open {
 		return
 	}
 	c.doors[name] = open
+	c.saveDoors()
 	var err error
 	if open {
 		err = c.led.DoorOpened(name)
@@ -115,8 +143,10 @@ func (c *Cabinet) centralCommand(e CentralCommand) {
 	c.logEvent("central_command", "central", e.Command+" "+e.Reason, 0)
 }
 
-// menuPress pages through the menu with Bet− and Bet+; in a RAM error
-// the technician confirms the RAM clear with Start.
+// menuPress pages through the menu with Bet− and Bet+; on a recall page
+// Start and Stop page through the game's steps. In a RAM error the
+// technician confirms the RAM clear with Start; a software change is
+// accepted the same way.
 func (c *Cabinet) menuPress(b view.Button) {
 	if c.ramError {
 		if b == view.Start && c.keys["technician"] {
@@ -124,21 +154,55 @@ func (c *Cabinet) menuPress(b view.Button) {
 		}
 		return
 	}
+	if _, ok := c.tilts[tiltSoftwareChanged]; ok && c.keys["technician"] {
+		if b == view.Start {
+			c.acceptSoftware()
+		}
+		return
+	}
 	switch b {
 	case view.BetPlus:
 		c.menuPage++
+		c.recallStep = 0
 	case view.BetMinus:
 		if c.menuPage > 0 {
 			c.menuPage--
 		}
+		c.recallStep = 0
+	case view.Start:
+		c.recallStep++
+	case view.Stop:
+		c.recallStep--
 	default:
 		return
 	}
-	if c.keys["technician"] {
-		c.menu = c.technicianPage()
-	} else {
-		c.menu = c.attendantPage()
+	c.showMenu()
+}
+
+// menuPages lists the open menu's pages: the technician's audit pages and
+// the recall, or the attendant's recall (one page per game) and money
+// history.
+func (c *Cabinet) menuPages() []func() *view.MenuPage {
+	var ps []func() *view.MenuPage
+	tech := c.keys["technician"]
+	if tech {
+		ps = append(ps, c.auditPage, c.metersPage, c.eventsPage, c.historyPage)
 	}
+	for i := range max(len(c.recall), 1) {
+		ps = append(ps, func() *view.MenuPage { return c.recallPage(i) })
+	}
+	if !tech {
+		ps = append(ps, c.historyPage)
+	}
+	return ps
+}
+
+func (c *Cabinet) showMenu() {
+	ps := c.menuPages()
+	c.menuPage = min(max(c.menuPage, 0), len(ps)-1)
+	p := ps[c.menuPage]()
+	p.Page, p.Pages = c.menuPage+1, len(ps)
+	c.menu = p
 }
 
 func (c *Cabinet) money(v int64) string {
@@ -155,16 +219,6 @@ func (c *Cabinet) money(v int64) string {
 		sign, v = "-", -v
 	}
 	return fmt.Sprintf("%s%d.%0*d %s", sign, v/div, cur.MinorUnits, v%div, cur.Code)
-}
-
-func (c *Cabinet) technicianPage() *view.MenuPage {
-	pages := []func() *view.MenuPage{c.metersPage, c.eventsPage, c.historyPage}
-	return pages[c.menuPage%len(pages)]()
-}
-
-func (c *Cabinet) attendantPage() *view.MenuPage {
-	pages := []func() *view.MenuPage{c.recallPage, c.historyPage}
-	return pages[c.menuPage%len(pages)]()
 }
 
 func (c *Cabinet) metersPage() *view.MenuPage {
@@ -199,19 +253,6 @@ func (c *Cabinet) historyPage() *view.MenuPage {
 	}
 	for _, d := range c.led.DocsOut() {
 		p.Lines = append(p.Lines, fmt.Sprintf("OUT %s %-10s %s %s %s", d.Done.Format("2006-01-02 15:04"), d.Kind, c.money(d.Amount), d.MaskedNumber(), d.Result))
-	}
-	return p
-}
-
-func (c *Cabinet) recallPage() *view.MenuPage {
-	p := &view.MenuPage{Title: "menu.recall"}
-	for _, r := range c.led.Recall(10) {
-		risk := make([]string, 0, len(r.Risk))
-		for _, s := range r.Risk {
-			risk = append(risk, fmt.Sprintf("%d→%d", s.Stake, s.Won))
-		}
-		p.Lines = append(p.Lines, fmt.Sprintf("#%d %s bet %s win %s credit %s→%s %s %s", r.Number, r.Game,
-			c.money(r.Stake), c.money(r.Win), c.money(r.CreditBefore), c.money(r.CreditAfter), r.Status, strings.Join(risk, " ")))
 	}
 	return p
 }

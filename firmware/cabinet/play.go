@@ -468,4 +468,5 @@ func (c *Cabinet) tick() {
 		}
 	}
 	c.tickMoney(now)
+	c.tickPowerOff(now)
 }

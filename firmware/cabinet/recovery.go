@@ -16,6 +16,7 @@ import (
 // its own outcome (asked again when it had none: the central system
 // answers with the same one).
 func (c *Cabinet) powerUp() {
+	c.readOffState()
 	if err := c.led.PowerUp(); err != nil {
 		c.ledgerFailed("the power-up", err)
 	}
@@ -35,6 +36,19 @@ func (c *Cabinet) powerUp() {
 			}
 		}
 	}
+	if b, ok := c.led.SoftwareState(deviceTiltsKey); ok {
+		// A device's tilt is shown again until the device, started
+		// again, reports the condition gone (check 6).
+		var saved map[string]string
+		if json.Unmarshal(b, &saved) == nil {
+			for k, reason := range saved {
+				if k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
+					c.tilts[k] = tilt{reason: reason, source: k}
+				}
+			}
+		}
+	}
+	c.checkSoftware()
 	c.refreshLockups()
 	for _, d := range c.led.PendingDocs() {
 		if d.Kind == ledger.DocVoucher {
@@ -128,16 +142,24 @@ func (c *Cabinet) storedOutcome(lr ledger.Round, g engine.Game) (*link.Outcome, 
 	return o, nil
 }
 
-// saveTilts keeps the tilts that need a technician across power cuts.
+// deviceTiltsKey keeps the device tilts (cleared by the device itself)
+// apart from "tilts", those a technician ends.
+const deviceTiltsKey = "device_tilts"
+
+// saveTilts keeps the tilts across power cuts (check 6).
 func (c *Cabinet) saveTilts() {
-	saved := map[string]string{}
+	manual, device := map[string]string{}, map[string]string{}
 	for k, t := range c.tilts {
 		if t.manual {
-			saved[k] = t.reason
+			manual[k] = t.reason
+		} else {
+			device[k] = t.reason
 		}
 	}
-	b, _ := json.Marshal(saved)
-	if err := c.led.SetSoftwareState("tilts", b); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.ramError = true
+	for key, m := range map[string]map[string]string{"tilts": manual, deviceTiltsKey: device} {
+		b, _ := json.Marshal(m)
+		if err := c.led.SetSoftwareState(key, b); err != nil && errors.Is(err, ledger.ErrRAMError) {
+			c.ramError = true
+		}
 	}
 }

@@ -39,6 +39,9 @@ type fakeAcceptor struct {
 	doc      id003.Document
 	commands []string
 	enabled  bool
+	// stall: Stack is taken and nothing follows, as when the power goes
+	// while the note moves to the stacker.
+	stall bool
 }
 
 func (a *fakeAcceptor) log(s string) { a.mu.Lock(); a.commands = append(a.commands, s); a.mu.Unlock() }
@@ -64,6 +67,12 @@ func (a *fakeAcceptor) Return(context.Context) error {
 }
 func (a *fakeAcceptor) Stack(context.Context) error {
 	a.log("stack")
+	a.mu.Lock()
+	stall := a.stall
+	a.mu.Unlock()
+	if stall {
+		return nil
+	}
 	s := id003.Stacked{Doc: a.doc}
 	if err := a.cab.BeforeAck(s); err != nil {
 		return err

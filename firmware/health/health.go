@@ -57,12 +57,36 @@ func (m *Monitor) Unregister(h *Heart) {
 	}
 }
 
+// Name is the component's name.
+func (h *Heart) Name() string { return h.name }
+
 // Beat records that the component is alive now.
 func (h *Heart) Beat() {
 	h.m.mu.Lock()
 	h.last = h.m.now()
 	h.beats++
 	h.m.mu.Unlock()
+}
+
+// Component is one registered heart as Status reports it.
+type Component struct {
+	Name   string
+	Window time.Duration
+	Last   time.Time // last beat (registration time until the first)
+	Beats  uint64
+}
+
+// Status lists every registered component, sorted by name: for
+// diagnostics, and for tests that wait for a loop's next beat.
+func (m *Monitor) Status() []Component {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([]Component, 0, len(m.comps))
+	for _, h := range m.comps {
+		out = append(out, Component{Name: h.name, Window: h.window, Last: h.last, Beats: h.beats})
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
 }
 
 // Stale is one component that missed its window.

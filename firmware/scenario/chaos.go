@@ -9,8 +9,9 @@ import (
 )
 
 // Chaos plays the headless cabinet at random until ctx ends: notes in,
-// games (with Auto), Risk choices, cash-outs to vouchers, vouchers back in,
-// doors opened and closed. The crash harness kills it at random instants.
+// games (with Auto), Risk choices, cash-outs to vouchers, the printed
+// voucher taken and put back in, doors opened and closed, the attendant
+// and technician keys. The crash harness kills it at random instants.
 func Chaos(ctx context.Context, h *Headless, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	notes := []engine.Money{500, 1000, 2000, 5000}
@@ -42,11 +43,21 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 		case p < 74:
 			step("press", "collect")
 		case p < 80:
-			// The player takes the voucher and puts it back in.
-			if e := h.App.Board.TCLEmulator; e != nil {
-				e.TakeTicket()
+			// The player takes the voucher and puts one from the wallet
+			// back in, mostly the newest.
+			e := h.App.Board.TCLEmulator
+			if e == nil {
+				step("ticket", "last")
+				break
 			}
-			step("ticket", "last")
+			e.TakeTicket()
+			if w := h.Wallet(); len(w) > 0 {
+				i := len(w) - 1
+				if rng.IntN(4) == 0 {
+					i = rng.IntN(len(w))
+				}
+				h.App.Board.AcceptorEmulator.InsertTicket(w[i])
+			}
 		case p < 84:
 			step("door", "main", "open")
 			time.Sleep(time.Duration(rng.IntN(100)) * time.Millisecond)
@@ -59,6 +70,11 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 			// An attendant clears whatever lockup there is.
 			step("key", "attendant", "on")
 			step("key", "attendant", "off")
+		case p < 96:
+			// A technician clears what only a technician may (a voucher
+			// print a power cut interrupted, an outcome mismatch).
+			step("key", "technician", "on")
+			step("key", "technician", "off")
 		default:
 			time.Sleep(time.Duration(rng.IntN(50)) * time.Millisecond)
 		}

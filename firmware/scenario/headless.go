@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"time"
 
+	"github.com/polaris-vlt/polaris/board"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/engine"
@@ -29,8 +31,18 @@ type Headless struct {
 	lastVoucher string
 }
 
-// StartHeadless starts a headless cabinet.
+// StartHeadless starts a headless cabinet. When the data directory has a
+// DocumentDir, the emulators keep their document logs there.
 func StartHeadless(ctx context.Context, o app.Options) (*Headless, error) {
+	if dir := DocumentDir(o.DataDir); isDir(dir) {
+		adjust := o.BoardOptions
+		o.BoardOptions = func(bo *board.Options) {
+			bo.DocumentLogDir = dir
+			if adjust != nil {
+				adjust(bo)
+			}
+		}
+	}
 	h := &Headless{Opt: o}
 	return h, h.boot(ctx)
 }
@@ -57,12 +69,14 @@ func (h *Headless) PowerCut(ctx context.Context) error {
 	return h.boot(ctx)
 }
 
-// Close stops the cabinet.
+// Close stops the cabinet; closing again does nothing.
 func (h *Headless) Close() error {
-	if h.stop != nil {
-		h.stop()
-		<-h.done
+	if h.stop == nil {
+		return nil
 	}
+	h.stop()
+	<-h.done
+	h.stop = nil
 	return h.App.Close()
 }
 
@@ -96,7 +110,7 @@ var errNoDevices = errors.New("the cabinet opened no devices (software verificat
 func (h *Headless) Do(ctx context.Context, s Step) error {
 	a := s.Args
 	switch s.Verb {
-	case "press", "hold", "door", "key", "note", "ticket":
+	case "press", "hold", "door", "key", "note", "ticket", "printer":
 		if h.App.Board == nil {
 			return errNoDevices
 		}
@@ -147,6 +161,12 @@ func (h *Headless) Do(ctx context.Context, s Step) error {
 		return h.expect(a)
 	case "power":
 		return h.PowerCut(ctx)
+	case "printer":
+		if h.App.Board == nil || h.App.Board.TCLEmulator == nil {
+			return errors.New("no emulated TCL printer")
+		}
+		h.App.Board.TCLEmulator.TakeTicket()
+		return nil
 	}
 	return fmt.Errorf("unknown command %q", s.Verb)
 }
@@ -194,8 +214,50 @@ func (h *Headless) credit() engine.Money {
 	return engine.Money(c)
 }
 
-// LastVoucher is the validation number of the last voucher out.
+// Wallet lists, oldest first, the vouchers the player holds: presented by
+// the printer and not (or no longer) in the acceptor's cash box. With
+// document logs it outlives power cuts, as the paper does.
+func (h *Headless) Wallet() []string {
+	b := h.App.Board
+	if b == nil || b.TCLEmulator == nil || b.AcceptorEmulator == nil {
+		return nil
+	}
+	inBox := map[string]int{}
+	for _, d := range b.AcceptorEmulator.StackedDocs() {
+		if d.Ticket != "" {
+			inBox[d.Ticket]++
+		}
+	}
+	var out []string
+	for _, po := range b.TCLEmulator.Printouts() {
+		if !po.Complete || !po.ValidationPrinted || len(po.Barcodes) == 0 {
+			continue
+		}
+		if n := po.Barcodes[0]; inBox[n] > 0 {
+			inBox[n]--
+		} else {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// LastVoucher is the validation number of the last voucher out: the last
+// one the printer presented, or else the last one the ledger debited.
 func (h *Headless) LastVoucher() string {
+	if b := h.App.Board; b != nil && b.TCLEmulator != nil {
+		pos := b.TCLEmulator.Printouts()
+		for i := len(pos) - 1; i >= 0; i-- {
+			if po := pos[i]; po.Complete && po.ValidationPrinted && len(po.Barcodes) > 0 {
+				return po.Barcodes[0]
+			}
+		}
+	}
 	out := h.App.Ledger.DocsOut()
 	for i := len(out) - 1; i >= 0; i-- {
 		if out[i].Kind == ledger.DocVoucher && out[i].Result == ledger.DocPrinted {

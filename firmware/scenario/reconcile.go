@@ -10,18 +10,65 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
 )
 
 // Reconcile checks a cabinet's data directory after a crash, with nothing
-// running: both ledger copies verify; the meter invariant was never broken;
-// every round the central system drew is a wager the ledger journaled, with
-// the same outcome bytes where the ledger has them and the same win where
-// it settled; every voucher the ledger debited was issued by the central
-// system for that amount; every ticket credited was redeemed there. It
-// returns one line per discrepancy.
+// running (see Reconciler.Check), for the demo market.
 func Reconcile(dataDir, cabinetID string, settledAll bool) ([]string, error) {
+	return NewReconciler(dataDir, cabinetID, "demo").Check(settledAll)
+}
+
+// Reconciler checks a cabinet's data directory after each crash. The
+// ledger keeps only the last vouchers out, so a reconciler run after every
+// kill remembers the vouchers it has seen debited.
+type Reconciler struct {
+	DataDir, CabinetID string
+	Market             string // market profile id, for note values and printed amounts
+
+	debited  map[string]bool // voucher numbers seen debited by the ledger
+	reported map[string]bool // vouchers already reported printed but not debited
+	// settled are the settlements of the rounds seen settled: the ledger
+	// keeps only the last ledger.RecallKeep rounds.
+	settled map[uint64]ledger.Settlement
+	tickets map[uint64]string // ticket documents seen credited, by ledger document id
+	said    map[string]bool   // discrepancies already reported
+}
+
+// NewReconciler makes a reconciler for a cabinet's data directory.
+func NewReconciler(dataDir, cabinetID, marketID string) *Reconciler {
+	return &Reconciler{DataDir: dataDir, CabinetID: cabinetID, Market: marketID,
+		debited: map[string]bool{}, reported: map[string]bool{}, settled: map[uint64]ledger.Settlement{},
+		tickets: map[uint64]string{}, said: map[string]bool{}}
+}
+
+// Check reconciles, with nothing running: both ledger copies verify; the
+// meter invariant was never broken; every round the central system drew is
+// a wager the ledger journaled, with the same outcome bytes where the
+// ledger has them, the same win where it settled and the same jackpot
+// lockup the central system awarded; handpay and jackpot meters equal the
+// lockups settled; every voucher the ledger debited was issued by the
+// central system for that amount; every ticket credited was redeemed
+// there. Where the data directory has document logs (DocumentDir), the
+// ledger is also reconciled with the paper: every note and ticket in the
+// acceptor's cash box credited once and nothing else, every voucher with
+// its validation number printed debited once and nothing else. settledAll
+// says the cabinet has recovered since its last kill: nothing may be in
+// flight. It returns one line per discrepancy not reported by an earlier
+// Check.
+func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 	var bad []string
-	badf := func(format string, a ...any) { bad = append(bad, fmt.Sprintf(format, a...)) }
+	badf := func(format string, a ...any) {
+		if m := fmt.Sprintf(format, a...); !rc.said[m] {
+			rc.said[m] = true
+			bad = append(bad, m)
+		}
+	}
+	dataDir, cabinetID := rc.DataDir, rc.CabinetID
+	prof, err := market.Builtin(rc.Market)
+	if err != nil {
+		return nil, err
+	}
 
 	led, err := ledger.Open(ledger.Options{DirA: filepath.Join(dataDir, "ledger-a"), DirB: filepath.Join(dataDir, "ledger-b")})
 	if err != nil {
@@ -43,22 +90,30 @@ func Reconcile(dataDir, cabinetID string, settledAll bool) ([]string, error) {
 		return nil, err
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT round, stake, total, body, committed_at IS NOT NULL FROM rounds WHERE cabinet = ? ORDER BY round`, cabinetID)
+	rows, err := db.Query(`SELECT round, stake, total, jackpot_amount, body, committed_at IS NOT NULL FROM rounds WHERE cabinet = ? ORDER BY round`, cabinetID)
 	if err != nil {
 		return nil, fmt.Errorf("central store: %w", err)
 	}
 	drawn := map[uint64]bool{}
+	last := lastRound(led)
+	complete := true // every round's settlement is known
 	for rows.Next() {
 		var n uint64
-		var stake, total int64
+		var stake, total, jackpot int64
 		var body []byte
 		var committed bool
-		if err := rows.Scan(&n, &stake, &total, &body, &committed); err != nil {
+		if err := rows.Scan(&n, &stake, &total, &jackpot, &body, &committed); err != nil {
 			rows.Close()
 			return nil, err
 		}
 		drawn[n] = true
 		r, ok := led.Round(n)
+		if !ok && n+ledger.RecallKeep <= last {
+			if _, seen := rc.settled[n]; !seen {
+				complete = false
+			}
+			continue // the ledger no longer keeps it
+		}
 		if !ok {
 			badf("round %d drawn by the central system was never wagered in the ledger", n)
 			continue
@@ -75,6 +130,12 @@ func Reconcile(dataDir, cabinetID string, settledAll bool) ([]string, error) {
 				badf("round %d: win %d in the ledger, %d at the central system", n, r.Win, total)
 			}
 		}
+		if s := r.Settlement; s != nil && s.Jackpot != jackpot {
+			badf("round %d: jackpot lockup %d in the ledger, %d awarded by the central system", n, s.Jackpot, jackpot)
+		}
+		if r.Status == ledger.RoundSettled && r.Settlement != nil {
+			rc.settled[n] = *r.Settlement
+		}
 		if r.Status == ledger.RoundRefunded && r.Outcome != nil {
 			badf("round %d refunded after its outcome arrived", n)
 		}
@@ -83,6 +144,12 @@ func Reconcile(dataDir, cabinetID string, settledAll bool) ([]string, error) {
 		}
 	}
 	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, fmt.Errorf("central store: %w", err)
+	}
+	if complete {
+		reconcileLockups(led, db, cabinetID, rc.settled, badf)
+	}
 	// A wager without an outcome is allowed only for the round in flight.
 	if open, ok := led.OpenRound(); ok && settledAll {
 		badf("round %d still open after recovery", open.Number)
@@ -118,5 +185,63 @@ func Reconcile(dataDir, cabinetID string, settledAll bool) ([]string, error) {
 			badf("ticket %s credited but %s at the central system", ledger.Mask(d.Number), state)
 		}
 	}
+	if err := rc.reconcileDocuments(led, db, prof, settledAll, badf); err != nil {
+		return nil, fmt.Errorf("documents: %w", err)
+	}
 	return bad, nil
+}
+
+// reconcileLockups: the handpay and jackpot lockups the settled rounds
+// made are the ones paid (meters) or waiting for the attendant; every
+// progressive hit the central system recorded for the cabinet is a round
+// the ledger settled with that jackpot.
+func reconcileLockups(led *ledger.Ledger, db *sql.DB, cabinetID string, settled map[uint64]ledger.Settlement, badf func(string, ...any)) {
+	var wins, jackpots int64
+	for _, s := range settled {
+		wins += s.Handpay
+		jackpots += s.Jackpot
+	}
+	ms, _ := led.Meters(ledger.ScopeCabinet)
+	paidWins, paidJackpots := ms[ledger.HandpayWin], ms[ledger.JackpotAttendant]
+	for _, d := range led.PendingDocs() {
+		switch d.Kind {
+		case ledger.DocHandpayWin:
+			paidWins += d.Amount
+		case ledger.DocHandpayJackpot:
+			paidJackpots += d.Amount
+		}
+	}
+	if wins != paidWins {
+		badf("large-win handpays: %d settled, %d paid or waiting", wins, paidWins)
+	}
+	if jackpots != paidJackpots {
+		badf("jackpot lockups: %d settled, %d paid or waiting", jackpots, paidJackpots)
+	}
+	rows, err := db.Query(`SELECT round, amount FROM jackpot_hit WHERE cabinet = ?`, cabinetID)
+	if err != nil {
+		return // no progressive jackpot configured
+	}
+	defer rows.Close()
+	for rows.Next() {
+		var n uint64
+		var amount int64
+		if rows.Scan(&n, &amount) != nil {
+			continue
+		}
+		if s, ok := settled[n]; ok && s.Jackpot != amount {
+			badf("round %d: jackpot hit of %d at the central system, %d locked up", n, amount, s.Jackpot)
+		}
+	}
+}
+
+// lastRound is the newest round the ledger has wagered.
+func lastRound(led *ledger.Ledger) uint64 {
+	var n uint64
+	if r, ok := led.OpenRound(); ok {
+		n = r.Number
+	}
+	if rs := led.Recall(1); len(rs) > 0 && rs[0].Number > n {
+		n = rs[0].Number
+	}
+	return n
 }

@@ -7,6 +7,7 @@
 //	hold stop 2s           # held for a while
 //	note 1000              # insert a note of this value (minor units)
 //	ticket last            # insert the last voucher the printer printed
+//	printer take           # the player takes the ticket from the printer's chute
 //	ticket 123456789012345678
 //	door main open         # door main|logic|cashbox|acceptor open|close
 //	key attendant on       # key attendant|technician on|off
@@ -96,6 +97,10 @@ func (s Step) check() error {
 	case "key":
 		if s.Args[1] != "on" && s.Args[1] != "off" {
 			return fmt.Errorf("key %s: on or off, not %q", s.Args[0], s.Args[1])
+		}
+	case "printer":
+		if s.Args[0] != "take" {
+			return fmt.Errorf("printer %q: only 'printer take'", s.Args[0])
 		}
 	case "power":
 		if s.Args[0] != "cut" {

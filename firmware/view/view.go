@@ -110,6 +110,40 @@ type Lockup struct {
 type MenuPage struct {
 	Title string
 	Lines []string
+	// Recall is set on a game recall page (check 11): the display draws
+	// the game's symbols and amounts from it, in the player's language.
+	Recall *Recall
+	// Page and Pages: this page's place in the menu (1-based).
+	Page, Pages int
+}
+
+// Recall is one past game as the recall page shows it: its amounts, its
+// final screen, and one of its steps (a base spin, a free spin, a Lock &
+// Spin respin, a bonus win reveal, or a Risk step), paged one at a time.
+type Recall struct {
+	Index, Count int // this game, 0 the newest, of Count kept
+	Number       uint64
+	Game         engine.GameID
+	Status       string // "settled", "refunded"
+	Ended        time.Time
+	Bet, Win     engine.Money // stake; the game's win before Risk
+	CreditBefore engine.Money // before the wager
+	CreditAfter  engine.Money // after the settlement
+	Paid         engine.Money // to the credit meter, after Risk
+	Handpay      engine.Money // a large win paid by the attendant
+	Jackpot      engine.Money // a progressive hit (never credited)
+	CashOut      engine.Money // vouchers and cancelled credit paid out after this game, before the next
+	// Final is the game's last screen (the outcome); nil when it had none.
+	Final *engine.Step
+	// Step is the step on this page (0-based) of Steps: the game's steps,
+	// then its Risk steps. StepGame is that step when it is a game step,
+	// StepRisk when it is a Risk step.
+	Step, Steps int
+	StepGame    *engine.Step
+	StepRisk    *engine.RiskStep
+	// Problem says why the outcome could not be shown (it failed its
+	// signature or mirror check): the amounts are still the ledger's.
+	Problem string
 }
 
 // Snapshot is everything the screen shows at one instant.
@@ -140,6 +174,9 @@ type Snapshot struct {
 	Jackpots []Jackpot
 	Lockup   *Lockup
 	Tilts    []string // reasons of active tilts
+	// Disabled is the central system's reason when it disabled the
+	// cabinet (out of service with the link up); "" otherwise.
+	Disabled string
 	Doors    []string // open doors
 	Message  string   // catalogue key of the status line
 	// MessageAmount goes with Message where it names an amount (a voucher

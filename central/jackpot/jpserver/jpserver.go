@@ -9,6 +9,7 @@ import (
 	"database/sql"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/server"
@@ -90,8 +91,16 @@ func (a *Adapter) loader() {
 			prepared = a.j.Prepare(context.Background(), db) == nil
 		}
 		_ = a.live.Load(context.Background(), db) // a failed read is retried at the next commit
+		// At most one read per loadGap: under load the store commits
+		// hundreds of batches a second, people read the values; a commit
+		// meanwhile leaves its kick for the next read, so the newest
+		// values always follow.
+		time.Sleep(loadGap)
 	}
 }
+
+// loadGap spaces the loader's reads of the store.
+const loadGap = 50 * time.Millisecond
 
 // Values is the progressive pool a cabinet of hall shows, in whole CZK. The
 // fixed jackpots come from the games themselves.

@@ -39,6 +39,8 @@ type Board struct {
 	cut       gpio.Bits // disconnected outputs: followers do not see them
 	readErr   error
 	writeErr  error
+	hold      chan struct{} // non-nil: input Reads block until it is closed
+	held      int           // Reads blocked by hold right now
 	wake      chan struct{}
 	inClosed  bool
 	outClosed bool
@@ -213,6 +215,27 @@ func (b *Board) FailReads(err error) {
 	b.readErr = err
 }
 
+// HoldReads makes every input Read block (true) until HoldReads(false), as
+// a wedged bus or kernel driver would: the loop above it stalls.
+func (b *Board) HoldReads(on bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	switch {
+	case on && b.hold == nil:
+		b.hold = make(chan struct{})
+	case !on && b.hold != nil:
+		close(b.hold)
+		b.hold = nil
+	}
+}
+
+// ReadsHeld is the number of input Reads blocked by HoldReads right now.
+func (b *Board) ReadsHeld() int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.held
+}
+
 // FailWrites makes every Write fail with err (nil to heal).
 func (b *Board) FailWrites(err error) {
 	b.mu.Lock()
@@ -230,6 +253,13 @@ func (k inBank) Lines() []string { return append([]string(nil), k.b.inLines...) 
 func (k inBank) Read() (gpio.Bits, error) {
 	k.b.mu.Lock()
 	defer k.b.mu.Unlock()
+	for h := k.b.hold; h != nil; h = k.b.hold {
+		k.b.held++
+		k.b.mu.Unlock()
+		<-h
+		k.b.mu.Lock()
+		k.b.held--
+	}
 	if k.b.inClosed {
 		return 0, ErrClosed
 	}

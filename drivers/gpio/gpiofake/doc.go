@@ -4,5 +4,6 @@
 // keys on the keyboard to them); outputs record every transition with the
 // clock's time so lamp patterns and meter pulses can be asserted exactly.
 // A sense input can follow output lines (a meter coil drawing current), and a
-// coil can be disconnected to make a meter fail.
+// coil can be disconnected to make a meter fail. Reads can fail, or hang
+// (HoldReads, a wedged bus) to stall the loop above them.
 package gpiofake

@@ -76,6 +76,11 @@ type Config struct {
 	// CommErrorOnBadCRC answers a damaged frame with COMMUNICATION ERROR
 	// instead of silence (real units: unknown, protocols.md §6).
 	CommErrorOnBadCRC bool
+	// Log, when set, is the document log (see ReadLog): every document
+	// movement is appended and fsynced there, and an existing log is
+	// replayed at New, so the cash box and a document caught by a power
+	// cut outlive the process. Check LogError after New.
+	Log string
 }
 
 func (c *Config) defaults() {
@@ -203,6 +208,8 @@ type Acceptor struct {
 	record     []Entry
 	openVend   int // index in record of the VEND VALID entry waiting for ACK
 	received   []byte
+	log        *docLog
+	logErr     error
 	wmu        sync.Mutex // one reply on the line at a time
 }
 
@@ -210,7 +217,13 @@ type Acceptor struct {
 func New(dev io.ReadWriter, cfg Config) *Acceptor {
 	cfg.defaults()
 	a := &Acceptor{cfg: cfg, dev: dev, openVend: -1}
-	a.powerOn(Nowhere)
+	where := Nowhere
+	if cfg.Log != "" {
+		var entries []LogEntry
+		a.log, entries, a.logErr = openLog(cfg.Log)
+		where = a.restore(entries)
+	}
+	a.powerOn(where)
 	return a
 }
 
@@ -344,6 +357,7 @@ func (a *Acceptor) answer(req request) []byte {
 				a.openVend = -1
 			}
 			a.st = sStacked
+			a.logDoc(LogHostAck, Doc{}, "ACK")
 		}
 		return nil
 	case c == 0x40:
@@ -354,6 +368,7 @@ func (a *Acceptor) answer(req request) []byte {
 			return frame(stInvalid)
 		}
 		a.st, a.until = sStacking, now.Add(a.cfg.StackTime)
+		a.logDoc(LogStacking, *a.doc, "")
 		return frame(stAck)
 	case c == 0x43:
 		if !a.inEscrow() {
@@ -484,7 +499,7 @@ func (a *Acceptor) step() {
 	case sStacking:
 		if !now.Before(a.until) {
 			a.st = sVendValid
-			a.record = append(a.record, Entry{Doc: *a.doc, Outcome: Stacked, Detail: "VEND VALID", VendValid: true})
+			a.addRecord(Entry{Doc: *a.doc, Outcome: Stacked, Detail: "VEND VALID", VendValid: true})
 			a.openVend = len(a.record) - 1
 			a.doc = nil
 		}
@@ -537,15 +552,19 @@ func (a *Acceptor) finish(o Outcome, detail string) {
 	if a.doc == nil {
 		return
 	}
-	a.record = append(a.record, Entry{Doc: *a.doc, Outcome: o, Detail: detail})
+	a.addRecord(Entry{Doc: *a.doc, Outcome: o, Detail: detail})
 	a.doc = nil
 }
 
 // reset is RESET: re-initialise. A document still in the path goes back to
 // the customer; faults stay until a scenario clears them.
 func (a *Acceptor) reset() {
+	if a.st == sPowerUp && a.powerUp == stPowerUpStk {
+		a.logDoc(LogHostAck, Doc{}, "RESET after power-up with bill in stacker")
+	}
 	if a.st == sVendValid && a.openVend >= 0 {
 		a.openVend = -1 // VEND VALID never acknowledged; it stays in the stacker
+		a.logDoc(LogHostAck, Doc{}, "RESET after VEND VALID")
 	}
 	if a.doc != nil {
 		if a.st == sStacking {

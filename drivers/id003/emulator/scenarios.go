@@ -42,6 +42,7 @@ func (a *Acceptor) insert(d Doc) error {
 	}
 	a.doc = &d
 	a.st, a.until = sAccepting, a.cfg.Now().Add(a.cfg.AcceptTime)
+	a.logDoc(LogInserted, d, "")
 	return nil
 }
 
@@ -96,7 +97,7 @@ func (a *Acceptor) ClearFault() {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	if a.jammed != nil {
-		a.record = append(a.record, Entry{Doc: *a.jammed, Outcome: Removed, Detail: "jam cleared"})
+		a.addRecord(Entry{Doc: *a.jammed, Outcome: Removed, Detail: "jam cleared"})
 		a.jammed = nil
 	}
 	a.fault, a.failure = 0, 0

@@ -28,6 +28,11 @@ type Config struct {
 	ReadTick     time.Duration // 10 ms
 	MissLimit    int           // 2 unanswered rounds → CommLost
 	EventBuffer  int           // 256
+	// Heartbeat, when set, is called by the status loop after every status
+	// round (answered or not) and every read while a job prints: proof for
+	// the watchdog that the loop is not hung; a Read that never returns
+	// stops the beats. It comes at least every PollIdle. Keep it cheap.
+	Heartbeat func()
 }
 
 func (c *Config) defaults() {
@@ -254,6 +259,13 @@ func (d *Driver) loop() {
 			st, ok := d.queryAll()
 			d.update(st, ok)
 		}
+		d.beat()
+	}
+}
+
+func (d *Driver) beat() {
+	if d.cfg.Heartbeat != nil {
+		d.cfg.Heartbeat()
 	}
 }
 
@@ -418,6 +430,7 @@ func (d *Driver) run(j *job) {
 		default:
 		}
 		n, _ := d.port.Read(buf)
+		d.beat()
 		for _, b := range buf[:n] {
 			switch {
 			case outstanding && IsRealtimeReply(b):

@@ -34,6 +34,11 @@ type Options struct {
 	// NoErrorPaperStatus makes the printer ignore DLE EOT 3 and 4, as some
 	// cheap printers do.
 	NoErrorPaperStatus bool
+	// Log, when set, is the document log (see ReadLog): each barcode on
+	// paper, cut and failure is appended and fsynced there, and an
+	// existing log is replayed at New, so printouts outlive the process.
+	// Check LogError after New.
+	Log string
 }
 
 // Fault is a condition a scenario injects mid-print.
@@ -90,6 +95,8 @@ type Emulator struct {
 	done                                            chan struct{}
 	once                                            sync.Once
 	engineDone                                      chan struct{}
+	log                                             *docLog
+	logErr                                          error
 }
 
 // New starts an emulator on dev (e.g. a ptypair's Device).
@@ -109,6 +116,12 @@ func New(dev io.ReadWriter, opt Options) *Emulator {
 	e := &Emulator{dev: dev, opt: opt, done: make(chan struct{}), engineDone: make(chan struct{})}
 	e.wake = sync.NewCond(&e.mu)
 	e.reset()
+	if opt.Log != "" {
+		var entries []LogEntry
+		if e.log, entries, e.logErr = openLog(opt.Log); e.logErr == nil {
+			e.restore(entries)
+		}
+	}
 	go e.readLoop()
 	go e.engine()
 	return e
@@ -127,6 +140,10 @@ func (e *Emulator) Close() {
 		close(e.done)
 		e.mu.Lock()
 		e.wake.Broadcast()
+		if e.log != nil {
+			e.log.f.Close() // a dead printer finishes nothing
+			e.log = nil
+		}
 		e.mu.Unlock()
 	})
 	<-e.engineDone
@@ -287,8 +304,10 @@ func (e *Emulator) endTicket(failed string) {
 	}
 	if failed != "" {
 		e.cur.Failed = failed
+		e.logPaper(LogFailed, e.cur, failed)
 	} else {
 		e.cur.Complete = true
+		e.logPaper(LogComplete, e.cur, "")
 	}
 	e.printouts = append(e.printouts, *e.cur)
 	e.cur = nil
@@ -331,6 +350,7 @@ func (e *Emulator) fault(f Fault) {
 	}
 	if e.cur != nil {
 		e.cur.Failed = f.String()
+		e.logPaper(LogFailed, e.cur, e.cur.Failed)
 	}
 }
 
@@ -467,6 +487,7 @@ func (e *Emulator) barcode(q []byte) (int, time.Duration) {
 	p.Items = append(p.Items, Item{Barcode: string(data), Height: int(e.barH), Module: int(e.module), HRI: e.hri, Align: e.align})
 	p.Barcodes = append(p.Barcodes, string(data))
 	p.ValidationPrinted = true
+	e.logPaper(LogValidation, p, "")
 	if f := e.failNext; f != nil && f.w == AfterBarcode {
 		e.failNext = nil
 		e.fault(f.f)

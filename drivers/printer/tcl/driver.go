@@ -32,6 +32,10 @@ type Config struct {
 	PrintTimeout time.Duration // 30 s from start to the end of the print
 	OpenTimeout  time.Duration // 3 s for the first status at Open
 	EventBuffer  int           // 256
+	// Heartbeat, when set, is called by the status loop after every read
+	// (data or read time-out) and poll: proof for the watchdog that the loop
+	// is not hung. A Read that never returns stops the beats. Keep it cheap.
+	Heartbeat func()
 }
 
 func (c *Config) defaults() {
@@ -353,6 +357,9 @@ func (d *Driver) loop() {
 			}
 		}
 		d.tick()
+		if d.cfg.Heartbeat != nil {
+			d.cfg.Heartbeat()
+		}
 	}
 }
 

@@ -36,6 +36,11 @@ type Options struct {
 	SplitTimeout time.Duration
 	// Resident templates; nil means ResidentTemplates().
 	Resident map[byte]Template
+	// Log, when set, is the document log (see ReadLog): every movement of
+	// paper is appended and fsynced there, and an existing log is replayed
+	// at New, so printouts and a ticket left in the chute outlive the
+	// process. Check LogError after New.
+	Log string
 }
 
 // Fault is a condition a scenario injects mid-print.
@@ -105,6 +110,8 @@ type Emulator struct {
 	lastIn                                                  time.Time
 	lineText                                                []string
 	linePart                                                []byte
+	log                                                     *docLog
+	logErr                                                  error
 
 	wmu   sync.Mutex
 	done  chan struct{}
@@ -140,6 +147,12 @@ func New(dev io.ReadWriter, opt Options) *Emulator {
 	}
 	e := &Emulator{dev: dev, opt: opt, regions: map[byte]Region{}, templates: map[byte]Template{},
 		tof: true, powerUp: true, lastTemplate: '0', done: make(chan struct{})}
+	if opt.Log != "" {
+		var entries []LogEntry
+		if e.log, entries, e.logErr = openLog(opt.Log); e.logErr == nil {
+			e.restore(entries)
+		}
+	}
 	go e.readLoop()
 	if opt.Unsolicited > 0 {
 		e.wg.Add(1)
@@ -156,6 +169,12 @@ func (e *Emulator) Close() {
 		if d, ok := e.dev.(interface{ SetReadDeadline(time.Time) error }); ok {
 			d.SetReadDeadline(time.Now())
 		}
+		e.mu.Lock()
+		if e.log != nil {
+			e.log.f.Close() // a print still running is not finished by a dead printer
+			e.log = nil
+		}
+		e.mu.Unlock()
 	})
 	e.wg.Wait()
 }
@@ -602,6 +621,7 @@ func (e *Emulator) start(po Printout, copies int) {
 	po.Seq = len(e.printouts) + 1
 	e.printouts = append(e.printouts, po)
 	idx := len(e.printouts) - 1
+	e.logPaper(LogPrinting, idx, "")
 	valAfter := time.Duration(float64(e.opt.PrintTime) * e.opt.ValidationAt)
 	// Each stage schedules the next, so the stages keep their order however
 	// late the timers fire.
@@ -619,6 +639,9 @@ func (e *Emulator) start(po Printout, copies int) {
 			e.valDone, e.barcodeRead = true, true
 		}
 		e.printouts[idx].ValidationPrinted = e.printouts[idx].hasBarcode()
+		if e.printouts[idx].ValidationPrinted {
+			e.logPaper(LogValidation, idx, "")
+		}
 		time.AfterFunc(e.opt.PrintTime-valAfter, func() { e.finish(idx, gen, fail, copies) })
 	})
 }
@@ -635,6 +658,7 @@ func (e *Emulator) finish(idx, gen int, fail *armed, copies int) {
 	}
 	e.busy, e.chute = false, true
 	e.printouts[idx].Complete = true
+	e.logPaper(LogComplete, idx, "")
 	e.printouts[idx].printedTo = -1
 	if copies > 1 {
 		next := e.printouts[idx]
@@ -667,6 +691,7 @@ func (e *Emulator) stop(idx int, f Fault, afterValidation bool) {
 	}
 	po := &e.printouts[idx]
 	po.Failed = f.String()
+	e.logPaper(LogFailed, idx, po.Failed)
 	if afterValidation {
 		po.printedTo = po.barcodeBottom()
 	} else {
@@ -678,6 +703,7 @@ func (e *Emulator) abort(reason string) {
 	if e.busy && len(e.printouts) > 0 {
 		po := &e.printouts[len(e.printouts)-1]
 		po.Failed = reason
+		e.logPaper(LogFailed, len(e.printouts)-1, reason)
 		if po.ValidationPrinted {
 			po.printedTo = po.barcodeBottom()
 		} else {
@@ -726,7 +752,14 @@ func (e *Emulator) FailNextPrint(f Fault, w When) { e.set(func() { e.failNext = 
 
 // TakeTicket empties the chute (the player took the ticket). Until then a
 // printed ticket stays there.
-func (e *Emulator) TakeTicket() { e.set(func() { e.chute = false }) }
+func (e *Emulator) TakeTicket() {
+	e.set(func() {
+		if e.chute {
+			e.logPaper(LogTaken, -1, "")
+		}
+		e.chute = false
+	})
+}
 
 // SetReplyDelay delays every status reply by d (a slow printer).
 func (e *Emulator) SetReplyDelay(d time.Duration) { e.set(func() { e.delay = d }) }

@@ -1,0 +1,128 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// notifySocket opens a unixgram socket where systemd's would be and points
+// NOTIFY_SOCKET at it.
+func notifySocket(t *testing.T) *net.UnixConn {
+	t.Helper()
+	dir, err := os.MkdirTemp("", "sd") // short: socket paths are limited
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	path := filepath.Join(dir, "notify")
+	c, err := net.ListenUnixgram("unixgram", &net.UnixAddr{Name: path, Net: "unixgram"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	t.Setenv("NOTIFY_SOCKET", path)
+	return c
+}
+
+// next returns the next datagram, or "" when none comes within d.
+func next(c *net.UnixConn, d time.Duration) string {
+	buf := make([]byte, 512)
+	c.SetReadDeadline(time.Now().Add(d))
+	n, err := c.Read(buf)
+	if err != nil {
+		return ""
+	}
+	return string(buf[:n])
+}
+
+func waitFor(t *testing.T, c *net.UnixConn, want string, d time.Duration) {
+	t.Helper()
+	deadline := time.Now().Add(d)
+	for time.Now().Before(deadline) {
+		if next(c, time.Until(deadline)) == want {
+			return
+		}
+	}
+	t.Fatalf("no %s within %v", want, d)
+}
+
+// The watchdog is fed only while the check passes: a failing store or
+// server stops WATCHDOG=1 (systemd then restarts the service), and it
+// resumes once healthy.
+func TestWatchdogFedOnlyWhileHealthy(t *testing.T) {
+	sock := notifySocket(t)
+	t.Setenv("WATCHDOG_USEC", "400000") // 0.4 s: pings every 0.2 s
+	t.Setenv("WATCHDOG_PID", "")
+	var sick atomic.Bool
+	check := func(context.Context) error {
+		if sick.Load() {
+			return errors.New("store writer stuck")
+		}
+		return nil
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if !superviseSystemd(ctx, check, t.Logf) {
+		t.Fatal("watchdog not enabled with WATCHDOG_USEC set")
+	}
+	waitFor(t, sock, "WATCHDOG=1", 2*time.Second)
+	sick.Store(true)
+	time.Sleep(300 * time.Millisecond) // the last healthy beat runs out
+	for next(sock, 10*time.Millisecond) != "" {
+	}
+	if got := next(sock, time.Second); got != "" {
+		t.Fatalf("watchdog fed (%q) while the check fails", got)
+	}
+	sick.Store(false)
+	waitFor(t, sock, "WATCHDOG=1", 2*time.Second)
+}
+
+// Without WATCHDOG_USEC (no WatchdogSec=) nothing is started.
+func TestNoWatchdogOutsideSystemd(t *testing.T) {
+	t.Setenv("WATCHDOG_USEC", "")
+	if superviseSystemd(context.Background(), func(context.Context) error { return nil }, t.Logf) {
+		t.Fatal("watchdog started without WATCHDOG_USEC")
+	}
+}
+
+// The real server under a notify socket: READY=1 once it accepts
+// connections, WATCHDOG=1 while it runs, STOPPING=1 on SIGTERM.
+func TestServeNotifiesSystemd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts a server process")
+	}
+	sock := notifySocket(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "-data", t.TempDir(), "-listen", addr, "-hall-addr=")
+	cmd.Env = append(os.Environ(), "POLARIS_CENTRAL_CHILD=1", "WATCHDOG_USEC=600000")
+	cmd.Stderr = os.Stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill()
+	waitFor(t, sock, "READY=1", 30*time.Second)
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatalf("READY=1 before the server listens: %v", err)
+	}
+	c.Close()
+	waitFor(t, sock, "WATCHDOG=1", 3*time.Second)
+	cmd.Process.Signal(syscall.SIGTERM)
+	waitFor(t, sock, "STOPPING=1", 5*time.Second)
+	if err := cmd.Wait(); err != nil {
+		t.Fatalf("exit after SIGTERM: %v", err)
+	}
+}

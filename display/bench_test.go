@@ -1,0 +1,87 @@
+//go:build display
+
+package display
+
+import (
+	"os"
+	"strconv"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
+
+	"github.com/polaris-vlt/polaris/display/render"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// benchWindow measures whole frames at 1080p as ebiten runs them: each op
+// is one frame of the real loop (ebiten's input polling, our Update and
+// Draw, the command queue's flush to GL, the buffer swap). allocs/op are
+// the whole process's allocations per frame. cpu-ms/frame is the process's
+// CPU time (user+system, every thread: Go and the in-process Mesa GL).
+//
+// The source alternates between two copies of the snapshot with the same
+// content, as the cabinet publishes a new snapshot every tick (5 ms) even
+// when nothing changed.
+func benchWindow(b *testing.B, fixture int, devkit bool) {
+	f := render.Fixtures("en")[fixture]
+	twin := *f.Snap
+	snaps := [2]*view.Snapshot{f.Snap, &twin}
+	n := 0
+	source := func() *view.Snapshot { n++; return snaps[n%2] }
+	start := f.At
+	var ticks time.Duration
+	o := Options{Source: source, Renderer: rend, Clock: func() time.Time {
+		ticks += time.Millisecond // stays inside the spin for a few thousand frames
+		return start.Add(ticks % time.Second)
+	}}
+	if devkit {
+		o.Devkit = &fakeDevkit{}
+	}
+	g := NewGame(o)
+	w, h := g.LogicalSize()
+	onMain(func() {
+		loop.game, loop.stepped = g, true
+		ebiten.SetWindowSize(w*benchScale/100, h*benchScale/100)
+	})
+	defer onMain(func() {
+		loop.game, loop.stepped = nil, false
+		ebiten.SetWindowSize(64, 64)
+	})
+	for range 30 {
+		loop.step <- struct{}{}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, u0 := cpuTime(), loop.updates
+	for range b.N {
+		loop.step <- struct{}{}
+	}
+	loop.step <- struct{}{} // the last op's frame is complete when the next Update starts
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/frame")
+	if u := loop.updates - u0; u != b.N+1 {
+		b.Fatalf("%d updates for %d frames", u, b.N)
+	}
+}
+
+// benchScale is the window's size in percent of the logical size: 100, a
+// cabinet at 1080p; make bench-display also runs 50, the devkit window.
+var benchScale = func() int {
+	if v, err := strconv.Atoi(os.Getenv("POLARIS_BENCH_SCALE")); err == nil && v > 0 {
+		return v
+	}
+	return 100
+}()
+
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+func BenchmarkWindowIdle(b *testing.B)           { benchWindow(b, 1, false) }
+func BenchmarkWindowSpinning(b *testing.B)       { benchWindow(b, 2, false) }
+func BenchmarkWindowDevkitIdle(b *testing.B)     { benchWindow(b, 1, true) }
+func BenchmarkWindowDevkitSpinning(b *testing.B) { benchWindow(b, 2, true) }

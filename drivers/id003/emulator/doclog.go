@@ -1,0 +1,212 @@
+package emulator
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"time"
+)
+
+// The document log is the acceptor's physical record: a power cut of the
+// cabinet does not empty the cash box nor take back a note half way into
+// it. With Config.Log set, every movement of a document is appended to a
+// JSON-lines file and fsynced before the host can learn of it, and a new
+// emulator on the same file powers up as the old one left off.
+
+// Log events.
+const (
+	LogInserted = "inserted"       // a document entered the path
+	LogStacking = "stacking"       // the host said stack: it moves towards the cash box
+	LogStacked  = string(Stacked)  // in the cash box
+	LogReturned = string(Returned) // back with the customer (returned, pulled back)
+	LogRejected = string(Rejected) // refused and given back
+	LogRemoved  = string(Removed)  // taken out of a jam by a technician
+	LogHostAck  = "host_ack"       // the host acknowledged the stack (ACK, or RESET after 42)
+)
+
+// LogEntry is one line of the document log.
+type LogEntry struct {
+	Seq    int       `json:"seq"`
+	Event  string    `json:"event"`
+	Code   byte      `json:"code,omitempty"`   // note escrow code, or 0x6F for a ticket
+	Ticket string    `json:"ticket,omitempty"` // ticket digits
+	Detail string    `json:"detail,omitempty"`
+	Wall   time.Time `json:"wall"`
+}
+
+// Doc is the document the entry is about.
+func (e LogEntry) Doc() Doc { return Doc{Code: e.Code, Ticket: e.Ticket} }
+
+// IsTicket says whether the entry is about a barcode ticket.
+func (e LogEntry) IsTicket() bool { return e.Code == ticketEscrow }
+
+// ReadLog reads a document log. A last line cut short by a power cut is
+// ignored; damage anywhere else is an error. A missing file is an empty log.
+func ReadLog(path string) ([]LogEntry, error) {
+	b, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	entries, _, err := parseLog(b)
+	return entries, err
+}
+
+// parseLog returns the entries and the length of the intact prefix.
+func parseLog(b []byte) ([]LogEntry, int, error) {
+	var out []LogEntry
+	good := 0
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		line := sc.Bytes()
+		end := good + len(line) + 1
+		var e LogEntry
+		if err := json.Unmarshal(line, &e); err != nil {
+			if end >= len(b) { // the torn last line
+				return out, good, nil
+			}
+			return nil, 0, fmt.Errorf("emulator: document log line %d: %w", len(out)+1, err)
+		}
+		if end > len(b) { // complete JSON without its newline: still written whole
+			end = len(b)
+		}
+		out = append(out, e)
+		good = end
+	}
+	return out, good, sc.Err()
+}
+
+// docLog appends entries to the log file, each fsynced.
+type docLog struct {
+	f   *os.File
+	seq int
+	err error // the first write failure
+}
+
+func openLog(path string) (*docLog, []LogEntry, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, nil, err
+	}
+	b, err := io.ReadAll(f)
+	if err == nil {
+		var entries []LogEntry
+		var good int
+		if entries, good, err = parseLog(b); err == nil {
+			// A torn last line is cut off so the next entry starts clean.
+			if err = f.Truncate(int64(good)); err == nil {
+				_, err = f.Seek(int64(good), io.SeekStart)
+			}
+			if err == nil {
+				l := &docLog{f: f}
+				if n := len(entries); n > 0 {
+					l.seq = entries[n-1].Seq
+				}
+				return l, entries, nil
+			}
+		}
+	}
+	f.Close()
+	return nil, nil, fmt.Errorf("emulator: document log %s: %w", path, err)
+}
+
+func (l *docLog) append(e LogEntry) {
+	if l == nil || l.err != nil {
+		return
+	}
+	l.seq++
+	e.Seq = l.seq
+	b, err := json.Marshal(e)
+	if err == nil {
+		_, err = l.f.Write(append(b, '\n'))
+	}
+	if err == nil {
+		err = l.f.Sync()
+	}
+	l.err = err
+}
+
+func (l *docLog) close() error {
+	if l == nil {
+		return nil
+	}
+	return l.f.Close()
+}
+
+// logDoc records a movement of d (under a.mu).
+func (a *Acceptor) logDoc(event string, d Doc, detail string) {
+	a.log.append(LogEntry{Event: event, Code: d.Code, Ticket: d.Ticket, Detail: detail, Wall: a.cfg.Now()})
+}
+
+// addRecord records what became of a document, in memory and in the log.
+func (a *Acceptor) addRecord(e Entry) {
+	a.record = append(a.record, e)
+	a.logDoc(string(e.Outcome), e.Doc, e.Detail)
+}
+
+// restore replays the log: the cash box contents come back, and a document
+// the power cut left behind is found at power-up — in the path (41, given
+// back at RESET), on its way into the cash box or stacked without the
+// host's acknowledgement (42, in the stacker).
+func (a *Acceptor) restore(entries []LogEntry) Where {
+	var inPath *Doc
+	stacking, unacked := false, false
+	for _, e := range entries {
+		d := e.Doc()
+		switch e.Event {
+		case LogInserted:
+			inPath, stacking = &d, false
+		case LogStacking:
+			stacking = true
+		case LogStacked:
+			a.record = append(a.record, Entry{Doc: d, Outcome: Stacked, Detail: e.Detail, VendValid: e.Detail == "VEND VALID"})
+			inPath, stacking, unacked = nil, false, true
+		case LogReturned, LogRejected, LogRemoved:
+			a.record = append(a.record, Entry{Doc: d, Outcome: Outcome(e.Event), Detail: e.Detail})
+			inPath, stacking = nil, false
+		case LogHostAck:
+			unacked = false
+		}
+	}
+	switch {
+	case inPath != nil && stacking:
+		a.doc = inPath
+		return InStacker
+	case inPath != nil:
+		a.doc = inPath
+		return InAcceptor
+	case unacked:
+		a.openVend = len(a.record) - 1 // already in the cash box: nothing new is recorded
+		return InStacker
+	}
+	return Nowhere
+}
+
+// LogError returns why the document log could not be opened or written.
+func (a *Acceptor) LogError() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	if a.logErr != nil {
+		return a.logErr
+	}
+	if a.log != nil {
+		return a.log.err
+	}
+	return nil
+}
+
+// CloseLog closes the document log; later movements are not logged.
+func (a *Acceptor) CloseLog() error {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	err := a.log.close()
+	a.log = nil
+	return err
+}

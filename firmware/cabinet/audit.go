@@ -1,0 +1,94 @@
+package cabinet
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/magicstars"
+	"github.com/polaris-vlt/polaris/engine/wishstar"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// expectedRTP is the exact theoretical return of each game per stake, from
+// the same calculation as the PAR sheets (engine/par): computed once, on
+// the first audit page.
+var expectedRTP = struct {
+	once sync.Once
+	rtp  map[engine.GameID]map[engine.Money]float64
+	err  error
+}{}
+
+func gameRTP(g engine.GameID, stake engine.Money) (float64, bool) {
+	expectedRTP.once.Do(func() {
+		m := map[engine.GameID]map[engine.Money]float64{engine.MagicStars: {}, engine.WishStar: {}}
+		if e, err := magicstars.Default.ComputeExact(); err == nil {
+			for _, s := range e.Stakes {
+				m[engine.MagicStars][s.Stake] = s.RTP
+			}
+		} else {
+			expectedRTP.err = err
+		}
+		if r, err := wishstar.Exact(); err == nil {
+			for s, v := range r.RTPByStake {
+				m[engine.WishStar][s] = v
+			}
+		} else {
+			expectedRTP.err = err
+		}
+		expectedRTP.rtp = m
+	})
+	v, ok := expectedRTP.rtp[g][stake]
+	return v, ok
+}
+
+// auditPage is the technician's first page (check 29): who the terminal
+// is, what software runs, how it is configured, and the expected RTP of
+// every game it offers at every stake.
+func (c *Cabinet) auditPage() *view.MenuPage {
+	p := &view.MenuPage{Title: "menu.audit"}
+	add := func(format string, args ...any) { p.Lines = append(p.Lines, fmt.Sprintf(format, args...)) }
+	m := c.cfg.Market
+	add("terminal id        %s", c.cfg.ID)
+	add("site               %s %s", c.cfg.SiteID, c.cfg.Site)
+	add("software version   %s", orDash(c.cfg.SoftwareVersion))
+	add("software id        %s", orDash(c.cfg.SoftwareID))
+	if c.softwareRefused() {
+		add("software check     FAILED: %s", c.cfg.SoftwareError)
+	}
+	st := c.led.Status()
+	add("ledger             %s seq %d head %.16s", st.LedgerID, st.Seq, st.Head)
+	add("market             %s (%s), language %s, currency %s", m.ID, m.Name, m.Language, m.Currency.Code)
+	bills := make([]string, 0, len(m.Limits.Bills))
+	for _, b := range m.Limits.Bills {
+		bills = append(bills, c.money(int64(b)))
+	}
+	add("ticket-out limit   %s", c.money(int64(m.Limits.TicketOut)))
+	add("large-win handpay  %s", c.money(int64(m.Limits.LargeWin)))
+	add("credit limit       %s", c.money(int64(m.Limits.Credit)))
+	add("bills accepted     %s", strings.Join(bills, ", "))
+	add("shortest round     %d ms, acceptor off during play %v", m.Timers.MinRoundMs, m.Timers.AcceptorOffDuringPlay)
+	for _, g := range m.Games {
+		model := ""
+		if eg, err := engine.Lookup(g.ID); err == nil {
+			model = eg.ModelID()
+		}
+		add("game %-13s model %.16s default bet %s", g.ID, model, c.money(int64(g.DefaultStake)))
+		for _, s := range g.Stakes {
+			if rtp, ok := gameRTP(g.ID, s); ok {
+				add("  bet %-12s expected RTP %8.4f %%", c.money(int64(s)), 100*rtp)
+			} else {
+				add("  bet %-12s expected RTP unknown", c.money(int64(s)))
+			}
+		}
+	}
+	return p
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}

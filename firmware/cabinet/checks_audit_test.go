@@ -1,0 +1,93 @@
+package cabinet
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/par"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Check 29, audit screens. The technician key opens the audit page: the
+// terminal id, the software version and id, the market's configuration
+// and limits, and the expected RTP of every offered game at every stake —
+// the PAR sheets' exact figures — then the meters, events, money history
+// and recall pages. The key opens no menu during a round or a cash-out,
+// unless a fault (here a door) stopped it; the refusal is logged.
+func TestCheck29AuditScreens(t *testing.T) {
+	r := newRig(t, "demo", withTiming(DefaultTiming), func(c *Config) { c.SoftwareVersion, c.SoftwareID = "1.2.3+test", "sha256:feedface" })
+	r.idle()
+	r.insertNote(5000, 2)
+	r.cab.Post(Key{Name: "technician", On: true})
+	s := r.until("audit page", time.Millisecond, func(s *view.Snapshot) bool {
+		return s.Mode == view.ModeMenu && s.Menu != nil && s.Menu.Title == "menu.audit"
+	})
+	text := strings.Join(s.Menu.Lines, "\n")
+	want := []string{"terminal id        cab-1", "software version   1.2.3+test", "software id        sha256:feedface",
+		"market             demo", "ticket-out limit   1000.00 EUR", "large-win handpay  2000.00 EUR", "credit limit       1000.00 EUR",
+		"bills accepted     5.00 EUR, 10.00 EUR"}
+	for _, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
+		gm, _ := r.cab.cfg.Market.Game(g)
+		for _, stake := range gm.Stakes {
+			rtp, _, err := par.Theory(g, stake)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, fmt.Sprintf("  bet %-12s expected RTP %8.4f %%", r.cab.money(int64(stake)), 100*rtp))
+		}
+	}
+	for _, w := range want {
+		if !strings.Contains(text, w) {
+			t.Fatalf("check 29: the audit page lacks %q:\n%s", w, text)
+		}
+	}
+	for _, title := range []string{"menu.meters", "menu.events", "menu.money", "menu.recall"} {
+		r.press(view.BetPlus)
+		r.until(title, time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == title })
+	}
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
+
+	// During a round: refused, for both keys, and logged.
+	r.press(view.Start)
+	r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
+	seq := r.lastEventSeq()
+	for _, k := range []string{"technician", "attendant"} {
+		r.cab.Post(Key{Name: k, On: true})
+		s := r.until("refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "menu_refused" })
+		if s.Menu != nil || s.Mode == view.ModeMenu {
+			t.Fatalf("check 29: the %s key opened a menu during play", k)
+		}
+		r.cab.Post(Key{Name: k, On: false})
+		r.cab.Do(func() { r.cab.message = "" })
+	}
+	if n := len(r.eventsOf(seq, "menu_refused")); n != 2 {
+		t.Fatalf("check 29: %d refusals logged, want 2", n)
+	}
+	// A door stops the round: now the audit opens.
+	r.cab.Post(Door{Name: "main", Open: true})
+	r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.until("audit in a stopped round", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Door{Name: "main", Open: false})
+	r.settleRound(r.until("round over", 100*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle || s.RiskOffer }))
+	r.idle()
+
+	// During a cash-out.
+	var opened bool
+	r.cab.Do(func() {
+		c := r.cab
+		c.cashout = &cashoutState{doc: 1}
+		c.key("technician", true)
+		opened = c.menu != nil
+		c.key("technician", false)
+		c.cashout = nil
+	})
+	if opened {
+		t.Fatal("check 29: the technician key opened a menu during a cash-out")
+	}
+}

@@ -1,0 +1,144 @@
+package cabinet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+)
+
+// Doors opened while unpowered (check 18). The cabinet keeps, in the
+// ledger's software state, each door's state and a heartbeat time; at
+// power-up the first input of each door is compared with its state at
+// power-off, and a change is logged (and so reported to the central
+// system with the events) with the power-off window: from the last beat
+// before the cut to this power-up.
+
+const (
+	doorsKey = "doors"
+	beatKey  = "beat"
+	// beatEvery bounds how early the power-off window may start.
+	beatEvery = time.Minute
+	// doorGrace is how long after power-up a door open at power-off may
+	// report itself; a door that reports nothing by then is closed.
+	doorGrace = 3 * time.Second
+)
+
+// offState is what power-up found of the last power-down.
+type offState struct {
+	doors    map[string]bool // door states at power-off
+	lastBeat time.Time       // last sign of life before the cut
+	on       time.Time       // this power-up
+	seen     map[string]bool // doors that have reported since power-up
+	done     bool            // every door is accounted for
+}
+
+// readOffState runs at power-up, before the ledger logs the power-up.
+func (c *Cabinet) readOffState() {
+	o := &offState{doors: map[string]bool{}, seen: map[string]bool{}, on: c.now()}
+	if b, ok := c.led.SoftwareState(doorsKey); ok {
+		json.Unmarshal(b, &o.doors)
+	}
+	if b, ok := c.led.SoftwareState(beatKey); ok {
+		o.lastBeat, _ = time.Parse(time.RFC3339Nano, string(b))
+	}
+	// The last event logged is a sign of life too (a door, a key, a tilt).
+	if es := c.led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
+		o.lastBeat = es[0].Wall
+	}
+	// A door open at the cut stays open (play and money stay off) until
+	// it reports itself, or doorGrace passes without a word.
+	for name, open := range o.doors {
+		if open {
+			c.doors[name] = true
+		}
+	}
+	c.off = o
+}
+
+func (o *offState) window() string {
+	from := "unknown"
+	if !o.lastBeat.IsZero() {
+		from = o.lastBeat.UTC().Format(time.RFC3339)
+	}
+	return fmt.Sprintf("while unpowered between %s and %s", from, o.on.UTC().Format(time.RFC3339))
+}
+
+// firstDoorInput compares a door's first input since power-up with its
+// state at power-off.
+func (c *Cabinet) firstDoorInput(name string, open bool) {
+	o := c.off
+	if o == nil || o.done || o.seen[name] {
+		return
+	}
+	o.seen[name] = true
+	switch was := o.doors[name]; {
+	case open && !was:
+		c.logDoorWhileOff(name, "door_opened_unpowered", "opened")
+	case !open && was:
+		c.logDoorWhileOff(name, "door_closed_unpowered", "closed")
+	}
+}
+
+// DoorWhileOff is a door switch change a board's battery-backed latch
+// recorded while the cabinet was off (where the board has one).
+type DoorWhileOff struct {
+	Name string
+	Open bool
+}
+
+func (DoorWhileOff) event() {}
+
+func (c *Cabinet) doorWhileOff(e DoorWhileOff) {
+	if c.off == nil {
+		return
+	}
+	what, kind := "closed", "door_closed_unpowered"
+	if e.Open {
+		what, kind = "opened", "door_opened_unpowered"
+	}
+	c.logDoorWhileOff(e.Name, kind, what+" (board latch)")
+}
+
+func (c *Cabinet) logDoorWhileOff(name, kind, what string) {
+	o := c.off
+	data, _ := json.Marshal(map[string]any{"door": name, "last_beat": o.lastBeat, "power_up": o.on})
+	text := fmt.Sprintf("%s door %s %s", name, what, o.window())
+	c.cfg.Logf("cabinet: %s", text)
+	if err := c.led.LogEvent(kind, name, text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
+		c.ramError = true
+	}
+}
+
+// tickPowerOff closes the power-up check once the doors had time to
+// report, and keeps the heartbeat.
+func (c *Cabinet) tickPowerOff(now time.Time) {
+	if o := c.off; o != nil && !o.done && !now.Before(o.on.Add(doorGrace)) {
+		o.done = true
+		for name, was := range o.doors {
+			if was && !o.seen[name] {
+				c.logDoorWhileOff(name, "door_closed_unpowered", "closed")
+				c.door(name, false)
+			}
+		}
+	}
+	if c.ramError || c.softwareRefused() {
+		return
+	}
+	if c.lastBeat.IsZero() || now.Sub(c.lastBeat) >= beatEvery || now.Before(c.lastBeat) {
+		c.lastBeat = now
+		if err := c.led.SetSoftwareState(beatKey, []byte(now.UTC().Format(time.RFC3339Nano))); err != nil && errors.Is(err, ledger.ErrRAMError) {
+			c.ramError = true
+		}
+	}
+}
+
+// saveDoors keeps the doors' states for the next power-up.
+func (c *Cabinet) saveDoors() {
+	b, _ := json.Marshal(c.doors)
+	if err := c.led.SetSoftwareState(doorsKey, b); err != nil && errors.Is(err, ledger.ErrRAMError) {
+		c.ramError = true
+	}
+}

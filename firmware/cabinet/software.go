@@ -1,0 +1,92 @@
+package cabinet
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
+)
+
+// tiltSoftwareChanged is the lockup of a program change (check 9): it
+// survives power cuts like every technician tilt and ends only with the
+// technician key and Start.
+const tiltSoftwareChanged = "software_changed"
+
+// softwareIDKey keeps, in the ledger's software state, the identity of the
+// software the technician last accepted.
+const softwareIDKey = "software_id"
+
+// checkSoftware runs at power-up: the first start records the running
+// software; a different one later locks the cabinet up until a technician
+// accepts it, logged with the old and the new identity.
+func (c *Cabinet) checkSoftware() {
+	id := c.cfg.SoftwareID
+	if id == "" {
+		return
+	}
+	old, ok := c.led.SoftwareState(softwareIDKey)
+	switch {
+	case !ok:
+		if err := c.led.SetSoftwareState(softwareIDKey, []byte(id)); err != nil {
+			c.ledgerFailed("the software id", err)
+			return
+		}
+		c.logEvent("software_installed", "cabinet", id, 0)
+	case string(old) == id:
+		// Back to the accepted software (a rollback before any reset).
+		c.clearTilt(tiltSoftwareChanged)
+	default:
+		reason := fmt.Sprintf("software changed — technician reset required (%s → %s)", short(string(old)), short(id))
+		if t, ok := c.tilts[tiltSoftwareChanged]; ok && t.reason == reason {
+			return // logged at an earlier start
+		}
+		c.logEvent("software_changed", "cabinet", fmt.Sprintf("old %s new %s", old, id), 0)
+		c.setTilt(tiltSoftwareChanged, reason, true)
+	}
+}
+
+// acceptSoftware is the technician's reset after a program change: the
+// running software becomes the accepted one.
+func (c *Cabinet) acceptSoftware() {
+	old, _ := c.led.SoftwareState(softwareIDKey)
+	if err := c.led.SetSoftwareState(softwareIDKey, []byte(c.cfg.SoftwareID)); err != nil {
+		c.ledgerFailed("the software id", err)
+		return
+	}
+	c.logEvent("software_accepted", "technician", fmt.Sprintf("old %s new %s", old, c.cfg.SoftwareID), 0)
+	t := c.tilts[tiltSoftwareChanged]
+	delete(c.tilts, tiltSoftwareChanged)
+	c.saveTilts()
+	c.logEvent("tilt_cleared", "technician", t.reason, 0)
+	c.menuPage, c.recallStep = 0, 0
+	c.loadRecall()
+	c.showMenu()
+}
+
+func short(id string) string {
+	if len(id) > 16 {
+		return id[:16]
+	}
+	return id
+}
+
+// ExecutableID is a development build's software identity for
+// Config.SoftwareID: "sha256:" and the digest of the running binary. A
+// release passes the verified manifest's digest instead (firmware/verify).
+func ExecutableID() (string, error) {
+	p, err := os.Executable()
+	if err != nil {
+		return "", err
+	}
+	f, err := os.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := sha256.New()
+	if _, err := io.Copy(h, f); err != nil {
+		return "", err
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}

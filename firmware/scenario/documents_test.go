@@ -1,0 +1,162 @@
+package scenario
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// A headless cabinet with document logs takes a note and pays a voucher;
+// the reconciliation finds the ledger and the paper in agreement, and then
+// finds each kind of disagreement put into the logs by hand.
+func TestReconcileWithThePaper(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a devkit cabinet")
+	}
+	dir := t.TempDir()
+	if err := os.MkdirAll(DocumentDir(dir), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h, err := StartHeadless(ctx, app.Options{DataDir: dir, Market: "demo", Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := Parse(strings.NewReader("wait idle\nnote 1000\nnote 500\npress collect\nsleep 1500ms\nexpect credit 0\nexpect meter tickets_out_count 1\n" +
+		"printer take\nticket last\nsleep 2s\nexpect credit 1500\nnote 2000\npress collect\nsleep 1500ms\nexpect credit 0\nsleep 1s\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(ctx, h, steps); err != nil {
+		h.Close()
+		t.Fatal(err)
+	}
+	voucher := h.LastVoucher()
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if bad, err := Reconcile(dir, "dev-1", true); err != nil || len(bad) != 0 {
+		t.Fatalf("a clean session: %v, %v", bad, err)
+	}
+
+	acc := filepath.Join(DocumentDir(dir), board.AcceptorLogFile)
+	prn := filepath.Join(DocumentDir(dir), board.PrinterLogFile)
+	cases := []struct {
+		name, file string
+		edit       func(string) string
+		want       string
+	}{
+		{"a note stacked and never credited", acc, func(s string) string {
+			return s + `{"seq":900,"event":"stacked","code":99,"detail":"VEND VALID"}` + "\n"
+		}, "1 note(s) of 1000 in the cash box not credited"},
+		{"a note credited and never stacked", acc, func(s string) string {
+			return dropLines(s, `"event":"stacked","code":99`)
+		}, "1 note(s) of 1000 credited that are not in the cash box"},
+		{"a ticket stacked twice, credited once", acc, func(s string) string {
+			return s + ticketLine(s) + "\n"
+		}, "in the cash box 2 time(s), credited 1"},
+		{"a ticket credited and never stacked", acc, func(s string) string {
+			return dropLines(s, `"code":111,`)
+		}, "credited 1 time(s), in the cash box 0"},
+		{"a voucher printed that the central system never issued", prn, func(s string) string {
+			return s + `{"seq":900,"event":"printing","ticket":90,"barcodes":["000000000000000001"]}` + "\n" +
+				`{"seq":901,"event":"validation","ticket":90}` + "\n"
+		}, "printed but not issued by the central system"},
+		{"a voucher debited and never printed", prn, func(s string) string {
+			return dropLines(s, `"event":"validation"`)
+		}, "debited but never printed"},
+		{"a voucher whose paper shows another amount", prn, func(s string) string {
+			return strings.Replace(s, "15.00", "51.00", -1)
+		}, "the paper does not show the 1500 issued"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			orig, err := os.ReadFile(c.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.WriteFile(c.file, orig, 0o600)
+			os.WriteFile(c.file, []byte(c.edit(string(orig))), 0o600)
+			bad, err := Reconcile(dir, "dev-1", true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(strings.Join(bad, "\n"), c.want) {
+				t.Fatalf("discrepancies %q, want one with %q (voucher %s)", bad, c.want, voucher)
+			}
+		})
+	}
+}
+
+// ticketLine is the log line of the ticket stacked.
+func ticketLine(s string) string {
+	for _, l := range strings.Split(s, "\n") {
+		if strings.Contains(l, `"event":"stacked","code":111`) {
+			return l
+		}
+	}
+	return ""
+}
+
+func dropLines(s, containing string) string {
+	var keep []string
+	for _, l := range strings.SplitAfter(s, "\n") {
+		if !strings.Contains(l, containing) {
+			keep = append(keep, l)
+		}
+	}
+	return strings.Join(keep, "")
+}
+
+// The emulators' state outlives a power cut: a note in the cash box stays
+// credited once, and the voucher printed before the cut can be inserted
+// after it.
+func TestDocumentsOutliveAPowerCut(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a devkit cabinet")
+	}
+	dir := t.TempDir()
+	os.MkdirAll(DocumentDir(dir), 0o700)
+	ctx := context.Background()
+	h, err := StartHeadless(ctx, app.Options{DataDir: dir, Market: "demo", Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	steps, err := Parse(strings.NewReader("wait idle\nnote 2000\npress collect\nsleep 1500ms\nexpect credit 0\npower cut\nwait idle\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Run(ctx, h, steps); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(h.App.Board.AcceptorEmulator.StackedDocs()); n != 1 {
+		t.Fatalf("%d notes in the cash box after the power cut, want 1", n)
+	}
+	h.App.Board.TCLEmulator.TakeTicket()
+	deadline := time.Now().Add(20 * time.Second)
+	for err = h.Do(ctx, Step{Verb: "ticket", Args: []string{"last"}}); err != nil; err = h.Do(ctx, Step{Verb: "ticket", Args: []string{"last"}}) {
+		if time.Now().After(deadline) {
+			t.Fatal(err) // the acceptor never took documents again
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if err := h.until(ctx, 15*time.Second, func(*view.Snapshot) bool { return h.credit() == 2000 }, "the voucher credited"); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	// false: the central system's confirmation of the ticket may still be
+	// on its way when the cabinet stops.
+	if bad, err := Reconcile(dir, "dev-1", false); err != nil || len(bad) != 0 {
+		t.Fatalf("after the power cut: %v, %v", bad, err)
+	}
+}
