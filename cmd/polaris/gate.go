@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"sync"
 	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/app"
@@ -19,7 +20,12 @@ import (
 // registers them on o.Health), and the render loop under run. A failed check does not exit — systemd would
 // restart into a reboot loop — the cabinet shows the reason and refuses
 // play and money. A developer's unsigned build runs with a warning.
-func gate(ctx context.Context, o *app.Options) {
+//
+// The returned ready tells systemd (Type=notify) that start-up is over; the
+// caller sends it once the cabinet runs (headless) or its first frame is on
+// screen (run), so a start that hangs before then is caught by
+// TimeoutStartSec=. Outside systemd it does nothing.
+func gate(ctx context.Context, o *app.Options) (ready func()) {
 	if _, err := verify.AtStart(); err != nil {
 		if errors.Is(err, verify.ErrUnsigned) {
 			fmt.Fprintln(os.Stderr, "polaris: warning: unsigned development build, software verification skipped")
@@ -29,7 +35,9 @@ func gate(ctx context.Context, o *app.Options) {
 		}
 	}
 	o.Health = health.New(time.Now)
-	if health.RunSystemd(ctx, o.Health, log.Printf) {
-		health.Systemd{}.Notify(health.StateReady)
+	if !health.RunSystemd(ctx, o.Health, log.Printf) {
+		return func() {}
 	}
+	var once sync.Once
+	return func() { once.Do(func() { health.Systemd{}.Notify(health.StateReady) }) }
 }

@@ -1,11 +1,11 @@
 // Command polaris is the cabinet.
 //
-//	polaris run [-market demo] [-data DIR] [-fullscreen]
+//	polaris run [-market demo|FILE] [-board devkit|FILE] [-data DIR] [-ledger-a DIR] [-ledger-b DIR] [-fullscreen]
 //
 // opens the cabinet with its display (display/): on the devkit board a
 // window whose keyboard drives buttons, keys, doors, acceptor and printer.
 //
-//	polaris headless [-market demo] [-data DIR] [-script FILE] [-autoplay N]
+//	polaris headless [the same profile and data flags] [-script FILE] [-fast] [-chaos SEED]
 //
 // runs the cabinet without a display: the devkit board's emulated acceptor
 // and printer over pseudo-terminals, the embedded central system, the
@@ -56,8 +56,8 @@ func main() {
 
 func headless(args []string) int {
 	fs := flag.NewFlagSet("headless", flag.ExitOnError)
-	market := fs.String("market", "demo", "market profile: at, cz, demo")
-	data := fs.String("data", "data", "data directory (ledger copies, embedded central system)")
+	var o app.Options
+	cabinetFlags(fs, &o)
 	script := fs.String("script", "", "scenario script to play; exits when it ends")
 	fast := fs.Bool("fast", false, "present rounds instantly (no spin or win animation time)")
 	verbose := fs.Bool("v", false, "log tilts and device refusals")
@@ -66,27 +66,28 @@ func headless(args []string) int {
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	o := app.Options{DataDir: *data, Market: *market, Timing: cabinet.DefaultTiming}
+	o.Timing = cabinet.DefaultTiming
 	if *fast {
 		o.Timing = cabinet.Timing{}
 	}
 	if *verbose {
 		o.Logf = log.Printf
 	}
-	gate(ctx, &o)
+	ready := gate(ctx, &o)
 	h, err := scenario.StartHeadless(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris:", err)
 		return 1
 	}
 	defer h.Close()
+	ready()
 	if *chaos != 0 {
 		fmt.Println("ready")
 		scenario.Chaos(ctx, h, *chaos)
 		return 0
 	}
 	if *script == "" {
-		fmt.Fprintf(os.Stderr, "polaris: headless cabinet running (market %s, data %s); Ctrl-C stops it\n", *market, *data)
+		fmt.Fprintf(os.Stderr, "polaris: headless cabinet running (market %s, data %s); Ctrl-C stops it\n", o.Market, o.DataDir)
 		<-ctx.Done()
 		return 0
 	}
@@ -108,4 +109,14 @@ func headless(args []string) int {
 	}
 	fmt.Printf("scenario %s: %d steps held in %v\n", strings.TrimSuffix(*script, ".scn"), len(steps), time.Since(start).Round(time.Millisecond))
 	return 0
+}
+
+// cabinetFlags are the flags run and headless share: which profiles, and
+// where the data and the ledger's two copies live.
+func cabinetFlags(fs *flag.FlagSet, o *app.Options) {
+	fs.StringVar(&o.Market, "market", "demo", "market profile: at, cz, demo, or a .toml file (/etc/polaris/market/at.toml)")
+	fs.StringVar(&o.Board, "board", "devkit", "board profile: devkit, rpi-cabinet, or a .toml file (/etc/polaris/board/rpi-cabinet.toml)")
+	fs.StringVar(&o.DataDir, "data", "data", "data directory (ledger copies unless -ledger-a/-ledger-b, embedded central system, its PKI)")
+	fs.StringVar(&o.LedgerA, "ledger-a", "", "directory of the ledger's first copy (default DATA/ledger-a)")
+	fs.StringVar(&o.LedgerB, "ledger-b", "", "directory of the ledger's second copy, on a second medium (default DATA/ledger-b)")
 }

@@ -29,19 +29,19 @@ import (
 // whose keyboard drives the emulated buttons, keys, doors and devices.
 func run(args []string) int {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
-	market := fs.String("market", "demo", "market profile: at, cz, demo")
-	data := fs.String("data", "data", "data directory (ledger copies, embedded central system, its PKI)")
+	var o app.Options
+	cabinetFlags(fs, &o)
 	full := fs.Bool("fullscreen", false, "full screen (a cabinet), not a window")
 	verbose := fs.Bool("v", false, "log tilts and device refusals")
 	fs.Parse(args)
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	o := app.Options{DataDir: *data, Market: *market, Timing: cabinet.DefaultTiming}
+	o.Timing = cabinet.DefaultTiming
 	if *verbose {
 		o.Logf = log.Printf
 	}
-	gate(ctx, &o)
+	ready := gate(ctx, &o)
 	h, err := scenario.StartHeadless(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris:", err)
@@ -52,18 +52,18 @@ func run(args []string) int {
 		<-ctx.Done()
 		os.Exit(0) // ebiten's loop has no context; a signal ends the process after the deferred close
 	}()
-	fmt.Fprintf(os.Stderr, "polaris: cabinet running (market %s, data %s); H shows the keys\n", *market, *data)
+	fmt.Fprintf(os.Stderr, "polaris: cabinet running (market %s, data %s); H shows the keys\n", o.Market, o.DataDir)
 	opt := display.Options{Source: h.App.Cabinet.View, Clock: time.Now, Fullscreen: *full}
 	if h.App.Board != nil { // none when software verification failed
 		opt.Devkit = &devkit{h: h, status: "acceptor ready · printer ready"}
 	}
 	// The render loop is watched too (headless has none): a frozen screen
 	// stops the watchdog like a stalled cabinet loop does.
+	// READY=1 goes with the first beat: the window is up and drawing.
 	render := o.Health.Register("render", app.RenderWindow)
-	err = display.Run(display.Options{
-		Source: opt.Source, Clock: opt.Clock, Devkit: opt.Devkit, Fullscreen: opt.Fullscreen,
-		Title: "Polaris — " + *market, Logf: log.Printf, Heartbeat: render.Beat,
-	})
+	opt.Title, opt.Logf = "Polaris — "+o.Market, log.Printf
+	opt.Heartbeat = func() { render.Beat(); ready() }
+	err = display.Run(opt)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris:", err)
 		return 1

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -35,11 +36,15 @@ type Options struct {
 	// LedgerA and LedgerB override the two ledger copies' directories (on a
 	// cabinet: two media).
 	LedgerA, LedgerB string
-	Market           string // market profile id: at, cz, demo
-	Board            string // board profile name: devkit, rpi-cabinet
-	CabinetID        string
-	Site, SiteID     string
-	Timing           cabinet.Timing
+	// Market and Board name a built-in profile (at, cz, demo; devkit,
+	// rpi-cabinet) or, when they end in ".toml", a profile file: on a
+	// cabinet the signed copies in /etc/polaris, so the verified files are
+	// the ones in use.
+	Market       string
+	Board        string
+	CabinetID    string
+	Site, SiteID string
+	Timing       cabinet.Timing
 	// Tick is how often the loop runs its timers.
 	Tick time.Duration
 	// SoftwareError is why software verification failed (firmware/verify):
@@ -100,16 +105,25 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		o.Logf = func(string, ...any) {}
 	}
 	if o.LedgerA == "" {
-		o.LedgerA, o.LedgerB = filepath.Join(o.DataDir, "ledger-a"), filepath.Join(o.DataDir, "ledger-b")
+		o.LedgerA = filepath.Join(o.DataDir, "ledger-a")
 	}
-	prof, err := market.Builtin(o.Market)
+	if o.LedgerB == "" {
+		o.LedgerB = filepath.Join(o.DataDir, "ledger-b")
+	}
+	// Both profiles are read first: a broken one changes nothing on disk.
+	prof, err := loadMarket(o.Market)
 	if err != nil {
 		return nil, err
 	}
-	a = &App{Opt: o, Market: prof}
+	bp, err := loadBoard(o.Board)
+	if err != nil {
+		return nil, err
+	}
+	started := &App{Opt: o, Market: prof}
+	a = started
 	defer func() {
-		if err != nil {
-			a.Close()
+		if err != nil { // `return nil, err` has already set a to nil
+			started.Close()
 			a = nil
 		}
 	}()
@@ -141,10 +155,6 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	a.Central, err = embedded.Start(ctx, embedded.Options{DataDir: o.DataDir, Cabinet: o.CabinetID, Games: engine.Games(), Outbox: a.Ledger})
 	if err != nil {
 		return nil, fmt.Errorf("app: central: %w", err)
-	}
-	bp, err := board.Load(o.Board)
-	if err != nil {
-		return nil, err
 	}
 	bo := board.Options{
 		Meters:         &hardMeters{led: a.Ledger, unit: unitOf(prof)},
@@ -189,6 +199,26 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	a.cab = a.Cabinet
 	a.mu.Unlock()
 	return a, nil
+}
+
+func isFile(name string) bool { return strings.HasSuffix(name, ".toml") }
+
+func loadMarket(name string) (*market.Profile, error) {
+	if !isFile(name) {
+		return market.Builtin(name)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("app: market profile: %w", err)
+	}
+	return market.Parse(data)
+}
+
+func loadBoard(name string) (*board.Profile, error) {
+	if isFile(name) {
+		return board.LoadFile(name)
+	}
+	return board.Load(name)
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }

@@ -1,0 +1,75 @@
+package app
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// A cabinet installed from the package runs on the profile files in
+// /etc/polaris (the copies the signed manifest covers) and keeps its
+// ledger's second copy on another medium.
+func TestProfilesFromFilesAndLedgerCopiesApart(t *testing.T) {
+	dir := t.TempDir()
+	etc := filepath.Join(dir, "etc")
+	copyFile(t, "../market/profiles/cz.toml", filepath.Join(etc, "cz.toml"))
+	copyFile(t, "../../board/profiles/devkit.toml", filepath.Join(etc, "devkit.toml"))
+	second := filepath.Join(dir, "second-medium", "ledger-b")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := Start(ctx, Options{DataDir: filepath.Join(dir, "data"), Market: filepath.Join(etc, "cz.toml"),
+		Board: filepath.Join(etc, "devkit.toml"), LedgerB: second, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	if a.Market.ID != "cz" || a.Board == nil || a.Board.AcceptorEmulator == nil {
+		t.Fatalf("market %q, board %+v: not the files given", a.Market.ID, a.Board)
+	}
+	go a.Run(ctx)
+	waitFor(t, a, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	for _, p := range []string{filepath.Join(dir, "data", "ledger-a", "ledger.db"), filepath.Join(second, "ledger.db")} {
+		if _, err := os.Stat(p); err != nil {
+			t.Errorf("ledger copy missing: %v", err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "ledger-b")); err == nil {
+		t.Error("the second copy was also made in the data directory")
+	}
+}
+
+// A broken profile file is refused before anything is opened.
+func TestBrokenProfileFileRefused(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "cz.toml")
+	os.WriteFile(bad, []byte("id = \"cz\"\ncurrency = 7\n"), 0o600)
+	_, err := Start(context.Background(), Options{DataDir: filepath.Join(dir, "data"), Market: bad})
+	if err == nil || !strings.Contains(err.Error(), "market") {
+		t.Fatalf("broken market file: err %v", err)
+	}
+	if _, err := Start(context.Background(), Options{DataDir: filepath.Join(dir, "data2"), Board: filepath.Join(dir, "none.toml")}); err == nil {
+		t.Fatal("a missing board file was accepted")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "data", "ledger-a", "ledger.db")); err == nil {
+		t.Error("a ledger was created for a refused profile")
+	}
+}
+
+func copyFile(t *testing.T, from, to string) {
+	t.Helper()
+	b, err := os.ReadFile(from)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(to, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
