@@ -1,6 +1,7 @@
 // Command polaris is the cabinet.
 //
-//	polaris run [-market demo|FILE] [-board devkit|FILE] [-data DIR] [-ledger-a DIR] [-ledger-b DIR] [-fullscreen]
+//	polaris run [-market demo|FILE] [-board devkit|FILE] [-data DIR] [-ledger-a DIR] [-ledger-b DIR]
+//	             [-central HOST:PORT -pki DIR -id ID] [-fullscreen]
 //
 // opens the cabinet with its display (display/): on the devkit board a
 // window whose keyboard drives buttons, keys, doors, acceptor and printer.
@@ -118,5 +119,8 @@ func cabinetFlags(fs *flag.FlagSet, o *app.Options) {
 	fs.StringVar(&o.Board, "board", "devkit", "board profile: devkit, rpi-cabinet, or a .toml file (/etc/polaris/board/rpi-cabinet.toml)")
 	fs.StringVar(&o.DataDir, "data", "data", "data directory (ledger copies unless -ledger-a/-ledger-b, embedded central system, its PKI)")
 	fs.StringVar(&o.LedgerA, "ledger-a", "", "directory of the ledger's first copy (default DATA/ledger-a)")
+	fs.StringVar(&o.Central, "central", "", "host:port of the operator's central system (default: one embedded in the process)")
+	fs.StringVar(&o.PKIDir, "pki", "/etc/polaris/pki", "with -central: ca.pem, cabinets/ID.pem and .key, signing.pub")
+	fs.StringVar(&o.CabinetID, "id", "dev-1", "this cabinet's id (the name in its certificate)")
 	fs.StringVar(&o.LedgerB, "ledger-b", "", "directory of the ledger's second copy, on a second medium (default DATA/ledger-b)")
 }

@@ -8,6 +8,7 @@ package app
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"os"
@@ -40,8 +41,15 @@ type Options struct {
 	// rpi-cabinet) or, when they end in ".toml", a profile file: on a
 	// cabinet the signed copies in /etc/polaris, so the verified files are
 	// the ones in use.
-	Market       string
-	Board        string
+	Market string
+	Board  string
+	// Central is host:port of the operator's central system; empty embeds
+	// one in the process (the devkit). PKIDir then holds the CA (ca.pem),
+	// this cabinet's certificate (cabinets/<CabinetID>.pem and .key) and the
+	// central system's outcome-signing key (signing.pub), as
+	// `polaris-central pki` lays them out.
+	Central      string
+	PKIDir       string
 	CabinetID    string
 	Site, SiteID string
 	Timing       cabinet.Timing
@@ -66,18 +74,26 @@ type Options struct {
 
 // App is a running cabinet.
 type App struct {
-	Opt     Options
-	Ledger  *ledger.Ledger
-	Board   *board.Cabinet
+	Opt    Options
+	Ledger *ledger.Ledger
+	Board  *board.Cabinet
+	// Link is the cabinet's connection to the central system; Central is
+	// the embedded central system behind it, nil with a remote one.
+	Link    *link.Client
 	Central *embedded.Central
 	Cabinet *cabinet.Cabinet
 	Market  *market.Profile
 
-	cab    *cabinet.Cabinet // set before any device event can arrive
-	hearts []*health.Heart
-	mu     sync.Mutex
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	cab *cabinet.Cabinet // set before any device event can arrive
+
+	signingKey ed25519.PublicKey
+	remote     *link.Client // a remote central system's link, owned here
+	remoteStop func()
+	remoteDone chan struct{}
+	hearts     []*health.Heart
+	mu         sync.Mutex
+	cancel     context.CancelFunc
+	wg         sync.WaitGroup
 }
 
 // Start opens the ledger, assembles the board, starts the embedded central
@@ -152,9 +168,9 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		a.cab = a.Cabinet
 		return a, nil
 	}
-	a.Central, err = embedded.Start(ctx, embedded.Options{DataDir: o.DataDir, Cabinet: o.CabinetID, Games: engine.Games(), Outbox: a.Ledger})
+	a.Link, a.signingKey, err = a.connectCentral(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("app: central: %w", err)
+		return nil, err
 	}
 	bo := board.Options{
 		Meters:         &hardMeters{led: a.Ledger, unit: unitOf(prof)},
@@ -185,8 +201,8 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	}
 	cfg := cabinet.Config{
 		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
-		Central: a.Central.Client, Printer: a.Board.Printer, Timing: o.Timing,
-		SigningKey: a.Central.Server.PublicKey(), LinkUp: a.Central.Client.State() == link.Up, Logf: o.Logf,
+		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing,
+		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up, Logf: o.Logf,
 		Heartbeat: beat,
 	}
 	if a.Board.Acceptor != nil {
@@ -293,7 +309,7 @@ func (a *App) Run(ctx context.Context) error {
 			}
 		})
 	}
-	cl := a.Central.Client
+	cl := a.Link
 	a.pump(ctx, func() (cabinet.Event, bool) {
 		select {
 		case s := <-cl.States():
@@ -495,6 +511,10 @@ func (a *App) Close() error {
 	}
 	if a.Central != nil {
 		errs = append(errs, a.Central.Close())
+	}
+	if a.remote != nil {
+		a.remoteStop()
+		errs = append(errs, a.remote.Close())
 	}
 	if a.Ledger != nil {
 		errs = append(errs, a.Ledger.Close())
