@@ -94,9 +94,11 @@ func (c *Client) carryCommits(req *pb.OutcomeRequest) map[uint64][]int64 {
 		return nil // the drain reports outbox failures
 	}
 	var ids map[uint64][]int64
+	c.mu.Lock()
+	defer c.mu.Unlock()
 	for _, m := range msgs {
-		if m.Kind != KindCommit || len(m.Payload) != 8 {
-			continue
+		if m.Kind != KindCommit || len(m.Payload) != 8 || c.acking[m.ID] {
+			continue // not a commit, or already recorded and being acked
 		}
 		k := binary.BigEndian.Uint64(m.Payload)
 		if ids == nil {
@@ -110,18 +112,38 @@ func (c *Client) carryCommits(req *pb.OutcomeRequest) map[uint64][]int64 {
 	return ids
 }
 
-// ackCarried acknowledges the carried commits the central system recorded.
-// A round it did not (never drawn) stays for the drain, whose
+// ackCarried acknowledges, in the background, the carried commits the
+// central system recorded: an Ack is a durable write to the cabinet's
+// ledger, which must not delay the round that was just drawn. A round the
+// server did not record (never drawn) stays for the drain, whose
 // CommitOutcome gets the clear refusal; a failed Ack too (the drain sends
-// it again, and a repeated commit is acknowledged).
+// it again, and a repeated commit is acknowledged). Close waits for them.
 func (c *Client) ackCarried(ids map[uint64][]int64, committed []uint64) {
+	var acks []int64
 	for _, k := range committed {
-		for _, id := range ids[k] {
-			if c.cfg.Outbox.Ack(id) != nil {
-				return
-			}
-		}
+		acks = append(acks, ids[k]...)
 	}
+	if len(acks) == 0 {
+		return
+	}
+	c.mu.Lock()
+	for _, id := range acks {
+		c.acking[id] = true
+	}
+	c.mu.Unlock()
+	c.acks.Add(1)
+	go func() {
+		defer c.acks.Done()
+		var err error
+		for _, id := range acks {
+			if err == nil {
+				err = c.cfg.Outbox.Ack(id)
+			}
+			c.mu.Lock()
+			delete(c.acking, id)
+			c.mu.Unlock()
+		}
+	}()
 }
 
 // CommitOutcome tells the central system that round n is settled. Most

@@ -13,6 +13,15 @@ func committed(t *testing.T, e *testenv.Env, n uint64) bool {
 	return e.Count("rounds", "cabinet='cab-1' AND round=? AND committed_at IS NOT NULL", int64(n)) == 1
 }
 
+func eventually(t *testing.T, ok func() bool, what string) {
+	t.Helper()
+	for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 5 s for %s", what)
+		}
+	}
+}
+
 func pendingKinds(t *testing.T, ob link.Outbox) []string {
 	t.Helper()
 	ms, err := ob.Pending(100)
@@ -49,9 +58,12 @@ func TestCommitsCarriedByNextRequest(t *testing.T) {
 	if !committed(t, e, 1) || committed(t, e, 2) {
 		t.Fatal("round 1's commit was not carried by round 2's request")
 	}
-	if k := pendingKinds(t, ob); len(k) != 2 || k[0] != link.KindEvents || k[1] != link.KindCommit {
-		t.Fatalf("outbox after the carried commit: %v, want the events and the commit of round 99", k)
-	}
+	// The acks run in the background (a ledger write must not delay the
+	// round): wait for them.
+	eventually(t, func() bool {
+		k := pendingKinds(t, ob)
+		return len(k) == 2 && k[0] == link.KindEvents && k[1] == link.KindCommit
+	}, "the outbox to hold only the events and the commit of round 99")
 	if e.Count("rounds", "committed_at IS NOT NULL") != 1 {
 		t.Fatal("a commit of a round never drawn changed the store")
 	}
@@ -74,6 +86,7 @@ func TestCommitsCarriedByNextRequest(t *testing.T) {
 	if string(o.Body) != string(storedBody(t, e, "cab-1", 2)) || !committed(t, e, 2) {
 		t.Fatal("repeat did not answer the stored round or did not carry the commit")
 	}
+	eventually(t, func() bool { return len(pendingKinds(t, ob)) == 2 }, "round 2's commit to be acked")
 
 	// The drain sends what is left: the events, and round 99's commit,
 	// which the central system refuses clearly.

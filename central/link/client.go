@@ -74,8 +74,10 @@ type Client struct {
 	notices chan Notice
 	kick    chan struct{}
 
-	mu    sync.Mutex
-	state State
+	mu     sync.Mutex
+	state  State
+	acking map[int64]bool // carried commits recorded, their Ack under way
+	acks   sync.WaitGroup // those Acks
 }
 
 // Dial prepares a client; the connection is made on first use and remade
@@ -137,11 +139,15 @@ func Dial(cfg Config) (*Client, error) {
 	return &Client{
 		cfg: cfg, conn: conn, api: pb.NewCentralClient(conn),
 		states: make(chan StateEvent, 64), notices: make(chan Notice, 64), kick: make(chan struct{}, 1),
+		acking: map[int64]bool{},
 	}, nil
 }
 
-// Close hangs up.
-func (c *Client) Close() error { return c.conn.Close() }
+// Close hangs up, once the acknowledgements of carried commits are done.
+func (c *Client) Close() error {
+	c.acks.Wait()
+	return c.conn.Close()
+}
 
 // Cabinet is the id bodies must carry.
 func (c *Client) Cabinet() string { return c.cfg.Cabinet }

@@ -38,7 +38,7 @@ func (a *App) connectCentral(ctx context.Context) (*link.Client, ed25519.PublicK
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: central signing key: %w", err)
 	}
-	cl, err := link.Dial(link.Config{Addr: o.Central, TLS: tlsCfg, Cabinet: o.CabinetID, SigningKey: key, Games: engine.Games(), Outbox: a.Ledger})
+	cl, err := link.Dial(link.Config{Addr: o.Central, TLS: tlsCfg, Cabinet: o.CabinetID, SigningKey: key, Games: engine.Games(), Outbox: a.Ledger, CarryCommits: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: central: %w", err)
 	}
