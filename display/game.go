@@ -3,8 +3,10 @@
 package display
 
 import (
+	"bytes"
 	"image"
 	"maps"
+	"math"
 	"slices"
 	"time"
 
@@ -62,11 +64,15 @@ type Game struct {
 	r     *render.Renderer
 	pbuf  *image.RGBA
 	dirty bool
-	help  bool
-	jam   bool
-	paper bool // paper out
-	keys  []keyBinding
-	drawn bool
+	// ppix is the panel as last uploaded: while the reels spin the panel
+	// mostly stays the same, and then it is not uploaded again.
+	ppix       []byte
+	panelDirty bool
+	help       bool
+	jam        bool
+	paper      bool // paper out
+	keys       []keyBinding
+	drawn      bool
 	// target is the image Draw last wrote to; top and bottom are its
 	// cabinet-screen and panel regions, kept so that a frame allocates no
 	// sub-images.
@@ -200,6 +206,10 @@ func (g *Game) Frame(now time.Time) {
 			g.pbuf = image.NewRGBA(image.Rect(0, 0, render.W, render.PanelH))
 		}
 		g.r.Devkit(g.pbuf, s, render.DevkitInfo{Keys: keys, Notes: status}, now)
+		if !bytes.Equal(g.pbuf.Pix, g.ppix) {
+			g.ppix = append(g.ppix[:0], g.pbuf.Pix...)
+			g.panelDirty = true
+		}
 	}
 	g.dirty = true
 }
@@ -210,12 +220,14 @@ func (g *Game) Software() *image.RGBA { return g.r.Frame() }
 // Draw writes the last software frame (and the devkit panel) into screen.
 // WritePixels straight into ebiten's offscreen is one texture upload and no
 // draw call: no image of our own in between.
-func (g *Game) Draw(screen *ebiten.Image) { g.draw(screen) }
+func (g *Game) Draw(screen *ebiten.Image) { g.draw(screen, true) }
 
 // draw reports whether screen now holds the frame: not while ebiten still
-// hands over a screen of another layout's size.
-func (g *Game) draw(screen *ebiten.Image) bool {
+// hands over a screen of another layout's size. Unless all, the panel is
+// written only when it changed.
+func (g *Game) draw(screen *ebiten.Image, all bool) bool {
 	if screen != g.target {
+		all = true
 		b := screen.Bounds()
 		if b.Dx() != render.W || b.Dy() < render.H {
 			return false
@@ -228,8 +240,9 @@ func (g *Game) draw(screen *ebiten.Image) bool {
 		}
 	}
 	g.top.WritePixels(g.r.Frame().Pix)
-	if g.bottom != nil && g.pbuf != nil {
+	if g.bottom != nil && g.pbuf != nil && (all || g.panelDirty) {
 		g.bottom.WritePixels(g.pbuf.Pix)
+		g.panelDirty = false
 	}
 	g.dirty = false
 	return true
@@ -243,13 +256,13 @@ type window struct{ *Game }
 func (w window) Draw(screen *ebiten.Image) { w.present(screen) }
 
 // DrawFinalScreen scales the offscreen into the window as ebiten would,
-// minus the mipmaps ebiten builds (three more draws a frame) when a window
-// is smaller than 1920×1080: linear filtering is smooth enough for a
-// devkit window, and a cabinet draws 1:1.
+// minus the mipmaps ebiten builds (more draws every frame) when a window is
+// smaller than 1920×1080: linear filtering is smooth enough for a devkit
+// window, and a cabinet draws 1:1.
 func (w window) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
 	w.final.GeoM = geoM
 	w.final.Filter = ebiten.FilterNearest
-	if geoM.Element(0, 0) != 1 {
+	if s := geoM.Element(0, 0); s != math.Floor(s) {
 		w.final.Filter = ebiten.FilterLinear
 	}
 	w.final.DisableMipmaps = true
@@ -258,7 +271,7 @@ func (w window) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Ima
 
 func (g *Game) present(screen *ebiten.Image) {
 	if g.dirty || !g.presented || screen != g.target {
-		g.presented = g.draw(screen)
+		g.presented = g.draw(screen, !g.presented)
 	}
 }
 

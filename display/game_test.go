@@ -141,3 +141,30 @@ func TestRepublishedViewNotRedrawn(t *testing.T) {
 		t.Error("a changed credit was not rendered")
 	}
 }
+
+// TestPanelUploadedWhenChanged: while the reels spin the devkit panel stays
+// the same and is not marked for upload; a lamp going out marks it.
+func TestPanelUploadedWhenChanged(t *testing.T) {
+	f := render.Fixtures("en")[2] // reels spinning
+	src := &fixedSource{s: f.Snap}
+	g := NewGame(Options{Source: src.get, Devkit: &fakeDevkit{}, Renderer: rend})
+	g.Frame(f.At)
+	if !g.panelDirty {
+		t.Fatal("first panel not marked")
+	}
+	g.panelDirty = false
+	g.Frame(f.At.Add(40 * time.Millisecond))
+	if !g.dirty || g.panelDirty {
+		t.Errorf("spinning frame: screen dirty %v (want true), panel dirty %v (want false)", g.dirty, g.panelDirty)
+	}
+	dark := *f.Snap
+	dark.Lamps = map[view.Button]view.Lamp{}
+	for _, b := range view.Buttons {
+		dark.Lamps[b] = view.LampOff
+	}
+	src.s = &dark
+	g.Frame(f.At.Add(80 * time.Millisecond))
+	if !g.panelDirty {
+		t.Error("lamps out: panel not marked for upload")
+	}
+}

@@ -269,10 +269,9 @@ func Fixtures(lang string) []Fixture {
 	rc.Menu = RecallFixture()
 	add("menu_recall", rc, T0)
 
-	dis := ws(view.ModeOutOfService)
+	dis := ws(view.ModeDisabled)
 	dis.Lamps = lamps()
-	dis.Disabled = "maintenance of the hall system"
-	add("out_of_service_disabled", dis, T0)
+	add("disabled", dis, T0)
 	return out
 }
 

@@ -57,10 +57,11 @@ var stepKindKeys = map[engine.StepKind]string{
 func (r *Renderer) recall(s *view.Snapshot, v *view.Recall) {
 	lang := s.Language
 	// clearly labelled: not a game in play
-	badge := image.Rect(W-560, 40, W-80, 130)
+	label := i18n.T(lang, "recall.mode")
+	badge := image.Rect(W-80-r.fLabel.Width(label)-60, 40, W-80, 130)
 	r.fill(badge, cRedDark)
 	r.border(badge, 4, cRed)
-	r.fLabel.Draw(r.frame, i18n.T(lang, "recall.mode"), (badge.Min.X+badge.Max.X)/2, badge.Min.Y+28, Center, cWhite)
+	r.fLabel.Draw(r.frame, label, (badge.Min.X+badge.Max.X)/2, badge.Min.Y+28, Center, cWhite)
 
 	b := append(r.buf2[:0], i18n.T(lang, "recall.game")...)
 	b = append(b, ' ')
@@ -137,14 +138,14 @@ func (r *Renderer) recall(s *view.Snapshot, v *view.Recall) {
 		}
 	case v.StepRisk != nil:
 		rs := v.StepRisk
-		card := image.Rect(at.X, recallTop, at.X+150, recallTop+210)
+		card := image.Rect(at.X, recallTop, at.X+150, recallTop+260)
 		r.fill(card, cWhite)
 		col := cBlack
 		if rs.Card.Colour() == engine.Red {
 			col = cRed
 		}
-		r.fBig.Draw(r.frame, rankNames[rs.Card.Rank()], card.Min.X+16, card.Min.Y+4, Left, col)
-		r.blit(r.suits[rs.Card.Suit()], image.Pt(card.Min.X, card.Min.Y+60))
+		r.fBig.Draw(r.frame, rankNames[rs.Card.Rank()], card.Min.X+16, card.Min.Y, Left, col)
+		r.blit(r.suits[rs.Card.Suit()], image.Pt(card.Min.X, card.Min.Y+106))
 		choice := "hint.red"
 		if rs.Choice == engine.Black {
 			choice = "hint.black"
@@ -155,8 +156,10 @@ func (r *Renderer) recall(s *view.Snapshot, v *view.Recall) {
 			res, c = "risk.won", cGreen
 		}
 		r.fLabel.Draw(r.frame, i18n.T(lang, res), card.Max.X+30, card.Min.Y+50, Left, c)
-		r.fValue.DrawB(r.frame, r.money(s, rs.Before), card.Max.X+30, card.Min.Y+100, Left, cText)
-		r.fValue.DrawB(r.frame, r.money(s, rs.After), card.Max.X+30, card.Min.Y+150, Left, cWhite)
+		x := card.Max.X + 30
+		x += r.fValue.DrawB(r.frame, r.money(s, rs.Before), x, card.Min.Y+100, Left, cText)
+		x += r.fValue.Draw(r.frame, " → ", x, card.Min.Y+100, Left, cText)
+		r.fValue.DrawB(r.frame, r.money(s, rs.After), x, card.Min.Y+100, Left, cWhite)
 	}
 	r.fSmall.Draw(r.frame, i18n.T(lang, "recall.hint"), W/2, H-90, Center, cText)
 }

@@ -48,7 +48,6 @@ type Renderer struct {
 	// sprites[game][symbol][blurred]
 	sprites map[engine.GameID]*[nSym][2]*image.RGBA
 	small   map[engine.GameID]*[nSym]*image.RGBA // recall cells
-	why     []string
 	strips  map[engine.GameID][]engine.Symbol
 	lines   [5]*image.RGBA // Magic Stars line overlays, window-sized
 	starOn  *image.RGBA
@@ -147,7 +146,7 @@ func (r *Renderer) Frame() *image.RGBA { return r.frame }
 func Scene(s *view.Snapshot, now time.Time) string {
 	switch s.Mode {
 	case view.ModeStarting, view.ModeRAMError, view.ModeSoftware, view.ModeDoorOpen, view.ModeTilt,
-		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeRisk, view.ModeCashout, view.ModeAttract:
+		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeDisabled, view.ModeRisk, view.ModeCashout, view.ModeAttract:
 		return string(s.Mode)
 	case view.ModeWagering:
 		return "spinning"
@@ -274,13 +273,7 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 		r.status(s, modeKeys[s.Mode], s.Doors, now)
 	case view.ModeTilt:
 		r.status(s, modeKeys[s.Mode], s.Tilts, now)
-	case view.ModeOutOfService:
-		if s.Disabled != "" {
-			r.status(s, disabledKeys, r.reasons(s.Disabled), now)
-		} else {
-			r.status(s, modeKeys[s.Mode], nil, now)
-		}
-	case view.ModeCashout:
+	case view.ModeOutOfService, view.ModeDisabled, view.ModeCashout:
 		r.status(s, modeKeys[s.Mode], nil, now)
 	case view.ModeLockup:
 		r.lockup(s, now)
@@ -296,19 +289,9 @@ var modeKeys = map[view.Mode][2]string{
 	view.ModeDoorOpen:     {"mode.door_open", "mode.door_open.body"},
 	view.ModeTilt:         {"mode.tilt", "mode.tilt.body"},
 	view.ModeOutOfService: {"mode.out_of_service", "mode.out_of_service.body"},
-	view.ModeCashout:      {"mode.cashout", "mode.cashout.body"},
-}
-
-// disabledKeys: the central system disabled the cabinet on purpose, which
-// is not the link being down.
-var disabledKeys = [2]string{"mode.disabled", "mode.disabled.body"}
-
-// reasons is one reason as a list, kept between frames.
-func (r *Renderer) reasons(why string) []string {
-	if len(r.why) != 1 || r.why[0] != why {
-		r.why = []string{why}
-	}
-	return r.why
+	// disabled on purpose by the central system: not the link being down
+	view.ModeDisabled: {"mode.disabled", "mode.disabled.body"},
+	view.ModeCashout:  {"mode.cashout", "mode.cashout.body"},
 }
 
 var gameKeys = map[engine.GameID]string{engine.WishStar: "game.wishstar", engine.MagicStars: "game.magicstars"}

@@ -2,9 +2,9 @@ package render
 
 import (
 	"image"
-	"strconv"
 	"image/color"
 	"image/draw"
+	"strconv"
 	"time"
 
 	"github.com/polaris-vlt/polaris/display/art"
