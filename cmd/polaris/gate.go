@@ -15,24 +15,30 @@ import (
 )
 
 // gate runs before any device or network traffic: the software is checked
-// against its signed manifest (check 8), and the watchdog is fed only while
-// every watched loop beats: the cabinet loop and each device loop (app
-// registers them on o.Health), and the render loop under run. A failed check does not exit — systemd would
-// restart into a reboot loop — the cabinet shows the reason and refuses
-// play and money. A developer's unsigned build runs with a warning.
+// against its signed manifest (check 8) and its digest handed to the
+// cabinet, which locks up when it differs from the last start's (check 9);
+// the watchdog is fed only while every watched loop beats: the cabinet loop
+// and each device loop (app registers them on o.Health), and the render
+// loop under run. A failed check does not exit — systemd would restart into
+// a reboot loop — the cabinet shows the reason and refuses play and money.
+// A developer's unsigned build runs with a warning and no program-change
+// check (a rebuilt devkit would otherwise lock up at every start).
 //
 // The returned ready tells systemd (Type=notify) that start-up is over; the
 // caller sends it once the cabinet runs (headless) or its first frame is on
 // screen (run), so a start that hangs before then is caught by
 // TimeoutStartSec=. Outside systemd it does nothing.
 func gate(ctx context.Context, o *app.Options) (ready func()) {
-	if _, err := verify.AtStart(); err != nil {
-		if errors.Is(err, verify.ErrUnsigned) {
-			fmt.Fprintln(os.Stderr, "polaris: warning: unsigned development build, software verification skipped")
-		} else {
-			log.Printf("polaris: %v", err)
-			o.SoftwareError = err.Error()
-		}
+	m, err := verify.AtStart()
+	switch {
+	case err == nil:
+		o.SoftwareID, o.SoftwareVersion = fmt.Sprintf("sha256:%x", m.Digest), m.Version
+	case errors.Is(err, verify.ErrUnsigned):
+		fmt.Fprintln(os.Stderr, "polaris: warning: unsigned development build, software verification skipped")
+		o.SoftwareVersion = "development build (unsigned)"
+	default:
+		log.Printf("polaris: %v", err)
+		o.SoftwareError = err.Error()
 	}
 	o.Health = health.New(time.Now)
 	if !health.RunSystemd(ctx, o.Health, log.Printf) {

@@ -59,6 +59,11 @@ type Options struct {
 	// the cabinet then opens no device and no network connection, shows
 	// the reason and refuses play and money (check 8).
 	SoftwareError string
+	// SoftwareID is the verified manifest's digest: a different one than
+	// at the last start locks the cabinet until a technician accepts it
+	// (check 9). Empty (a development build) checks nothing, so a rebuilt
+	// devkit is not locked. SoftwareVersion is shown on the audit page.
+	SoftwareID, SoftwareVersion string
 	// Health, when set, is the watchdog monitor: the cabinet loop beats
 	// its "cabinet" heart on every tick, and each device loop of the board
 	// ("acceptor", "printer", "gpio") on every completed cycle. The render
@@ -161,7 +166,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if o.SoftwareError != "" {
 		// Before any device or network traffic: nothing is opened.
 		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger,
-			Central: refused{}, Timing: o.Timing, SoftwareError: o.SoftwareError, Logf: o.Logf, Heartbeat: beat})
+			Central: refused{}, Timing: o.Timing, SoftwareError: o.SoftwareError, SoftwareVersion: o.SoftwareVersion, Logf: o.Logf, Heartbeat: beat})
 		if err != nil {
 			return nil, err
 		}
@@ -203,6 +208,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
 		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing,
 		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up, Logf: o.Logf,
+		SoftwareID: o.SoftwareID, SoftwareVersion: o.SoftwareVersion,
 		Heartbeat: beat,
 	}
 	if a.Board.Acceptor != nil {

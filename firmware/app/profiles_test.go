@@ -73,3 +73,40 @@ func copyFile(t *testing.T, from, to string) {
 		t.Fatal(err)
 	}
 }
+
+// Check 9 through the app: the digest gate hands over is what the cabinet
+// compares with the last start's; a development build (no id) is not
+// checked, so a rebuilt devkit plays on.
+func TestSoftwareChangeLocksThroughTheApp(t *testing.T) {
+	dir := t.TempDir()
+	start := func(id string) (*App, context.CancelFunc) {
+		ctx, cancel := context.WithCancel(context.Background())
+		a, err := Start(ctx, Options{DataDir: dir, Market: "demo", SoftwareID: id, SoftwareVersion: "test", Logf: t.Logf})
+		if err != nil {
+			t.Fatal(err)
+		}
+		go a.Run(ctx)
+		return a, cancel
+	}
+	stop := func(a *App, cancel context.CancelFunc) { cancel(); a.Close() }
+	changed := func(s *view.Snapshot) bool {
+		for _, x := range s.Tilts {
+			if strings.Contains(strings.ToLower(x), "software") {
+				return true
+			}
+		}
+		return false
+	}
+	a, c := start("sha256:aa")
+	s := waitFor(t, a, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	if changed(s) {
+		t.Fatal("the first start locked up")
+	}
+	stop(a, c)
+	a, c = start("sha256:bb")
+	waitFor(t, a, "software change lockup", changed)
+	stop(a, c)
+	a, c = start("")
+	waitFor(t, a, "still locked with no id given", changed)
+	stop(a, c)
+}

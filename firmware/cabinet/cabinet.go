@@ -404,8 +404,11 @@ func (c *Cabinet) mode() view.Mode {
 	if c.cashout != nil {
 		return view.ModeCashout
 	}
-	if !c.linkUp || c.disabled != "" {
+	if !c.linkUp {
 		return view.ModeOutOfService
+	}
+	if c.disabled != "" {
+		return view.ModeDisabled
 	}
 	return view.ModeIdle
 }
@@ -439,9 +442,6 @@ func (c *Cabinet) publish() {
 		s.Bets = g.Stakes
 	}
 	s.RiskOffer = c.round != nil && c.round.phase == phaseRiskOffer
-	if c.linkUp {
-		s.Disabled = c.disabled
-	}
 	if len(c.lockups) > 0 {
 		d := c.lockups[0] // the one the attendant's key pays next
 		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}

@@ -13,6 +13,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
@@ -162,6 +163,8 @@ func TestCheck26HandpayAndSubstantialWin(t *testing.T) {
 	if len(paid) != 1 || paid[0].Amount != int64(large) || paid[0].Wall.IsZero() || paid[0].Source == "" {
 		t.Fatalf("check 26: the reset logged as %+v", paid)
 	}
+
+	r.takeTicket() // the handpay receipt
 
 	// A cash-out above the ticket-out limit (30.00): cancel-credit handpay.
 	credit := r.credit()
@@ -333,5 +336,51 @@ func TestCheck30CentralDetermination(t *testing.T) {
 	after := r.cab.View()
 	if r.meter(ledger.GamesPlayed) != games || after.Credit != before.Credit || after.Mode != before.Mode || after.Bet != before.Bet || after.Auto {
 		t.Fatal("check 30: a button the deck does not have changed something")
+	}
+}
+
+// Check 24, double redemption: a ticket inserted again while the central
+// system has not yet answered the confirmation of its first redemption (it
+// would hand this cabinet the same hold again) is returned with no credit,
+// and logged; after the confirmation it is still refused.
+func TestTicketAgainBeforeItsConfirmationIsRefused(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(2000, 2)
+	r.press(view.Collect)
+	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
+	r.takeTicket()
+	number := r.prn.Printed[0].(document.Voucher).Validation
+	r.stop()
+	real := r.central.Client
+	r.start("demo", func(c *Config) { c.Central = noConfirm{real} })
+	r.idle()
+	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
+	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.until("ticket credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 2000 })
+	for i, what := range []string{"before the confirmation", "again"} {
+		seq := r.lastEventSeq()
+		r.cab.Do(func() { r.cab.message = "" })
+		r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
+		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+		r.until(what+": returned", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
+		time.Sleep(20 * time.Millisecond)
+		if r.credit() != 2000 || r.meter(ledger.TicketsInCount) != 1 {
+			t.Fatalf("check 24 %s: double redemption: credit %d, tickets in %d", what, r.credit(), r.meter(ledger.TicketsInCount))
+		}
+		if len(r.eventsOf(seq, "ticket_refused")) != 1 {
+			t.Fatalf("check 24 %s: the refusal is not logged", what)
+		}
+		if i == 0 {
+			// The confirmation gets through after a restart.
+			r.powerCut()
+			r.start("demo")
+			r.until("confirmed", time.Millisecond, func(*view.Snapshot) bool {
+				var st string
+				r.central.Server.DB().QueryRow(`SELECT state FROM vouchers WHERE number = ?`, number).Scan(&st)
+				return st == "redeemed"
+			})
+			r.idle()
+		}
 	}
 }

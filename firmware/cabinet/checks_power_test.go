@@ -107,19 +107,6 @@ func TestCheck9SoftwareChangeLocksUntilTechnicianReset(t *testing.T) {
 	r.settleRound(r.playOne())
 }
 
-// ExecutableID names the test binary by its digest: stable within a
-// build, and what a development cabinet passes as its software id.
-func TestExecutableID(t *testing.T) {
-	a, err := ExecutableID()
-	if err != nil {
-		t.Fatal(err)
-	}
-	b, _ := ExecutableID()
-	if a != b || !strings.HasPrefix(a, "sha256:") || len(a) != len("sha256:")+64 {
-		t.Fatalf("ExecutableID %q, then %q", a, b)
-	}
-}
-
 // Check 18, doors opened while unpowered. Power is cut with every door
 // closed and comes back an hour later with the logic door open: its first
 // input is logged as opened while unpowered, with the power-off window
@@ -213,21 +200,19 @@ func TestCheck18DoorOpenedWhileUnpowered(t *testing.T) {
 	}
 }
 
-// The "disabled by central" state is its own state in the snapshot: the
-// display words it apart from the link being down.
+// The "disabled by central" state is its own mode: the display words it
+// apart from the link being down; with the link down as well, the link
+// loss shows.
 func TestDisabledByCentralIsNotLinkDown(t *testing.T) {
 	r := newRig(t, "demo")
 	r.idle()
 	r.cab.Post(CentralCommand{Command: "disable", Reason: "hall closed"})
-	s := r.until("disabled", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
-	if s.Disabled != "hall closed" {
-		t.Fatalf("disabled snapshot says %q", s.Disabled)
-	}
+	r.until("disabled", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDisabled })
+	r.blockedFor("disabled by the central system")
+	r.cab.Post(LinkState{Up: false})
+	r.until("link down", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
+	r.cab.Post(LinkState{Up: true})
+	r.until("disabled again", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDisabled })
 	r.cab.Post(CentralCommand{Command: "enable"})
 	r.idle()
-	r.cab.Post(LinkState{Up: false})
-	s = r.until("link down", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
-	if s.Disabled != "" {
-		t.Fatalf("link down snapshot says disabled %q", s.Disabled)
-	}
 }

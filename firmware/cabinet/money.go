@@ -160,6 +160,15 @@ func (c *Cabinet) escrowed(d id003.Document) {
 		c.escrow = &escrowState{doc: id, kind: ledger.DocBill, amount: v, decided: true}
 		c.acceptor(Acceptor.Stack, "stack")
 	case id003.DocTicket:
+		if c.ticketCredited(d.Ticket) {
+			// Credited here already: while its confirmation is on the way
+			// the central system would hand this cabinet the same hold
+			// again, so a copy must be refused here (check 24).
+			c.message = "ticket_refused"
+			c.logEvent("ticket_refused", "cabinet", "already credited: "+ledger.Mask(d.Ticket), 0)
+			c.acceptor(Acceptor.Return, "return (ticket already credited)")
+			return
+		}
 		if err := c.led.Escrow(id, ledger.DocTicketIn, 0, d.Ticket); err != nil {
 			c.ledgerFailed("the escrow", err)
 			c.acceptor(Acceptor.Return, "return (ledger)")
@@ -576,6 +585,17 @@ type redeemDone struct {
 }
 
 func (redeemDone) event() {}
+
+// ticketCredited: a ticket of this number was credited here (the money-in
+// log is written in the credit's own transaction).
+func (c *Cabinet) ticketCredited(number string) bool {
+	for _, d := range c.led.DocsIn() {
+		if d.Kind == ledger.DocTicketIn && d.Number == number && d.Result == ledger.DocStacked {
+			return true
+		}
+	}
+	return false
+}
 
 func (c *Cabinet) redeems() map[uint64]redeemIntent {
 	m := map[uint64]redeemIntent{}

@@ -1,11 +1,7 @@
 package cabinet
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
-	"os"
 )
 
 // tiltSoftwareChanged is the lockup of a program change (check 9): it
@@ -69,24 +65,4 @@ func short(id string) string {
 		return id[:16]
 	}
 	return id
-}
-
-// ExecutableID is a development build's software identity for
-// Config.SoftwareID: "sha256:" and the digest of the running binary. A
-// release passes the verified manifest's digest instead (firmware/verify).
-func ExecutableID() (string, error) {
-	p, err := os.Executable()
-	if err != nil {
-		return "", err
-	}
-	f, err := os.Open(p)
-	if err != nil {
-		return "", err
-	}
-	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
-		return "", err
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
 }

@@ -20,15 +20,16 @@ const (
 	ModeSoftware     Mode = "software_error" // software verification failed
 	ModeDoorOpen     Mode = "door_open"
 	ModeTilt         Mode = "tilt"
-	ModeLockup       Mode = "lockup" // handpay or jackpot: call the attendant
-	ModeMenu         Mode = "menu"   // technician or attendant pages
-	ModeOutOfService Mode = "out_of_service"
-	ModeIdle         Mode = "idle"       // ready to play
-	ModeAttract      Mode = "attract"    // idle with no credit for a while
-	ModeWagering     Mode = "wagering"   // waiting for the central system
-	ModePresenting   Mode = "presenting" // reels spinning, wins shown
-	ModeRisk         Mode = "risk"       // red/black double-up (MS-9, MS-10)
-	ModeCashout      Mode = "cashout"    // a voucher is being issued and printed
+	ModeLockup       Mode = "lockup"         // handpay or jackpot: call the attendant
+	ModeMenu         Mode = "menu"           // technician or attendant pages
+	ModeOutOfService Mode = "out_of_service" // the central link is down
+	ModeDisabled     Mode = "disabled"       // the central system disabled the cabinet
+	ModeIdle         Mode = "idle"           // ready to play
+	ModeAttract      Mode = "attract"        // idle with no credit for a while
+	ModeWagering     Mode = "wagering"       // waiting for the central system
+	ModePresenting   Mode = "presenting"     // reels spinning, wins shown
+	ModeRisk         Mode = "risk"           // red/black double-up (MS-9, MS-10)
+	ModeCashout      Mode = "cashout"        // a voucher is being issued and printed
 )
 
 // Button is a button of the deck.
@@ -174,9 +175,6 @@ type Snapshot struct {
 	Jackpots []Jackpot
 	Lockup   *Lockup
 	Tilts    []string // reasons of active tilts
-	// Disabled is the central system's reason when it disabled the
-	// cabinet (out of service with the link up); "" otherwise.
-	Disabled string
 	Doors    []string // open doors
 	Message  string   // catalogue key of the status line
 	// MessageAmount goes with Message where it names an amount (a voucher
