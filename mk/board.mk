@@ -4,8 +4,8 @@ BOARD_FUZZTIME ?= 10s
 
 .PHONY: fuzz-board board-overlay bench-gpio
 fuzz-board:
-	$(GO) test -run='^$$' -fuzz='^FuzzParse$$' -fuzztime=$(BOARD_FUZZTIME) ./board/
-	$(GO) test -run='^$$' -fuzz='^FuzzDebouncer$$' -fuzztime=$(BOARD_FUZZTIME) ./drivers/gpio/
+	scripts/fuzz.sh ./board FuzzParse $(BOARD_FUZZTIME)
+	scripts/fuzz.sh ./drivers/gpio FuzzDebouncer $(BOARD_FUZZTIME)
 
 # board-overlay compiles the rpi-cabinet lamp expander overlay (needs dtc,
 # Debian's device-tree-compiler) into bin/polaris-lamps.dtbo.

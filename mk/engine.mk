@@ -28,7 +28,7 @@ bench-engine:
 
 # A short fuzz of the tape and mirror, run by make test.
 fuzz-engine:
-	$(GO) test -run '^$$' -fuzz FuzzMirrorMagicStars -fuzztime 10s ./engine/magicstars
-	$(GO) test -run '^$$' -fuzz FuzzTapeReader -fuzztime 5s ./engine
+	scripts/fuzz.sh ./engine/magicstars FuzzMirrorMagicStars 10s
+	scripts/fuzz.sh ./engine FuzzTapeReader 5s
 
 TEST_EXTRA += fuzz-engine

@@ -5,7 +5,7 @@ ID003_FUZZTIME ?= 10s
 .PHONY: fuzz-id003
 fuzz-id003:
 	@set -e; for f in $(ID003_FUZZ); do \
-		$(GO) test -run='^$$' -fuzz="^$$f\$$" -fuzztime=$(ID003_FUZZTIME) ./drivers/id003/; \
+		scripts/fuzz.sh ./drivers/id003 $$f $(ID003_FUZZTIME); \
 	done
 
 TEST_EXTRA += fuzz-id003

@@ -23,7 +23,7 @@ fuzz-printer:
 	@set -e; for t in $(PRINTER_FUZZ); do \
 		pkg=$${t%%:*}; fn=$${t##*:}; \
 		echo "fuzz $$pkg $$fn ($(FUZZ_PRINTER_TIME))"; \
-		$(GO) test -run '^$$' -fuzz "^$$fn\$$" -fuzztime $(FUZZ_PRINTER_TIME) $$pkg; \
+		scripts/fuzz.sh $$pkg $$fn $(FUZZ_PRINTER_TIME); \
 	done
 
 # Writes the emulators' renderings of a voucher and a jackpot form to

@@ -3,7 +3,7 @@
 .PHONY: fuzz-wishstar sim-wishstar tune-wishstar
 
 fuzz-wishstar:
-	$(GO) test -run '^$$' -fuzz FuzzMirrorWishStar -fuzztime 10s ./engine/wishstar
+	scripts/fuzz.sh ./engine/wishstar FuzzMirrorWishStar 10s
 
 sim-wishstar:
 	$(GO) test -count=1 -run TestSimulationAgreesWithExact -v ./engine/wishstar -bigsim
