@@ -32,6 +32,7 @@ func main() {
 	market := flag.String("market", "demo", "market profile")
 	seed := flag.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the kill instants and the play")
 	maxLife := flag.Duration("max-life", 5*time.Second, "longest life of a child before its kill")
+	paper := flag.Bool("paper", true, "keep the emulators' document logs and reconcile the paper too (false: the ledger against the central system only)")
 	longEvery := flag.Int("long-every", 8, "every n-th life lasts 6 s more, so that the recoveries that wait (a pending escrow's 5 s grace) finish; 0: never")
 	flag.Parse()
 	if *data == "" {
@@ -42,10 +43,13 @@ func main() {
 		defer os.RemoveAll(d)
 		*data = d
 	}
-	if err := os.MkdirAll(scenario.DocumentDir(*data), 0o700); err != nil {
-		fail(err)
+	if *paper {
+		if err := os.MkdirAll(scenario.DocumentDir(*data), 0o700); err != nil {
+			fail(err)
+		}
 	}
 	rec := scenario.NewReconciler(*data, "dev-1", *market)
+	fmt.Fprintf(os.Stderr, "polaris-crash: seed %d, data %s\n", *seed, *data)
 	rng := rand.New(rand.NewPCG(*seed, 1))
 	discrepancies := 0
 	report := func(when string, bad []string) {

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,6 +10,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -29,15 +31,14 @@ func TestReconcileWithThePaper(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	steps, err := Parse(strings.NewReader("wait idle\nnote 1000\nnote 500\npress collect\nsleep 1500ms\nexpect credit 0\nexpect meter tickets_out_count 1\n" +
-		"printer take\nticket last\nsleep 2s\nexpect credit 1500\nnote 2000\npress collect\nsleep 1500ms\nexpect credit 0\nsleep 1s\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Run(ctx, h, steps); err != nil {
-		h.Close()
-		t.Fatal(err)
-	}
+	run(t, h, "wait idle\nnote 1000\nnote 500\n")
+	cashOut(t, h)
+	run(t, h, "expect meter tickets_out_count 1\nsleep 500ms\nprinter take\n")
+	insertLastVoucher(t, h)
+	untilCredit(t, h, 1500)
+	run(t, h, "note 2000\nprinter take\n")
+	cashOut(t, h)
+	run(t, h, "sleep 1s\n")
 	voucher := h.LastVoucher()
 	if err := h.Close(); err != nil {
 		t.Fatal(err)
@@ -95,6 +96,47 @@ func TestReconcileWithThePaper(t *testing.T) {
 	}
 }
 
+// untilCredit waits for the credit meter to show v.
+func untilCredit(t *testing.T, h *Headless, v engine.Money) {
+	t.Helper()
+	if err := h.until(context.Background(), 30*time.Second, func(*view.Snapshot) bool { return h.credit() == v }, fmt.Sprintf("credit %d", v)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// cashOut presses Collect until the credit is on a voucher (a cash-out the
+// loaded machine's link let time out is simply asked again).
+func cashOut(t *testing.T, h *Headless) {
+	t.Helper()
+	for i := 0; ; i++ {
+		run(t, h, "press collect\n")
+		err := h.until(context.Background(), 5*time.Second, func(*view.Snapshot) bool { return h.credit() == 0 }, "the cash-out")
+		if err == nil {
+			return
+		}
+		if i == 5 {
+			t.Fatal(err)
+		}
+	}
+}
+
+// insertLastVoucher puts the last voucher into the acceptor as soon as it
+// takes documents.
+func insertLastVoucher(t *testing.T, h *Headless) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		err := h.Do(context.Background(), Step{Verb: "ticket", Args: []string{"last"}})
+		if err == nil {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal(err)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
 // ticketLine is the log line of the ticket stacked.
 func ticketLine(s string) string {
 	for _, l := range strings.Split(s, "\n") {
@@ -130,27 +172,15 @@ func TestDocumentsOutliveAPowerCut(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer h.Close()
-	steps, err := Parse(strings.NewReader("wait idle\nnote 2000\npress collect\nsleep 1500ms\nexpect credit 0\npower cut\nwait idle\n"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := Run(ctx, h, steps); err != nil {
-		t.Fatal(err)
-	}
+	run(t, h, "wait idle\nnote 2000\n")
+	cashOut(t, h)
+	run(t, h, "sleep 500ms\npower cut\nwait idle\n")
 	if n := len(h.App.Board.AcceptorEmulator.StackedDocs()); n != 1 {
 		t.Fatalf("%d notes in the cash box after the power cut, want 1", n)
 	}
 	h.App.Board.TCLEmulator.TakeTicket()
-	deadline := time.Now().Add(20 * time.Second)
-	for err = h.Do(ctx, Step{Verb: "ticket", Args: []string{"last"}}); err != nil; err = h.Do(ctx, Step{Verb: "ticket", Args: []string{"last"}}) {
-		if time.Now().After(deadline) {
-			t.Fatal(err) // the acceptor never took documents again
-		}
-		time.Sleep(50 * time.Millisecond)
-	}
-	if err := h.until(ctx, 15*time.Second, func(*view.Snapshot) bool { return h.credit() == 2000 }, "the voucher credited"); err != nil {
-		t.Fatal(err)
-	}
+	insertLastVoucher(t, h)
+	untilCredit(t, h, 2000)
 	if err := h.Close(); err != nil {
 		t.Fatal(err)
 	}

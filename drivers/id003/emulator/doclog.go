@@ -152,33 +152,29 @@ func (a *Acceptor) addRecord(e Entry) {
 }
 
 // restore replays the log: the cash box contents come back, and a document
-// the power cut left behind is found at power-up — in the path (41, given
-// back at RESET), on its way into the cash box or stacked without the
-// host's acknowledgement (42, in the stacker).
+// the power cut left behind is found at power-up: in the path, also on its
+// way to the cash box before VEND VALID (41, given back at RESET: with
+// STACK-2 only VEND VALID says it is irrevocably in), or stacked without
+// the host's acknowledgement (42, in the stacker).
 func (a *Acceptor) restore(entries []LogEntry) Where {
 	var inPath *Doc
-	stacking, unacked := false, false
+	unacked := false
 	for _, e := range entries {
 		d := e.Doc()
 		switch e.Event {
 		case LogInserted:
-			inPath, stacking = &d, false
-		case LogStacking:
-			stacking = true
+			inPath = &d
 		case LogStacked:
 			a.record = append(a.record, Entry{Doc: d, Outcome: Stacked, Detail: e.Detail, VendValid: e.Detail == "VEND VALID"})
-			inPath, stacking, unacked = nil, false, true
+			inPath, unacked = nil, true
 		case LogReturned, LogRejected, LogRemoved:
 			a.record = append(a.record, Entry{Doc: d, Outcome: Outcome(e.Event), Detail: e.Detail})
-			inPath, stacking = nil, false
+			inPath = nil
 		case LogHostAck:
 			unacked = false
 		}
 	}
 	switch {
-	case inPath != nil && stacking:
-		a.doc = inPath
-		return InStacker
 	case inPath != nil:
 		a.doc = inPath
 		return InAcceptor

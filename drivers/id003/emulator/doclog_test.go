@@ -107,27 +107,24 @@ func TestLogAcknowledgedStackPowersUpEmpty(t *testing.T) {
 	}
 }
 
-func TestLogNoteCaughtMidStackGoesIntoTheStacker(t *testing.T) {
+func TestLogNoteCaughtMidStackIsReturned(t *testing.T) {
 	r := newLogRig(t)
 	r.start()
 	r.escrowNote()
 	r.send(0x41)
-	r.pass(100 * time.Millisecond) // still STACKING
+	r.pass(100 * time.Millisecond) // still STACKING: not yet irrevocably in
 	r.powerUp()
-	if st := r.status(); st != stPowerUpStk {
-		t.Fatalf("power-up status %02X, want 42", st)
+	if st := r.status(); st != stPowerUpAcc {
+		t.Fatalf("power-up status %02X, want 41", st)
 	}
-	docs := r.a.StackedDocs()
-	if len(docs) != 1 || docs[0].Code != 0x63 {
-		t.Fatalf("cash box %v, want the 10 € note", docs)
-	}
+	r.start()
 	entries, err := ReadLog(r.path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	last := entries[len(entries)-1]
-	if last.Event != LogStacked || last.Detail != "power-up with bill in stacker" {
-		t.Fatalf("last log entry %+v", last)
+	if last.Event != LogReturned || last.Code != 0x63 || r.stacked() != 0 {
+		t.Fatalf("last log entry %+v, cash box %v", last, r.a.StackedDocs())
 	}
 }
 
