@@ -302,6 +302,15 @@ func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) {
 			}
 			c.logEvent("power_up_with_bill", "acceptor", "in stacker: credited", engine.Money(d.Amount))
 		} else if e.Where == id003.InStacker {
+			if r, ok := c.redeems()[d.ID]; ok && r.Hold != "" && r.Amount > 0 {
+				// Validated by the central system, its hold journaled, and
+				// now in the cash box: credited, and the hold confirmed.
+				if err := c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, number: r.Number, hold: r.Hold, amount: r.Amount}); err != nil {
+					c.ledgerFailed("the recovered ticket", err)
+				}
+				c.logEvent("power_up_with_bill", "acceptor", "ticket in stacker: credited", r.Amount)
+				continue
+			}
 			// A ticket whose validation was not journaled cannot be credited
 			// here: the attendant checks it with the central system.
 			c.setTilt("acceptor", "ticket in stacker at power-up: check with the central system", true)

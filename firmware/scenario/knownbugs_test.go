@@ -16,14 +16,20 @@ import (
 
 // Reproductions of what the crash harness found in the cabinet, each a
 // power cut at a chosen instant of the paper's movement followed by the
-// reconciliation that must find nothing. They fail until the cabinet is
-// fixed, so they run only with POLARIS_KNOWN_BUGS=1.
+// reconciliation that must find nothing. Those named KnownBug fail until the
+// cabinet is fixed, so they run only with POLARIS_KNOWN_BUGS=1.
 
 func knownBug(t *testing.T) (string, *Headless) {
 	t.Helper()
 	if os.Getenv("POLARIS_KNOWN_BUGS") == "" {
 		t.Skip("a known cabinet bug: POLARIS_KNOWN_BUGS=1 runs it")
 	}
+	return withPaper(t)
+}
+
+// withPaper is a headless demo cabinet whose emulators keep document logs.
+func withPaper(t *testing.T) (string, *Headless) {
+	t.Helper()
 	dir := t.TempDir()
 	os.MkdirAll(DocumentDir(dir), 0o700)
 	h, err := StartHeadless(context.Background(), app.Options{DataDir: dir, Market: "demo", Logf: t.Logf})
@@ -77,13 +83,12 @@ func reconcileClean(t *testing.T, dir string, h *Headless) {
 }
 
 // A ticket the power cut catches stacked (VEND VALID) before the cabinet
-// journaled its credit powers up as 42 (in the stacker). The cabinet has journaled its hold and amount,
-// yet raises a tilt the acceptor's Ready clears at once and, 5 s later,
-// counts the ticket returned and releases the hold: in the cash box,
-// never credited. (Harness: "ticket … in the cash box 1 time(s),
-// credited 0".)
-func TestKnownBugTicketStackedBeforeItsCreditIsLost(t *testing.T) {
-	dir, h := knownBug(t)
+// journaled its credit powers up as "bill in stacker". The central system
+// validated it and the hold is journaled, so it is credited once and the
+// hold confirmed. (Found by the crash harness: "ticket … in the cash box
+// 1 time(s), credited 0"; fixed.)
+func TestTicketStackedBeforeItsCreditIsCredited(t *testing.T) {
+	dir, h := withPaper(t)
 	run(t, h, "wait idle\nnote 2000\n")
 	cashOut(t, h)
 	run(t, h, "sleep 500ms\nprinter take\n")
