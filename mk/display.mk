@@ -26,8 +26,7 @@ art-sheet:
 
 # display-test runs the ebiten tests (build tag "display") inside a virtual
 # X server; untagged, `go test ./...` builds and tests only the pure-Go
-# renderer. POLARIS_DISPLAY_TEST=1 makes a missing display (or xdotool, for
-# the window key test) a failure.
+# renderer. POLARIS_DISPLAY_TEST=1 makes a missing display a failure.
 display-test:
 	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS)
 	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/
