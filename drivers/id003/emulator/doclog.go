@@ -1,14 +1,9 @@
 package emulator
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/internal/jsonlog"
 )
 
 // The document log is the acceptor's physical record: a power cut of the
@@ -46,103 +41,18 @@ func (e LogEntry) IsTicket() bool { return e.Code == ticketEscrow }
 
 // ReadLog reads a document log. A last line cut short by a power cut is
 // ignored; damage anywhere else is an error. A missing file is an empty log.
-func ReadLog(path string) ([]LogEntry, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	entries, _, err := parseLog(b)
-	return entries, err
-}
+func ReadLog(path string) ([]LogEntry, error) { return jsonlog.Read[LogEntry](path) }
 
-// parseLog returns the entries and the length of the intact prefix.
-func parseLog(b []byte) ([]LogEntry, int, error) {
-	var out []LogEntry
-	good := 0
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		end := good + len(line) + 1
-		var e LogEntry
-		if err := json.Unmarshal(line, &e); err != nil {
-			if end >= len(b) { // the torn last line
-				return out, good, nil
-			}
-			return nil, 0, fmt.Errorf("emulator: document log line %d: %w", len(out)+1, err)
-		}
-		if end > len(b) { // complete JSON without its newline: still written whole
-			end = len(b)
-		}
-		out = append(out, e)
-		good = end
-	}
-	return out, good, sc.Err()
-}
-
-// docLog appends entries to the log file, each fsynced.
-type docLog struct {
-	f   *os.File
-	seq int
-	err error // the first write failure
-}
+// docLog is the emulator's document log.
+type docLog = jsonlog.Log[LogEntry]
 
 func openLog(path string) (*docLog, []LogEntry, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := io.ReadAll(f)
-	if err == nil {
-		var entries []LogEntry
-		var good int
-		if entries, good, err = parseLog(b); err == nil {
-			// A torn last line is cut off so the next entry starts clean.
-			if err = f.Truncate(int64(good)); err == nil {
-				_, err = f.Seek(int64(good), io.SeekStart)
-			}
-			if err == nil {
-				l := &docLog{f: f}
-				if n := len(entries); n > 0 {
-					l.seq = entries[n-1].Seq
-				}
-				return l, entries, nil
-			}
-		}
-	}
-	f.Close()
-	return nil, nil, fmt.Errorf("emulator: document log %s: %w", path, err)
-}
-
-func (l *docLog) append(e LogEntry) {
-	if l == nil || l.err != nil {
-		return
-	}
-	l.seq++
-	e.Seq = l.seq
-	b, err := json.Marshal(e)
-	if err == nil {
-		_, err = l.f.Write(append(b, '\n'))
-	}
-	if err == nil {
-		err = l.f.Sync()
-	}
-	l.err = err
-}
-
-func (l *docLog) close() error {
-	if l == nil {
-		return nil
-	}
-	return l.f.Close()
+	return jsonlog.Open(path, func(e *LogEntry, seq int) { e.Seq = seq })
 }
 
 // logDoc records a movement of d (under a.mu).
 func (a *Acceptor) logDoc(event string, d Doc, detail string) {
-	a.log.append(LogEntry{Event: event, Code: d.Code, Ticket: d.Ticket, Detail: detail, Wall: a.cfg.Now()})
+	a.log.Append(LogEntry{Event: event, Code: d.Code, Ticket: d.Ticket, Detail: detail, Wall: a.cfg.Now()})
 }
 
 // addRecord records what became of a document, in memory and in the log.
@@ -193,7 +103,7 @@ func (a *Acceptor) LogError() error {
 		return a.logErr
 	}
 	if a.log != nil {
-		return a.log.err
+		return a.log.Err()
 	}
 	return nil
 }
@@ -202,7 +112,7 @@ func (a *Acceptor) LogError() error {
 func (a *Acceptor) CloseLog() error {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	err := a.log.close()
+	err := a.log.Close()
 	a.log = nil
 	return err
 }

@@ -141,7 +141,7 @@ func (e *Emulator) Close() {
 		e.mu.Lock()
 		e.wake.Broadcast()
 		if e.log != nil {
-			e.log.f.Close() // a dead printer finishes nothing
+			e.log.Close() // a dead printer finishes nothing
 			e.log = nil
 		}
 		e.mu.Unlock()

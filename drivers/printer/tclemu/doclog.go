@@ -1,14 +1,9 @@
 package tclemu
 
 import (
-	"bufio"
-	"bytes"
-	"encoding/json"
-	"errors"
-	"fmt"
-	"io"
-	"os"
 	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/internal/jsonlog"
 )
 
 // The document log is the printer's physical record: paper that came out
@@ -44,88 +39,13 @@ type LogEntry struct {
 
 // ReadLog reads a document log. A last line cut short by a power cut is
 // ignored; damage anywhere else is an error. A missing file is an empty log.
-func ReadLog(path string) ([]LogEntry, error) {
-	b, err := os.ReadFile(path)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, err
-	}
-	entries, _, err := parseLog(b)
-	return entries, err
-}
+func ReadLog(path string) ([]LogEntry, error) { return jsonlog.Read[LogEntry](path) }
 
-func parseLog(b []byte) ([]LogEntry, int, error) {
-	var out []LogEntry
-	good := 0
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		line := sc.Bytes()
-		end := good + len(line) + 1
-		var e LogEntry
-		if err := json.Unmarshal(line, &e); err != nil {
-			if end >= len(b) {
-				return out, good, nil
-			}
-			return nil, 0, fmt.Errorf("tclemu: document log line %d: %w", len(out)+1, err)
-		}
-		if end > len(b) {
-			end = len(b)
-		}
-		out = append(out, e)
-		good = end
-	}
-	return out, good, sc.Err()
-}
-
-type docLog struct {
-	f   *os.File
-	seq int
-	err error
-}
+// docLog is the emulator's document log.
+type docLog = jsonlog.Log[LogEntry]
 
 func openLog(path string) (*docLog, []LogEntry, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, nil, err
-	}
-	b, err := io.ReadAll(f)
-	if err == nil {
-		var entries []LogEntry
-		var good int
-		if entries, good, err = parseLog(b); err == nil {
-			if err = f.Truncate(int64(good)); err == nil {
-				_, err = f.Seek(int64(good), io.SeekStart)
-			}
-			if err == nil {
-				l := &docLog{f: f}
-				if n := len(entries); n > 0 {
-					l.seq = entries[n-1].Seq
-				}
-				return l, entries, nil
-			}
-		}
-	}
-	f.Close()
-	return nil, nil, fmt.Errorf("tclemu: document log %s: %w", path, err)
-}
-
-func (l *docLog) append(e LogEntry) {
-	if l == nil || l.err != nil {
-		return
-	}
-	l.seq++
-	e.Seq = l.seq
-	b, err := json.Marshal(e)
-	if err == nil {
-		_, err = l.f.Write(append(b, '\n'))
-	}
-	if err == nil {
-		err = l.f.Sync()
-	}
-	l.err = err
+	return jsonlog.Open(path, func(e *LogEntry, seq int) { e.Seq = seq })
 }
 
 // logPaper records a movement of printout idx (under e.mu).
@@ -142,7 +62,7 @@ func (e *Emulator) logPaper(event string, idx int, reason string) {
 			le.Fields, le.Lines, le.Barcodes = po.Fields, po.Lines, po.Barcodes
 		}
 	}
-	e.log.append(le)
+	e.log.Append(le)
 }
 
 // restore replays the log: every printout comes back; one the power cut
@@ -191,7 +111,7 @@ func (e *Emulator) LogError() error {
 		return e.logErr
 	}
 	if e.log != nil {
-		return e.log.err
+		return e.log.Err()
 	}
 	return nil
 }

@@ -171,7 +171,7 @@ func (e *Emulator) Close() {
 		}
 		e.mu.Lock()
 		if e.log != nil {
-			e.log.f.Close() // a print still running is not finished by a dead printer
+			e.log.Close() // a print still running is not finished by a dead printer
 			e.log = nil
 		}
 		e.mu.Unlock()
