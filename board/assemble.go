@@ -52,6 +52,9 @@ type Options struct {
 	// BeforeAck is the acceptor's hook at VEND VALID, before the ACK: the
 	// place to journal the credit (see id003.Config.BeforeAck).
 	BeforeAck func(id003.Stacked) error
+	// BeforeReset is the acceptor's hook at a power-up with a document
+	// inside, before the RESET (see id003.Config.BeforeReset).
+	BeforeReset func(id003.PowerUpWithBill) error
 	// AcceptorConfig, when set, adjusts the acceptor driver's configuration
 	// (tests scale timings down, or wrap Open). Path is the assembly's.
 	AcceptorConfig func(*id003.Config)
@@ -255,6 +258,7 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 	}
 	cfg := id003.DefaultConfig(path)
 	cfg.BeforeAck = opt.BeforeAck
+	cfg.BeforeReset = opt.BeforeReset
 	cfg.Heartbeat = opt.AcceptorHeartbeat
 	if opt.AcceptorConfig != nil {
 		opt.AcceptorConfig(&cfg)

@@ -15,7 +15,8 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
-// benchWindow measures whole frames at 1080p as ebiten runs them: each op
+// benchWindow measures whole frames at 1080p as ebiten runs them when it
+// runs every frame (the harness's mode; Run's while reels spin): each op
 // is one frame of the real loop (ebiten's input polling, our Update and
 // Draw, the command queue's flush to GL, the buffer swap). allocs/op are
 // the whole process's allocations per frame. cpu-ms/frame is the process's
@@ -85,3 +86,40 @@ func BenchmarkWindowIdle(b *testing.B)           { benchWindow(b, 1, false) }
 func BenchmarkWindowSpinning(b *testing.B)       { benchWindow(b, 2, false) }
 func BenchmarkWindowDevkitIdle(b *testing.B)     { benchWindow(b, 1, true) }
 func BenchmarkWindowDevkitSpinning(b *testing.B) { benchWindow(b, 2, true) }
+
+// benchOnDemand measures the cabinet as Run runs it, frames on demand: one
+// op is one second of wall time with the fixture's view republished (a new
+// pointer on every read), the window at benchScale. allocs/op are the
+// process's allocations per second: ebiten's frames, the pacer's polling,
+// the source; frames/s are the frames ebiten ran, cpu-ms/s the process's
+// CPU time per second.
+func benchOnDemand(b *testing.B, fixture int) {
+	src := &republisher{}
+	src.set(render.Fixtures("en")[fixture].Snap)
+	g := NewGame(Options{Source: src.get, Renderer: rend, Clock: time.Now})
+	w, h := g.LogicalSize()
+	onMain(func() { ebiten.SetWindowSize(w*benchScale/100, h*benchScale/100) })
+	runOnDemand(b, g)
+	b.Cleanup(func() { onMain(func() { ebiten.SetWindowSize(64, 64) }) })
+	// Steady state: past the first frames, and past ebiten's re-presenting
+	// of the last changed frame (its maxSkipCount: the next 3 frames draw
+	// the final screen and swap again, 3 probes on demand).
+	time.Sleep(500 * time.Millisecond)
+	for range 8 {
+		ebiten.ScheduleFrame()
+		time.Sleep(30 * time.Millisecond)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, f0 := cpuTime(), loop.frames.Load()
+	for range b.N {
+		time.Sleep(time.Second)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(loop.frames.Load()-f0)/float64(b.N), "frames/s")
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/s")
+}
+
+// One op is one second (see benchOnDemand): allocs/op are per second.
+func BenchmarkOnDemandIdle(b *testing.B)    { benchOnDemand(b, 1) }
+func BenchmarkOnDemandAttract(b *testing.B) { benchOnDemand(b, 0) }

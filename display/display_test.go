@@ -9,6 +9,7 @@ import (
 	"image/color"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -40,6 +41,8 @@ type mainLoop struct {
 	game    *Game
 	stepped bool
 	updates int // Updates run, for benchmarks to check one per op
+	// frames counts Draws, read while the loop runs (on demand)
+	frames atomic.Int64
 }
 
 var loop = &mainLoop{work: make(chan func()), step: make(chan struct{}), done: make(chan struct{})}
@@ -70,6 +73,7 @@ func (l *mainLoop) Update() error {
 }
 
 func (l *mainLoop) Draw(screen *ebiten.Image) {
+	l.frames.Add(1)
 	if l.game != nil {
 		l.game.present(screen)
 	}
@@ -91,11 +95,20 @@ func (l *mainLoop) Layout(int, int) (int, int) {
 	return 64, 64
 }
 
-// onMain runs f inside the loop's next Update and waits for it.
+// onMain runs f inside the loop's next Update and waits for it. A loop
+// that runs on demand is asked for frames until one takes f.
 func onMain(f func()) {
 	ran := make(chan struct{})
-	loop.work <- func() { f(); close(ran) }
-	<-ran
+	w := func() { f(); close(ran) }
+	for {
+		select {
+		case loop.work <- w:
+			<-ran
+			return
+		case <-time.After(10 * time.Millisecond):
+			ebiten.ScheduleFrame()
+		}
+	}
 }
 
 // windowTitle names the test window for xdotool.

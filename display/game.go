@@ -5,9 +5,7 @@ package display
 import (
 	"bytes"
 	"image"
-	"maps"
 	"math"
-	"slices"
 	"time"
 
 	"github.com/hajimehoshi/ebiten/v2"
@@ -53,7 +51,8 @@ type Options struct {
 	// Renderer to draw with; nil builds one (about a second of start-up).
 	Renderer *render.Renderer
 	// Heartbeat, if set, is called once per Update: the watchdog's proof
-	// that the display loop is alive.
+	// that the display loop is alive. Run draws on demand and runs a frame
+	// at least once a second for it, idle or not.
 	Heartbeat func()
 }
 
@@ -80,7 +79,14 @@ type Game struct {
 	// presented: target holds the current frame (window only)
 	presented bool
 	final     ebiten.DrawImageOptions
-	last      struct {
+	// pace is set when frames run on demand (Run): after each frame the
+	// game tells it what it drew and until when that holds, and switches
+	// ebiten between every frame (continuous: something moves) and
+	// waiting for events (setContinuous).
+	pace          *pacer
+	continuous    bool
+	setContinuous func(bool)
+	last          struct {
 		s      *view.Snapshot
 		help   bool
 		status string
@@ -98,30 +104,6 @@ func sameKeys(a, b []string) bool {
 		}
 	}
 	return true
-}
-
-// sameView reports whether a and b draw the same: equal in everything but
-// Seq and Now, which the renderer does not read (it takes the instant
-// apart). The cabinet publishes a new snapshot on every tick (5 ms), so
-// pointer equality alone would redraw an idle screen every frame. Round,
-// Risk and Menu are compared by pointer: the cabinet keeps them while they
-// are unchanged, and a new pointer costs one redraw, never a stale screen.
-func sameView(a, b *view.Snapshot) bool {
-	if a == b {
-		return true
-	}
-	if a == nil || b == nil {
-		return false
-	}
-	return a.Mode == b.Mode && a.Market == b.Market && a.Language == b.Language &&
-		a.Currency == b.Currency && slices.Equal(a.Games, b.Games) && a.Game == b.Game &&
-		slices.Equal(a.Bets, b.Bets) && a.Bet == b.Bet && a.Credit == b.Credit && a.Win == b.Win &&
-		a.Auto == b.Auto && a.Round == b.Round && a.RiskOffer == b.RiskOffer && a.Risk == b.Risk &&
-		slices.Equal(a.Jackpots, b.Jackpots) &&
-		(a.Lockup == b.Lockup || a.Lockup != nil && b.Lockup != nil && *a.Lockup == *b.Lockup) &&
-		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.Doors, b.Doors) &&
-		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
-		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower
 }
 
 type keyBinding struct {
@@ -177,8 +159,46 @@ func (g *Game) Update() error {
 	if g.o.Devkit != nil {
 		g.input()
 	}
-	g.Frame(g.o.Clock())
+	now := g.o.Clock()
+	g.Frame(now)
+	if g.pace != nil {
+		next, moving, ok := g.r.Next()
+		if moving != g.continuous {
+			g.continuous = moving
+			g.setContinuous(moving)
+		}
+		g.pace.framed(now, g.last.s, next, moving, ok)
+	}
 	return nil
+}
+
+// onDemand makes the game draw on demand (see pacer): setContinuous
+// switches ebiten's frame mode, schedule asks it for one frame. The caller
+// runs the pacer.
+func (g *Game) onDemand(setContinuous func(bool), schedule func()) *pacer {
+	g.pace = newPacer(g.o.Source, g.o.Clock, schedule)
+	g.continuous, g.setContinuous = true, setContinuous
+	return g.pace
+}
+
+// ebitenMode is setContinuous for ebiten. While something moves: vsync on
+// (no tearing on a cabinet) and 60 updates a second (a cap should vsync not
+// wait, as in some VMs). Else FPSModeVsyncOffMinimum, in which ebiten runs
+// a frame only on an input event or ScheduleFrame, with one Update per
+// frame (SyncWithFPS): a frame that runs reads the keys and beats the
+// heart, however soon after the previous one. FPSModeVsyncOffMinimum and
+// ScheduleFrame are deprecated since v2.5 in favour of
+// SetScreenClearedEveryFrame(false), which Run also sets, but that still
+// runs every frame (13 allocations each inside ebiten, even with nothing
+// drawn); both remain in v2.
+func ebitenMode(continuous bool) {
+	if continuous {
+		ebiten.SetTPS(ebiten.DefaultTPS)
+		ebiten.SetVsyncEnabled(true)
+		return
+	}
+	ebiten.SetTPS(ebiten.SyncWithFPS)
+	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
 }
 
 // Frame renders the snapshot at now into the software frame, unless the
@@ -343,5 +363,9 @@ func Run(o Options) error {
 		ebiten.SetCursorMode(ebiten.CursorModeHidden)
 	}
 	ebiten.SetScreenClearedEveryFrame(false)
+	p := g.onDemand(ebitenMode, ebiten.ScheduleFrame)
+	stop := make(chan struct{})
+	defer close(stop)
+	go p.run(stop)
 	return ebiten.RunGame(window{g})
 }

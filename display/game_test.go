@@ -5,8 +5,12 @@ package display
 import (
 	"reflect"
 	"slices"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hajimehoshi/ebiten/v2"
 
 	"github.com/polaris-vlt/polaris/display/render"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -166,5 +170,127 @@ func TestPanelUploadedWhenChanged(t *testing.T) {
 	g.Frame(f.At.Add(80 * time.Millisecond))
 	if !g.panelDirty {
 		t.Error("lamps out: panel not marked for upload")
+	}
+}
+
+// republisher serves the current view as the cabinet does: a new pointer
+// on every call (two copies in turn), the same contents until set.
+type republisher struct {
+	pair atomic.Pointer[[2]*view.Snapshot]
+	n    atomic.Int64
+}
+
+func (r *republisher) set(s *view.Snapshot) {
+	twin := *s
+	twin.Seq++
+	r.pair.Store(&[2]*view.Snapshot{s, &twin})
+}
+
+func (r *republisher) get() *view.Snapshot { return r.pair.Load()[r.n.Add(1)%2] }
+
+func (r *republisher) is(s *view.Snapshot) bool {
+	p := r.pair.Load()
+	return s == p[0] || s == p[1]
+}
+
+// runOnDemand installs g in the loop as Run runs it: frames on demand, its
+// pacer running; the harness's own mode (TestMain) comes back afterwards.
+func runOnDemand(t testing.TB, g *Game) *pacer {
+	p := g.onDemand(ebitenMode, ebiten.ScheduleFrame)
+	stop := make(chan struct{})
+	go p.run(stop)
+	onMain(func() { loop.game, loop.stepped = g, false })
+	t.Cleanup(func() {
+		// on the loop: ebiten's mode changes need its main thread, which
+		// waits for events outside a frame
+		onMain(func() {
+			loop.game = nil
+			ebiten.SetTPS(ebiten.SyncWithFPS)
+			ebiten.SetVsyncEnabled(false)
+		})
+		close(stop)
+	})
+	return p
+}
+
+// beats records the heartbeat's instants.
+type beats struct {
+	mu sync.Mutex
+	at []time.Time
+}
+
+func (b *beats) beat() { b.mu.Lock(); b.at = append(b.at, time.Now()); b.mu.Unlock() }
+
+// maxGap is the longest time without a beat from since until now.
+func (b *beats) maxGap(since time.Time) time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	prev, gap := since, time.Duration(0)
+	for _, t := range append(b.at, time.Now()) {
+		if t.After(since) {
+			gap = max(gap, t.Sub(prev))
+			prev = t
+		}
+	}
+	return gap
+}
+
+// framesIn counts the frames ebiten runs during d.
+func framesIn(d time.Duration) int64 {
+	f0 := loop.frames.Load()
+	time.Sleep(d)
+	return loop.frames.Load() - f0
+}
+
+// TestOnDemand: as Run runs it, an idle cabinet that republishes the same
+// view runs no frames but the heartbeat's probe, about one a second, and
+// the heart beats; a changed view runs a frame at once and is drawn;
+// spinning reels run every frame, and once they stop frames stop too.
+func TestOnDemand(t *testing.T) {
+	idle := render.Fixtures("en")[1].Snap // ws_idle: nothing blinks
+	src := &republisher{}
+	src.set(idle)
+	var hb beats
+	g := NewGame(Options{Source: src.get, Renderer: rend, Clock: time.Now, Heartbeat: hb.beat})
+	p := runOnDemand(t, g)
+	time.Sleep(300 * time.Millisecond)
+
+	since := time.Now()
+	n := framesIn(2500 * time.Millisecond)
+	t.Logf("idle: %d frames in 2.5 s", n)
+	if n > 4 || n < 2 {
+		t.Errorf("idle: %d frames in 2.5 s, want the probe's 2 or 3", n)
+	}
+	if gap := hb.maxGap(since); gap > 1500*time.Millisecond {
+		t.Errorf("idle: %v without a heartbeat (probe every %v)", gap, p.probe)
+	}
+
+	changed := *idle
+	changed.Credit += 100
+	f0, t0 := loop.frames.Load(), time.Now()
+	src.set(&changed)
+	for !src.is(p.drawn.Load()) {
+		if time.Since(t0) > time.Second {
+			t.Fatal("a changed credit was not drawn within a second")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	t.Logf("changed view drawn %v after it was published, in %d frames", time.Since(t0).Round(time.Millisecond), loop.frames.Load()-f0)
+
+	spin := changed
+	spin.Mode = view.ModeWagering // all reels spin: every frame differs
+	src.set(&spin)
+	time.Sleep(300 * time.Millisecond)
+	n = framesIn(time.Second)
+	t.Logf("spinning: %d frames in 1 s", n)
+	if n < 5 {
+		t.Errorf("spinning: %d frames in a second, want every frame", n)
+	}
+	src.set(&changed)
+	time.Sleep(300 * time.Millisecond)
+	n = framesIn(1500 * time.Millisecond)
+	t.Logf("stopped: %d frames in 1.5 s", n)
+	if n > 3 {
+		t.Errorf("stopped: %d frames in 1.5 s, want the probe's 1 or 2", n)
 	}
 }

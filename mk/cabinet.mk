@@ -17,12 +17,9 @@ crash-cabinet:
 	$(GO) build -o $(BIN)/polaris-crash ./cmd/polaris-crash
 	$(BIN)/polaris-crash -n $(N) -bin $(BIN)/polaris $(if $(CRASH_DATA),-data $(CRASH_DATA)) $(if $(CRASH_SEED),-seed $(CRASH_SEED)) $(CRASH_FLAGS)
 
-# In make test the paper is not reconciled yet: the document reconciliation
-# finds two known cabinet bugs (about one kill in 150; reproductions in
-# firmware/scenario/knownbugs_test.go, POLARIS_KNOWN_BUGS=1), which would
-# make CI fail at random. Put -paper back here when they are fixed.
+# make test's share: a dozen kills, paper reconciled.
 crash-cabinet-ci:
-	$(MAKE) --no-print-directory crash-cabinet N=12 CRASH_FLAGS=-paper=false
+	$(MAKE) --no-print-directory crash-cabinet N=12
 
 TEST_EXTRA += crash-cabinet-ci
 

@@ -213,6 +213,13 @@ func (r *Renderer) until(t time.Time) {
 // moves continuously and nothing blinks or changes before t.
 func (r *Renderer) Still(t time.Time) bool { return !r.moving && t.Before(r.next) }
 
+// Next says until when the last frame stays right: never while something
+// moves continuously (moving), else until next; ok is false when nothing is
+// due at all. A display that draws on demand wakes at next.
+func (r *Renderer) Next() (next time.Time, moving, ok bool) {
+	return r.next, r.moving, r.next != farFuture
+}
+
 func (r *Renderer) begin() {
 	r.moving = false
 	r.next = farFuture

@@ -44,6 +44,12 @@ type Config struct {
 	// place to journal the credit. An error withholds the ACK; the acceptor
 	// repeats VEND VALID and the hook runs again on the next poll.
 	BeforeAck func(Stacked) error
+	// BeforeReset, when set, runs at a power-up with a document inside,
+	// before the RESET after which the acceptor no longer says so: the
+	// place to journal what became of the document (in the stacker: the
+	// credit). An error withholds the RESET; the status repeats and the
+	// hook runs again on the next poll.
+	BeforeReset func(PowerUpWithBill) error
 	// EventBuffer is the capacity of the Events channel.
 	EventBuffer int
 	// Heartbeat, when set, is called by the Run goroutine each time it
@@ -131,6 +137,7 @@ type Driver struct {
 	faults     map[uint16]Fault
 	fl         *flight
 	holding    bool
+	heldUp     *PowerUpWithBill // reported; its BeforeReset hook not yet through
 	lastHold   time.Time
 	wantEnable bool
 	appliedAt  time.Time
@@ -345,7 +352,12 @@ func (d *Driver) handle(st Status) {
 	d.last = st.Code
 	if st.IsPowerUp() {
 		if prev == st.Code {
-			d.reset() // the last RESET was not acknowledged; the power-up is already reported
+			// Already reported: the hook refused, or the last RESET
+			// was not acknowledged.
+			if h := d.heldUp; h != nil && !d.beforeReset(*h) {
+				return
+			}
+			d.reset()
 			return
 		}
 		d.powerUp(st)
@@ -435,16 +447,34 @@ func (d *Driver) powerUp(st Status) {
 	}
 	d.holding = false
 	switch st.Code {
-	case StPowerUpBillInStacker:
-		d.emit(PowerUpWithBill{Where: InStacker, Doc: doc})
-	case StPowerUpBillInAcceptor:
-		d.emit(PowerUpWithBill{Where: InAcceptor, Doc: doc})
+	case StPowerUpBillInStacker, StPowerUpBillInAcceptor:
+		ev := PowerUpWithBill{Where: InStacker, Doc: doc}
+		if st.Code == StPowerUpBillInAcceptor {
+			ev.Where = InAcceptor
+		}
+		d.emit(ev)
+		if !d.beforeReset(ev) {
+			return
+		}
 	default:
 		if had {
 			d.emit(Returned{Doc: doc, ByHost: d.fl.returnSent, Reason: "power-up without a document"})
 		}
 	}
 	d.reset()
+}
+
+// beforeReset runs the BeforeReset hook; false withholds the RESET.
+func (d *Driver) beforeReset(ev PowerUpWithBill) bool {
+	if d.cfg.BeforeReset == nil {
+		return true
+	}
+	if err := d.cfg.BeforeReset(ev); err != nil {
+		d.heldUp = &ev
+		return false
+	}
+	d.heldUp = nil
+	return true
 }
 
 func (d *Driver) reset() {

@@ -372,6 +372,60 @@ func TestPowerCycleBillInStacker(t *testing.T) {
 	}
 }
 
+// The document found in the stacker is journaled before the RESET after
+// which the acceptor no longer reports it: BeforeReset runs while the
+// acceptor has had no RESET since the power came back; a refusal withholds
+// the RESET and the hook runs again; the power-up is reported once.
+func TestBeforeResetRunsBeforeTheReset(t *testing.T) {
+	var mu sync.Mutex
+	var calls int
+	var resetsAtHook []int
+	var emu **emulator.Acceptor
+	resets := func() int {
+		n := 0
+		for _, c := range (*emu).Received() {
+			if c == 0x40 {
+				n++
+			}
+		}
+		return n
+	}
+	var before int
+	r := newRig(t, func(c *id003.Config, e *emulator.Config) {
+		e.StackTime = 300 * time.Millisecond
+		c.BeforeReset = func(pu id003.PowerUpWithBill) error {
+			mu.Lock()
+			defer mu.Unlock()
+			calls++
+			resetsAtHook = append(resetsAtHook, resets()-before)
+			if calls < 3 {
+				return errors.New("journal not ready")
+			}
+			return nil
+		}
+	})
+	emu = &r.emu
+	r.ready()
+	r.insertNote(0x66)
+	await[id003.Escrow](r, wait)
+	r.do(r.drv.Stack)
+	r.waitEmu(0x14, wait)
+	mu.Lock()
+	before = resets()
+	mu.Unlock()
+	r.emu.PowerCycle(emulator.InStacker)
+	await[id003.PowerUpWithBill](r, wait)
+	r.ready()
+	mu.Lock()
+	defer mu.Unlock()
+	if calls != 3 || !slices.Equal(resetsAtHook, []int{0, 0, 0}) {
+		t.Fatalf("hook calls %d, RESETs already sent at each %v; want 3 calls before any RESET", calls, resetsAtHook)
+	}
+	if n := count[id003.PowerUpWithBill](r); n != 1 {
+		t.Fatalf("%d PowerUpWithBill events", n)
+	}
+}
+
 func TestPowerCycleBillInAcceptor(t *testing.T) {
 	r := newRig(t)
 	r.ready()

@@ -181,6 +181,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		Meters:         &hardMeters{led: a.Ledger, unit: unitOf(prof)},
 		GPIOEvents:     a.gpioEvent,
 		BeforeAck:      a.beforeAck,
+		BeforeReset:    a.beforeReset,
 		AcceptorConfig: o.AcceptorConfig,
 		GPIOHeartbeat:  a.register("gpio", GPIOWindow),
 	}
@@ -386,6 +387,16 @@ func (a *App) beforeAck(s id003.Stacked) error {
 		return errors.New("app: cabinet not started")
 	}
 	return cab.BeforeAck(s)
+}
+
+func (a *App) beforeReset(e id003.PowerUpWithBill) error {
+	a.mu.Lock()
+	cab := a.cab
+	a.mu.Unlock()
+	if cab == nil {
+		return errors.New("app: cabinet not started")
+	}
+	return cab.BeforeReset(e)
 }
 
 var buttonOf = map[gpio.Input]view.Button{

@@ -120,8 +120,8 @@ type Cabinet struct {
 	off      *offState // the last power-down, as power-up found it (check 18)
 	lastBeat time.Time // last heartbeat written to the ledger
 
-	interrupted *ledger.Doc // a voucher whose printing a power cut interrupted
-	reconcileAt time.Time   // when pending escrows of a past power-up count as returned
+	printerOnline bool      // the printer's status has been read since power-up
+	reconcileAt   time.Time // when pending escrows of a past power-up count as returned
 }
 
 type tilt struct {
@@ -263,8 +263,8 @@ func (c *Cabinet) handle(e Event) {
 		c.riskArrived(e)
 	case AcceptorEvent:
 		c.acceptorEvent(e.E)
-	case stackJournal:
-		e.done <- c.journalStack(e.stacked)
+	case hookCall:
+		e.done <- e.fn()
 	case redeemReply:
 		c.redeemArrived(e)
 	case redeemDone:
@@ -480,9 +480,21 @@ func (c *Cabinet) tower() string {
 // credit on the loop and returns only when it is committed, so the
 // acceptor is told ACK only after the ledger holds the credit (check 19).
 func (c *Cabinet) BeforeAck(s id003.Stacked) error {
+	return c.hook(func() error { return c.journalStack(s) })
+}
+
+// BeforeReset is the acceptor driver's hook at a power-up with a document
+// inside: what became of the document is journaled before the RESET after
+// which the acceptor no longer says (a kill between the two lost a note).
+func (c *Cabinet) BeforeReset(e id003.PowerUpWithBill) error {
+	return c.hook(func() error { return c.powerUpWithBill(e) })
+}
+
+// hook runs fn on the loop for a driver and returns its error once done.
+func (c *Cabinet) hook(fn func() error) error {
 	done := make(chan error, 1)
 	select {
-	case c.events <- stackJournal{stacked: s, done: done}:
+	case c.events <- hookCall{fn: fn, done: done}:
 	case <-c.ctx.Done():
 		return errors.New("cabinet: stopped")
 	}

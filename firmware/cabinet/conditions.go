@@ -36,13 +36,6 @@ func (c *Cabinet) key(name string, on bool) {
 				"START: clear the critical memory (logged); credit and meters start again from zero"}}
 			return
 		}
-		if d := c.interrupted; d != nil {
-			// The technician has checked the printer: no voucher came out.
-			if err := c.led.VoucherFailed(d.ID, "interrupted by power loss; checked by technician"); err != nil {
-				c.ledgerFailed("the interrupted voucher", err)
-			}
-			c.interrupted = nil
-		}
 		cleared := false
 		for k, t := range c.tilts {
 			if t.manual && k != tiltSoftwareChanged {
@@ -309,7 +302,7 @@ func (c *Cabinet) ramClear() {
 	}
 	c.ramError = false
 	c.menu = nil
-	c.round, c.cashout, c.escrow, c.interrupted = nil, nil, nil, nil
+	c.round, c.cashout, c.escrow = nil, nil, nil
 	c.tilts = map[string]tilt{}
 	c.lockups = nil
 	c.win = 0

@@ -90,11 +90,11 @@ type redeemReply struct {
 	err    error
 }
 
-// stackJournal is the acceptor's BeforeAck hook handed to the loop: the
-// credit is journaled before the acceptor is told ACK.
-type stackJournal struct {
-	stacked id003.Stacked
-	done    chan error
+// hookCall is a device driver's hook handed to the loop: the driver waits
+// for the journal's commit before it answers its device.
+type hookCall struct {
+	fn   func() error
+	done chan error
 }
 
 // deviceDone reports a device command that failed.
@@ -124,7 +124,7 @@ func (riskReply) event()      {}
 func (voucherReply) event()   {}
 func (printReply) event()     {}
 func (redeemReply) event()    {}
-func (stackJournal) event()   {}
+func (hookCall) event()       {}
 func (deviceDone) event()     {}
 func (call) event()           {}
 

@@ -34,7 +34,12 @@ type cashoutState struct {
 	job        printer.JobID // 0 until the driver names it
 	printing   bool          // journaled and sent to the printer
 	issued     bool          // the validation number is printed: debited
+	reprint    bool          // a power cut interrupted its first print
+	retryAt    time.Time     // a reprint the printer refused is tried again then
 }
+
+// tiltVoucher is the tilt of a voucher being printed again after a power cut.
+const tiltVoucher = "voucher"
 
 // canAccept says whether money may come in now (check 20).
 func (c *Cabinet) canAccept() bool {
@@ -290,15 +295,23 @@ func (c *Cabinet) documentBack(why string) {
 
 // powerUpWithBill reconciles a document found in the acceptor at power-up
 // with the pending record: in the stacker it is credited (once), in the
-// acceptor it goes back.
-func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) {
+// acceptor it goes back. It runs from the driver's BeforeReset hook and
+// again at the event: the second finds nothing pending.
+func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) error {
+	var failed error
+	fail := func(what string, err error) {
+		c.ledgerFailed(what, err)
+		if failed == nil {
+			failed = err
+		}
+	}
 	for _, d := range c.led.PendingDocs() {
 		if d.Kind != ledger.DocBill && d.Kind != ledger.DocTicketIn {
 			continue
 		}
 		if e.Where == id003.InStacker && d.Kind == ledger.DocBill {
 			if err := c.led.Stacked(d.ID, d.Amount); err != nil {
-				c.ledgerFailed("the recovered stack", err)
+				fail("the recovered stack", err)
 			}
 			c.logEvent("power_up_with_bill", "acceptor", "in stacker: credited", engine.Money(d.Amount))
 		} else if e.Where == id003.InStacker {
@@ -306,7 +319,7 @@ func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) {
 				// Validated by the central system, its hold journaled, and
 				// now in the cash box: credited, and the hold confirmed.
 				if err := c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, number: r.Number, hold: r.Hold, amount: r.Amount}); err != nil {
-					c.ledgerFailed("the recovered ticket", err)
+					fail("the recovered ticket", err)
 				}
 				c.logEvent("power_up_with_bill", "acceptor", "ticket in stacker: credited", r.Amount)
 				continue
@@ -317,11 +330,12 @@ func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) {
 			continue
 		} else {
 			if err := c.led.Returned(d.ID); err != nil {
-				c.ledgerFailed("the recovered return", err)
+				fail("the recovered return", err)
 			}
 		}
 	}
 	c.escrow = nil
+	return failed
 }
 
 // reconcileEscrow: after the acceptor's start-up, an escrow the ledger still
@@ -405,6 +419,11 @@ func (c *Cabinet) voucherArrived(e voucherReply) {
 func (c *Cabinet) printVoucher(co *cashoutState) {
 	co.printing = true
 	doc := c.voucherDocument(co)
+	if co.reprint {
+		v := doc.(document.Voucher)
+		v.Duplicate = true
+		doc = v
+	}
 	p := c.cfg.Printer
 	id := co.doc
 	c.async(func(ctx context.Context) Event {
@@ -435,9 +454,55 @@ func (c *Cabinet) voucherDocument(co *cashoutState) document.Document {
 	}
 }
 
+// voucherIssued is the debit: only once the validation number is on
+// paper is the voucher issued (check 22).
+func (c *Cabinet) voucherIssued(co *cashoutState) {
+	if err := c.led.VoucherPrinted(co.doc); err != nil {
+		c.ledgerFailed("the printed voucher", err)
+		return
+	}
+	c.verify("money out")
+	co.issued = true
+}
+
+func (c *Cabinet) voucherDone(co *cashoutState) {
+	if !co.issued {
+		return
+	}
+	c.cashout = nil
+	if co.reprint {
+		c.clearTilt(tiltVoucher)
+	}
+	c.message, c.messageAmount = "cashout_done", co.amount // check 33: shown until the next game
+}
+
+// tickReprint prints again a voucher a power cut interrupted, once the
+// printer has reported its status (a ticket in its chute is the original).
+func (c *Cabinet) tickReprint(now time.Time) {
+	co := c.cashout
+	if co == nil || !co.reprint || co.printing || !c.printerOnline || !c.printerReady() || now.Before(co.retryAt) {
+		return
+	}
+	c.printVoucher(co)
+}
+
 func (c *Cabinet) printStarted(e printReply) {
 	co := c.cashout
 	if co == nil || co.doc != e.doc {
+		return
+	}
+	if e.err != nil && co.reprint {
+		co.printing = false
+		if errors.Is(e.err, printer.ErrTicketInChute) {
+			// The printer prints nothing while a ticket waits in the
+			// chute, and none waited when this voucher was sent: the
+			// ticket there is this voucher, printed before the cut.
+			c.voucherIssued(co)
+			c.voucherDone(co)
+			return
+		}
+		c.cfg.Logf("cabinet: reprinting voucher %d: %v", co.doc, e.err)
+		co.retryAt = c.now().Add(time.Second)
 		return
 	}
 	if e.err != nil {
@@ -475,20 +540,20 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 	switch e := e.(type) {
 	case printer.ValidationPrinted:
 		if co.ours(e.Job) && e.Validation == co.validation && !co.issued {
-			// The debit: only now is the voucher issued (check 22).
-			if err := c.led.VoucherPrinted(co.doc); err != nil {
-				c.ledgerFailed("the printed voucher", err)
-				return
-			}
-			c.verify("money out")
-			co.issued = true
+			c.voucherIssued(co)
 		}
 	case printer.PrintComplete:
 		if co.ours(e.Job) && co.issued {
-			c.cashout = nil
-			c.message, c.messageAmount = "cashout_done", co.amount // check 33: shown until the next game
+			c.voucherDone(co)
 		}
 	case printer.PrintFailed:
+		if co.ours(e.Job) && co.reprint && !co.issued {
+			// Still unknown whether the first print reached paper: the
+			// voucher stays pending and is tried again.
+			co.printing, co.job = false, 0
+			co.retryAt = c.now().Add(time.Second)
+			break
+		}
 		if co.ours(e.Job) {
 			if !e.Issued && !co.issued {
 				if err := c.led.VoucherFailed(co.doc, e.Reason); err != nil {
@@ -512,8 +577,10 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 			c.clearTilt("printer")
 		}
 	case printer.CommLost:
+		c.printerOnline = false
 		c.setTilt("printer", "printer: communication lost", false)
 	case printer.Online:
+		c.printerOnline = true
 		if c.printerReady() {
 			c.clearTilt("printer")
 		}
@@ -574,6 +641,7 @@ func (c *Cabinet) handpayDocument(d ledger.Doc) document.Document {
 }
 
 func (c *Cabinet) tickMoney(now time.Time) {
+	c.tickReprint(now)
 	if !c.reconcileAt.IsZero() && !now.Before(c.reconcileAt) {
 		c.reconcileAt = time.Time{}
 		c.reconcileEscrow()

@@ -52,10 +52,14 @@ func (c *Cabinet) powerUp() {
 	c.refreshLockups()
 	for _, d := range c.led.PendingDocs() {
 		if d.Kind == ledger.DocVoucher {
-			// Whether its validation number reached paper is unknown: a
-			// technician checks the printer before anything is paid again.
-			c.interrupted = &d
-			c.setTilt("voucher", "voucher print interrupted by power loss", true)
+			// Whether its validation number reached paper is unknown,
+			// and the central system holds it issued either way: the
+			// voucher is printed again, marked duplicate, and debited
+			// then (a ticket found waiting in the chute is the original:
+			// debited as it is). The number is redeemable once, whichever
+			// paper comes back; voiding it here would pay it twice.
+			c.cashout = &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), validation: d.Number, reprint: true}
+			c.setTilt(tiltVoucher, "voucher print interrupted by power loss: printing it again", false)
 		}
 	}
 	if d := c.pendingEscrows(); d > 0 {

@@ -58,3 +58,7 @@ func label(l Lang, key string) string {
 	}
 	return labels[English][key]
 }
+
+// DuplicateMark is what a reprinted voucher carries in its title, in the
+// document's language.
+func DuplicateMark(l Lang) string { return label(l, "duplicate") }

@@ -1,0 +1,104 @@
+package display
+
+import (
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// TestPacer walks the pacer through an idle cabinet on a fake clock: no
+// frame while the cabinet republishes the same view, one when it draws
+// differently, when a blink is due and when the heartbeat's probe is due,
+// none while ebiten runs every frame itself, and a lost request is
+// repeated.
+func TestPacer(t *testing.T) {
+	t0 := time.Unix(1_800_000_000, 0)
+	a := &view.Snapshot{Mode: view.ModeIdle, Credit: 500, Lamps: map[view.Button]view.Lamp{view.Start: view.LampOn}}
+	src := a
+	p := newPacer(func() *view.Snapshot { return src }, nil, nil)
+	p.framed(t0, a, time.Time{}, false, false)
+
+	at := func(d time.Duration) time.Time { return t0.Add(d) }
+	expect := func(when time.Duration, want bool, why string) time.Duration {
+		t.Helper()
+		got, wait := p.check(at(when))
+		if got != want {
+			t.Fatalf("%s: frame %v, want %v", why, got, want)
+		}
+		if wait <= 0 || wait > p.poll {
+			t.Fatalf("%s: next check in %v", why, wait)
+		}
+		return wait
+	}
+
+	for k := range 50 { // the cabinet republishes the same view every 5 ms
+		twin := *a
+		twin.Seq = uint64(k + 1)
+		twin.Lamps = map[view.Button]view.Lamp{view.Start: view.LampOn}
+		src = &twin
+		expect(time.Duration(k)*5*time.Millisecond, false, "republished view")
+	}
+
+	changed := *src
+	changed.Credit++
+	src = &changed
+	expect(300*time.Millisecond, true, "credit changed")
+	expect(310*time.Millisecond, false, "asked already, frame not run yet")
+	p.framed(at(320*time.Millisecond), src, time.Time{}, false, false)
+	expect(330*time.Millisecond, false, "changed view drawn")
+
+	// the heartbeat's probe: a frame a second after the last one at most
+	wait := expect(1310*time.Millisecond, false, "before the probe")
+	if want := 10 * time.Millisecond; wait != want {
+		t.Errorf("check again in %v, want %v (the probe)", wait, want)
+	}
+	expect(1320*time.Millisecond, true, "probe due")
+	// the request got lost: asked again a probe later, not before
+	expect(2000*time.Millisecond, false, "asked already")
+	expect(2320*time.Millisecond, true, "lost request repeated")
+	p.framed(at(2330*time.Millisecond), src, at(2630*time.Millisecond), false, true) // a blink due
+
+	wait = expect(2625*time.Millisecond, false, "before the blink")
+	if want := 5 * time.Millisecond; wait != want {
+		t.Errorf("check again in %v, want %v (the blink)", wait, want)
+	}
+	expect(2630*time.Millisecond, true, "blink due")
+
+	// reels spinning: ebiten runs every frame, the pacer asks for none
+	p.framed(at(2640*time.Millisecond), src, time.Time{}, true, true)
+	moved := changed
+	moved.Credit++
+	src = &moved
+	expect(5*time.Second, false, "continuous")
+	p.framed(at(5*time.Second), &changed, time.Time{}, false, false)
+	expect(5010*time.Millisecond, true, "still again, view changed")
+
+	if n := p.asked.Load(); n != 5 {
+		t.Errorf("%d frames asked for, want 5", n)
+	}
+}
+
+// TestPacerRuns: the pacer's goroutine asks for a frame when the view
+// changes and stops when told.
+func TestPacerRuns(t *testing.T) {
+	a := &view.Snapshot{Mode: view.ModeIdle, Credit: 500}
+	var src atomic.Pointer[view.Snapshot]
+	src.Store(a)
+	asked := make(chan struct{}, 100)
+	p := newPacer(src.Load, time.Now, func() { asked <- struct{}{} })
+	p.framed(time.Now(), a, time.Time{}, false, false)
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() { p.run(stop); close(done) }()
+	b := *a
+	b.Credit = 600
+	src.Store(&b)
+	select {
+	case <-asked:
+	case <-time.After(2 * time.Second):
+		t.Fatal("no frame asked for a changed view")
+	}
+	close(stop)
+	<-done
+}
