@@ -20,6 +20,20 @@ func TestCataloguesComplete(t *testing.T) {
 	}
 }
 
+// Every status line the cabinet can show, and the menu titles it sets
+// itself, are in every catalogue: none is shown as its bare key.
+func TestEveryStatusMessageTranslated(t *testing.T) {
+	keys := []string{"menu.handpay", "menu.ram_clear", "menu.software_changed"}
+	for _, m := range view.Messages() {
+		keys = append(keys, "msg."+m)
+	}
+	for _, k := range keys {
+		if !Has(k) {
+			t.Errorf("no %q in every catalogue", k)
+		}
+	}
+}
+
 func TestMoney(t *testing.T) {
 	eur := view.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
 	czk := view.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}

@@ -405,7 +405,15 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 	if s.Message != "" {
 		box := image.Rect(l.Window().Min.X, 838, l.Window().Max.X, 894)
 		r.shade(box, cShade)
-		r.fBody.Draw(r.frame, i18n.T(lang, r.msgKey(s.Message)), W/2, box.Min.Y+8, Center, cWhite)
+		msg := i18n.T(lang, r.msgKey(s.Message))
+		if s.MessageAmount > 0 {
+			// "Voucher printed – please take it: € 20.00" (check 33)
+			r.buf = append(append(r.buf[:0], msg...), ": "...)
+			r.buf = i18n.AppendMoney(r.buf, s.Language, s.Currency, s.MessageAmount)
+			r.fBody.DrawB(r.frame, r.buf, W/2, box.Min.Y+8, Center, cWhite)
+		} else {
+			r.fBody.Draw(r.frame, msg, W/2, box.Min.Y+8, Center, cWhite)
+		}
 	} else if s.RiskOffer && r.blink(now, time.Second) {
 		r.fLabel.Draw(r.frame, i18n.T(lang, "risk.offer"), 60, 120, Left, cGold)
 	} else if s.Mode == view.ModeWagering {

@@ -442,3 +442,25 @@ func TestDisabledHasItsOwnWording(t *testing.T) {
 		}
 	}
 }
+
+// A status line that names an amount shows it (check 33: the voucher's
+// amount until the next game), and shows the one in the snapshot.
+func TestMessageShowsItsAmount(t *testing.T) {
+	f := Fixtures("en")[1]
+	line := image.Rect(0, 838, W, 894)
+	at := func(msg string, amount engine.Money) *image.RGBA {
+		snap := *f.Snap
+		snap.Message, snap.MessageAmount = msg, amount
+		frame := shared.Render(&snap, f.At)
+		out := image.NewRGBA(frame.Bounds())
+		copy(out.Pix, frame.Pix)
+		return out
+	}
+	plain, a, b := at(view.MsgCashoutDone, 0), at(view.MsgCashoutDone, 2000), at(view.MsgCashoutDone, 2500)
+	if sameRegion(plain, a, line) || sameRegion(a, b, line) {
+		t.Fatal("the status line does not show the amount it names")
+	}
+	if !sameRegion(a, at(view.MsgCashoutDone, 2000), line) {
+		t.Fatal("the same message and amount drew differently")
+	}
+}

@@ -90,15 +90,18 @@ type Cabinet struct {
 	riskShown *view.RiskView
 
 	// conditions that stop play
-	doors      map[string]bool
-	tilts      map[string]tilt
-	lockups    []ledger.Doc // handpays waiting for the attendant
-	keys       map[string]bool
-	linkUp     bool
-	disabled   string // reason the central system disabled the cabinet
-	ramError   bool
-	started    bool // power-up recovery is done
-	poweredOff bool
+	doors   map[string]bool
+	tilts   map[string]tilt
+	lockups []ledger.Doc // handpays waiting for the attendant
+	// handpayChoice: the attendant's key is on a large-win lockup the
+	// market lets go to the credit meter; Start or the key back decides.
+	handpayChoice bool
+	keys          map[string]bool
+	linkUp        bool
+	disabled      string // reason the central system disabled the cabinet
+	ramError      bool
+	started       bool // power-up recovery is done
+	poweredOff    bool
 
 	// money documents in flight
 	escrow        *escrowState
@@ -308,6 +311,11 @@ func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
 	if err := c.led.LogEvent(kind, source, text, int64(amount), nil); err != nil && errors.Is(err, ledger.ErrRAMError) {
 		c.ramError = true
 	}
+}
+
+// say sets the status line (view.Msg*), with the amount it names or 0.
+func (c *Cabinet) say(msg string, amount engine.Money) {
+	c.message, c.messageAmount = msg, amount
 }
 
 func (c *Cabinet) setTilt(key, reason string, manual bool) {

@@ -115,7 +115,9 @@ func TestCheck26HandpayAndSubstantialWin(t *testing.T) {
 	large := br.Total
 	under := findSeed(ms, 5, func(r *engine.Round) bool { return r.Total > 0 && r.Total < large })
 	sc := newScriptedCentral()
-	opts := []rigOption{sc.option(), withMarket(func(p *market.Profile) { p.Limits.LargeWin, p.Limits.TicketOut = large, 3000 })}
+	opts := []rigOption{sc.option(), withMarket(func(p *market.Profile) {
+		p.Limits.LargeWin, p.Limits.TicketOut, p.Limits.HandpayToCredit = large, 3000, false
+	})}
 	r := newRig(t, "demo", opts...)
 	r.idle()
 	r.insertNote(5000, 2)
@@ -179,6 +181,58 @@ func TestCheck26HandpayAndSubstantialWin(t *testing.T) {
 	r.idle()
 	if r.credit() != 0 || r.meter(ledger.HandpayCancelledCredit) != int64(credit) || r.meter(ledger.TicketsOutCount) != 0 {
 		t.Fatalf("check 26: after the cancel-credit handpay credit %d, meter %d", r.credit(), r.meter(ledger.HandpayCancelledCredit))
+	}
+}
+
+// Check 26's "transfer to credit", where the market allows it: the
+// attendant's key on a large-win lockup offers the choice and keeps the
+// lockup; Start puts the win on the credit meter (coin out and its own
+// meter, not the handpay meter), logged with the amount; turning the key
+// back instead pays it by hand. A jackpot lockup is never offered (MS-18).
+func TestCheck26TransferToCredit(t *testing.T) {
+	ms := engine.MagicStars
+	big := findSeed(ms, 5, func(r *engine.Round) bool { return len(r.Steps) == 1 && r.Total > 20 })
+	eg, _ := engine.Lookup(ms)
+	br, _, _ := engine.Play(eg, engine.NewSeededSource(big, 0), 5)
+	large := br.Total
+	sc := newScriptedCentral()
+	r := newRig(t, "demo", sc.option(), withMarket(func(p *market.Profile) { p.Limits.LargeWin, p.Limits.HandpayToCredit = large, true }))
+	r.idle()
+	r.insertNote(5000, 2)
+	r.cab.Post(SelectGame{Game: ms})
+	r.until("magic stars", time.Millisecond, func(s *view.Snapshot) bool { return s.Game == ms })
+
+	sc.queue(ms, big, 0)
+	before := r.credit()
+	r.playOne()
+	r.cab.Post(Key{Name: "attendant", On: true})
+	s := r.until("the choice", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.handpay" })
+	if s.Lockup == nil || s.Lockup.Amount != large || r.credit() != before-5 {
+		t.Fatalf("check 26: with the choice shown lockup %+v, credit %d", s.Lockup, r.credit())
+	}
+	seq := r.lastEventSeq()
+	r.press(view.Start)
+	r.until("transferred", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil && s.Menu == nil })
+	r.cab.Post(Key{Name: "attendant", On: false})
+	r.idle()
+	if r.credit() != before-5+large || r.meter(ledger.HandpayToCredit) != int64(large) || r.meter(ledger.HandpayWin) != 0 {
+		t.Fatalf("check 26: after the transfer credit %d (want %d), to-credit meter %d, handpay meter %d",
+			r.credit(), before-5+large, r.meter(ledger.HandpayToCredit), r.meter(ledger.HandpayWin))
+	}
+	if ev := r.eventsOf(seq, ledger.EventHandpay); len(ev) != 1 || ev[0].Amount != int64(large) {
+		t.Fatalf("check 26: the transfer logged as %+v", ev)
+	}
+
+	// The next one: the key turned back without Start pays it by hand.
+	sc.queue(ms, big, 0)
+	credit := r.credit()
+	r.playOne()
+	r.cab.Post(Key{Name: "attendant", On: true})
+	r.until("the choice", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.handpay" })
+	r.cab.Post(Key{Name: "attendant", On: false})
+	r.idle()
+	if r.credit() != credit-5 || r.meter(ledger.HandpayWin) != int64(large) || r.meter(ledger.HandpayToCredit) != int64(large) {
+		t.Fatalf("check 26: paid by hand: credit %d (want %d), handpay meter %d", r.credit(), credit-5, r.meter(ledger.HandpayWin))
 	}
 }
 

@@ -70,8 +70,20 @@ func TestCheck15MeterInvariantRandomSession(t *testing.T) {
 	handpay := func() {
 		printed := len(r.prn.Printed)
 		r.cab.Post(Key{Name: "attendant", On: true})
-		r.until("handpay reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
+		s := r.until("handpay reset or its choice", time.Millisecond, func(s *view.Snapshot) bool {
+			return s.Lockup == nil || s.Menu != nil && s.Menu.Title == "menu.handpay"
+		})
+		if s.Lockup != nil && rng.IntN(2) == 0 {
+			// A large win the attendant puts on the credit meter.
+			r.press(view.Start)
+			r.until("transferred", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
+			r.cab.Post(Key{Name: "attendant", On: false})
+			r.idle()
+			done("handpay to credit")
+			return
+		}
 		r.cab.Post(Key{Name: "attendant", On: false})
+		r.until("handpay reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
 		r.idle()
 		done("handpay")
 		r.until("receipt printed", time.Millisecond, func(*view.Snapshot) bool { return len(r.prn.Printed) > printed })

@@ -15,6 +15,12 @@ import (
 // (check 29).
 func (c *Cabinet) key(name string, on bool) {
 	c.keys[name] = on
+	if !on && name == "attendant" && c.handpayChoice {
+		// The key turned back without Start: paid by hand.
+		c.handpayChoice = false
+		c.menu = nil
+		c.resetHandpay()
+	}
 	if !on {
 		if !c.keys["attendant"] && !c.keys["technician"] {
 			c.menu, c.recall = nil, nil
@@ -27,6 +33,10 @@ func (c *Cabinet) key(name string, on bool) {
 	switch name {
 	case "attendant":
 		if len(c.lockups) > 0 {
+			if c.transferOffered() {
+				c.offerTransfer()
+				return
+			}
 			c.resetHandpay()
 			return
 		}
@@ -57,7 +67,7 @@ func (c *Cabinet) key(name string, on bool) {
 		return
 	}
 	if c.menu == nil && !c.menuAllowed() {
-		c.message = "menu_refused"
+		c.say(view.MsgMenuRefused, 0)
 		c.logEvent("menu_refused", name, "during play or cash-out", 0)
 		return
 	}
@@ -91,7 +101,7 @@ func (c *Cabinet) door(name string, open bool) {
 		c.auto = false
 	} else {
 		err = c.led.DoorClosed(name)
-		c.message = "door_closed"
+		c.say(view.MsgDoorClosed, 0)
 	}
 	if err != nil {
 		c.ledgerFailed("the door event", err)
@@ -144,6 +154,14 @@ func (c *Cabinet) menuPress(b view.Button) {
 	if c.ramError {
 		if b == view.Start && c.keys["technician"] {
 			c.ramClear()
+		}
+		return
+	}
+	if c.handpayChoice {
+		if b == view.Start {
+			c.handpayChoice = false
+			c.menu = nil
+			c.transferHandpay()
 		}
 		return
 	}
@@ -303,9 +321,10 @@ func (c *Cabinet) ramClear() {
 	c.ramError = false
 	c.menu = nil
 	c.round, c.cashout, c.escrow = nil, nil, nil
+	c.handpayChoice = false
 	c.tilts = map[string]tilt{}
 	c.lockups = nil
 	c.win = 0
 	c.shown, c.riskShown = nil, nil
-	c.message = "ram_cleared"
+	c.say(view.MsgRAMCleared, 0)
 }

@@ -13,6 +13,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
 // escrowState is the note or ticket in the acceptor's escrow.
@@ -169,7 +170,7 @@ func (c *Cabinet) escrowed(d id003.Document) {
 			// Credited here already: while its confirmation is on the way
 			// the central system would hand this cabinet the same hold
 			// again, so a copy must be refused here (check 24).
-			c.message = "ticket_refused"
+			c.say(view.MsgTicketRefused, 0)
 			c.logEvent("ticket_refused", "cabinet", "already credited: "+ledger.Mask(d.Ticket), 0)
 			c.acceptor(Acceptor.Return, "return (ticket already credited)")
 			return
@@ -206,7 +207,7 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 		if e.hold != nil {
 			c.cancelRedeem(e.number, e.hold.Hold)
 		}
-		c.message = "ticket_refused"
+		c.say(view.MsgTicketRefused, 0)
 		if e.err != nil {
 			c.logEvent("ticket_refused", "central", link.Reason(e.err), 0)
 		}
@@ -363,7 +364,7 @@ func (c *Cabinet) collect() {
 	}
 	if c.ticketInChute {
 		// No second ticket until the first is taken (check 22).
-		c.message = "take_ticket"
+		c.say(view.MsgTakeTicket, 0)
 		return
 	}
 	id := c.led.NextDocID()
@@ -403,7 +404,7 @@ func (c *Cabinet) voucherArrived(e voucherReply) {
 	}
 	if e.err != nil || e.voucher == nil || e.voucher.Amount != co.amount {
 		c.cashout = nil
-		c.message = "cashout_unavailable"
+		c.say(view.MsgCashoutUnavailable, 0)
 		return
 	}
 	co.validation = e.voucher.Number
@@ -473,7 +474,7 @@ func (c *Cabinet) voucherDone(co *cashoutState) {
 	if co.reprint {
 		c.clearTilt(tiltVoucher)
 	}
-	c.message, c.messageAmount = "cashout_done", co.amount // check 33: shown until the next game
+	c.say(view.MsgCashoutDone, co.amount) // check 33: shown until the next game
 }
 
 // tickReprint prints again a voucher a power cut interrupted, once the
@@ -512,7 +513,7 @@ func (c *Cabinet) printStarted(e printReply) {
 		}
 		c.cashout = nil
 		if errors.Is(e.err, printer.ErrTicketInChute) || errors.Is(e.err, printer.ErrBusy) {
-			c.message = "take_ticket"
+			c.say(view.MsgTakeTicket, 0)
 			return
 		}
 		c.setTilt("printer", "printer: "+e.err.Error(), false)
@@ -601,6 +602,38 @@ func (c *Cabinet) refreshLockups() {
 	}
 }
 
+// transferOffered: the market lets the attendant put the first lockup, a
+// large-win handpay, on the credit meter (check 26).
+func (c *Cabinet) transferOffered() bool {
+	return c.cfg.Market.Limits.HandpayToCredit && len(c.lockups) > 0 && c.lockups[0].Kind == ledger.DocHandpayWin
+}
+
+// offerTransfer asks the attendant, key turned: Start puts the win on the
+// credit meter; turning the key back pays it by hand.
+func (c *Cabinet) offerTransfer() {
+	c.handpayChoice = true
+	c.menu = &view.MenuPage{Title: "menu.handpay", Lines: []string{
+		c.money(c.lockups[0].Amount),
+		"START: transfer to the credit meter",
+		"turn the key back: paid by hand (receipt)"}}
+}
+
+// transferHandpay resets the first lockup to the credit meter, journaled
+// with its amount and the attendant.
+func (c *Cabinet) transferHandpay() {
+	if !c.transferOffered() {
+		return
+	}
+	d := c.lockups[0]
+	if err := c.led.HandpayToCredit(d.ID, "attendant"); err != nil {
+		c.ledgerFailed("the handpay transfer", err)
+		return
+	}
+	c.verify("handpay")
+	c.say(view.MsgHandpayCredited, engine.Money(d.Amount))
+	c.refreshLockups()
+}
+
 // resetHandpay is the attendant's key on a lockup: journaled with its
 // amount, then a receipt or the jackpot form is printed (MS-18).
 func (c *Cabinet) resetHandpay() {
@@ -613,7 +646,7 @@ func (c *Cabinet) resetHandpay() {
 		return
 	}
 	c.verify("handpay")
-	c.message, c.messageAmount = "handpay_paid", engine.Money(d.Amount)
+	c.say(view.MsgHandpayPaid, engine.Money(d.Amount))
 	c.refreshLockups()
 	if c.cfg.Printer != nil && c.printerReady() {
 		doc := c.handpayDocument(d)

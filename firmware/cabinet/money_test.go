@@ -132,9 +132,11 @@ func TestLargeWinHandpay(t *testing.T) {
 		if s.Mode != view.ModeLockup || s.Lockup.Amount != s.Round.Total || r.credit() != before-s.Bet {
 			t.Fatalf("win %d: mode %s lockup %+v credit %d", s.Round.Total, s.Mode, s.Lockup, r.credit())
 		}
+		// Key on and back: paid by hand (demo also offers the transfer
+		// to credit while the key is on).
 		r.cab.Post(Key{Name: "attendant", On: true})
-		r.until("reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
 		r.cab.Post(Key{Name: "attendant", On: false})
+		r.until("reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
 		if r.meter(ledger.HandpayWin) != int64(s.Round.Total) || r.credit() != before-s.Bet {
 			t.Fatal("handpay meter or credit")
 		}

@@ -183,7 +183,7 @@ func (c *Cabinet) selectGame(id engine.GameID) {
 // the central system.
 func (c *Cabinet) startRound() {
 	if why := c.blocked(); why != "" {
-		c.message = "blocked_" + why
+		c.say(view.MsgBlocked+why, 0)
 		c.auto = false
 		return
 	}
@@ -203,7 +203,7 @@ func (c *Cabinet) startRound() {
 	c.pendingStart = false
 	stake := c.bets[c.game]
 	if c.credit() < stake {
-		c.message = "insufficient_credit"
+		c.say(view.MsgInsufficientCredit, 0)
 		c.auto = false // MS-5: Auto stops when credit is too low
 		return
 	}
@@ -215,7 +215,7 @@ func (c *Cabinet) startRound() {
 		c.ledgerFailed("the wager", err)
 		return
 	}
-	c.message, c.messageAmount = "", 0
+	c.say("", 0)
 	c.win = 0
 	c.riskShown = nil
 	c.startedAt = now
@@ -253,7 +253,7 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 				return
 			}
 			c.logEvent("round_refused", "central", refused.Error(), r.stake)
-			c.message = "round_refused"
+			c.say(view.MsgRoundRefused, 0)
 			c.round = nil
 			c.auto = false
 			return

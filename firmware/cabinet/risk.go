@@ -41,7 +41,7 @@ func (c *Cabinet) riskArrived(e riskReply) {
 	if e.err != nil {
 		// No card: the player may choose again; the step is idempotent on
 		// (round, step) at the central system.
-		c.message = "risk_unavailable"
+		c.say(view.MsgRiskUnavailable, 0)
 		c.showRisk(r)
 		return
 	}

@@ -112,3 +112,50 @@ func TestIdempotentReplays(t *testing.T) {
 		t.Fatal("a refused request committed a transaction")
 	}
 }
+
+// Check 26's "transfer to credit": a large-win handpay reset to the credit
+// meter credits the win once, counts it as a win paid to credit and in
+// its own meter, never as a handpay; a jackpot lockup cannot be
+// transferred (MS-18), and a transferred handpay cannot also be paid.
+func TestHandpayToCredit(t *testing.T) {
+	l, _ := newTestLedger(t)
+	must(t, l.PowerUp())
+	insertBill(t, l, 1000)
+	n := l.NextRound()
+	must(t, l.Wager(Wager{Round: n, Game: "wish", Denom: 1, Stake: 100}))
+	must(t, l.Outcome(n, 9000, []byte("o")))
+	must(t, l.Settle(n, Settlement{Handpay: 9000, Jackpot: 500}))
+	var win, jackpot uint64
+	for _, d := range l.PendingDocs() {
+		switch d.Kind {
+		case DocHandpayWin:
+			win = d.ID
+		case DocHandpayJackpot:
+			jackpot = d.ID
+		}
+	}
+	if err := l.HandpayToCredit(jackpot, "att-1"); !errors.Is(err, ErrConflict) {
+		t.Fatalf("jackpot transferred to credit: %v", err)
+	}
+	if err := l.HandpayToCredit(win, ""); err == nil {
+		t.Fatal("transfer without an attendant accepted")
+	}
+	must(t, l.HandpayToCredit(win, "att-1"))
+	must(t, l.HandpayToCredit(win, "att-1")) // the same reset again changes nothing
+	if err := l.HandpayPaid(win, "att-1"); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a transferred handpay paid by hand too: %v", err)
+	}
+	if c, _ := l.Credit(); c != 1000-100+9000 {
+		t.Fatalf("credit %d, want %d", c, 1000-100+9000)
+	}
+	cab, _ := l.Meters(ScopeCabinet)
+	if cab[CoinOut] != 9000 || cab[HandpayToCredit] != 9000 || cab[HandpayWin] != 0 {
+		t.Fatalf("meters %v", cab)
+	}
+	if g, _ := l.Meters(GameScope("wish")); g[HandpayToCredit] != 9000 || g[CoinOut] != 9000 {
+		t.Fatalf("game meters %v", g)
+	}
+	if !l.Status().InvariantOK {
+		t.Fatalf("invariant: %s", l.Status().Invariant)
+	}
+}

@@ -22,6 +22,7 @@ const (
 	GamesPlayed            Meter = "games_played"
 	GamesWon               Meter = "games_won"
 	HandpayWin             Meter = "handpay_win"              // wins paid by attendant
+	HandpayToCredit        Meter = "handpay_to_credit"        // large wins the attendant put on the credit meter (also in coin out)
 	HandpayCancelledCredit Meter = "handpay_cancelled_credit" // cancelled credit paid by attendant
 	JackpotAttendant       Meter = "jackpot_attendant"        // progressive/mystery jackpots paid by attendant
 	BillsInValue           Meter = "bills_in_value"
@@ -40,13 +41,13 @@ const (
 )
 
 // CabinetMeters lists the cabinet-scope meters in display order.
-var CabinetMeters = []Meter{CoinIn, CoinOut, GamesPlayed, GamesWon, HandpayWin,
+var CabinetMeters = []Meter{CoinIn, CoinOut, GamesPlayed, GamesWon, HandpayWin, HandpayToCredit,
 	HandpayCancelledCredit, JackpotAttendant, BillsInValue, BillsInCount,
 	TicketsInValue, TicketsInCount, TicketsOutValue, TicketsOutCount, TotalDrop,
 	RiskWagered, RiskWon, WagersRefunded, DoorOpens, PowerUps, RAMClears}
 
 // GameMeters are kept per game and per denomination as well.
-var GameMeters = []Meter{CoinIn, CoinOut, GamesPlayed, GamesWon, HandpayWin,
+var GameMeters = []Meter{CoinIn, CoinOut, GamesPlayed, GamesWon, HandpayWin, HandpayToCredit,
 	JackpotAttendant, RiskWagered, RiskWon, WagersRefunded}
 
 // Scope names a set of meters.

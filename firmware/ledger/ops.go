@@ -525,6 +525,29 @@ func (l *Ledger) HandpayPaid(id uint64, who string) error {
 	})
 }
 
+// HandpayToCredit records the attendant's key reset of a large-win handpay
+// to the credit meter ("transfer to credit", check 26): the win is
+// credited and counted as a win paid to credit (coin out), not as a
+// handpay.
+func (l *Ledger) HandpayToCredit(id uint64, who string) error {
+	return l.do("handpay_to_credit", paidArgs{id, who}, func(t *tx) error {
+		if who == "" {
+			return invalid("handpay reset needs the attendant")
+		}
+		d, err := t.pendingFor(id, DocCredited, DocHandpayWin)
+		if err != nil || d == nil {
+			return err
+		}
+		sc := []Scope{ScopeCabinet, GameScope(d.Game), DenomScope(d.Denom)}
+		t.addCredit(d.Amount)
+		t.add(CoinOut, d.Amount, sc...)
+		t.add(HandpayToCredit, d.Amount, sc...)
+		t.finishDoc(d, DocCredited, who)
+		t.event(EventHandpay, who, fmt.Sprintf("%s %d transferred to credit by attendant", d.Kind, d.ID), d.Amount, nil)
+		return nil
+	})
+}
+
 // ---- events, doors, power, configuration, software state ----
 
 type eventArgs struct {

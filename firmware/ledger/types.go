@@ -118,6 +118,7 @@ const (
 	DocPrinted  DocResult = "printed"
 	DocFailed   DocResult = "failed"
 	DocPaid     DocResult = "paid"
+	DocCredited DocResult = "credited" // a large-win handpay put on the credit meter
 )
 
 // DocRecord is a finished document in the money-in/out history.

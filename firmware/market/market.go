@@ -39,6 +39,9 @@ type Limits struct {
 	TicketOut engine.Money `toml:"ticket_out"`
 	// LargeWin: a round winning at least this locks up for a handpay.
 	LargeWin engine.Money `toml:"large_win"`
+	// HandpayToCredit lets the attendant reset a large-win handpay to the
+	// credit meter instead of paying it by hand (check 26).
+	HandpayToCredit bool `toml:"handpay_to_credit"`
 	// Credit: notes and tickets are refused while credit is at or above it.
 	Credit engine.Money `toml:"credit"`
 	// Bills the acceptor may take.

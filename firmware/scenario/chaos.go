@@ -67,8 +67,12 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 		case p < 92:
 			step("press", "bet-")
 		case p < 95:
-			// An attendant clears whatever lockup there is.
+			// An attendant clears whatever lockup there is, a large
+			// win sometimes to the credit meter (Start with the key on).
 			step("key", "attendant", "on")
+			if rng.IntN(2) == 0 {
+				step("press", "start")
+			}
 			step("key", "attendant", "off")
 		case p < 96:
 			// A technician clears what only a technician may (a voucher

@@ -202,7 +202,7 @@ func reconcileLockups(led *ledger.Ledger, db *sql.DB, cabinetID string, settled 
 		jackpots += s.Jackpot
 	}
 	ms, _ := led.Meters(ledger.ScopeCabinet)
-	paidWins, paidJackpots := ms[ledger.HandpayWin], ms[ledger.JackpotAttendant]
+	paidWins, paidJackpots := ms[ledger.HandpayWin]+ms[ledger.HandpayToCredit], ms[ledger.JackpotAttendant]
 	for _, d := range led.PendingDocs() {
 		switch d.Kind {
 		case ledger.DocHandpayWin:
@@ -212,7 +212,7 @@ func reconcileLockups(led *ledger.Ledger, db *sql.DB, cabinetID string, settled 
 		}
 	}
 	if wins != paidWins {
-		badf("large-win handpays: %d settled, %d paid or waiting", wins, paidWins)
+		badf("large-win handpays: %d settled, %d paid, credited or waiting", wins, paidWins)
 	}
 	if jackpots != paidJackpots {
 		badf("jackpot lockups: %d settled, %d paid or waiting", jackpots, paidJackpots)

@@ -1,0 +1,34 @@
+package view
+
+// Status messages: what Snapshot.Message holds. The display's catalogues
+// have "msg." + each; Messages lists them all for that check.
+const (
+	MsgMenuRefused        = "menu_refused"        // a key turned during play or a cash-out (check 29)
+	MsgDoorClosed         = "door_closed"         // shown until the next game ends (check 17)
+	MsgRAMCleared         = "ram_cleared"         // the technician cleared the critical memory
+	MsgTicketRefused      = "ticket_refused"      // the central system refused a ticket
+	MsgTakeTicket         = "take_ticket"         // a ticket waits in the printer's chute
+	MsgCashoutUnavailable = "cashout_unavailable" // no voucher number from the central system
+	MsgCashoutDone        = "cashout_done"        // with the amount: until the next game (check 33)
+	MsgHandpayPaid        = "handpay_paid"        // with the amount
+	MsgHandpayCredited    = "handpay_credited"    // with the amount: a large win put on the credit meter
+	MsgInsufficientCredit = "insufficient_credit"
+	MsgRoundRefused       = "round_refused"
+	MsgRiskUnavailable    = "risk_unavailable"
+	// MsgBlocked + the reason (BlockReasons): Start pressed while blocked.
+	MsgBlocked = "blocked_"
+)
+
+// BlockReasons are why play, cash-out and money in may be blocked.
+var BlockReasons = []string{"software", "ram_error", "door_open", "tilt", "lockup", "menu", "link_down", "disabled"}
+
+// Messages lists every status message.
+func Messages() []string {
+	ms := []string{MsgMenuRefused, MsgDoorClosed, MsgRAMCleared, MsgTicketRefused, MsgTakeTicket,
+		MsgCashoutUnavailable, MsgCashoutDone, MsgHandpayPaid, MsgHandpayCredited, MsgInsufficientCredit,
+		MsgRoundRefused, MsgRiskUnavailable}
+	for _, r := range BlockReasons {
+		ms = append(ms, MsgBlocked+r)
+	}
+	return ms
+}
