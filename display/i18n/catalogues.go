@@ -122,6 +122,8 @@ var catalogues = map[string]map[string]string{
 		"msg.take_ticket":       "Please take your ticket first",
 		"msg.blocked_software":  "Blocked: software not verified",
 		"menu.handpay":          "Handpay",
+		"menu.test":             "Test mode",
+		"menu.test_mode":        "TEST MODE – NOT A GAME",
 
 		"msg.door_closed":         "Door closed",
 		"msg.ticket_refused":      "Ticket refused",
@@ -267,6 +269,8 @@ var catalogues = map[string]map[string]string{
 		"msg.take_ticket":       "Bitte zuerst das Ticket entnehmen",
 		"msg.blocked_software":  "Gesperrt: Software nicht geprüft",
 		"menu.handpay":          "Handauszahlung",
+		"menu.test":             "Testmodus",
+		"menu.test_mode":        "TESTMODUS – KEIN SPIEL",
 
 		"msg.door_closed":         "Tür geschlossen",
 		"msg.ticket_refused":      "Ticket abgelehnt",
@@ -412,6 +416,8 @@ var catalogues = map[string]map[string]string{
 		"msg.take_ticket":       "Nejprve si vezměte tiket",
 		"msg.blocked_software":  "Blokováno: software neověřen",
 		"menu.handpay":          "Ruční výplata",
+		"menu.test":             "Testovací režim",
+		"menu.test_mode":        "TESTOVACÍ REŽIM – NENÍ HRA",
 
 		"msg.door_closed":         "Dvířka zavřena",
 		"msg.ticket_refused":      "Tiket odmítnut",

@@ -23,7 +23,7 @@ func TestCataloguesComplete(t *testing.T) {
 // Every status line the cabinet can show, and the menu titles it sets
 // itself, are in every catalogue: none is shown as its bare key.
 func TestEveryStatusMessageTranslated(t *testing.T) {
-	keys := []string{"menu.handpay", "menu.ram_clear", "menu.software_changed"}
+	keys := []string{"menu.handpay", "menu.ram_clear", "menu.software_changed", "menu.test", "menu.test_mode"}
 	for _, m := range view.Messages() {
 		keys = append(keys, "msg."+m)
 	}

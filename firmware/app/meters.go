@@ -43,7 +43,7 @@ func (h *hardMeters) soft(m gpio.Meter) int64 {
 }
 
 func (h *hardMeters) pulsed(m gpio.Meter) int64 {
-	b, ok := h.led.SoftwareState("hardmeter/" + string(m))
+	b, ok := h.led.SoftwareState(ledger.HardMeterState + string(m))
 	if !ok || len(b) != 8 {
 		return 0
 	}
@@ -63,5 +63,5 @@ func (h *hardMeters) Owed(m gpio.Meter) (int64, error) {
 func (h *hardMeters) Pulsed(m gpio.Meter, n int64) error {
 	b := make([]byte, 8)
 	binary.BigEndian.PutUint64(b, uint64(h.pulsed(m)+n))
-	return h.led.SetSoftwareState("hardmeter/"+string(m), b)
+	return h.led.SetSoftwareState(ledger.HardMeterState+string(m), b)
 }

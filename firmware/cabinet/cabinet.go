@@ -96,6 +96,7 @@ type Cabinet struct {
 	// handpayChoice: the attendant's key is on a large-win lockup the
 	// market lets go to the credit meter; Start or the key back decides.
 	handpayChoice bool
+	test          *testState // test mode (check 28), nil outside it
 	keys          map[string]bool
 	linkUp        bool
 	disabled      string // reason the central system disabled the cabinet
@@ -276,6 +277,8 @@ func (c *Cabinet) handle(e Event) {
 		c.voucherArrived(e)
 	case printReply:
 		c.printStarted(e)
+	case testPrinted:
+		c.testPrintedReply(e)
 	case PrinterEvent:
 		c.printerEvent(e.E)
 	case deviceDone:

@@ -44,7 +44,7 @@ func TestCheck29AuditScreens(t *testing.T) {
 			t.Fatalf("check 29: the audit page lacks %q:\n%s", w, text)
 		}
 	}
-	for _, title := range []string{"menu.meters", "menu.events", "menu.money", "menu.recall"} {
+	for _, title := range []string{"menu.meters", "menu.events", "menu.money", menuTest, "menu.recall"} {
 		r.press(view.BetPlus)
 		r.until(title, time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == title })
 	}

@@ -15,9 +15,19 @@ import (
 // (check 29).
 func (c *Cabinet) key(name string, on bool) {
 	c.keys[name] = on
+	if c.test != nil {
+		// Test mode ends only with the technician key; other keys do
+		// nothing meanwhile.
+		if name == "technician" && !on {
+			c.leaveTest()
+			c.menu, c.recall = nil, nil
+		}
+		return
+	}
 	if !on && name == "attendant" && c.handpayChoice {
 		// The key turned back without Start: paid by hand.
 		c.handpayChoice = false
+		c.test = nil
 		c.menu = nil
 		c.resetHandpay()
 	}
@@ -157,6 +167,10 @@ func (c *Cabinet) menuPress(b view.Button) {
 		}
 		return
 	}
+	if b == view.Start && c.menu != nil && c.menu.Title == menuTest {
+		c.enterTest()
+		return
+	}
 	if c.handpayChoice {
 		if b == view.Start {
 			c.handpayChoice = false
@@ -197,7 +211,7 @@ func (c *Cabinet) menuPages() []func() *view.MenuPage {
 	var ps []func() *view.MenuPage
 	tech := c.keys["technician"]
 	if tech {
-		ps = append(ps, c.auditPage, c.metersPage, c.eventsPage, c.historyPage)
+		ps = append(ps, c.auditPage, c.metersPage, c.eventsPage, c.historyPage, c.testPage)
 	}
 	for i := range max(len(c.recall), 1) {
 		ps = append(ps, func() *view.MenuPage { return c.recallPage(i) })
@@ -274,6 +288,10 @@ func (c *Cabinet) lamps(m view.Mode) map[view.Button]view.Lamp {
 	l := map[view.Button]view.Lamp{}
 	for _, b := range view.Buttons {
 		l[b] = view.LampOff
+	}
+	if c.test != nil {
+		c.testLamps(l)
+		return l
 	}
 	on := func(b view.Button) { l[b] = view.LampOn }
 	switch m {

@@ -62,6 +62,10 @@ func (r *roundState) features() bool {
 }
 
 func (c *Cabinet) press(b view.Button) {
+	if c.test != nil {
+		c.testPress(b)
+		return
+	}
 	if c.menu != nil {
 		c.menuPress(b)
 		return

@@ -79,3 +79,7 @@ func rollAdd(v, delta int64) int64 {
 func modSub(a, b int64) int64 {
 	return ((a-b)%MeterModulus + MeterModulus) % MeterModulus
 }
+
+// HardMeterState is the software state key prefix under which the hard
+// meters' pulses are counted (firmware/app).
+const HardMeterState = "hardmeter/"

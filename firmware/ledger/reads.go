@@ -1,7 +1,11 @@
 package ledger
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -207,4 +211,29 @@ func (l *Ledger) SoftwareState(key string) ([]byte, bool) {
 	defer l.mu.RUnlock()
 	v, ok := l.kv["sw/"+key]
 	return append([]byte(nil), v...), ok
+}
+
+// StateDigest is a hash of the critical state: credit, meters, documents,
+// rounds and the software's saved state, without the event log and the
+// outbox, which only grow, and without the software state whose keys begin
+// with a prefix in skip (a heartbeat; the hard meters' pulses, which catch
+// up on their own). Test mode compares it at entry and exit (check 28).
+func (l *Ledger) StateDigest(skip ...string) string {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	keys := make([]string, 0, len(l.kv))
+	for k := range l.kv {
+		if strings.HasPrefix(k, "event/") || strings.HasPrefix(k, "outbox/") || k == "seq/event" || k == "seq/outbox" ||
+			strings.HasPrefix(k, "sw/") && slices.ContainsFunc(skip, func(p string) bool { return strings.HasPrefix(k[len("sw/"):], p) }) {
+			continue
+		}
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	h := sha256.New()
+	for _, k := range keys {
+		fmt.Fprintf(h, "%d:%s%d:", len(k), k, len(l.kv[k]))
+		h.Write(l.kv[k])
+	}
+	return hex.EncodeToString(h.Sum(nil))
 }

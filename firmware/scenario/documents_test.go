@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -189,4 +191,29 @@ func TestDocumentsOutliveAPowerCut(t *testing.T) {
 	if bad, err := Reconcile(dir, "dev-1", false); err != nil || len(bad) != 0 {
 		t.Fatalf("after the power cut: %v, %v", bad, err)
 	}
+}
+
+// Test mode's printer test through the devkit's TCL emulator: the ticket
+// comes out marked TEST - NOT VALID with a number no central system issues,
+// nothing is debited, and the paper reconciles.
+func TestTestModeTicketIsNoMoney(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a devkit cabinet")
+	}
+	dir, h := withPaper(t)
+	run(t, h, "wait idle\nnote 2000\nkey technician on\n")
+	for i := 0; i < 8 && (h.App.Cabinet.View().Menu == nil || h.App.Cabinet.View().Menu.Title != "menu.test"); i++ {
+		run(t, h, "press bet+\nsleep 100ms\n")
+	}
+	run(t, h, "press start\nsleep 200ms\npress collect\n")
+	prn := filepath.Join(DocumentDir(dir), board.PrinterLogFile)
+	untilLogged(t, prn, tclemu.LogComplete)
+	ps := h.App.Board.TCLEmulator.Printouts()
+	if len(ps) != 1 || len(ps[0].Barcodes) != 1 || ps[0].Barcodes[0] != document.TestValidation ||
+		!strings.Contains(strings.Join(ps[0].Lines, "\n"), "TEST - NOT VALID") {
+		t.Fatalf("printouts %+v, want one test ticket", ps)
+	}
+	run(t, h, "printer take\nkey technician off\nwait idle\n")
+	untilCredit(t, h, 2000)
+	reconcileClean(t, dir, h)
 }

@@ -11,8 +11,12 @@ type TicketType int
 const (
 	Cashable TicketType = iota
 	Promotional
-	TestTicket // test mode: the only ticket test mode may print
+	TestTicket // test mode: the only ticket test mode may print, numbered TestValidation
 )
+
+// TestValidation is the number a test ticket carries: no central system
+// issues a number of zeros, so it never redeems.
+const TestValidation = "000000000000000000"
 
 func (t TicketType) key() string {
 	switch t {

@@ -1,0 +1,160 @@
+package cabinet
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Test mode (check 28): the technician enters it from the technician's
+// menu (never the player), and it is labelled on screen. Its tests touch
+// no meter and no credit: buttons and lamps, the acceptor (a note or
+// ticket is read, shown and returned, never stacked), the printer (a
+// ticket marked TEST - NOT VALID). There are no test games: outcomes come
+// only from the central system (check 30). Turning the key back leaves it,
+// and the critical state must hash as it did at entry; a difference is
+// logged and tilts.
+
+// testVolatile is the saved state that changes on its own in test mode:
+// the power-off heartbeat and the hard meters catching up.
+var testVolatile = []string{beatKey, ledger.HardMeterState}
+
+// testState is test mode while it lasts.
+type testState struct {
+	digest  string      // the ledger's StateDigest at entry
+	button  view.Button // the last button pressed
+	read    string      // what the acceptor read last
+	printed int         // test tickets the printer took
+	printer string      // the printer's answer to the last one
+}
+
+// testPrinted is the printer's answer to a test ticket.
+type testPrinted struct{ err error }
+
+func (testPrinted) event() {}
+
+func (c *Cabinet) testPrintedReply(e testPrinted) {
+	if c.test == nil {
+		return
+	}
+	if e.err != nil {
+		c.test.printer = "refused: " + e.err.Error()
+	} else {
+		c.test.printed++
+		c.test.printer = "printed"
+	}
+	c.showTest()
+}
+
+const (
+	menuTest     = "menu.test"      // the technician's page that enters test mode
+	menuTestMode = "menu.test_mode" // test mode's own page
+)
+
+func (c *Cabinet) testPage() *view.MenuPage {
+	return &view.MenuPage{Title: menuTest, Lines: []string{
+		"Device tests: buttons and lamps, acceptor, printer.",
+		"No meter and no credit changes; notes and tickets are read and returned.",
+		"START: enter test mode",
+	}}
+}
+
+// testAllowed: not during play, a cash-out, a document in the acceptor or
+// a lockup.
+func (c *Cabinet) testAllowed() bool {
+	return c.round == nil && c.cashout == nil && c.escrow == nil && len(c.lockups) == 0 && !c.ramError
+}
+
+func (c *Cabinet) enterTest() {
+	if c.test != nil || !c.keys["technician"] || !c.testAllowed() {
+		return
+	}
+	c.auto, c.pendingStart = false, false
+	c.test = &testState{digest: c.led.StateDigest(testVolatile...)}
+	c.logEvent("test_mode", "technician", "entered", 0)
+	c.showTest()
+}
+
+// leaveTest ends test mode and checks that the critical state is the
+// one it was entered with.
+func (c *Cabinet) leaveTest() {
+	t := c.test
+	if t == nil {
+		return
+	}
+	c.test = nil
+	if now := c.led.StateDigest(testVolatile...); now != t.digest {
+		c.logEvent("test_mode", "cabinet", "critical state changed in test mode: "+t.digest[:12]+" → "+now[:12], 0)
+		c.setTilt("test", "critical state changed in test mode", true)
+		return
+	}
+	c.logEvent("test_mode", "technician", "left; critical state unchanged "+t.digest[:12], 0)
+}
+
+func (c *Cabinet) showTest() {
+	t := c.test
+	last := "-"
+	if t.button != "" {
+		last = string(t.button)
+	}
+	read := "-"
+	if t.read != "" {
+		read = t.read
+	}
+	c.menu = &view.MenuPage{Title: menuTestMode, Lines: []string{
+		"Buttons: press any; its lamp lights. Last: " + last,
+		"Acceptor: insert a note or ticket; it is read and returned. Last: " + read,
+		fmt.Sprintf("Printer: COLLECT prints a test ticket (not valid). Printed: %d %s", t.printed, t.printer),
+		"No meter and no credit changes. Turn the key back to leave.",
+	}, Page: 1, Pages: 1}
+}
+
+func (c *Cabinet) testPress(b view.Button) {
+	c.test.button = b
+	if b == view.Collect && c.cfg.Printer != nil {
+		now := c.now()
+		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site, SiteID: c.cfg.SiteID,
+			Machine: c.cfg.ID, Issued: now, Amount: 100, Currency: c.docCurrency(), Validation: document.TestValidation,
+			Type: document.TestTicket, Expiry: now.Add(time.Minute)}
+		p := c.cfg.Printer
+		c.async(func(ctx context.Context) Event {
+			_, err := p.Print(doc)
+			return testPrinted{err: err}
+		})
+	}
+	c.showTest()
+}
+
+// testEscrow: in test mode a document is read, shown and returned.
+func (c *Cabinet) testEscrow(d id003.Document) {
+	switch d.Kind {
+	case id003.DocNote:
+		if v := c.billValue(d); v > 0 {
+			c.test.read = "note " + c.money(int64(v))
+		} else {
+			c.test.read = "note of unknown value " + d.String()
+		}
+	case id003.DocTicket:
+		c.test.read = "ticket " + ledger.Mask(d.Ticket)
+	default:
+		c.test.read = d.String()
+	}
+	c.acceptor(Acceptor.Return, "return (test mode)")
+	c.showTest()
+}
+
+// testLamps: every button's lamp lights in test mode (a lamp test), the
+// last pressed blinks.
+func (c *Cabinet) testLamps(l map[view.Button]view.Lamp) {
+	for _, b := range view.Buttons {
+		l[b] = view.LampOn
+	}
+	if c.test.button != "" {
+		l[c.test.button] = view.LampBlink
+	}
+}
