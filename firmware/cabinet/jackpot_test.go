@@ -7,6 +7,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -31,9 +32,24 @@ rate_bp = 5000
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := newRigWith(t, "cz", jpserver.New(j))
+	for _, m := range []struct {
+		id      string
+		note    engine.Money
+		minor   int
+		czkForm bool
+	}{{"cz", 1000, 0, true}, {"demo", 1000, 2, false}} {
+		t.Run(m.id, func(t *testing.T) { jackpotHandpaid(t, newRigWith(t, m.id, jpserver.New(j)), m.note, m.minor, m.czkForm) })
+	}
+}
+
+// jackpotHandpaid plays until the jackpot hits, then checks MS-18's
+// lockup and reset; the printout is the CZK payout form, or in another
+// currency (demo) the handpay receipt with reason jackpot.
+func jackpotHandpaid(t *testing.T, r *rig, note engine.Money, minor int, czkForm bool) {
 	r.idle()
-	r.insertNote(1000, 0)
+	r.cab.Post(SelectGame{Game: engine.MagicStars})
+	r.until("magic stars", time.Millisecond, func(s *view.Snapshot) bool { return s.Game == engine.MagicStars })
+	r.insertNote(note, minor)
 	for i := 0; i < 50; i++ {
 		before := r.credit()
 		s := r.playOne()
@@ -58,8 +74,17 @@ rate_bp = 5000
 			t.Fatal("MS-18: jackpot meter or credit after the reset")
 		}
 		r.until("form printed", time.Millisecond, func(*view.Snapshot) bool { return len(r.prn.Printed) > 0 })
-		if _, ok := r.prn.Printed[len(r.prn.Printed)-1].(document.JackpotForm); !ok {
-			t.Fatalf("printed %T, want the jackpot payout form", r.prn.Printed[len(r.prn.Printed)-1])
+		switch p := r.prn.Printed[len(r.prn.Printed)-1].(type) {
+		case document.JackpotForm:
+			if !czkForm {
+				t.Fatal("MS-18's CZK form printed in another currency")
+			}
+		case document.HandpayReceipt:
+			if czkForm || p.Reason != document.HandpayJackpot {
+				t.Fatalf("printed a handpay receipt %+v, want the payout form", p)
+			}
+		default:
+			t.Fatalf("printed %T after the jackpot reset", p)
 		}
 		return
 	}

@@ -668,12 +668,16 @@ func (c *Cabinet) resetHandpay() {
 func (c *Cabinet) handpayDocument(d ledger.Doc) document.Document {
 	now := c.now()
 	lang := document.Lang(c.cfg.Market.Language)
-	if d.Kind == ledger.DocHandpayJackpot {
+	reason := document.HandpayLargeWin
+	switch {
+	case d.Kind == ledger.DocHandpayJackpot && c.docCurrency() == document.CZK:
 		return document.JackpotForm{Lang: lang, Site: c.cfg.Site, SiteID: c.cfg.SiteID, Machine: c.cfg.ID, Won: now,
 			Amount: d.Amount, Currency: c.docCurrency(), JackpotID: fmt.Sprintf("%s-%d", c.cfg.ID, d.Round), Sequence: uint32(d.ID)}
-	}
-	reason := document.HandpayLargeWin
-	if d.Kind == ledger.DocHandpayCancel {
+	case d.Kind == ledger.DocHandpayJackpot:
+		// MS-18's form is the Czech one, in CZK; a market in another
+		// currency (demo) gets the receipt, reason jackpot.
+		reason = document.HandpayJackpot
+	case d.Kind == ledger.DocHandpayCancel:
 		reason = document.HandpayCancelCredit
 	}
 	return document.HandpayReceipt{Lang: lang, Site: c.cfg.Site, SiteID: c.cfg.SiteID, Machine: c.cfg.ID, Paid: now,
