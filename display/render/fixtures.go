@@ -272,6 +272,34 @@ func Fixtures(lang string) []Fixture {
 	dis := ws(view.ModeDisabled)
 	dis.Lamps = lamps()
 	add("disabled", dis, T0)
+
+	// Test mode (check 28), as firmware/cabinet publishes it: every lamp
+	// lit, the last pressed blinking.
+	tm := ws(view.ModeMenu)
+	tm.Lamps = lamps()
+	for b := range tm.Lamps {
+		tm.Lamps[b] = view.LampOn
+	}
+	tm.Lamps[view.Stop] = view.LampBlink
+	tm.Menu = &view.MenuPage{Title: "menu.test_mode", Page: 1, Pages: 1, Lines: []string{
+		"Buttons: press any; its lamp lights. Last: stop",
+		"Acceptor: insert a note or ticket; it is read and returned. Last: note € 20.00",
+		"Printer: COLLECT prints a test ticket (not valid). Printed: 1 printed",
+		"No meter and no credit changes. Turn the key back to leave."}}
+	add("menu_test_mode", tm, T0)
+
+	// The attendant's choice on a large-win lockup (check 26).
+	hp := ws(view.ModeMenu)
+	hp.Lamps = lamps()
+	hp.Menu = &view.MenuPage{Title: "menu.handpay", Lines: []string{
+		"€ 2 500.00", "START: transfer to the credit meter", "turn the key back: paid by hand (receipt)"}}
+	add("menu_handpay_choice", hp, T0)
+
+	// Check 33: the cash-out's amount stays on the status line.
+	cd := ws(view.ModeIdle)
+	cd.Lamps = lamps()
+	cd.Message, cd.MessageAmount = view.MsgCashoutDone, 2000
+	add("cashout_done", cd, T0)
 	return out
 }
 

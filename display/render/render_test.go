@@ -387,7 +387,12 @@ func TestRecallShowsTheSymbols(t *testing.T) {
 				}
 			}
 		}
-		s := Fixtures(lang)[len(Fixtures(lang))-2].Snap
+		var s *view.Snapshot
+		for _, f := range Fixtures(lang) {
+			if f.Name == "menu_recall" {
+				s = f.Snap
+			}
+		}
 		page := *s.Menu
 		v := *page.Recall
 		v.Game, v.Final, v.StepGame, v.Step, v.Steps = g, &final, &step, 1, 3
