@@ -332,6 +332,7 @@ func (a *App) Run(ctx context.Context) error {
 		}
 	})
 	a.goRun(func() { a.lampLoop(ctx) })
+	a.goRun(func() { a.watchStorage(ctx) })
 	err := cab.Run(ctx, a.Opt.Tick)
 	a.cancel()
 	a.wg.Wait()

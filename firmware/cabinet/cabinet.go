@@ -55,6 +55,9 @@ type Config struct {
 	SigningKey ed25519.PublicKey
 	// LinkUp is the link state at start; afterwards LinkState events.
 	LinkUp bool
+	// StorageLow is the free space under which the ledger's storage tilts
+	// (check 27); 0 means DefaultStorageLow.
+	StorageLow int64
 	// Heartbeat, when set, is called on every timer tick of the loop: the
 	// watchdog (firmware/health) is fed only while the loop runs.
 	Heartbeat func()
@@ -143,6 +146,9 @@ func New(cfg Config) (*Cabinet, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = SystemClock{}
+	}
+	if cfg.StorageLow == 0 {
+		cfg.StorageLow = DefaultStorageLow
 	}
 	if cfg.CallTimeout == 0 {
 		cfg.CallTimeout = 10 * time.Second
@@ -259,6 +265,8 @@ func (c *Cabinet) handle(e Event) {
 		c.linkState(e.Up)
 	case JackpotValues:
 		c.jackpots = e.Values
+	case StorageHealth:
+		c.storageHealth(e)
 	case CentralCommand:
 		c.centralCommand(e)
 	case outcomeReply:

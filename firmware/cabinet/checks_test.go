@@ -1,6 +1,7 @@
 package cabinet
 
 import (
+	"errors"
 	"reflect"
 	"testing"
 	"time"
@@ -102,6 +103,10 @@ func TestCheck27TiltList(t *testing.T) {
 			view.ModeTilt, "printer: " + printer.PaperOut.String(), "tilt", "printer", "tilt_cleared"},
 		{"printer comm lost", []Event{PrinterEvent{printer.CommLost{}}}, []Event{PrinterEvent{printer.Online{}}},
 			view.ModeTilt, "printer: communication lost", "tilt", "printer", "tilt_cleared"},
+		{"low storage", []Event{StorageHealth{Free: 5 << 20}}, []Event{StorageHealth{Free: 1 << 30}},
+			view.ModeTilt, "storage low: 5 MiB free, below 64 MiB", "tilt", "storage", "tilt_cleared"},
+		{"storage unreadable", []Event{StorageHealth{Err: errors.New("statfs: input/output error")}}, []Event{StorageHealth{Free: 1 << 30}},
+			view.ModeTilt, "storage: cannot read free space: statfs: input/output error", "tilt", "storage", "tilt_cleared"},
 		{"central link loss", []Event{LinkState{Up: false}}, []Event{LinkState{Up: true}},
 			view.ModeOutOfService, "", "link", "central", "link"},
 	}

@@ -87,6 +87,23 @@ func (c *Cabinet) key(name string, on bool) {
 	c.showMenu()
 }
 
+// DefaultStorageLow: below this much free space a ledger write could fail
+// mid-game; the cabinet stops taking money and games first.
+const DefaultStorageLow = 64 << 20
+
+// storageHealth tilts while the ledger's storage is low or unreadable
+// (check 27, "low NV-storage health") and clears when it is not.
+func (c *Cabinet) storageHealth(e StorageHealth) {
+	switch {
+	case e.Err != nil:
+		c.setTilt("storage", "storage: cannot read free space: "+e.Err.Error(), false)
+	case e.Free < c.cfg.StorageLow:
+		c.setTilt("storage", fmt.Sprintf("storage low: %d MiB free, below %d MiB", e.Free>>20, c.cfg.StorageLow>>20), false)
+	default:
+		c.clearTilt("storage")
+	}
+}
+
 // menuAllowed: menus open in idle and in error states, never in a round
 // or a cash-out that no fault has stopped (check 29).
 func (c *Cabinet) menuAllowed() bool {

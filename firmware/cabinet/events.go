@@ -45,6 +45,13 @@ type PrinterEvent struct{ E printer.Event }
 // LinkState is the central link going up or down.
 type LinkState struct{ Up bool }
 
+// StorageHealth is the free space left where the ledger's copies are
+// (the least of them), or why it could not be read.
+type StorageHealth struct {
+	Free int64 // bytes
+	Err  error
+}
+
 // JackpotValues are jackpot meters sent by the central system.
 type JackpotValues struct{ Values []view.Jackpot }
 
@@ -125,6 +132,7 @@ func (voucherReply) event()   {}
 func (printReply) event()     {}
 func (redeemReply) event()    {}
 func (hookCall) event()       {}
+func (StorageHealth) event()  {}
 func (deviceDone) event()     {}
 func (call) event()           {}
 
