@@ -79,6 +79,26 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 			// print a power cut interrupted, an outcome mismatch).
 			step("key", "technician", "on")
 			step("key", "technician", "off")
+		case p < 97:
+			// A technician runs test mode: the menu's test page, a few
+			// buttons (Collect prints a test ticket), a note read and
+			// returned, out again.
+			step("key", "technician", "on")
+			for i := 0; i < 8; i++ {
+				if m := h.App.Cabinet.View().Menu; m != nil && m.Title == "menu.test" {
+					break
+				}
+				step("press", "bet+")
+			}
+			step("press", "start")
+			for i := rng.IntN(4); i > 0; i-- {
+				step("press", []string{"stop", "collect", "bet-", "auto"}[rng.IntN(4)])
+			}
+			if code, err := h.noteCode(notes[rng.IntN(len(notes))]); err == nil {
+				h.App.Board.AcceptorEmulator.InsertNote(code)
+				time.Sleep(300 * time.Millisecond)
+			}
+			step("key", "technician", "off")
 		default:
 			time.Sleep(time.Duration(rng.IntN(50)) * time.Millisecond)
 		}
