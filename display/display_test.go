@@ -41,8 +41,9 @@ type mainLoop struct {
 	game    *Game
 	stepped bool
 	updates int // Updates run, for benchmarks to check one per op
-	// frames counts Draws, read while the loop runs (on demand)
-	frames atomic.Int64
+	// frames counts Draws, presents DrawFinalScreens (the frames ebiten
+	// drew into the window and swapped), read while the loop runs
+	frames, presents atomic.Int64
 }
 
 var loop = &mainLoop{work: make(chan func()), step: make(chan struct{}), done: make(chan struct{})}
@@ -81,6 +82,7 @@ func (l *mainLoop) Draw(screen *ebiten.Image) {
 
 // DrawFinalScreen is the window's, as Run has it.
 func (l *mainLoop) DrawFinalScreen(screen ebiten.FinalScreen, offscreen *ebiten.Image, geoM ebiten.GeoM) {
+	l.presents.Add(1)
 	if l.game != nil {
 		window{l.game}.DrawFinalScreen(screen, offscreen, geoM)
 		return

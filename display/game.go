@@ -34,13 +34,16 @@ type Devkit interface {
 	PrinterJamNext()
 	NextGame()
 	// Keys lists the key switches turned on; Status is a line about the
-	// emulated devices.
+	// emulated devices. Both change only through the window's keys (the
+	// frame that reads the key draws them: no pacer watches them).
 	Keys() []string
 	Status() string
 }
 
 // Options configure the display.
 type Options struct {
+	// Source and Clock are called from the render loop and, when Run
+	// draws on demand, from its pacer's goroutine too.
 	Source     func() *view.Snapshot
 	Clock      func() time.Time
 	Devkit     Devkit // nil on a cabinet

@@ -2,9 +2,11 @@ package display
 
 import (
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -101,4 +103,59 @@ func TestPacerRuns(t *testing.T) {
 	}
 	close(stop)
 	<-done
+}
+
+// BenchmarkPacerCheck: what an idle window costs between frames, 60 times
+// a second: one check against a view the cabinet has just republished (a
+// new pointer, so the contents are compared).
+func BenchmarkPacerCheck(b *testing.B) {
+	a := &view.Snapshot{Mode: view.ModeIdle, Credit: 500, Games: []engine.GameID{engine.WishStar, engine.MagicStars},
+		Lamps: map[view.Button]view.Lamp{view.Start: view.LampOn, view.Auto: view.LampOn, view.BetMinus: view.LampOn, view.BetPlus: view.LampOn}}
+	twins := [2]*view.Snapshot{a, new(view.Snapshot)}
+	*twins[1] = *a
+	n := 0
+	p := newPacer(func() *view.Snapshot { n++; return twins[n%2] }, nil, nil)
+	t0 := time.Unix(1_800_000_000, 0)
+	p.framed(t0, a, time.Time{}, false, false)
+	b.ReportAllocs()
+	for i := 0; b.Loop(); i++ {
+		if frame, _ := p.check(t0.Add(time.Duration(i%1000) * time.Microsecond)); frame {
+			b.Fatal("frame asked for an unchanged view")
+		}
+	}
+}
+
+// BenchmarkPacerIdle: the pacer alone on an idle view, as it runs beside
+// the window: one op is one second; cpu-ms/s is the process's CPU time
+// (its 60 wakes a second, each a check), asked/s the frames it asked for
+// (the heartbeat's probe).
+func BenchmarkPacerIdle(b *testing.B) {
+	a := &view.Snapshot{Mode: view.ModeIdle, Credit: 500, Lamps: map[view.Button]view.Lamp{view.Start: view.LampOn}}
+	twins := [2]*view.Snapshot{a, new(view.Snapshot)}
+	*twins[1] = *a
+	var n atomic.Int64
+	var p *pacer
+	p = newPacer(func() *view.Snapshot { return twins[n.Add(1)%2] }, time.Now, func() {
+		p.framed(time.Now(), a, time.Time{}, false, false) // the frame, at once
+	})
+	p.framed(time.Now(), a, time.Time{}, false, false)
+	stop := make(chan struct{})
+	go p.run(stop)
+	defer close(stop)
+	b.ReportAllocs()
+	b.ResetTimer()
+	cpu0, a0 := cpuTime(), p.asked.Load()
+	for range b.N {
+		time.Sleep(time.Second)
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/s")
+	b.ReportMetric(float64(p.asked.Load()-a0)/float64(b.N), "asked/s")
+}
+
+// cpuTime is the process's CPU time so far: user and system, every thread.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

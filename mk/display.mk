@@ -31,13 +31,18 @@ display-test:
 	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS)
 	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/
 
-# bench-display: the software renderer, then whole window frames (50 per
-# run: allocs/op stay exact) with the window at 1920x1080 (a cabinet, 1:1)
-# and at half size (the devkit window).
+# bench-display: the software renderer; the pacer (one check, and a second
+# of its polling); whole window frames as ebiten runs them every frame (50
+# per run: allocs/op stay exact); then the window on demand as `polaris run`
+# has it, one op a second (allocs/op per second). The window at 1920x1080
+# (a cabinet, 1:1) and at half size (the devkit window).
 bench-display:
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./display/render/
-	$(XVFB) $(GO) test -tags display -run '^$$' -bench Window -benchmem -benchtime 50x -count 3 ./display/
+	$(GO) test -run '^$$' -bench Pacer -benchmem -count 5 ./display/
+	$(XVFB) $(GO) test -tags display -run '^$$' -bench Window -benchmem -benchtime 50x -count 5 ./display/
 	POLARIS_BENCH_SCALE=50 $(XVFB) $(GO) test -tags display -run '^$$' -bench Window -benchmem -benchtime 50x -count 5 ./display/
+	$(XVFB) $(GO) test -tags display -run '^$$' -bench OnDemand -benchmem -benchtime 3x -count 5 ./display/
+	POLARIS_BENCH_SCALE=50 $(XVFB) $(GO) test -tags display -run '^$$' -bench OnDemand -benchmem -benchtime 3x -count 5 ./display/
 
 TEST_EXTRA += display-test
 

@@ -260,8 +260,8 @@ const (
 	// The GPIO loop steps at least every 50 ms; a step may wait on the
 	// ledger for the hard meters.
 	GPIOWindow = 3 * time.Second
-	// RenderWindow is for cmd/polaris's "render" heart: ebiten calls Update
-	// 60 times a second.
+	// RenderWindow is for cmd/polaris's "render" heart: the display runs
+	// frames on demand, at least one a second (display/pace.go).
 	RenderWindow = 3 * time.Second
 )
 
