@@ -29,7 +29,7 @@ func main() {
 	n := flag.Int("n", 20, "kills")
 	bin := flag.String("bin", "bin/polaris", "the polaris binary")
 	data := flag.String("data", "", "data directory (default: a new temporary one)")
-	market := flag.String("market", "demo", "market profile")
+	market := flag.String("market", "demo", "market profile: a built-in id or a .toml file (testdata/handpays.toml has limits chaos play reaches)")
 	seed := flag.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the kill instants and the play")
 	maxLife := flag.Duration("max-life", 5*time.Second, "longest life of a child before its kill")
 	paper := flag.Bool("paper", true, "keep the emulators' document logs and reconcile the paper too (false: the ledger against the central system only)")

@@ -132,7 +132,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		o.LedgerB = filepath.Join(o.DataDir, "ledger-b")
 	}
 	// Both profiles are read first: a broken one changes nothing on disk.
-	prof, err := loadMarket(o.Market)
+	prof, err := market.Load(o.Market)
 	if err != nil {
 		return nil, err
 	}
@@ -225,17 +225,6 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 }
 
 func isFile(name string) bool { return strings.HasSuffix(name, ".toml") }
-
-func loadMarket(name string) (*market.Profile, error) {
-	if !isFile(name) {
-		return market.Builtin(name)
-	}
-	data, err := os.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("app: market profile: %w", err)
-	}
-	return market.Parse(data)
-}
 
 func loadBoard(name string) (*board.Profile, error) {
 	if isFile(name) {

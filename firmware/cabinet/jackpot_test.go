@@ -38,7 +38,9 @@ rate_bp = 5000
 		minor   int
 		czkForm bool
 	}{{"cz", 1000, 0, true}, {"demo", 1000, 2, false}} {
-		t.Run(m.id, func(t *testing.T) { jackpotHandpaid(t, newRigWith(t, m.id, jpserver.New(j)), m.note, m.minor, m.czkForm) })
+		t.Run(m.id, func(t *testing.T) {
+			jackpotHandpaid(t, newRigWith(t, m.id, jpserver.New(j)), m.note, m.minor, m.czkForm)
+		})
 	}
 }
 

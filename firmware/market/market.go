@@ -8,6 +8,7 @@ import (
 	"embed"
 	"errors"
 	"fmt"
+	"os"
 	"slices"
 	"strings"
 
@@ -96,6 +97,19 @@ func Builtin(id string) (*Profile, error) {
 		return nil, fmt.Errorf("market: no built-in profile %q (have %v)", id, Names())
 	}
 	return Parse(b)
+}
+
+// Load is a built-in profile by id, or a profile file when name ends in
+// ".toml".
+func Load(name string) (*Profile, error) {
+	if !strings.HasSuffix(name, ".toml") {
+		return Builtin(name)
+	}
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, fmt.Errorf("market: profile: %w", err)
+	}
+	return Parse(data)
 }
 
 // Parse decodes and checks a profile. Unknown keys, games the engine does

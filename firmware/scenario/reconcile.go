@@ -24,7 +24,7 @@ func Reconcile(dataDir, cabinetID string, settledAll bool) ([]string, error) {
 // kill remembers the vouchers it has seen debited.
 type Reconciler struct {
 	DataDir, CabinetID string
-	Market             string // market profile id, for note values and printed amounts
+	Market             string // market profile id or .toml file, for note values and printed amounts
 
 	debited  map[string]bool // voucher numbers seen debited by the ledger
 	reported map[string]bool // vouchers already reported printed but not debited
@@ -65,7 +65,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 		}
 	}
 	dataDir, cabinetID := rc.DataDir, rc.CabinetID
-	prof, err := market.Builtin(rc.Market)
+	prof, err := market.Load(rc.Market)
 	if err != nil {
 		return nil, err
 	}
