@@ -2,6 +2,7 @@ package cabinet
 
 import (
 	"sort"
+	"strings"
 	"testing"
 	"time"
 
@@ -348,4 +349,33 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A reprint that jams after its validation number reached paper is
+// debited (the number is on paper) and the voucher tilt ends; the jam's
+// own printer tilt stays until the printer reports it cleared.
+func TestReprintFailingAfterItsNumberIsDebited(t *testing.T) {
+	stall := func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printer.Fake)} }
+	r := newRig(t, "demo", stall)
+	r.idle()
+	r.insertNote(10000, 2)
+	r.press(view.Collect)
+	r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool { return len(r.led.PendingDocs()) == 1 })
+	r.powerCut()
+	r.start("demo", func(c *Config) {
+		f := c.Printer.(*printer.Fake)
+		f.FailNext, f.FailAfterValidation = printer.PaperJam, true
+	})
+	r.cab.Post(PrinterEvent{printer.Online{}})
+	s := r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && len(r.led.PendingDocs()) == 0 })
+	reprinted(t, r.prn, 10000)
+	if r.meter(ledger.TicketsOutValue) != 10000 {
+		t.Fatalf("tickets out %d", r.meter(ledger.TicketsOutValue))
+	}
+	s = r.until("only the jam", time.Millisecond, func(s *view.Snapshot) bool { return len(s.Tilts) == 1 })
+	if !strings.HasPrefix(s.Tilts[0], "printer:") {
+		t.Fatalf("tilts %v after the reprint, want the printer's jam only", s.Tilts)
+	}
+	r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperJam}})
+	r.idle()
 }

@@ -568,6 +568,9 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 					c.ledgerFailed("the failed voucher", err)
 				}
 			}
+			if co.reprint {
+				c.clearTilt(tiltVoucher) // debited: its number is on paper
+			}
 			c.cashout = nil
 		}
 	case printer.TicketInChute:
