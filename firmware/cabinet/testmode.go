@@ -20,9 +20,11 @@ import (
 // and the critical state must hash as it did at entry; a difference is
 // logged and tilts.
 
-// testVolatile is the saved state that changes on its own in test mode:
-// the power-off heartbeat and the hard meters catching up.
-var testVolatile = []string{beatKey, ledger.HardMeterState}
+// testVolatile is the critical state that test mode does not change but
+// that changes meanwhile: the power-off heartbeat, the hard meters
+// catching up, and the doors a technician opens and closes (their state
+// and their meters).
+var testVolatile = ledger.DigestSkip{State: []string{beatKey, ledger.HardMeterState, doorsKey}, Meters: []ledger.Meter{ledger.DoorOpens}}
 
 // testState is test mode while it lasts.
 type testState struct {
@@ -75,7 +77,7 @@ func (c *Cabinet) enterTest() {
 		return
 	}
 	c.auto, c.pendingStart = false, false
-	c.test = &testState{digest: c.led.StateDigest(testVolatile...)}
+	c.test = &testState{digest: c.led.StateDigest(testVolatile)}
 	c.logEvent("test_mode", "technician", "entered", 0)
 	c.showTest()
 }
@@ -88,7 +90,7 @@ func (c *Cabinet) leaveTest() {
 		return
 	}
 	c.test = nil
-	if now := c.led.StateDigest(testVolatile...); now != t.digest {
+	if now := c.led.StateDigest(testVolatile); now != t.digest {
 		c.logEvent("test_mode", "cabinet", "critical state changed in test mode: "+t.digest[:12]+" → "+now[:12], 0)
 		c.setTilt("test", "critical state changed in test mode", true)
 		return

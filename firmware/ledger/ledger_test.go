@@ -159,3 +159,26 @@ func TestHandpayToCredit(t *testing.T) {
 		t.Fatalf("invariant: %s", l.Status().Invariant)
 	}
 }
+
+// StateDigest follows the money and ignores the logs and what it is told
+// to skip: an event or a door leaves it (door skipped), a note changes it.
+func TestStateDigest(t *testing.T) {
+	l, _ := newTestLedger(t)
+	must(t, l.PowerUp())
+	skip := DigestSkip{State: []string{"beat"}, Meters: []Meter{DoorOpens}}
+	d0 := l.StateDigest(skip)
+	must(t, l.LogEvent("key", "technician", "on", 0, nil))
+	must(t, l.SetSoftwareState("beat", []byte("now")))
+	must(t, l.DoorOpened("main"))
+	must(t, l.DoorClosed("main"))
+	if d := l.StateDigest(skip); d != d0 {
+		t.Fatal("an event, a heartbeat or a door changed the digest they are skipped from")
+	}
+	if d := l.StateDigest(DigestSkip{}); d == d0 {
+		t.Fatal("the door and the heartbeat left the full digest unchanged")
+	}
+	insertBill(t, l, 500)
+	if d := l.StateDigest(skip); d == d0 {
+		t.Fatal("a note left the digest unchanged")
+	}
+}
