@@ -12,7 +12,7 @@ import (
 
 // pacer asks the render loop for frames while the window runs on demand:
 // ebiten then waits for events between frames instead of running 60 a
-// second, so an idle cabinet runs no frames at all. The loop reports after
+// second, so an idle cabinet runs one frame a second (the probe). The loop reports after
 // each frame what it drew and until when that stays right; the pacer, on
 // its own goroutine, asks for a frame (schedule) when the cabinet publishes
 // a view that draws differently, when the picture changes by itself (a

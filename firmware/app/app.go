@@ -369,22 +369,29 @@ func noticeEvent(n link.Notice) cabinet.Event {
 	return cabinet.JackpotValues{Values: vs}
 }
 
-func (a *App) beforeAck(s id003.Stacked) error {
+// started is the cabinet, for the acceptor's hooks, which may run before
+// it exists: an error then makes the driver ask again.
+func (a *App) started() (*cabinet.Cabinet, error) {
 	a.mu.Lock()
-	cab := a.cab
-	a.mu.Unlock()
-	if cab == nil {
-		return errors.New("app: cabinet not started")
+	defer a.mu.Unlock()
+	if a.cab == nil {
+		return nil, errors.New("app: cabinet not started")
+	}
+	return a.cab, nil
+}
+
+func (a *App) beforeAck(s id003.Stacked) error {
+	cab, err := a.started()
+	if err != nil {
+		return err
 	}
 	return cab.BeforeAck(s)
 }
 
 func (a *App) beforeReset(e id003.PowerUpWithBill) error {
-	a.mu.Lock()
-	cab := a.cab
-	a.mu.Unlock()
-	if cab == nil {
-		return errors.New("app: cabinet not started")
+	cab, err := a.started()
+	if err != nil {
+		return err
 	}
 	return cab.BeforeReset(e)
 }

@@ -34,28 +34,40 @@ func reprinted(t testing.TB, prn *printer.Fake, amount int64) {
 	}
 }
 
+// pendingVoucher is the number of the voucher the ledger holds as
+// printing, or "".
+func (r *rig) pendingVoucher() string {
+	for _, d := range r.led.PendingDocs() {
+		if d.Kind == ledger.DocVoucher {
+			return d.Number
+		}
+	}
+	return ""
+}
+
+// cutWhilePrinting cashes 100.00 out to a printer that never reports on
+// the voucher, cuts the power once the voucher is journaled, and starts
+// again with the fake printer set by printerAfter and its first status
+// reported. It returns the rig and the voucher's number.
+func cutWhilePrinting(t *testing.T, printerAfter func(*printer.Fake)) (*rig, string) {
+	t.Helper()
+	r := newRig(t, "demo", func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printer.Fake)} })
+	r.idle()
+	r.insertNote(10000, 2)
+	r.press(view.Collect)
+	r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool { return r.pendingVoucher() != "" })
+	number := r.pendingVoucher()
+	r.powerCut()
+	r.start("demo", func(c *Config) { printerAfter(c.Printer.(*printer.Fake)) })
+	r.cab.Post(PrinterEvent{printer.Online{}})
+	return r, number
+}
+
 // A voucher the power cut caught printing, waiting in the chute at power
 // up (the printer refuses to print over it), is the original: debited as
 // it is, with no duplicate and no technician.
 func TestInterruptedVoucherFoundInTheChuteIsDebited(t *testing.T) {
-	stall := func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printer.Fake)} }
-	r := newRig(t, "demo", stall)
-	r.idle()
-	r.insertNote(10000, 2)
-	r.press(view.Collect)
-	var number string
-	r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool {
-		for _, d := range r.led.PendingDocs() {
-			if d.Kind == ledger.DocVoucher {
-				number = d.Number
-				return true
-			}
-		}
-		return false
-	})
-	r.powerCut()
-	r.start("demo", func(c *Config) { c.Printer.(*printer.Fake).Refuse = printer.ErrTicketInChute })
-	r.cab.Post(PrinterEvent{printer.Online{}})
+	r, number := cutWhilePrinting(t, func(f *printer.Fake) { f.Refuse = printer.ErrTicketInChute })
 	r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
 	if len(r.prn.Printed) != 0 {
 		t.Fatalf("printed %d documents over the ticket in the chute", len(r.prn.Printed))
@@ -230,14 +242,7 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 		{"voucher printing", []rigOption{func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printer.Fake)} }},
 			func(r *rig, sc *scriptedCentral) {
 				r.press(view.Collect)
-				r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool {
-					for _, d := range r.led.PendingDocs() {
-						if d.Kind == ledger.DocVoucher {
-							return true
-						}
-					}
-					return false
-				})
+				r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool { return r.pendingVoucher() != "" })
 			},
 			func(r *rig, sc *scriptedCentral) (engine.Money, meterDelta) {
 				// Whether it came out is unknown: it is printed again with
@@ -355,18 +360,7 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 // debited (the number is on paper) and the voucher tilt ends; the jam's
 // own printer tilt stays until the printer reports it cleared.
 func TestReprintFailingAfterItsNumberIsDebited(t *testing.T) {
-	stall := func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printer.Fake)} }
-	r := newRig(t, "demo", stall)
-	r.idle()
-	r.insertNote(10000, 2)
-	r.press(view.Collect)
-	r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool { return len(r.led.PendingDocs()) == 1 })
-	r.powerCut()
-	r.start("demo", func(c *Config) {
-		f := c.Printer.(*printer.Fake)
-		f.FailNext, f.FailAfterValidation = printer.PaperJam, true
-	})
-	r.cab.Post(PrinterEvent{printer.Online{}})
+	r, _ := cutWhilePrinting(t, func(f *printer.Fake) { f.FailNext, f.FailAfterValidation = printer.PaperJam, true })
 	s := r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && len(r.led.PendingDocs()) == 0 })
 	reprinted(t, r.prn, 10000)
 	if r.meter(ledger.TicketsOutValue) != 10000 {

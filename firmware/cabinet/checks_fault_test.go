@@ -13,7 +13,6 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
-	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
@@ -100,6 +99,26 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 	r.settleRound(r.playOne())
 }
 
+// largeWin is a Magic Stars seed whose base game alone wins more than 20
+// at the stake of 5, and that win: the large-win threshold of check 26.
+func largeWin() (uint64, engine.Money) {
+	ms := engine.MagicStars
+	seed := findSeed(ms, 5, func(r *engine.Round) bool { return len(r.Steps) == 1 && r.Total > 20 })
+	g, _ := engine.Lookup(ms)
+	r, _, _ := engine.Play(g, engine.NewSeededSource(seed, 0), 5)
+	return seed, r.Total
+}
+
+// magicStarsRig is a demo cabinet with 50.00 credit and Magic Stars chosen.
+func magicStarsRig(t *testing.T, opts ...rigOption) *rig {
+	r := newRig(t, "demo", opts...)
+	r.idle()
+	r.insertNote(5000, 2)
+	r.cab.Post(SelectGame{Game: engine.MagicStars})
+	r.until("magic stars", time.Millisecond, func(s *view.Snapshot) bool { return s.Game == engine.MagicStars })
+	return r
+}
+
 // Check 26, handpay / substantial win. A game whose win equals the
 // large-win threshold locks up showing the amount: play and cash-out are
 // blocked, the credit meter does not move, the lockup persists through a
@@ -109,20 +128,13 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 // ticket-out limit is a cancel-credit handpay lockup.
 func TestCheck26HandpayAndSubstantialWin(t *testing.T) {
 	ms := engine.MagicStars
-	big := findSeed(ms, 5, func(r *engine.Round) bool { return len(r.Steps) == 1 && r.Total > 20 })
-	eg, _ := engine.Lookup(ms)
-	br, _, _ := engine.Play(eg, engine.NewSeededSource(big, 0), 5)
-	large := br.Total
+	big, large := largeWin()
 	under := findSeed(ms, 5, func(r *engine.Round) bool { return r.Total > 0 && r.Total < large })
 	sc := newScriptedCentral()
 	opts := []rigOption{sc.option(), withMarket(func(p *market.Profile) {
 		p.Limits.LargeWin, p.Limits.TicketOut, p.Limits.HandpayToCredit = large, 3000, false
 	})}
-	r := newRig(t, "demo", opts...)
-	r.idle()
-	r.insertNote(5000, 2)
-	r.cab.Post(SelectGame{Game: ms})
-	r.until("magic stars", time.Millisecond, func(s *view.Snapshot) bool { return s.Game == ms })
+	r := magicStarsRig(t, opts...)
 
 	// Under the threshold: credited.
 	sc.queue(ms, under, 0)
@@ -191,16 +203,9 @@ func TestCheck26HandpayAndSubstantialWin(t *testing.T) {
 // back instead pays it by hand. A jackpot lockup is never offered (MS-18).
 func TestCheck26TransferToCredit(t *testing.T) {
 	ms := engine.MagicStars
-	big := findSeed(ms, 5, func(r *engine.Round) bool { return len(r.Steps) == 1 && r.Total > 20 })
-	eg, _ := engine.Lookup(ms)
-	br, _, _ := engine.Play(eg, engine.NewSeededSource(big, 0), 5)
-	large := br.Total
+	big, large := largeWin()
 	sc := newScriptedCentral()
-	r := newRig(t, "demo", sc.option(), withMarket(func(p *market.Profile) { p.Limits.LargeWin, p.Limits.HandpayToCredit = large, true }))
-	r.idle()
-	r.insertNote(5000, 2)
-	r.cab.Post(SelectGame{Game: ms})
-	r.until("magic stars", time.Millisecond, func(s *view.Snapshot) bool { return s.Game == ms })
+	r := magicStarsRig(t, sc.option(), withMarket(func(p *market.Profile) { p.Limits.LargeWin, p.Limits.HandpayToCredit = large, true }))
 
 	sc.queue(ms, big, 0)
 	before := r.credit()
@@ -399,19 +404,7 @@ func TestCheck30CentralDetermination(t *testing.T) {
 // and logged; after the confirmation it is still refused.
 func TestTicketAgainBeforeItsConfirmationIsRefused(t *testing.T) {
 	r := newRig(t, "demo")
-	r.idle()
-	r.insertNote(2000, 2)
-	r.press(view.Collect)
-	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
-	r.takeTicket()
-	number := r.prn.Printed[0].(document.Voucher).Validation
-	r.stop()
-	real := r.central.Client
-	r.start("demo", func(c *Config) { c.Central = noConfirm{real} })
-	r.idle()
-	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
-	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
-	r.until("ticket credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 2000 })
+	number := r.redeemUnconfirmed()
 	for i, what := range []string{"before the confirmation", "again"} {
 		seq := r.lastEventSeq()
 		r.cab.Do(func() { r.cab.message = "" })

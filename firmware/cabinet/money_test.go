@@ -177,15 +177,16 @@ func (noConfirm) ConfirmRedeem(ctx context.Context, _, _ string, _ engine.Money)
 	return ctx.Err()
 }
 
-// Check 24 with a power cut: a ticket credited whose confirmation never
-// reached the central system is confirmed after the restart, so it can
-// never be redeemed again.
-func TestTicketConfirmedAfterPowerCut(t *testing.T) {
-	r := newRig(t, "demo")
+// redeemUnconfirmed cashes 20.00 out to a voucher, restarts the cabinet
+// with a central system that never answers a confirmation, and inserts the
+// voucher: credited, its hold not yet confirmed. It returns the number.
+func (r *rig) redeemUnconfirmed() string {
+	r.t.Helper()
 	r.idle()
 	r.insertNote(2000, 2)
 	r.press(view.Collect)
 	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
+	r.takeTicket()
 	number := r.prn.Printed[0].(document.Voucher).Validation
 	r.stop()
 	real := r.central.Client
@@ -194,6 +195,15 @@ func TestTicketConfirmedAfterPowerCut(t *testing.T) {
 	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
 	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
 	r.until("ticket credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 2000 })
+	return number
+}
+
+// Check 24 with a power cut: a ticket credited whose confirmation never
+// reached the central system is confirmed after the restart, so it can
+// never be redeemed again.
+func TestTicketConfirmedAfterPowerCut(t *testing.T) {
+	r := newRig(t, "demo")
+	number := r.redeemUnconfirmed()
 	state := func() string {
 		var st string
 		r.central.Server.DB().QueryRow(`SELECT state FROM vouchers WHERE number = ?`, number).Scan(&st)

@@ -202,8 +202,8 @@ func TestTestModeTicketIsNoMoney(t *testing.T) {
 	}
 	dir, h := withPaper(t)
 	run(t, h, "wait idle\nnote 2000\nkey technician on\n")
-	for i := 0; i < 8 && (h.App.Cabinet.View().Menu == nil || h.App.Cabinet.View().Menu.Title != "menu.test"); i++ {
-		run(t, h, "press bet+\nsleep 100ms\n")
+	if err := h.toMenuPage(context.Background(), "menu.test"); err != nil {
+		t.Fatal(err)
 	}
 	run(t, h, "press start\nsleep 200ms\npress collect\n")
 	prn := filepath.Join(DocumentDir(dir), board.PrinterLogFile)

@@ -179,14 +179,42 @@ func (h *Headless) insertNote(ctx context.Context, v engine.Money) error {
 		return err
 	}
 	before := h.credit()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
-		if err := h.App.Board.AcceptorEmulator.InsertNote(code); err == nil {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	if err := h.offerNote(code); err != nil {
+		return err
 	}
 	return h.until(ctx, 15*time.Second, func(*view.Snapshot) bool { return h.credit() == before+v }, "note credited")
+}
+
+// offerNote puts a note into the acceptor's slot once it takes documents.
+func (h *Headless) offerNote(code byte) error {
+	var err error
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if err = h.App.Board.AcceptorEmulator.InsertNote(code); err == nil {
+			return nil
+		}
+	}
+	return fmt.Errorf("the acceptor takes no note: %w", err)
+}
+
+// toMenuPage pages the menu a key opened forward (Bet+) to the page titled
+// title. When no menu opens (a key refused mid-round) it presses nothing.
+func (h *Headless) toMenuPage(ctx context.Context, title string) error {
+	if err := h.until(ctx, time.Second, func(s *view.Snapshot) bool { return s.Menu != nil }, "a menu"); err != nil {
+		return err
+	}
+	for i := 0; i < 16; i++ {
+		m := h.App.Cabinet.View().Menu
+		if m == nil {
+			return errors.New("the menu closed")
+		}
+		if m.Title == title {
+			return nil
+		}
+		if err := h.Do(ctx, Step{Verb: "press", Args: []string{"bet+"}}); err != nil {
+			return err
+		}
+	}
+	return fmt.Errorf("no menu page %q", title)
 }
 
 func (h *Headless) noteCode(v engine.Money) (byte, error) {

@@ -109,10 +109,8 @@ func TestNoteStackedAtThePowerCutIsCreditedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	acc := filepath.Join(DocumentDir(dir), board.AcceptorLogFile)
-	for end := time.Now().Add(10 * time.Second); h.App.Board.AcceptorEmulator.InsertNote(code) != nil; time.Sleep(20 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatal("the acceptor takes no note")
-		}
+	if err := h.offerNote(code); err != nil {
+		t.Fatal(err)
 	}
 	untilLogged(t, acc, id003emu.LogStacking)
 	h.App.Board.AcceptorEmulator.Silence(true) // the driver never sees VEND VALID
