@@ -26,7 +26,10 @@ test-go:
 	$(GO) vet ./...
 	$(GO) test -count=1 -timeout 15m ./...
 
-test: deps-test test-go $(TEST_EXTRA)
+# make test installed every package the tests need, so a test that finds a
+# program missing fails rather than skips (internal/hosttools).
+test: export POLARIS_TOOLS_REQUIRED := 1
+test: deps-test check-tools test-go $(TEST_EXTRA)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

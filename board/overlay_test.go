@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/polaris-vlt/polaris/internal/hosttools"
 )
 
 // Every rpi-cabinet pin that is not a header GPIOn must be named by the
@@ -39,10 +41,7 @@ func TestLampOverlayNamesTheProfilesLines(t *testing.T) {
 			t.Errorf("%s on %q: neither a header GPIO nor named by the overlay", l.Use, l.Name)
 		}
 	}
-	dtc, err := exec.LookPath("dtc")
-	if err != nil {
-		t.Skip("dtc not installed (apt-get install device-tree-compiler)")
-	}
+	dtc := hosttools.Need(t, "dtc")
 	out := filepath.Join(t.TempDir(), "polaris-lamps.dtbo")
 	if b, err := exec.Command(dtc, "-@", "-I", "dts", "-O", "dtb", "-o", out, "overlays/polaris-lamps-overlay.dts").CombinedOutput(); err != nil {
 		t.Fatalf("dtc: %v\n%s", err, b)

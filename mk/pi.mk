@@ -61,7 +61,7 @@ pi-stage:
 	install -m 0644 engine/*/model/*.json $$r/usr/share/polaris/models/; \
 	install -m 0644 board/profiles/*.toml $$r/etc/polaris/board/; \
 	install -m 0644 firmware/market/profiles/*.toml $$r/etc/polaris/market/; \
-	if command -v dtc >/dev/null; then dtc -q -@ -I dts -O dtb -o $$r/usr/share/polaris/overlays/polaris-lamps.dtbo board/overlays/polaris-lamps-overlay.dts; fi; \
+	scripts/need-tools.sh dtc && dtc -q -@ -I dts -O dtb -o $$r/usr/share/polaris/overlays/polaris-lamps.dtbo board/overlays/polaris-lamps-overlay.dts || exit 1; \
 	$(GO) run ./systemd/tools/sign -key $(PI_KEY) -root $$r -version $(PI_VERSION); \
 	printf 'polaris (%s) unstable; urgency=medium\n\n  * Build %s.\n\n -- Polaris firmware team <firmware@polaris-vlt.example>  %s\n' \
 	  "$(PI_VERSION)" "$(PI_VERSION)" "$$(date -R -d @$${SOURCE_DATE_EPOCH:-$$(git log -1 --format=%ct 2>/dev/null || date +%s)})" \

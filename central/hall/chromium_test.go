@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"os/exec"
 	"regexp"
 	"strings"
@@ -17,21 +16,13 @@ import (
 	"golang.org/x/net/websocket"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/internal/hosttools"
 )
 
-// chromiumPath finds the browser; missing it skips the test on a developer
-// machine and fails it under CI=true, where the test setup installs it.
+// chromiumPath finds the browser (internal/hosttools: a failure under make
+// test and CI, a skip elsewhere).
 func chromiumPath(t *testing.T) string {
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") == "true" {
-		t.Fatal("chromium is not installed (Debian package chromium, listed in .ci/apt-packages)")
-	}
-	t.Skip("chromium is not installed; apt-get install chromium (CI=true makes this a failure)")
-	return ""
+	return hosttools.Need(t, "chromium", "chromium-browser", "google-chrome")
 }
 
 // cdp is a minimal Chrome DevTools Protocol client: numbered requests over

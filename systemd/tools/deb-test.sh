@@ -12,7 +12,7 @@ set -euo pipefail
 dir=${1:?usage: deb-test DIR}
 here=$(cd "$(dirname "$0")" && pwd)
 fail() { echo "deb-test: $*" >&2; exit 1; }
-command -v lintian >/dev/null || fail "lintian missing (Debian package lintian)"
+"$here/../../scripts/need-tools.sh" lintian dpkg-deb xvfb-run || fail "missing programs (above)"
 shopt -s nullglob
 debs=("$dir"/*.deb)
 [ ${#debs[@]} -gt 0 ] || fail "no .deb in $dir"

@@ -6,6 +6,7 @@
 #   3. `polaris headless -fast -script $SCRIPT` (devkit board, emulated
 #      acceptor and printer, embedded central system) plays its round, exit 0.
 set -euo pipefail
+# tools: qemu-aarch64-static
 root=${PI_ROOT:?}; script=${SCRIPT:?}; qroot=${QEMU_ROOT:-/}
 qemu=(qemu-aarch64-static -L "$qroot")
 tmp=$(mktemp -d); xpid=""

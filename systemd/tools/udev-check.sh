@@ -6,7 +6,7 @@
 # adapter can only be seen on a cabinet: udevadm info /dev/polaris-acceptor.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-command -v udevadm >/dev/null || { echo "udev-check: udevadm missing" >&2; exit 1; }
+"$here/../scripts/need-tools.sh" udevadm || exit 1
 dev=$(ls -d /sys/class/tty/tty0 /sys/class/tty/ttyS0 /sys/class/tty/ptmx 2>/dev/null | head -n1)
 [ -n "$dev" ] || { echo "udev-check: no tty in /sys/class/tty" >&2; exit 1; }
 mkdir -p /run/udev/rules.d

@@ -7,7 +7,7 @@
 # otherwise systemd/units with the executables stubbed.
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
-command -v systemd-analyze >/dev/null || { echo "units-verify: systemd-analyze missing (Debian package systemd)" >&2; exit 1; }
+"$here/../scripts/need-tools.sh" systemd-analyze || exit 1
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 r=$tmp/root   # never the tree under test: the host's units are copied in
 mkdir -p "$r/usr/lib/systemd/system" "$r/etc/systemd/system"

@@ -1,6 +1,7 @@
 // Package zbar decodes barcodes in PNG images with Debian's zbarimg
-// (zbar-tools), for tests that prove a rendered ticket scans. Under CI=true
-// a missing zbarimg fails the test (make test installs it); elsewhere it skips.
+// (zbar-tools), for tests that prove a rendered ticket scans. A missing
+// zbarimg fails the test under make test and CI, and skips it elsewhere
+// (internal/hosttools).
 package zbar
 
 import (
@@ -10,35 +11,17 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// tb is the part of testing.TB Decode uses (so its own test can fake it).
-type tb interface {
-	Helper()
-	Fatalf(format string, args ...any)
-	Fatal(args ...any)
-	Skip(args ...any)
-	TempDir() string
-}
+	"github.com/polaris-vlt/polaris/internal/hosttools"
+)
 
 // Decode returns every Interleaved 2 of 5 symbol zbarimg finds in png.
 func Decode(t testing.TB, png []byte) []string {
 	t.Helper()
-	return decode(t, png, exec.LookPath, os.Getenv("CI"))
-}
-
-func decode(tb tb, png []byte, lookPath func(string) (string, error), ci string) []string {
-	tb.Helper()
-	bin, err := lookPath("zbarimg")
-	if err != nil {
-		if ci == "true" {
-			tb.Fatalf("zbarimg not found under CI=true (Debian package zbar-tools, listed in .ci/apt-packages): %v", err)
-		}
-		tb.Skip("zbarimg not installed (apt-get install zbar-tools)")
-	}
-	f := filepath.Join(tb.TempDir(), "ticket.png")
+	bin := hosttools.Need(t, "zbarimg")
+	f := filepath.Join(t.TempDir(), "ticket.png")
 	if err := os.WriteFile(f, png, 0o644); err != nil {
-		tb.Fatal(err)
+		t.Fatal(err)
 	}
 	// Only I25 is enabled, so nothing else can be mistaken for the ticket's symbol.
 	cmd := exec.Command(bin, "--quiet", "--raw", "--nodbus", "-Sdisable", "-Si25.enable", f)
@@ -47,7 +30,7 @@ func decode(tb tb, png []byte, lookPath func(string) (string, error), ci string)
 	if err := cmd.Run(); err != nil {
 		// exit status 4 = no symbol found; the caller's assertion reports it.
 		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 4 {
-			tb.Fatalf("zbarimg: %v: %s", err, errb.String())
+			t.Fatalf("zbarimg: %v: %s", err, errb.String())
 		}
 	}
 	var syms []string
