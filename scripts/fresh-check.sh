@@ -2,7 +2,7 @@
 # fresh-check.sh: .ci/run as CI runs it on a new machine, in a new Debian 12
 # root: mmdebstrap's minbase with ca-certificates and git only (no make, no
 # udev, no X, no compilers but what .ci/run installs), this machine's Go
-# toolchain and its settings bind-mounted in, a clone of HEAD at
+# toolchain and its settings bind-mounted in, its certificate authorities, a clone of HEAD at
 # /work/polaris with a copy of ../shared beside it, then `bash .ci/run` under
 # CI=true with no standard input. A chroot, not systemd-nspawn (no systemd as
 # PID 1 here): proc, sysfs and /dev (with /dev/pts for the serial tests) are
@@ -38,6 +38,12 @@ cfg=$(go env GOENV)
 [ -f "$cfg" ] && cp "$cfg" "$root/root/.config/go/env"
 [ -f "$HOME/.npmrc" ] && cp "$HOME/.npmrc" "$root/root/.npmrc"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The machine's own certificate authorities (a TLS-inspecting egress proxy
+# here): without them the root cannot reach the Go module proxy.
+if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+  cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/"
+  chroot "$root" update-ca-certificates >/dev/null
+fi
 mnt -t proc proc "$root/proc"
 mnt -t sysfs sysfs "$root/sys"
 mnt --rbind /dev "$root/dev"

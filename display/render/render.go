@@ -151,6 +151,9 @@ func Scene(s *view.Snapshot, now time.Time) string {
 	case view.ModeWagering:
 		return "spinning"
 	}
+	if s.Mode == view.ModeIdle && s.Risk != nil && now.Before(s.Risk.ShowUntil) {
+		return string(view.ModeRisk) // the lost card, for its time
+	}
 	if s.Mode == view.ModeIdle && s.Credit == 0 && s.Round == nil {
 		return "attract"
 	}
@@ -270,7 +273,7 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 	}
 	if sc := Scene(s, now); sc == "attract" {
 		r.attractScene(s, now)
-	} else if s.Mode == view.ModeRisk && s.Risk != nil {
+	} else if sc == string(view.ModeRisk) && s.Risk != nil {
 		r.riskScene(s, now)
 	} else {
 		r.gameScene(s, now)
@@ -497,7 +500,8 @@ func (r *Renderer) jackpots(s *view.Snapshot, g engine.GameID) {
 		for i, j := range []engine.Jackpot{engine.Grand, engine.Major, engine.Minor, engine.Mini} {
 			amount := WSJackpotMultiples[j] * s.Bet
 			for _, v := range s.Jackpots {
-				if strings.EqualFold(v.Name, wishstar.JackpotName(j)) {
+				// The central system's amount for this bet; WS-10's multiple otherwise.
+				if strings.EqualFold(v.Name, wishstar.JackpotName(j)) && v.Stake == s.Bet {
 					amount = v.Amount
 				}
 			}

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"image"
 	"image/color"
@@ -467,5 +468,30 @@ func TestMessageShowsItsAmount(t *testing.T) {
 	}
 	if !sameRegion(a, at(view.MsgCashoutDone, 2000), line) {
 		t.Fatal("the same message and amount drew differently")
+	}
+}
+
+// Issue 18, fix 2: a lost Risk card stays on screen, in idle, until its
+// time is up; then the game comes back.
+func TestLostRiskCardStaysForItsTime(t *testing.T) {
+	var f *Fixture
+	for _, x := range Fixtures("en") {
+		if x.Name == "risk_lost" {
+			f = &x
+		}
+	}
+	if f == nil {
+		t.Fatal("no risk_lost fixture")
+	}
+	until := f.Snap.Risk.ShowUntil
+	if got := Scene(f.Snap, until.Add(-time.Millisecond)); got != "risk" {
+		t.Errorf("before its time: scene %q, want risk", got)
+	}
+	if got := Scene(f.Snap, until); got == "risk" {
+		t.Errorf("after its time: still the risk scene")
+	}
+	card := bytes.Clone(shared.Render(f.Snap, until.Add(-time.Millisecond)).Pix) // the frame is reused
+	if bytes.Equal(card, shared.Render(f.Snap, until).Pix) {
+		t.Error("the card and the game render the same")
 	}
 }

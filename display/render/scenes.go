@@ -147,7 +147,9 @@ func (r *Renderer) riskScene(s *view.Snapshot, now time.Time) {
 	lang := s.Language
 	rv := s.Risk
 	r.fBig.Draw(r.frame, i18n.T(lang, "risk.title"), W/2, 30, Center, cGold)
-	r.fBody.Draw(r.frame, i18n.T(lang, "risk.choose"), W/2, 150, Center, cText)
+	if s.Mode == view.ModeRisk {
+		r.fBody.Draw(r.frame, i18n.T(lang, "risk.choose"), W/2, 150, Center, cText)
+	}
 	// the card: the last drawn face up, else its back
 	at := image.Pt(W/2-cardW/2, 230)
 	if rv.Last != nil {

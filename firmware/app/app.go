@@ -364,7 +364,7 @@ func noticeEvent(n link.Notice) cabinet.Event {
 		if j.Tier != "" {
 			name = j.Tier
 		}
-		vs = append(vs, view.Jackpot{Name: name, Amount: j.Amount})
+		vs = append(vs, view.Jackpot{Name: name, Game: j.Game, Amount: j.Amount, Stake: j.Stake})
 	}
 	return cabinet.JackpotValues{Values: vs}
 }

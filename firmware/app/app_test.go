@@ -2,10 +2,12 @@ package app
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -107,5 +109,46 @@ func TestSoftwareErrorRefusesPlay(t *testing.T) {
 	}
 	if !logged {
 		t.Fatal("the failure was not logged")
+	}
+}
+
+// Issue 18, fix 1: the Wish Upon a Star meters show WS-10's 20/30/50/200 ×
+// the bet on screen at every stake, from the values the embedded central
+// system sends for all stakes (they read €5 000 Grand at every bet).
+func TestWishStarJackpotMetersFollowTheBet(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := Start(ctx, Options{DataDir: t.TempDir(), Market: "at", Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	defer func() { a.Cabinet.Post(cabinet.PowerOff{}); <-done }()
+	multiple := map[string]engine.Money{"mini": 20, "minor": 30, "major": 50, "grand": 200}
+	meters := func(s *view.Snapshot) map[string]engine.Money {
+		m := map[string]engine.Money{}
+		for _, j := range s.Jackpots {
+			m[j.Name] = j.Amount
+		}
+		return m
+	}
+	stakes := a.Market.Games[0].Stakes
+	for i, stake := range stakes {
+		s := waitFor(t, a, fmt.Sprintf("bet %d with its jackpot meters", stake), func(s *view.Snapshot) bool {
+			return s.Mode == view.ModeIdle && s.Bet == stake && len(s.Jackpots) == 4
+		})
+		for name, k := range multiple {
+			if got := meters(s)[name]; got != k*stake {
+				t.Errorf("bet %d: %s shows %d, want %d × %d = %d", stake, name, got, k, stake, k*stake)
+			}
+		}
+		if i+1 < len(stakes) {
+			a.Board.SetInput(gpio.BtnBetPlus, true)
+			time.Sleep(60 * time.Millisecond)
+			a.Board.SetInput(gpio.BtnBetPlus, false)
+			time.Sleep(60 * time.Millisecond) // released past the debounce, or the next press is no edge
+		}
 	}
 }

@@ -449,7 +449,7 @@ func (c *Cabinet) publish() {
 		Auto:          c.auto,
 		Round:         c.shown,
 		Risk:          c.riskShown,
-		Jackpots:      c.jackpots,
+		Jackpots:      jackpotsFor(c.jackpots, c.game, c.bets[c.game]),
 		Message:       c.message,
 		MessageAmount: c.messageAmount,
 		Menu:          c.menu,
@@ -523,4 +523,17 @@ func (c *Cabinet) hook(fn func() error) error {
 	case <-c.ctx.Done():
 		return errors.New("cabinet: stopped")
 	}
+}
+
+// jackpotsFor are the meters a player of game at stake can win: its
+// progressive pools and its fixed jackpots at that stake. A fixed amount
+// of another stake is never shown (WS-10 pays multiples of the stake).
+func jackpotsFor(all []view.Jackpot, game engine.GameID, stake engine.Money) []view.Jackpot {
+	var out []view.Jackpot
+	for _, j := range all {
+		if (j.Game == "" || j.Game == game) && (j.Stake == 0 || j.Stake == stake) {
+			out = append(out, j)
+		}
+	}
+	return out
 }

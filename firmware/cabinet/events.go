@@ -52,7 +52,9 @@ type StorageHealth struct {
 	Err  error
 }
 
-// JackpotValues are jackpot meters sent by the central system.
+// JackpotValues are jackpot meters sent by the central system: every game's,
+// fixed ones once per stake; the snapshot shows those of the game and bet
+// on screen.
 type JackpotValues struct{ Values []view.Jackpot }
 
 // CentralCommand is a command of the central system: "disable", "enable".

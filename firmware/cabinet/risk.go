@@ -3,11 +3,16 @@ package cabinet
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
+
+// RiskLostShown is how long a lost card stays on screen: the player sees
+// the card that took the win, and "lost", before the reels come back.
+const RiskLostShown = 2500 * time.Millisecond
 
 func (c *Cabinet) showRisk(r *roundState) {
 	v := &view.RiskView{Step: len(r.risk), Win: r.pending, CanRed: !r.riskAsking, CanLeave: len(r.risk) > 0,
@@ -60,6 +65,7 @@ func (c *Cabinet) riskArrived(e riskReply) {
 	c.showRisk(r)
 	switch {
 	case !s.Won:
+		c.riskShown.ShowUntil = c.now().Add(RiskLostShown)
 		c.settle(r) // a loss forfeits the win (MS-10)
 	case !engine.RiskAllowed(r.pending, roundCap(r.game)) || r.pending >= c.cfg.Market.Limits.LargeWin:
 		c.settle(r) // the cap: no further doubling (MS-7 decision)

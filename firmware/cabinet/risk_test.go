@@ -65,6 +65,10 @@ func TestRiskDoubleUp(t *testing.T) {
 			if s.Mode != view.ModeIdle || r.credit() != before || rd.Status != ledger.RoundSettled {
 				t.Fatalf("MS-10: a lost step must forfeit the win: mode %s credit %d", s.Mode, r.credit())
 			}
+			// The lost card stays on screen for its time (issue 18: it vanished).
+			if s.Risk == nil || s.Risk.Last == nil || s.Risk.Last.Won || s.Risk.ShowUntil.Sub(s.Now) < RiskLostShown-time.Second {
+				t.Fatalf("the lost card is not kept on screen: %+v at %v", s.Risk, s.Now)
+			}
 			continue
 		}
 		won++

@@ -93,12 +93,19 @@ type RiskView struct {
 	History  []engine.RiskStep
 	CanRed   bool
 	CanLeave bool // Collect or Start may end Risk (after at least one step, MS-9)
+	// ShowUntil keeps a lost card on screen after the round settled (the
+	// cabinet is idle again: Start plays on at once).
+	ShowUntil time.Time
 }
 
 // Jackpot is one jackpot meter.
 type Jackpot struct {
 	Name   string // "mini", "minor", "major", "grand", or a pool name
+	Game   engine.GameID
 	Amount engine.Money
+	// Stake is the stake a fixed jackpot's amount belongs to (WS-10 pays
+	// multiples of the stake); 0 for a progressive pool.
+	Stake engine.Money
 }
 
 // Lockup says why an attendant is needed.
