@@ -15,6 +15,7 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 "$repo/scripts/install-packages.sh" mmdebstrap
 dir=${FRESH_DIR:-$(mktemp -d /var/tmp/polaris-fresh.XXXXXX)}
 root=$dir/root
+mkdir -p "$dir"
 goroot=$(go env GOROOT)
 mounts=()
 cleanup() {
