@@ -20,7 +20,12 @@ goroot=$(go env GOROOT)
 mounts=()
 cleanup() {
   for ((i = ${#mounts[@]} - 1; i >= 0; i--)); do umount -R "${mounts[$i]}" 2>/dev/null || umount -l "${mounts[$i]}" 2>/dev/null || true; done
-  if [ "${FRESH_KEEP:-}" != 1 ]; then rm -rf "$root"; fi
+  # Never remove a root with anything still mounted in it (/dev is the host's).
+  if grep -q " $root/" /proc/mounts; then
+    echo "fresh-check: mounts remain under $root; not removing it" >&2
+  elif [ "${FRESH_KEEP:-}" != 1 ]; then
+    rm -rf "$root"
+  fi
 }
 trap cleanup EXIT
 mnt() { mount "$@"; mounts+=("${!#}"); }
