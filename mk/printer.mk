@@ -10,6 +10,7 @@ PRINTER_FUZZ := \
 	./drivers/printer/tcl:FuzzEscape \
 	./drivers/printer/escpos:FuzzParseStatus \
 	./drivers/printer/escpos:FuzzParsePaperSensor \
+	./drivers/printer/escpos:FuzzReplyScanner \
 	./drivers/printer/document:FuzzWords \
 	./drivers/printer/tclemu:FuzzEmulatorInput \
 	./drivers/printer/escposemu:FuzzEmulatorInput

@@ -10,7 +10,9 @@
 //
 // Beyond protocols.md it follows Epson's definitions for GS r 1 (bits 0–1
 // near end, 2–3 paper end, 4 and 7 zero) and DLE ENQ 2 (recover from a
-// recoverable error and clear the buffers).
+// recoverable error and clear the buffers), and GS ( H fn 48 (the process
+// ID response 37 22 d1–d4 00, sent once everything before it is printed;
+// Options.NoProcessID for printers without it).
 package escposemu
 
 import (
@@ -34,6 +36,9 @@ type Options struct {
 	// NoErrorPaperStatus makes the printer ignore DLE EOT 3 and 4, as some
 	// cheap printers do.
 	NoErrorPaperStatus bool
+	// NoProcessID makes the printer ignore GS ( H (it still parses its
+	// length), as printers without Epson's process ID response do.
+	NoProcessID bool
 	// Log, when set, is the document log (see ReadLog): each barcode on
 	// paper, cut and failure is appended and fsynced there, and an
 	// existing log is replayed at New, so printouts outlive the process.
@@ -440,6 +445,8 @@ func (e *Emulator) step() (n int, pause time.Duration) {
 			return 3, e.cut()
 		case 'k':
 			return e.barcode(q)
+		case '(':
+			return e.gsParen(q)
 		}
 		return 2, 0
 	}
@@ -447,6 +454,24 @@ func (e *Emulator) step() (n int, pause time.Duration) {
 		e.line = append(e.line, q[0])
 	}
 	return 1, 0
+}
+
+// gsParen runs GS ( fn pL pH d…: every such command carries its own
+// length. GS ( H fn 48 (process ID) answers 37 22 d1–d4 00 when the engine
+// reaches it, that is after everything before it is on paper.
+func (e *Emulator) gsParen(q []byte) (int, time.Duration) {
+	if len(q) < 5 {
+		return 0, 0
+	}
+	k := int(q[3]) | int(q[4])<<8
+	if len(q) < 5+k {
+		return 0, 0
+	}
+	d := q[5 : 5+k]
+	if q[2] == 'H' && k == 6 && d[0] == 48 && d[1] == 48 && !e.opt.NoProcessID && !e.silent {
+		e.send([]byte{0x37, 0x22, d[2], d[3], d[4], d[5], 0})
+	}
+	return 5 + k, 0
 }
 
 func (e *Emulator) barcode(q []byte) (int, time.Duration) {
