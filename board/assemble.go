@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
@@ -303,6 +304,18 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 		}
 		cfg := tcl.Config{Path: path, Download: pr.DownloadTemplates, Transliterate: pr.Transliterate,
 			Heartbeat: opt.PrinterHeartbeat}
+		if err := tcl.ApplyModel(&cfg, pr.Model); err != nil {
+			return fmt.Errorf("board: %s: printer: %w", p.Name, err)
+		}
+		for _, o := range []struct {
+			ms int
+			to *time.Duration
+		}{{pr.StartTimeoutMS, &cfg.StartTimeout}, {pr.PrintTimeoutMS, &cfg.PrintTimeout},
+			{pr.BroadcastMS, &cfg.Broadcast}, {pr.PacingMS, &cfg.Pacing}} {
+			if o.ms > 0 {
+				*o.to = ms(o.ms)
+			}
+		}
 		if opt.TCLConfig != nil {
 			opt.TCLConfig(&cfg)
 		}

@@ -16,6 +16,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
+	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
@@ -230,6 +231,30 @@ func printVoucher(t *testing.T, p Printer) {
 		t.Errorf("ValidationPrinted %+v for job %d", vp, job)
 	}
 	waitFor(t, pev, "print complete", func(e printer.Event) bool { _, ok := e.(printer.PrintComplete); return ok })
+}
+
+// A TCL printer model in the profile sets the driver's status mode,
+// time-outs and f4 layout; the profile's *_ms keys override the model.
+func TestTCLPrinterModelFromProfile(t *testing.T) {
+	text := strings.Replace(devkitText(t), "protocol = \"tcl\"", "protocol = \"tcl\"\nmodel = \"paycheck4\"\nprint_timeout_ms = 90000", 1)
+	p, err := Parse("paycheck4.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got tcl.Config
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), TCLConfig: func(c *tcl.Config) {
+		got = *c
+		// the devkit's emulator answers ENQ and keeps Monaco's f4 bits
+		c.Broadcast, c.F4 = 0, tcl.F4Monaco
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Broadcast != 2*time.Second || got.StartTimeout != 8*time.Second || got.PrintTimeout != 90*time.Second ||
+		got.F4 != tcl.F4Paycheck4 || got.Pacing != 100*time.Millisecond {
+		t.Fatalf("driver config %+v", got)
+	}
+	printVoucher(t, cab.Printer)
 }
 
 // A devkit variant with an ESC/POS printer at 19200 baud: the driver asks

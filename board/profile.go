@@ -144,6 +144,19 @@ type PrinterSpec struct {
 	// Transliterate (tcl only) folds č, ř, ü, ß … to ASCII for printers
 	// without those glyphs.
 	Transliterate bool `toml:"transliterate"`
+	// Model (tcl only) names the printer model (tcl.Models: gen2u, gen5,
+	// nanoptix, paycheck4), whose status mode, time-outs and pacing the
+	// driver takes; the *_ms keys below override them.
+	Model string `toml:"model"`
+	// StartTimeoutMS and PrintTimeoutMS (tcl only): from sending a job to
+	// its start, and from the start to the end of the ticket.
+	StartTimeoutMS int `toml:"start_timeout_ms"`
+	PrintTimeoutMS int `toml:"print_timeout_ms"`
+	// BroadcastMS (tcl only): the status broadcast period of a printer that
+	// answers no ENQ; the driver's time-outs follow it.
+	BroadcastMS int `toml:"broadcast_ms"`
+	// PacingMS (tcl only): quiet time between two messages on the line.
+	PacingMS int `toml:"pacing_ms"`
 }
 
 // Protocols each device may speak.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 )
 
 type validator struct {
@@ -166,7 +167,28 @@ func (v *validator) check(p *Profile) {
 				v.add("printer.baud", "unsupported baud rate %d", pr.Baud)
 			}
 		}
+		if pr.Protocol == "tcl" && pr.Model != "" {
+			if _, ok := tcl.Models[pr.Model]; !ok {
+				v.add("printer.model", "unknown TCL printer model %q (want one of %s)", pr.Model, strings.Join(tcl.ModelNames(), ", "))
+			}
+		}
+		for _, d := range []struct {
+			key string
+			ms  int
+			max int
+		}{{"start_timeout_ms", pr.StartTimeoutMS, 300000}, {"print_timeout_ms", pr.PrintTimeoutMS, 600000},
+			{"broadcast_ms", pr.BroadcastMS, 60000}, {"pacing_ms", pr.PacingMS, 5000}} {
+			switch {
+			case d.ms < 0 || d.ms > d.max:
+				v.add("printer."+d.key, "%d out of range 0..%d", d.ms, d.max)
+			case d.ms != 0 && pr.Protocol != "tcl":
+				v.add("printer."+d.key, "a TCL setting; protocol is %q", pr.Protocol)
+			}
+		}
 		if pr.Protocol != "tcl" {
+			if pr.Model != "" {
+				v.add("printer.model", "a TCL setting; protocol is %q", pr.Protocol)
+			}
 			if pr.DownloadTemplates {
 				v.add("printer.download_templates", "a TCL setting; protocol is %q", pr.Protocol)
 			}

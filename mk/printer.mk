@@ -13,6 +13,7 @@ PRINTER_FUZZ := \
 	./drivers/printer/escpos:FuzzReplyScanner \
 	./drivers/printer/document:FuzzWords \
 	./drivers/printer/tclemu:FuzzEmulatorInput \
+	./drivers/printer/tclemu:FuzzOneMessagePerRead \
 	./drivers/printer/escposemu:FuzzEmulatorInput
 FUZZ_PRINTER_TIME ?= 10s
 
