@@ -13,6 +13,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
+	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
@@ -231,6 +232,36 @@ func printVoucher(t *testing.T, p Printer) {
 		t.Errorf("ValidationPrinted %+v for job %d", vp, job)
 	}
 	waitFor(t, pev, "print complete", func(e printer.Event) bool { _, ok := e.(printer.PrintComplete); return ok })
+}
+
+// The acceptor's currency variant: the emulated unit carries the CZK table
+// and the driver checks its country code; the market's currency is the
+// default when the profile names none.
+func TestAcceptorCurrencyVariant(t *testing.T) {
+	for _, c := range []struct {
+		name, edit, market string
+	}{
+		{"profile", "protocol = \"id003\"\nemulated = true\ncurrency = \"CZK\"\nrecycler = true", ""},
+		{"market", "protocol = \"id003\"\nemulated = true\nrecycler = true", "CZK"},
+	} {
+		text := strings.Replace(devkitText(t), "protocol = \"id003\"\nemulated = true", c.edit, 1)
+		p, err := Parse("czk.toml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got id003.Config
+		cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), AcceptorCurrency: c.market,
+			AcceptorConfig: func(cfg *id003.Config) { got = *cfg }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Country != id003emu.CountryCZK || !got.Recycler {
+			t.Fatalf("%s: driver country %02X recycler %v", c.name, got.Country, got.Recycler)
+		}
+		if cab.AcceptorEmulator == nil {
+			t.Fatal("no emulated acceptor")
+		}
+	}
 }
 
 // A TCL printer model in the profile sets the driver's status mode,

@@ -130,6 +130,19 @@ type AcceptorSpec struct {
 	Protocol string `toml:"protocol"`
 	Port     string `toml:"port"`     // e.g. /dev/polaris-acceptor
 	Emulated bool   `toml:"emulated"` // devkit: an emulator on a pseudo-terminal
+	// Currency (ISO 4217) is the acceptor's currency variant: the emulated
+	// unit's table (EUR, CZK: id003/emulator.Tables), and the country code
+	// its 8A table must carry unless CountryCode says otherwise. Empty:
+	// Options.AcceptorCurrency (the market's), else EUR.
+	Currency string `toml:"currency"`
+	// CountryCode is the country byte the unit's 8A table must carry (0:
+	// the currency's, where known); notes of another country are not
+	// credited. Read it from the unit on the bench for currencies without
+	// a public code (CZK).
+	CountryCode int `toml:"country_code"`
+	// Recycler declares a unit with JCM's bill recycler: its extension
+	// frames are expected (reported either way).
+	Recycler bool `toml:"recycler"`
 }
 
 // PrinterSpec is [printer]: the ticket printer's port, protocol and options.
