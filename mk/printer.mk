@@ -36,4 +36,15 @@ printer-png:
 	PRINTER_PNG_DIR=$(PRINTER_PNG_DIR) $(GO) test -count=1 -run 'Scans|HandpayAndJackpotForm' ./drivers/printer/tcl ./drivers/printer/escpos
 	@ls $(PRINTER_PNG_DIR)
 
-TEST_EXTRA += fuzz-printer
+# Receipts from three public ESC/POS encoders (npm, versions pinned in
+# drivers/printer/escposemu/testdata/npm/package-lock.json) run through the
+# ESC/POS emulator; their barcodes and QR codes must decode with zbarimg.
+PRINTER_NPM_DIR := drivers/printer/escposemu/testdata/npm
+PRINTER_NPM_OUT ?= $(CURDIR)/$(BIN)/npm-receipts
+.PHONY: printer-npm-receipts
+printer-npm-receipts:
+	cd $(PRINTER_NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	node $(PRINTER_NPM_DIR)/gen.mjs $(PRINTER_NPM_OUT)
+	ESCPOS_NPM_RECEIPTS=$(PRINTER_NPM_OUT) PRINTER_PNG_DIR=$(PRINTER_NPM_OUT) $(GO) test -count=1 -run TestNPMEncoderReceipts ./drivers/printer/escposemu
+
+TEST_EXTRA += fuzz-printer printer-npm-receipts

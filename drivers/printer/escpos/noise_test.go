@@ -122,8 +122,9 @@ func TestIdleNoiseRaisesNoFault(t *testing.T) {
 		t.Fatalf("noise not logged: %q", logged)
 	}
 	lmu.Unlock()
+	r.emu.SetReplyDelay(0)
 	r.emu.SetCoverOpen(true)
-	r.until("head up", faultSet(printer.HeadUp), time.Second)
+	r.until("head up", faultSet(printer.HeadUp), 3*time.Second)
 }
 
 // A printer without GS ( H is found at Open and confirmed by the paper

@@ -27,7 +27,21 @@ func Decode(t testing.TB, png []byte) []string {
 	return decode(t, png, exec.LookPath, os.Getenv("CI"))
 }
 
+// DecodeAll reads every symbology zbarimg knows (and Interleaved 2 of 5,
+// which it leaves off by default) and returns "TYPE:data" lines, e.g.
+// "QR-Code:https://…", "CODE-128:ABC", "EAN-13:4006381333931", "I2/5:0012…".
+func DecodeAll(t testing.TB, png []byte) []string {
+	t.Helper()
+	return runZbar(t, png, exec.LookPath, os.Getenv("CI"), "--quiet", "--nodbus", "-Si25.enable")
+}
+
 func decode(tb tb, png []byte, lookPath func(string) (string, error), ci string) []string {
+	tb.Helper()
+	// Only I25 is enabled, so nothing else can be mistaken for the ticket's symbol.
+	return runZbar(tb, png, lookPath, ci, "--quiet", "--raw", "--nodbus", "-Sdisable", "-Si25.enable")
+}
+
+func runZbar(tb tb, png []byte, lookPath func(string) (string, error), ci string, args ...string) []string {
 	tb.Helper()
 	bin, err := lookPath("zbarimg")
 	if err != nil {
@@ -40,8 +54,7 @@ func decode(tb tb, png []byte, lookPath func(string) (string, error), ci string)
 	if err := os.WriteFile(f, png, 0o644); err != nil {
 		tb.Fatal(err)
 	}
-	// Only I25 is enabled, so nothing else can be mistaken for the ticket's symbol.
-	cmd := exec.Command(bin, "--quiet", "--raw", "--nodbus", "-Sdisable", "-Si25.enable", f)
+	cmd := exec.Command(bin, append(args, f)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
