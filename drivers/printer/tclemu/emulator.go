@@ -685,6 +685,7 @@ func (e *Emulator) print(p []string) {
 		return
 	}
 	po.Template = t.ID
+	po.Width, po.Length = t.Width, t.Length
 	e.lastTemplate = t.ID
 	if e.opt.StartDelay <= 0 {
 		e.start(po, copies)
