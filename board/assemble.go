@@ -358,6 +358,12 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 				*o.to = ms(o.ms)
 			}
 		}
+		if pr.Emulated {
+			// A pseudo-terminal has no baud rate: the emulator has a whole
+			// message at once and prints at its own (fast) pace, so waiting
+			// out 9600-baud line time would miss its prints.
+			cfg.ByteTime = -1
+		}
 		if opt.TCLConfig != nil {
 			opt.TCLConfig(&cfg)
 		}

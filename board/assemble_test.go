@@ -234,6 +234,26 @@ func printVoucher(t *testing.T, p Printer) {
 	waitFor(t, pev, "print complete", func(e printer.Event) bool { _, ok := e.(printer.PrintComplete); return ok })
 }
 
+// The devkit's emulated TCL printer issues voucher after voucher: the
+// driver does not wait out 9600-baud line time on a pseudo-terminal, so it
+// sees each (fast, emulated) print start before it ends. Waiting it out,
+// the second voucher failed "print stopped before the validation number".
+func TestDevkitPrintsVouchersBackToBack(t *testing.T) {
+	p, err := Load("devkit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		printVoucher(t, cab.Printer)
+		cab.TCLEmulator.TakeTicket()
+		waitFor(t, cab.Printer.Events(), "ticket taken", func(e printer.Event) bool { _, ok := e.(printer.TicketTaken); return ok })
+	}
+}
+
 // The acceptor's currency variant: the emulated unit carries the CZK table
 // and the driver checks its country code; the market's currency is the
 // default when the profile names none.
