@@ -3,6 +3,7 @@ module github.com/polaris-vlt/polaris
 go 1.26.8
 
 require (
+	github.com/boombuler/barcode v1.1.0
 	github.com/coreos/go-systemd/v22 v22.7.0
 	github.com/creack/pty v1.1.24
 	github.com/hajimehoshi/ebiten/v2 v2.8.8

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
+	"strings"
 	"sync"
+	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
@@ -55,6 +58,10 @@ type Options struct {
 	// BeforeReset is the acceptor's hook at a power-up with a document
 	// inside, before the RESET (see id003.Config.BeforeReset).
 	BeforeReset func(id003.PowerUpWithBill) error
+	// AcceptorCurrency is the market's currency (ISO 4217): the acceptor's
+	// currency variant when the profile names none (the emulated unit's
+	// table, the country code the driver checks). Empty: EUR.
+	AcceptorCurrency string
 	// AcceptorConfig, when set, adjusts the acceptor driver's configuration
 	// (tests scale timings down, or wrap Open). Path is the assembly's.
 	AcceptorConfig func(*id003.Config)
@@ -243,12 +250,30 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 			return err
 		}
 	}
+	currency := a.Currency
+	if currency == "" {
+		currency = opt.AcceptorCurrency
+	}
+	if currency == "" {
+		currency = "EUR"
+	}
+	country, sourced := acceptorCountry(currency)
+	if a.CountryCode != 0 {
+		country = byte(a.CountryCode)
+	} else if !sourced && !a.Emulated {
+		return fmt.Errorf("board: %s: acceptor: no public country code for %s: set acceptor.country_code to the byte the unit's currency table (8A) carries", p.Name, currency)
+	}
 	if a.Emulated {
 		pair, err := c.newPair("acceptor")
 		if err != nil {
 			return err
 		}
-		c.AcceptorEmulator = id003emu.New(pair.Device, id003emu.Config{Log: opt.docLog(AcceptorLogFile)})
+		table, ok := id003emu.Tables[currency]
+		if !ok {
+			return fmt.Errorf("board: %s: acceptor: the emulator has no %s table (want one of %s)", p.Name, currency, strings.Join(acceptorCurrencies(), ", "))
+		}
+		c.AcceptorEmulator = id003emu.New(pair.Device, id003emu.Config{Log: opt.docLog(AcceptorLogFile),
+			Currency: table.Denoms, Version: table.Version, Recycler: a.Recycler})
 		if err := c.AcceptorEmulator.LogError(); err != nil {
 			return fmt.Errorf("board: %s: acceptor emulator: %w", p.Name, err)
 		}
@@ -257,6 +282,7 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 		path = pair.HostPath
 	}
 	cfg := id003.DefaultConfig(path)
+	cfg.Country, cfg.Recycler = country, a.Recycler
 	cfg.BeforeAck = opt.BeforeAck
 	cfg.BeforeReset = opt.BeforeReset
 	cfg.Heartbeat = opt.AcceptorHeartbeat
@@ -266,6 +292,23 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 	cfg.Path = path
 	c.Acceptor = id003.New(cfg)
 	return nil
+}
+
+// acceptorCountry is the 8A country byte of a currency from the
+// emulator's tables, and whether a public source gives it (EUR E0 does;
+// the CZK byte is the emulator's stand-in).
+func acceptorCountry(currency string) (byte, bool) {
+	t, ok := id003emu.Tables[currency]
+	return t.Country, ok && t.Sourced
+}
+
+func acceptorCurrencies() []string {
+	var c []string
+	for k := range id003emu.Tables {
+		c = append(c, k)
+	}
+	sort.Strings(c)
+	return c
 }
 
 // portExists refuses to start when a configured serial port is missing
@@ -303,6 +346,24 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 		}
 		cfg := tcl.Config{Path: path, Download: pr.DownloadTemplates, Transliterate: pr.Transliterate,
 			Heartbeat: opt.PrinterHeartbeat}
+		if err := tcl.ApplyModel(&cfg, pr.Model); err != nil {
+			return fmt.Errorf("board: %s: printer: %w", p.Name, err)
+		}
+		for _, o := range []struct {
+			ms int
+			to *time.Duration
+		}{{pr.StartTimeoutMS, &cfg.StartTimeout}, {pr.PrintTimeoutMS, &cfg.PrintTimeout},
+			{pr.BroadcastMS, &cfg.Broadcast}, {pr.PacingMS, &cfg.Pacing}} {
+			if o.ms > 0 {
+				*o.to = ms(o.ms)
+			}
+		}
+		if pr.Emulated {
+			// A pseudo-terminal has no baud rate: the emulator has a whole
+			// message at once and prints at its own (fast) pace, so waiting
+			// out 9600-baud line time would miss its prints.
+			cfg.ByteTime = -1
+		}
 		if opt.TCLConfig != nil {
 			opt.TCLConfig(&cfg)
 		}

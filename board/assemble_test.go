@@ -13,9 +13,11 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
+	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
+	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
@@ -230,6 +232,80 @@ func printVoucher(t *testing.T, p Printer) {
 		t.Errorf("ValidationPrinted %+v for job %d", vp, job)
 	}
 	waitFor(t, pev, "print complete", func(e printer.Event) bool { _, ok := e.(printer.PrintComplete); return ok })
+}
+
+// The devkit's emulated TCL printer issues voucher after voucher: the
+// driver does not wait out 9600-baud line time on a pseudo-terminal, so it
+// sees each (fast, emulated) print start before it ends. Waiting it out,
+// the second voucher failed "print stopped before the validation number".
+func TestDevkitPrintsVouchersBackToBack(t *testing.T) {
+	p, err := Load("devkit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 3; i++ {
+		printVoucher(t, cab.Printer)
+		cab.TCLEmulator.TakeTicket()
+		waitFor(t, cab.Printer.Events(), "ticket taken", func(e printer.Event) bool { _, ok := e.(printer.TicketTaken); return ok })
+	}
+}
+
+// The acceptor's currency variant: the emulated unit carries the CZK table
+// and the driver checks its country code; the market's currency is the
+// default when the profile names none.
+func TestAcceptorCurrencyVariant(t *testing.T) {
+	for _, c := range []struct {
+		name, edit, market string
+	}{
+		{"profile", "protocol = \"id003\"\nemulated = true\ncurrency = \"CZK\"\nrecycler = true", ""},
+		{"market", "protocol = \"id003\"\nemulated = true\nrecycler = true", "CZK"},
+	} {
+		text := strings.Replace(devkitText(t), "protocol = \"id003\"\nemulated = true", c.edit, 1)
+		p, err := Parse("czk.toml", []byte(text))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got id003.Config
+		cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), AcceptorCurrency: c.market,
+			AcceptorConfig: func(cfg *id003.Config) { got = *cfg }})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Country != id003emu.CountryCZK || !got.Recycler {
+			t.Fatalf("%s: driver country %02X recycler %v", c.name, got.Country, got.Recycler)
+		}
+		if cab.AcceptorEmulator == nil {
+			t.Fatal("no emulated acceptor")
+		}
+	}
+}
+
+// A TCL printer model in the profile sets the driver's status mode,
+// time-outs and f4 layout; the profile's *_ms keys override the model.
+func TestTCLPrinterModelFromProfile(t *testing.T) {
+	text := strings.Replace(devkitText(t), "protocol = \"tcl\"", "protocol = \"tcl\"\nmodel = \"paycheck4\"\nprint_timeout_ms = 90000", 1)
+	p, err := Parse("paycheck4.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got tcl.Config
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), TCLConfig: func(c *tcl.Config) {
+		got = *c
+		// the devkit's emulator answers ENQ and keeps Monaco's f4 bits
+		c.Broadcast, c.F4 = 0, tcl.F4Monaco
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Broadcast != 2*time.Second || got.StartTimeout != 8*time.Second || got.PrintTimeout != 90*time.Second ||
+		got.F4 != tcl.F4Paycheck4 || got.Pacing != 100*time.Millisecond {
+		t.Fatalf("driver config %+v", got)
+	}
+	printVoucher(t, cab.Printer)
 }
 
 // A devkit variant with an ESC/POS printer at 19200 baud: the driver asks

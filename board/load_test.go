@@ -143,6 +143,18 @@ func TestBrokenProfilesRefused(t *testing.T) {
 		{"relative port", func() string {
 			return edit(t, base, "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nport = \"ttyUSB0\"")
 		}, `board profile devkit.toml:%d: acceptor.port: port "ttyUSB0" is not an absolute path`, `port = "ttyUSB0"`},
+		{"unknown acceptor currency", func() string {
+			return edit(t, base, "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nemulated = true\ncurrency = \"XYZ\"")
+		}, `board profile devkit.toml:%d: acceptor.currency: unknown acceptor currency "XYZ" (want one of CZK, EUR, or set acceptor.country_code)`, `currency = "XYZ"`},
+		{"real CZK acceptor without its country code", func() string {
+			return edit(t, base, "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nport = \"/dev/polaris-acceptor\"\ncurrency = \"CZK\"")
+		}, `board profile devkit.toml:%d: acceptor.country_code: no public country code for CZK: set it to the byte the unit's currency table (8A) carries`, `[acceptor]`},
+		{"unknown tcl model", func() string {
+			return edit(t, base, "protocol = \"tcl\"", "protocol = \"tcl\"\nmodel = \"tm-t88\"")
+		}, `board profile devkit.toml:%d: printer.model: unknown TCL printer model "tm-t88" (want one of gen2u, gen5, nanoptix, paycheck4)`, `model = "tm-t88"`},
+		{"tcl timeout on escpos", func() string {
+			return edit(t, base, "protocol = \"tcl\"", "protocol = \"escpos\"\nprint_timeout_ms = 60000")
+		}, `board profile devkit.toml:%d: printer.print_timeout_ms: a TCL setting; protocol is "escpos"`, "print_timeout_ms = 60000"},
 		{"tcl baud", func() string {
 			return edit(t, base, "protocol = \"tcl\"", "protocol = \"tcl\"\nbaud = 38400")
 		}, `board profile devkit.toml:%d: printer.baud: TCL printers run at 9600 baud, not 38400`, "baud = 38400"},

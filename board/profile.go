@@ -130,6 +130,19 @@ type AcceptorSpec struct {
 	Protocol string `toml:"protocol"`
 	Port     string `toml:"port"`     // e.g. /dev/polaris-acceptor
 	Emulated bool   `toml:"emulated"` // devkit: an emulator on a pseudo-terminal
+	// Currency (ISO 4217) is the acceptor's currency variant: the emulated
+	// unit's table (EUR, CZK: id003/emulator.Tables), and the country code
+	// its 8A table must carry unless CountryCode says otherwise. Empty:
+	// Options.AcceptorCurrency (the market's), else EUR.
+	Currency string `toml:"currency"`
+	// CountryCode is the country byte the unit's 8A table must carry (0:
+	// the currency's, where known); notes of another country are not
+	// credited. Read it from the unit on the bench for currencies without
+	// a public code (CZK).
+	CountryCode int `toml:"country_code"`
+	// Recycler declares a unit with JCM's bill recycler: its extension
+	// frames are expected (reported either way).
+	Recycler bool `toml:"recycler"`
 }
 
 // PrinterSpec is [printer]: the ticket printer's port, protocol and options.
@@ -144,6 +157,19 @@ type PrinterSpec struct {
 	// Transliterate (tcl only) folds č, ř, ü, ß … to ASCII for printers
 	// without those glyphs.
 	Transliterate bool `toml:"transliterate"`
+	// Model (tcl only) names the printer model (tcl.Models: gen2u, gen5,
+	// nanoptix, paycheck4), whose status mode, time-outs and pacing the
+	// driver takes; the *_ms keys below override them.
+	Model string `toml:"model"`
+	// StartTimeoutMS and PrintTimeoutMS (tcl only): from sending a job to
+	// its start, and from the start to the end of the ticket.
+	StartTimeoutMS int `toml:"start_timeout_ms"`
+	PrintTimeoutMS int `toml:"print_timeout_ms"`
+	// BroadcastMS (tcl only): the status broadcast period of a printer that
+	// answers no ENQ; the driver's time-outs follow it.
+	BroadcastMS int `toml:"broadcast_ms"`
+	// PacingMS (tcl only): quiet time between two messages on the line.
+	PacingMS int `toml:"pacing_ms"`
 }
 
 // Protocols each device may speak.

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
+	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
+	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 )
 
 type validator struct {
@@ -152,6 +154,19 @@ func (v *validator) check(p *Profile) {
 	} else {
 		protocol("acceptor", a.Protocol, AcceptorProtocols)
 		port("acceptor", a.Port, a.Emulated)
+		if a.Currency != "" {
+			_, known := id003emu.Tables[a.Currency]
+			_, sourced := acceptorCountry(a.Currency)
+			switch {
+			case !known && (a.Emulated || a.CountryCode == 0):
+				v.add("acceptor.currency", "unknown acceptor currency %q (want one of %s, or set acceptor.country_code)", a.Currency, strings.Join(acceptorCurrencies(), ", "))
+			case !sourced && !a.Emulated && a.CountryCode == 0:
+				v.add("acceptor.country_code", "no public country code for %s: set it to the byte the unit's currency table (8A) carries", a.Currency)
+			}
+		}
+		if a.CountryCode < 0 || a.CountryCode > 255 {
+			v.add("acceptor.country_code", "%d out of range 0..255", a.CountryCode)
+		}
 	}
 	if pr := p.Printer; pr == nil {
 		v.missing("printer", "device [printer]")
@@ -166,7 +181,28 @@ func (v *validator) check(p *Profile) {
 				v.add("printer.baud", "unsupported baud rate %d", pr.Baud)
 			}
 		}
+		if pr.Protocol == "tcl" && pr.Model != "" {
+			if _, ok := tcl.Models[pr.Model]; !ok {
+				v.add("printer.model", "unknown TCL printer model %q (want one of %s)", pr.Model, strings.Join(tcl.ModelNames(), ", "))
+			}
+		}
+		for _, d := range []struct {
+			key string
+			ms  int
+			max int
+		}{{"start_timeout_ms", pr.StartTimeoutMS, 300000}, {"print_timeout_ms", pr.PrintTimeoutMS, 600000},
+			{"broadcast_ms", pr.BroadcastMS, 60000}, {"pacing_ms", pr.PacingMS, 5000}} {
+			switch {
+			case d.ms < 0 || d.ms > d.max:
+				v.add("printer."+d.key, "%d out of range 0..%d", d.ms, d.max)
+			case d.ms != 0 && pr.Protocol != "tcl":
+				v.add("printer."+d.key, "a TCL setting; protocol is %q", pr.Protocol)
+			}
+		}
 		if pr.Protocol != "tcl" {
+			if pr.Model != "" {
+				v.add("printer.model", "a TCL setting; protocol is %q", pr.Protocol)
+			}
 			if pr.DownloadTemplates {
 				v.add("printer.download_templates", "a TCL setting; protocol is %q", pr.Protocol)
 			}

@@ -1,5 +1,5 @@
 # JCM ID-003 acceptor driver (drivers/id003): short fuzz runs for CI.
-ID003_FUZZ := FuzzDecode FuzzDecoder FuzzParseStatus FuzzParseCurrencyTable
+ID003_FUZZ := FuzzDecode FuzzDecoder FuzzParseStatus FuzzParseCurrencyTable FuzzParseExtension
 ID003_FUZZTIME ?= 10s
 
 .PHONY: fuzz-id003

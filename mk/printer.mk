@@ -10,8 +10,10 @@ PRINTER_FUZZ := \
 	./drivers/printer/tcl:FuzzEscape \
 	./drivers/printer/escpos:FuzzParseStatus \
 	./drivers/printer/escpos:FuzzParsePaperSensor \
+	./drivers/printer/escpos:FuzzReplyScanner \
 	./drivers/printer/document:FuzzWords \
 	./drivers/printer/tclemu:FuzzEmulatorInput \
+	./drivers/printer/tclemu:FuzzOneMessagePerRead \
 	./drivers/printer/escposemu:FuzzEmulatorInput
 FUZZ_PRINTER_TIME ?= 10s
 
@@ -34,4 +36,16 @@ printer-png:
 	PRINTER_PNG_DIR=$(PRINTER_PNG_DIR) $(GO) test -count=1 -run 'Scans|HandpayAndJackpotForm' ./drivers/printer/tcl ./drivers/printer/escpos
 	@ls $(PRINTER_PNG_DIR)
 
-TEST_EXTRA += fuzz-printer
+# Receipts from three public ESC/POS encoders (npm, versions pinned in
+# drivers/printer/escposemu/testdata/npm/package-lock.json) run through the
+# ESC/POS emulator; their barcodes and QR codes must decode with zbarimg.
+PRINTER_NPM_DIR := drivers/printer/escposemu/testdata/npm
+PRINTER_NPM_OUT ?= $(CURDIR)/$(BIN)/npm-receipts
+.PHONY: printer-npm-receipts
+printer-npm-receipts:
+	@scripts/install-node.sh
+	cd $(PRINTER_NPM_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	node $(PRINTER_NPM_DIR)/gen.mjs $(PRINTER_NPM_OUT)
+	ESCPOS_NPM_RECEIPTS=$(PRINTER_NPM_OUT) PRINTER_PNG_DIR=$(PRINTER_NPM_OUT) $(GO) test -count=1 -run TestNPMEncoderReceipts ./drivers/printer/escposemu
+
+TEST_EXTRA += fuzz-printer printer-npm-receipts

@@ -54,7 +54,14 @@ const (
 	StCommunicationError    byte = 0x4A
 	StInvalidCommand        byte = 0x4B
 	StAck                   byte = 0x50
+	// StExtension starts a frame of JCM's bill-recycler extension: F0, the
+	// recycler unit (RecyclerUnit, 20), a sub-code and its data. Recycler
+	// units send it in answer to STATUS REQUEST.
+	StExtension byte = 0xF0
 )
+
+// RecyclerUnit is the unit byte of recycler-extension frames (F0 20 …).
+const RecyclerUnit byte = 0x20
 
 // TicketEscrowCode starts the ESCROW data of a barcode ticket.
 const TicketEscrowCode byte = 0x6F
@@ -69,7 +76,7 @@ var statusNames = map[byte]string{
 	StStackerFull:           "STACKER FULL", StStackerOpen: "STACKER OPEN",
 	StAcceptorJam: "JAM IN ACCEPTOR", StStackerJam: "JAM IN STACKER", StPause: "PAUSE",
 	StCheated: "CHEATED", StFailure: "FAILURE", StCommunicationError: "COMMUNICATION ERROR",
-	StInvalidCommand: "INVALID COMMAND", StAck: "ACK",
+	StInvalidCommand: "INVALID COMMAND", StAck: "ACK", StExtension: "RECYCLER EXTENSION",
 }
 
 var commandNames = map[byte]string{

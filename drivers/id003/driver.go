@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/serialport"
@@ -57,6 +59,17 @@ type Config struct {
 	// reopen: proof for the watchdog that the poll loop is not hung. A Read
 	// that never returns stops the beats. Keep it cheap and non-blocking.
 	Heartbeat func()
+	// Recycler declares a unit with JCM's bill recycler (a board-profile
+	// option). Its extension frames (F0 20 …) and the data byte it adds to
+	// STACKED are reported as RecyclerStatus either way; from a unit
+	// declared without one they are also flagged once as an Anomaly.
+	Recycler bool
+	// Country, when non-zero, is the country code the currency table must
+	// carry (EUR E0; see CountryCodes). Rows of another country are left out
+	// of the table — such notes are worth nothing to the firmware and are
+	// returned — and an Anomaly names them, so a unit with the wrong
+	// currency variant never credits its note codes as local money.
+	Country byte
 }
 
 // DefaultConfig is the configuration for a real acceptor on path.
@@ -143,6 +156,8 @@ type Driver struct {
 	appliedAt  time.Time
 	accept     Accept
 	currency   CurrencyTable
+	lastExt    string // the last recycler report, to report changes only
+	extFlagged bool   // Anomaly sent for recycler frames from a unit without one
 	version    string
 	boot       string
 	ctx        context.Context
@@ -393,7 +408,12 @@ func (d *Driver) handle(st Status) {
 		d.escrow(st.Doc)
 	case StVendValid:
 		d.vendValid()
+	case StExtension:
+		d.recycler(st)
 	case StStacked:
+		if len(st.StackedData) > 0 {
+			d.recycler(st)
+		}
 		if d.fl != nil && !d.fl.closed && !d.fl.stacked {
 			doc := d.fl.doc
 			d.fl.closed = true
@@ -553,7 +573,7 @@ func (d *Driver) configure() error {
 	if err != nil {
 		return err
 	}
-	d.currency = t
+	d.currency = d.ownCountry(t)
 	if f, err := d.exchange(Command(CmdVersionRequest), IsCode(CmdVersionRequest)); err == nil {
 		d.version = string(f.Data)
 	}
@@ -638,6 +658,40 @@ func (d *Driver) clearFaults() {
 	for k, f := range d.faults {
 		delete(d.faults, k)
 		d.emit(FaultCleared(f))
+	}
+}
+
+// ownCountry keeps the rows of the configured country.
+func (d *Driver) ownCountry(t CurrencyTable) CurrencyTable {
+	if d.cfg.Country == 0 {
+		return t
+	}
+	var foreign []string
+	for code, den := range t {
+		if den.Country != d.cfg.Country {
+			foreign = append(foreign, fmt.Sprintf("%02X (%s)", code, den))
+			delete(t, code)
+		}
+	}
+	if len(foreign) > 0 {
+		sort.Strings(foreign)
+		d.emit(Anomaly{Detail: fmt.Sprintf("currency table: codes %s are not of country %02X; not credited",
+			strings.Join(foreign, ", "), d.cfg.Country)})
+	}
+	return t
+}
+
+// recycler reports a recycler unit's extension frame or STACKED data when
+// it differs from the last report.
+func (d *Driver) recycler(st Status) {
+	r := RecyclerStatus{Ext: st.Ext, StackedData: st.StackedData, Expected: d.cfg.Recycler}
+	if key := r.String(); key != d.lastExt {
+		d.lastExt = key
+		d.emit(r)
+	}
+	if !d.cfg.Recycler && !d.extFlagged {
+		d.extFlagged = true
+		d.emit(Anomaly{Detail: "recycler frames (" + st.String() + ") from a unit configured without a recycler"})
 	}
 }
 

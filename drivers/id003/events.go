@@ -40,6 +40,18 @@ type Stacked struct {
 	Recovered bool
 }
 
+// RecyclerStatus: a recycler unit said something beyond plain ID-003 — a
+// frame of the bill-recycler extension (F0 20 …) or the data byte it adds
+// to STACKED. Reported when it changes; it moves no money (the note's
+// credit is the Stacked at VEND VALID). Expected says whether the profile
+// declares a recycler; frames from a unit declared without one are still
+// decoded and reported, and also flagged once as an Anomaly.
+type RecyclerStatus struct {
+	Ext         *Extension
+	StackedData []byte
+	Expected    bool
+}
+
 // Returned: the document went back to the customer (RETURN, the acceptor's
 // escrow time-out, a pull-back, or it disappeared without VEND VALID).
 type Returned struct {
@@ -141,6 +153,18 @@ func (FaultCleared) event()    {}
 func (CommLost) event()        {}
 func (CommRestored) event()    {}
 func (Anomaly) event()         {}
+func (RecyclerStatus) event()  {}
+
+func (e RecyclerStatus) String() string {
+	s := "RecyclerStatus{"
+	if e.Ext != nil {
+		s += e.Ext.String()
+	}
+	if len(e.StackedData) > 0 {
+		s += fmt.Sprintf("STACKED % X", e.StackedData)
+	}
+	return s + fmt.Sprintf(" expected=%v}", e.Expected)
+}
 
 func (e Ready) String() string {
 	return fmt.Sprintf("Ready{%d denominations, version %q}", len(e.Currency), e.Version)

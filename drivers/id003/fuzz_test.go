@@ -101,3 +101,25 @@ func FuzzParseCurrencyTable(f *testing.F) {
 		}
 	})
 }
+
+// ParseExtension never panics; what it accepts is the recycler unit, a
+// sub-code and the rest of the data, unchanged.
+func FuzzParseExtension(f *testing.F) {
+	f.Add([]byte{0x20, 0x23, 0x01})
+	f.Add([]byte{0x20})
+	f.Add([]byte{0x21, 0x00})
+	f.Fuzz(func(t *testing.T, data []byte) {
+		e, err := ParseExtension(data)
+		if err != nil {
+			return
+		}
+		again := append([]byte{e.Unit, e.Code}, e.Data...)
+		if !bytes.Equal(again, data) || e.Unit != RecyclerUnit {
+			t.Fatalf("% X parsed as %v", data, e)
+		}
+		st, err := ParseStatus(Frame{Code: StExtension, Data: data})
+		if err != nil || st.Ext == nil || st.Ext.Code != e.Code {
+			t.Fatalf("ParseStatus of F0 % X: %+v %v", data, st, err)
+		}
+	})
+}

@@ -75,6 +75,39 @@ type Status struct {
 	Failure FailureCode // FAILURE
 	// VendData is the optional byte some firmware sends with VEND VALID.
 	VendData []byte
+	// StackedData is the byte recycler units send with STACKED (where the
+	// note went: cash box or a recycle box; the values are the unit's).
+	StackedData []byte
+	// Ext is a recycler-extension frame (Code StExtension).
+	Ext *Extension
+}
+
+// Extension is a frame of JCM's bill-recycler extension: F0, the unit
+// (20), a sub-code and its data. The driver decodes and reports it; it
+// moves no money. Sub-codes are the unit's and not interpreted here.
+type Extension struct {
+	Unit byte
+	Code byte
+	Data []byte
+}
+
+func (e Extension) String() string {
+	if len(e.Data) == 0 {
+		return fmt.Sprintf("recycler %02X: %02X", e.Unit, e.Code)
+	}
+	return fmt.Sprintf("recycler %02X: %02X % X", e.Unit, e.Code, e.Data)
+}
+
+// ParseExtension decodes the data of an F0 frame: the recycler unit byte
+// (20), a sub-code, and whatever data follows it.
+func ParseExtension(data []byte) (Extension, error) {
+	if len(data) < 2 {
+		return Extension{}, fmt.Errorf("%w: recycler extension needs a unit and a sub-code, got % X", ErrStatusData, data)
+	}
+	if data[0] != RecyclerUnit {
+		return Extension{}, fmt.Errorf("%w: extension unit %02X is not the recycler (%02X)", ErrStatusData, data[0], RecyclerUnit)
+	}
+	return Extension{Unit: data[0], Code: data[1], Data: append([]byte(nil), data[2:]...)}, nil
 }
 
 func (s Status) String() string {
@@ -85,6 +118,14 @@ func (s Status) String() string {
 		return "REJECTING " + s.Reject.String()
 	case StFailure:
 		return "FAILURE " + s.Failure.String()
+	case StExtension:
+		if s.Ext != nil {
+			return s.Ext.String()
+		}
+	case StStacked:
+		if len(s.StackedData) > 0 {
+			return fmt.Sprintf("STACKED % X", s.StackedData)
+		}
 	}
 	return StatusName(s.Code)
 }
@@ -126,6 +167,19 @@ func ParseStatus(f Frame) (Status, error) {
 		if len(f.Data) == 1 {
 			s.VendData = []byte{f.Data[0]}
 		}
+	case StStacked:
+		if len(f.Data) > 1 {
+			return Status{}, fmt.Errorf("%w: STACKED takes at most 1 byte, got % X", ErrStatusData, f.Data)
+		}
+		if len(f.Data) == 1 {
+			s.StackedData = []byte{f.Data[0]}
+		}
+	case StExtension:
+		e, err := ParseExtension(f.Data)
+		if err != nil {
+			return Status{}, err
+		}
+		s.Ext = &e
 	default:
 		if len(f.Data) != 0 {
 			return Status{}, fmt.Errorf("%w: %s takes no data, got % X", ErrStatusData, StatusName(f.Code), f.Data)

@@ -56,6 +56,39 @@ var EUR = []Denom{
 	{0x65, 0xE0, 50, 0}, {0x66, 0xE0, 100, 0}, {0x67, 0xE0, 200, 0},
 }
 
+// CountryCZK is the country byte of the emulator's CZK table. No public
+// source gives JCM's byte for the Czech variant (TerminalClient's
+// CurrencySpecification.h lists RUB 27, EUR E0, USD 01, CAD 08, UAH 5C,
+// KZT 51, UZS 86, MDL 7E, HUF 30, CHF 16, CNY 2D, INR 63, IRR 78 — no
+// CZK), so this is a stand-in: read a real unit's 8A reply on the bench and
+// put its byte in the board profile (acceptor.country_code).
+const CountryCZK = 0xCB
+
+// CZK is the Czech koruna table: the six notes in circulation (ČNB: 100,
+// 200, 500, 1000, 2000 and 5000 Kč), escrow codes 61–66 in ascending value
+// as JCM numbers denominations 1–8 (protocols.md §1.5). The codes of a real
+// CZK unit come from its 8A reply; this table is the emulator's.
+var CZK = []Denom{
+	{0x61, CountryCZK, 1, 2}, {0x62, CountryCZK, 2, 2}, {0x63, CountryCZK, 5, 2},
+	{0x64, CountryCZK, 1, 3}, {0x65, CountryCZK, 2, 3}, {0x66, CountryCZK, 5, 3},
+}
+
+// Table is a currency variant of the emulated acceptor: its 8A table and
+// the version string its firmware reports.
+type Table struct {
+	Currency string // ISO 4217
+	Country  byte
+	Sourced  bool // a public source gives Country (else it is the emulator's stand-in)
+	Denoms   []Denom
+	Version  string
+}
+
+// Tables are the emulator's currency variants by ISO code.
+var Tables = map[string]Table{
+	"EUR": {Currency: "EUR", Country: 0xE0, Sourced: true, Denoms: EUR, Version: "i(EUR)100-SS ID003-05V280-42 01AUG17 964D"},
+	"CZK": {Currency: "CZK", Country: CountryCZK, Denoms: CZK, Version: "i(CZK)100-SS ID003-05V280-42 01AUG17 964D"},
+}
+
 // Config of the emulated acceptor. Zero durations take the defaults below,
 // close to a real unit; tests scale them down.
 type Config struct {
@@ -73,6 +106,12 @@ type Config struct {
 	Currency        []Denom // default EUR
 	Version         string
 	BootVersion     string
+	// Recycler makes the unit one with JCM's bill recycler: STACKED carries
+	// a data byte (StackedData, where the note went; 00 here, the meaning
+	// of real values is the unit's) and RecyclerReport can put extension
+	// frames (F0 20 …) in its status replies.
+	Recycler    bool
+	StackedData byte
 	// CommErrorOnBadCRC answers a damaged frame with COMMUNICATION ERROR
 	// instead of silence (real units: unknown, protocols.md §6).
 	CommErrorOnBadCRC bool
@@ -200,6 +239,7 @@ type Acceptor struct {
 	settings   map[byte][]byte
 	silent     bool
 	dropAcks   int
+	extReports [][]byte // recycler-extension replies queued for the next polls
 	delay      time.Duration
 	split      int
 	cuts       uint32 // pseudo-random state for split points
@@ -345,6 +385,11 @@ func (a *Acceptor) answer(req request) []byte {
 	switch c := req.code; {
 	case c == 0x11:
 		a.lastPoll = now
+		if len(a.extReports) > 0 {
+			r := a.extReports[0]
+			a.extReports = a.extReports[1:]
+			return frame(0xF0, r...)
+		}
 		return a.status()
 	case c == 0x50: // ACK: never answered
 		if a.st == sVendValid {
@@ -461,6 +506,9 @@ func (a *Acceptor) status() []byte {
 		return frame(stVendValid)
 	case sStacked:
 		a.st = sIdle // STACKED is shown once
+		if a.cfg.Recycler {
+			return frame(stStacked, a.cfg.StackedData)
+		}
 		return frame(stStacked)
 	case sRejecting:
 		return frame(stRejecting, a.rejectCode)

@@ -224,3 +224,11 @@ func (a *Acceptor) Status() byte {
 	}
 	return a.status()[2]
 }
+
+// RecyclerReport makes the next status reply a recycler-extension frame:
+// F0 20 code data… (as a unit with a bill recycler sends), once.
+func (a *Acceptor) RecyclerReport(code byte, data ...byte) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.extReports = append(a.extReports, append([]byte{0x20, code}, data...))
+}

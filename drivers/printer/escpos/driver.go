@@ -33,6 +33,41 @@ type Config struct {
 	// the watchdog that the loop is not hung; a Read that never returns
 	// stops the beats. It comes at least every PollIdle. Keep it cheap.
 	Heartbeat func()
+	// Confirm is how a job is known to be on paper (ConfirmAuto: the
+	// process ID response if the printer answers it at Open, else the
+	// fenced paper-sensor reply).
+	Confirm ConfirmMode
+	// Logf, when set, receives the bytes nothing asked for (line noise, a
+	// second byte for one request) and what the driver did about a
+	// suspect reply. nil: not logged (Unexpected still counts them).
+	Logf func(format string, args ...any)
+}
+
+// ConfirmMode selects the confirmation that makes a voucher issued.
+type ConfirmMode int
+
+const (
+	// ConfirmAuto probes GS ( H at Open and uses it if the printer answers.
+	ConfirmAuto ConfirmMode = iota
+	// ConfirmProcessID follows each job with GS ( H and takes only the
+	// framed echo of that job's ID (Epson; Rongta and others copy it).
+	// Open fails if the printer does not echo.
+	ConfirmProcessID
+	// ConfirmPaperSensor follows each job with GS r 1 for printers without
+	// GS ( H. Its reply is one bare byte, so a candidate is fenced: a
+	// second GS r 1 must be answered within ReplyTimeout, which a printer
+	// still working through the job cannot do.
+	ConfirmPaperSensor
+)
+
+func (m ConfirmMode) String() string {
+	switch m {
+	case ConfirmProcessID:
+		return "process ID"
+	case ConfirmPaperSensor:
+		return "paper sensor"
+	}
+	return "auto"
 }
 
 func (c *Config) defaults() {
@@ -67,6 +102,8 @@ type job struct {
 	id         printer.JobID
 	validation string
 	payload    []byte
+	pid        [4]byte
+	sensorSeen bool // a paper-sensor reply came (ConfirmPaperSensor)
 }
 
 // Driver is an ESC/POS printer on a serial line. It implements printer.Printer.
@@ -90,6 +127,16 @@ type Driver struct {
 	// requests are the DLE EOT n the printer answered at Open (1 and 2 at
 	// least; cheap printers may lack 3 and 4).
 	requests []byte
+	confirm  ConfirmMode // resolved at Open: never ConfirmAuto
+	salt     uint32      // makes this session's process IDs its own
+	// The line is read only by the goroutine that owns it (Open, then the
+	// loop): sc, buf, replies and the reply memory below need no lock.
+	sc         Scanner
+	buf        []byte
+	replies    []Reply
+	echoes     [][4]byte // process IDs received and not yet matched
+	sensors    int       // paper-sensor replies received and not yet used
+	unexpected int       // guarded by mu
 }
 
 var _ printer.Printer = (*Driver)(nil)
@@ -110,7 +157,8 @@ func Open(cfg Config) (*Driver, error) {
 		return nil, fmt.Errorf("escpos: %s: %w", cfg.Path, err)
 	}
 	d := &Driver{cfg: cfg, port: port, jobs: make(chan *job, 1), faults: printer.Faults{},
-		events: make(chan printer.Event, cfg.EventBuffer), done: make(chan struct{})}
+		events: make(chan printer.Event, cfg.EventBuffer), done: make(chan struct{}),
+		buf: make([]byte, 64), salt: uint32(cfg.Now().UnixNano())}
 	if _, err := port.Write(AutoStatusBack(0)); err != nil {
 		port.Close()
 		return nil, fmt.Errorf("escpos: %s: %w", cfg.Path, err)
@@ -124,15 +172,47 @@ func Open(cfg Config) (*Driver, error) {
 			return nil, fmt.Errorf("escpos: %s: no answer to DLE EOT %d: %w", cfg.Path, n, printer.ErrOffline)
 		}
 	}
-	if st, ok := d.queryAll(); !ok {
+	st, ok := d.cleanStatus()
+	if !ok {
 		port.Close()
 		return nil, fmt.Errorf("escpos: %s: %w", cfg.Path, printer.ErrOffline)
-	} else {
-		d.update(st, true)
 	}
+	d.update(st, true)
+	d.confirm = cfg.Confirm
+	if d.confirm != ConfirmPaperSensor {
+		echo := d.probeProcessID()
+		switch {
+		case echo:
+			d.confirm = ConfirmProcessID
+		case d.confirm == ConfirmProcessID:
+			port.Close()
+			return nil, fmt.Errorf("escpos: %s: no process ID response to GS ( H (set Confirm to ConfirmPaperSensor for this printer)", cfg.Path)
+		default:
+			d.confirm = ConfirmPaperSensor
+		}
+	}
+	d.logf("escpos: %s: jobs confirmed by %s", cfg.Path, d.confirm)
 	d.wg.Add(1)
 	go d.loop()
 	return d, nil
+}
+
+// probeProcessID sends GS ( H to the idle printer: one that knows it
+// echoes at once.
+func (d *Driver) probeProcessID() bool {
+	id := jobProcessID(d.salt, 0)
+	req, _ := ProcessIDRequest(id)
+	if _, err := d.port.Write(req); err != nil {
+		return false
+	}
+	deadline := d.cfg.Now().Add(d.cfg.ReplyTimeout)
+	for d.cfg.Now().Before(deadline) {
+		d.read()
+		if d.takeEcho(id) {
+			return true
+		}
+	}
+	return false
 }
 
 // probeDoc checks the job options once at Open.
@@ -183,7 +263,8 @@ func (d *Driver) Print(doc document.Document) (printer.JobID, error) {
 		return 0, &printer.FaultError{Faults: fs}
 	}
 	d.lastID++
-	j := &job{id: d.lastID, validation: doc.ValidationNumber(), payload: payload}
+	j := &job{id: d.lastID, validation: doc.ValidationNumber(), payload: payload,
+		pid: jobProcessID(d.salt, uint32(d.lastID))}
 	d.active = j
 	d.jobs <- j
 	return j.id, nil
@@ -256,8 +337,7 @@ func (d *Driver) loop() {
 		case j := <-d.jobs:
 			d.run(j)
 		case <-t.C:
-			st, ok := d.queryAll()
-			d.update(st, ok)
+			d.poll()
 		}
 		d.beat()
 	}
@@ -269,21 +349,77 @@ func (d *Driver) beat() {
 	}
 }
 
-// query sends DLE EOT n and waits for a byte with the real-time pattern;
-// other bytes are noise and dropped.
+func (d *Driver) logf(format string, args ...any) {
+	if d.cfg.Logf != nil {
+		d.cfg.Logf(format, args...)
+	}
+}
+
+// Unexpected counts the bytes from the printer that nothing asked for.
+func (d *Driver) Unexpected() int {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.unexpected
+}
+
+// Confirmation is how this printer's jobs are confirmed (resolved at Open).
+func (d *Driver) Confirmation() ConfirmMode { return d.confirm }
+
+// read reads what the line has within one ReadTick and parses it in
+// context. Process ID echoes and paper-sensor replies are kept for the job
+// that waits for them; unexpected bytes are counted and logged.
+func (d *Driver) read() []Reply {
+	n, _ := d.port.Read(d.buf)
+	d.replies = d.sc.Feed(d.buf[:n], d.replies[:0])
+	bad := 0
+	for _, r := range d.replies {
+		switch r.Kind {
+		case ReplyProcessID:
+			d.echoes = append(d.echoes, r.ID)
+		case ReplySensor:
+			d.sensors++
+		case ReplyUnexpected:
+			bad++
+			d.logf("escpos: %s: unexpected byte %#02x from the printer", d.cfg.Path, r.Byte)
+		}
+	}
+	if bad > 0 {
+		d.mu.Lock()
+		d.unexpected += bad
+		d.mu.Unlock()
+	}
+	return d.replies
+}
+
+// takeEcho reports (and forgets) whether id's process ID response came.
+// Echoes of other IDs are stale and dropped.
+func (d *Driver) takeEcho(id [4]byte) bool {
+	found := false
+	for _, e := range d.echoes {
+		if e == id {
+			found = true
+		} else {
+			d.logf("escpos: %s: process ID %q answers no job here", d.cfg.Path, e[:])
+		}
+	}
+	d.echoes = d.echoes[:0]
+	return found
+}
+
+// query sends DLE EOT n and takes the first byte with the real-time
+// pattern that arrives while it is outstanding.
 func (d *Driver) query(n byte) (byte, bool) {
 	req, _ := StatusRequest(n)
-	d.port.ResetInputBuffer()
+	d.sc.ExpectStatus = true
+	defer func() { d.sc.ExpectStatus = false }()
 	if _, err := d.port.Write(req); err != nil {
 		return 0, false
 	}
 	deadline := d.cfg.Now().Add(d.cfg.ReplyTimeout)
-	buf := make([]byte, 16)
 	for d.cfg.Now().Before(deadline) {
-		k, _ := d.port.Read(buf)
-		for _, b := range buf[:k] {
-			if IsRealtimeReply(b) {
-				return b, true
+		for _, r := range d.read() {
+			if r.Kind == ReplyStatus {
+				return r.Byte, true
 			}
 		}
 	}
@@ -313,6 +449,77 @@ func (d *Driver) queryRound() (Status, bool) {
 		}
 	}
 	return s, true
+}
+
+// cleanRounds is how many rounds cleanStatus tries.
+const cleanRounds = 4
+
+// cleanStatus reads rounds until one is clean: every request answered by
+// exactly one byte and nothing unexpected from the first request until a
+// settle time after the last answer. Line noise that looks like a status
+// byte is taken for the answer, but then the real answer comes too and
+// shows up as unexpected, so a clean round is one noise did not touch.
+// A fault is set or cleared only on a clean round.
+func (d *Driver) cleanStatus() (Status, bool) {
+	answered := false
+	d.read() // what waited on the line before the round answers nothing
+	for i := 0; i < cleanRounds; i++ {
+		d.mu.Lock()
+		before := d.unexpected
+		d.mu.Unlock()
+		s, ok := d.queryAll()
+		if !ok {
+			continue
+		}
+		answered = true
+		for end := d.cfg.Now().Add(2 * d.cfg.ReadTick); d.cfg.Now().Before(end); {
+			d.read()
+		}
+		d.mu.Lock()
+		clean := d.unexpected == before
+		d.mu.Unlock()
+		if clean {
+			return s, true
+		}
+		d.logf("escpos: %s: status round disturbed by line noise, read again", d.cfg.Path)
+	}
+	if answered {
+		d.logf("escpos: %s: no undisturbed status in %d rounds", d.cfg.Path, cleanRounds)
+	}
+	return Status{}, false
+}
+
+// poll is one idle status round. A round that changes the faults is
+// confirmed by a clean one before anything is reported.
+func (d *Driver) poll() {
+	st, ok := d.queryAll()
+	if !ok {
+		d.update(st, false)
+		return
+	}
+	d.mu.Lock()
+	same := sameFaults(Faults(st), d.faults)
+	d.mu.Unlock()
+	if same {
+		d.update(st, true)
+		return
+	}
+	if cst, cok := d.cleanStatus(); cok {
+		d.update(cst, true)
+		return
+	}
+	d.mu.Lock()
+	d.misses = 0 // the printer answers; what it says is in doubt
+	d.mu.Unlock()
+}
+
+func sameFaults(a, b printer.Faults) bool {
+	for _, f := range faultOrder {
+		if a[f] != b[f] {
+			return false
+		}
+	}
+	return true
 }
 
 // Faults maps a status to printer faults.
@@ -397,13 +604,11 @@ func (d *Driver) update(st Status, ok bool) {
 	d.emit(evs...)
 }
 
-// validSensor accepts only the four GS r 1 replies a printer can give
-// (near-end and end bits come in pairs), so line noise is unlikely to pass.
-func validSensor(b byte) bool { return b == 0x00 || b == 0x03 || b == 0x0c || b == 0x0f }
-
-// run prints one job: the document and GS r 1; the sensor reply means the
-// printer has worked through the whole document, and a clean DLE EOT 1–4
-// after it confirms the print.
+// run prints one job: the document and its confirmation request (GS ( H
+// with the job's ID, or GS r 1). Only the confirmation, after the printer
+// has worked through the whole document, and a clean status after it make
+// the voucher issued. A status byte saying the printer stopped counts only
+// once a clean round confirms it.
 func (d *Driver) run(j *job) {
 	fail := func(f printer.Fault, reason string) {
 		d.port.Write([]byte{DLE, 0x05, 2}) // drop the rest of the job from the printer's buffer
@@ -412,8 +617,18 @@ func (d *Driver) run(j *job) {
 		d.mu.Unlock()
 		d.emit(printer.PrintFailed{At: d.at(), Job: j.id, Fault: f, Reason: reason})
 	}
-	d.port.ResetInputBuffer()
-	if _, err := d.port.Write(append(append([]byte{}, j.payload...), PaperSensorRequest()...)); err != nil {
+	defer func() { d.sc.ExpectStatus = false }()
+	var tail []byte
+	if d.confirm == ConfirmProcessID {
+		tail, _ = ProcessIDRequest(j.pid)
+	} else {
+		tail = PaperSensorRequest()
+		d.sensors = 0
+		d.sc.ExpectSensor = 1
+		defer func() { d.sc.ExpectSensor = 0 }()
+	}
+	d.echoes = d.echoes[:0]
+	if _, err := d.port.Write(append(append([]byte{}, j.payload...), tail...)); err != nil {
 		fail(0, "write: "+err.Error())
 		return
 	}
@@ -421,58 +636,134 @@ func (d *Driver) run(j *job) {
 	deadline := d.cfg.Now().Add(d.cfg.PrintTimeout)
 	nextPoll := d.cfg.Now().Add(d.cfg.PollPrinting)
 	var asked time.Time
-	outstanding := false
-	buf := make([]byte, 64)
 	for {
 		select {
 		case <-d.done:
 			return
 		default:
 		}
-		n, _ := d.port.Read(buf)
-		d.beat()
-		for _, b := range buf[:n] {
-			switch {
-			case outstanding && IsRealtimeReply(b):
-				outstanding = false
+		stopped := false
+		for _, r := range d.read() {
+			if r.Kind == ReplyStatus {
 				var s Status
-				ParseStatus(StatusPrinter, b, &s)
-				if s.Offline { // the printer stopped mid-job
-					st, ok := d.queryAll()
-					d.update(st, ok)
-					fail(firstBlocking(Faults(st)), "printer went offline while printing")
-					return
-				}
-			case validSensor(b):
-				d.confirm(j, fail)
+				ParseStatus(StatusPrinter, r.Byte, &s)
+				stopped = stopped || s.Offline
+			}
+		}
+		d.beat()
+		if d.confirmed(j) {
+			d.finish(j, fail)
+			return
+		}
+		if stopped { // the printer says it stopped mid-job: believe a clean round only
+			st, ok := d.cleanStatus()
+			if ok && (st.Offline || len(blocking(st)) > 0) {
+				d.update(st, true)
+				fail(firstBlocking(Faults(st)), "printer went offline while printing")
+				return
+			}
+			d.logf("escpos: %s: an offline status while printing was not confirmed", d.cfg.Path)
+			if d.confirmed(j) { // the echo may have come while the round was read
+				d.finish(j, fail)
 				return
 			}
 		}
 		now := d.cfg.Now()
 		if now.After(deadline) {
-			st, ok := d.queryAll()
-			d.update(st, ok)
+			st, ok := d.cleanStatus()
+			if ok {
+				d.update(st, true)
+			}
 			fail(firstBlocking(Faults(st)), "print not confirmed in time")
 			return
 		}
-		if outstanding && now.Sub(asked) > d.cfg.ReplyTimeout {
-			outstanding = false
+		if d.sc.ExpectStatus && now.Sub(asked) > d.cfg.ReplyTimeout {
+			d.sc.ExpectStatus = false
 		}
-		if !outstanding && now.After(nextPoll) {
+		if !d.sc.ExpectStatus && now.After(nextPoll) {
 			req, _ := StatusRequest(StatusPrinter)
 			d.port.Write(req)
-			outstanding, asked, nextPoll = true, now, now.Add(d.cfg.PollPrinting)
+			d.sc.ExpectStatus, asked, nextPoll = true, now, now.Add(d.cfg.PollPrinting)
 		}
 	}
 }
 
-func (d *Driver) confirm(j *job, fail func(printer.Fault, string)) {
-	st, ok := d.queryAll()
-	d.update(st, ok)
+// confirmed reports whether the printer has confirmed the whole job: its
+// own process ID echoed, or — once a paper-sensor reply has come — a fence
+// answered on a quiet line.
+func (d *Driver) confirmed(j *job) bool {
+	if d.confirm == ConfirmProcessID {
+		return d.takeEcho(j.pid)
+	}
+	if d.sensors > 0 {
+		d.sensors = 0
+		j.sensorSeen = true
+	}
+	if !j.sensorSeen {
+		return false
+	}
+	if d.fence() {
+		return true
+	}
+	d.logf("escpos: %s: a paper-sensor reply was not confirmed by a fence", d.cfg.Path)
+	return false
+}
+
+// fenceRequests is how many GS r 1 a fence sends at once.
+const fenceRequests = 3
+
+// fence sends GS r 1 three times: a printer answers them within
+// ReplyTimeout only with nothing left before it. A noise byte can look like
+// an answer, so the fence holds only if exactly three equal answers came
+// and nothing else — from the request until a settle time after the last
+// answer. (Answers to earlier fences that arrive late spoil one fence; the
+// next one holds.)
+func (d *Driver) fence() bool {
+	d.mu.Lock()
+	before := d.unexpected
+	d.mu.Unlock()
+	var got []byte
+	collect := func() {
+		for _, r := range d.read() {
+			if r.Kind == ReplySensor {
+				got = append(got, r.Byte)
+			}
+		}
+		d.sensors = 0
+	}
+	req := PaperSensorRequest()
+	d.sc.ExpectSensor += fenceRequests
+	if _, err := d.port.Write(append(append(append([]byte{}, req...), req...), req...)); err != nil {
+		return false
+	}
+	for end := d.cfg.Now().Add(d.cfg.ReplyTimeout); d.cfg.Now().Before(end) && len(got) < fenceRequests; {
+		collect()
+	}
+	if len(got) < fenceRequests {
+		return false
+	}
+	for end := d.cfg.Now().Add(2 * d.cfg.ReadTick); d.cfg.Now().Before(end); {
+		collect()
+	}
+	d.mu.Lock()
+	quiet := d.unexpected == before
+	d.mu.Unlock()
+	if !quiet || len(got) != fenceRequests {
+		return false
+	}
+	return got[0] == got[1] && got[1] == got[2]
+}
+
+// finish closes a confirmed job: issued unless a clean status shows a
+// blocking fault or an error.
+func (d *Driver) finish(j *job, fail func(printer.Fault, string)) {
+	d.sc.ExpectSensor = 0
+	st, ok := d.cleanStatus()
 	if !ok {
-		fail(0, "no status after the print")
+		fail(0, "no undisturbed status after the print")
 		return
 	}
+	d.update(st, true)
 	if fs := blocking(st); len(fs) > 0 || st.ErrorOccurred {
 		fail(firstBlocking(Faults(st)), "fault at the end of the print")
 		return

@@ -64,7 +64,7 @@ func (e *Emulator) restore(entries []LogEntry) {
 			open = nil
 		}
 		if open == nil {
-			open = &Printout{Seq: le.Ticket, ratio: e.opt.ITFRatio}
+			open = &Printout{Seq: le.Ticket, ratio: e.opt.ITFRatio, paper: e.opt.Paper, width: e.opt.Width}
 		}
 		open.Lines, open.Barcodes = le.Lines, le.Barcodes
 		switch le.Event {

@@ -21,7 +21,7 @@ func newLogged(t *testing.T, path string) *Emulator {
 
 // voucherBytes is a ticket up to its ITF barcode (GS k 70, function B).
 func voucherBytes() []byte {
-	b := []byte("CASH-OUT VOUCHER\n")
+	b := []byte("CASH-OUT VOUCHER\n\x1dw\x02") // module 2: 18 digits at the default 3 exceed 512 dots
 	data := "034108074560484854"
 	b = append(b, 0x1d, 'k', 70, byte(len(data)))
 	return append(append(b, data...), []byte("\nEUR 12,50\n")...)

@@ -10,11 +10,12 @@
 //
 // Beyond protocols.md it follows Epson's definitions for GS r 1 (bits 0–1
 // near end, 2–3 paper end, 4 and 7 zero) and DLE ENQ 2 (recover from a
-// recoverable error and clear the buffers).
+// recoverable error and clear the buffers), and GS ( H fn 48 (the process
+// ID response 37 22 d1–d4 00, sent once everything before it is printed;
+// Options.NoProcessID for printers without it).
 package escposemu
 
 import (
-	"bytes"
 	"errors"
 	"io"
 	"os"
@@ -30,10 +31,16 @@ type Options struct {
 	CutTime  time.Duration // 30 ms
 	// Ratio of wide to narrow ITF elements (3).
 	ITFRatio float64
-	Width    int // printable dots (512)
+	Width    int // printable dots (512: a 65 mm ticket; 576: 80 mm receipt paper)
+	// Ticket is the paper: TicketPaper (65 × 156 mm tickets, the default)
+	// or ReceiptPaper (a roll: each ticket as long as what is printed).
+	Paper Paper
 	// NoErrorPaperStatus makes the printer ignore DLE EOT 3 and 4, as some
 	// cheap printers do.
 	NoErrorPaperStatus bool
+	// NoProcessID makes the printer ignore GS ( H (it still parses its
+	// length), as printers without Epson's process ID response do.
+	NoProcessID bool
 	// Log, when set, is the document log (see ReadLog): each barcode on
 	// paper, cut and failure is appended and fsynced there, and an
 	// existing log is replayed at New, so printouts outlive the process.
@@ -80,11 +87,12 @@ type Emulator struct {
 	nearEnd, paperEnd, cover, cutter, temp, unrecov bool
 	feedButton                                      bool
 	align                                           byte
-	bold                                            bool
-	w, h                                            int
+	style                                           runStyle // the style of the next character
+	lineSpacing                                     int      // ESC 3 n (dots; 0: the font's)
 	barH, module, hri                               byte
+	qr                                              qrState
 	codepage                                        byte
-	line                                            []byte
+	line                                            []Run // the line being built, one run per style
 	cur                                             *Printout
 	printouts                                       []Printout
 	failNext                                        *armed
@@ -112,6 +120,9 @@ func New(dev io.ReadWriter, opt Options) *Emulator {
 	}
 	if opt.Width <= 0 {
 		opt.Width = 512
+		if opt.Paper == ReceiptPaper {
+			opt.Width = 576
+		}
 	}
 	e := &Emulator{dev: dev, opt: opt, done: make(chan struct{}), engineDone: make(chan struct{})}
 	e.wake = sync.NewCond(&e.mu)
@@ -128,8 +139,9 @@ func New(dev io.ReadWriter, opt Options) *Emulator {
 }
 
 func (e *Emulator) reset() {
-	e.align, e.bold, e.w, e.h = 0, false, 1, 1
+	e.align, e.style, e.lineSpacing = 0, runStyle{W: 1, H: 1}, 0
 	e.barH, e.module, e.hri, e.codepage = 162, 3, 0, 0
+	e.qr = qrState{model: 2, size: 3, level: 48}
 	e.line = nil
 }
 
@@ -293,7 +305,7 @@ func (e *Emulator) engine() {
 
 func (e *Emulator) ticket() *Printout {
 	if e.cur == nil {
-		e.cur = &Printout{Seq: len(e.printouts) + 1, ratio: e.opt.ITFRatio}
+		e.cur = &Printout{Seq: len(e.printouts) + 1, ratio: e.opt.ITFRatio, paper: e.opt.Paper, width: e.opt.Width}
 	}
 	return e.cur
 }
@@ -326,16 +338,6 @@ func (e *Emulator) decode(b []byte) string {
 	return string(s)
 }
 
-func (e *Emulator) flushLine() time.Duration {
-	p := e.ticket()
-	p.Items = append(p.Items, Item{Text: e.decode(e.line), Align: e.align, Bold: e.bold, W: e.w, H: e.h})
-	if len(e.line) > 0 {
-		p.Lines = append(p.Lines, e.decode(e.line))
-	}
-	e.line = nil
-	return e.opt.LineTime * time.Duration(e.h)
-}
-
 // fault stops printing with f.
 func (e *Emulator) fault(f Fault) {
 	switch f {
@@ -352,156 +354,6 @@ func (e *Emulator) fault(f Fault) {
 		e.cur.Failed = f.String()
 		e.logPaper(LogFailed, e.cur, e.cur.Failed)
 	}
-}
-
-// step runs one command from the head of the queue; n == 0 means it is
-// incomplete.
-func (e *Emulator) step() (n int, pause time.Duration) {
-	q := e.queue
-	need := func(k int) bool { return len(q) >= k }
-	switch q[0] {
-	case 0x0a:
-		return 1, e.flushLine()
-	case 0x0d:
-		return 1, 0
-	case 0x1b:
-		if !need(2) {
-			return 0, 0
-		}
-		switch q[1] {
-		case '@':
-			e.reset()
-			return 2, 0
-		case 'a', 'E', 't', 'd', '!', 'M', '-', 'J':
-			if !need(3) {
-				return 0, 0
-			}
-			switch q[1] {
-			case 'a':
-				e.align = q[2] % 3
-			case 'E':
-				e.bold = q[2]&1 == 1
-			case 't':
-				e.codepage = q[2]
-			case 'd':
-				for i := 0; i < int(q[2]); i++ {
-					e.ticket().Items = append(e.ticket().Items, Item{W: 1, H: 1})
-				}
-				return 3, e.opt.LineTime * time.Duration(q[2])
-			}
-			return 3, 0
-		case 'i', 'm': // partial / full cut (ticket printers)
-			return 2, e.cut()
-		}
-		return 2, 0
-	case 0x1d:
-		if !need(2) {
-			return 0, 0
-		}
-		switch q[1] {
-		case '!', 'h', 'w', 'H', 'a', 'r':
-			if !need(3) {
-				return 0, 0
-			}
-			switch q[1] {
-			case '!':
-				e.w, e.h = int(q[2]>>4)+1, int(q[2]&7)+1
-			case 'h':
-				e.barH = q[2]
-			case 'w':
-				e.module = q[2]
-			case 'H':
-				e.hri = q[2] & 3
-			case 'r':
-				if q[2] == 1 || q[2] == 49 {
-					var s byte
-					if e.nearEnd {
-						s |= 0x03
-					}
-					if e.paperEnd {
-						s |= 0x0c
-					}
-					if !e.silent {
-						e.send([]byte{s}) // in order: after everything before it was printed
-					}
-				}
-			}
-			return 3, 0
-		case 'V':
-			if !need(3) {
-				return 0, 0
-			}
-			if q[2] == 65 || q[2] == 66 {
-				if !need(4) {
-					return 0, 0
-				}
-				return 4, e.cut()
-			}
-			return 3, e.cut()
-		case 'k':
-			return e.barcode(q)
-		}
-		return 2, 0
-	}
-	if q[0] >= 0x20 {
-		e.line = append(e.line, q[0])
-	}
-	return 1, 0
-}
-
-func (e *Emulator) barcode(q []byte) (int, time.Duration) {
-	if len(q) < 3 {
-		return 0, 0
-	}
-	m := q[2]
-	var data []byte
-	var n int
-	switch {
-	case m <= 6: // function A: NUL-terminated
-		end := bytes.IndexByte(q[3:], 0)
-		if end < 0 {
-			return 0, 0
-		}
-		data, n = q[3:3+end], 3+end+1
-	case m >= 65 && m <= 79: // function B: length-prefixed
-		if len(q) < 4 || len(q) < 4+int(q[3]) {
-			return 0, 0
-		}
-		data, n = q[4:4+int(q[3])], 4+int(q[3])
-	default:
-		return 3, 0
-	}
-	itf := m == 5 || m == 70
-	if !itf {
-		return n, 0 // other symbologies are not part of this printer's job
-	}
-	if f := e.failNext; f != nil && f.w == BeforeBarcode {
-		e.failNext = nil
-		e.fault(f.f)
-		return n, 0
-	}
-	if len(e.line) > 0 {
-		e.flushLine()
-	}
-	p := e.ticket()
-	p.Items = append(p.Items, Item{Barcode: string(data), Height: int(e.barH), Module: int(e.module), HRI: e.hri, Align: e.align})
-	p.Barcodes = append(p.Barcodes, string(data))
-	p.ValidationPrinted = true
-	e.logPaper(LogValidation, p, "")
-	if f := e.failNext; f != nil && f.w == AfterBarcode {
-		e.failNext = nil
-		e.fault(f.f)
-	}
-	return n, e.opt.LineTime * time.Duration(int(e.barH)/24+1)
-}
-
-func (e *Emulator) cut() time.Duration {
-	if len(e.line) > 0 {
-		e.flushLine()
-	}
-	e.ticket().Cut = true
-	e.endTicket("")
-	return e.opt.CutTime
 }
 
 // ---- scenarios ----

@@ -19,6 +19,8 @@ func FuzzEmulatorInput(f *testing.F) {
 	f.Add([]byte("\x1b@\x1bt\x12ahoj\n\x1dk\x46\x0200\x1dVB\x00"))
 	f.Add([]byte("\x1dk\x05123\x00\x10\x04\x01\x1dr\x01"))
 	f.Add([]byte("\x1d\x21"))
+	f.Add([]byte("\x1d(k\x06\x001P0XYZ\x1d(k\x03\x001Q0\x1dv0\x00\x01\x00\x02\x00XY\x1b*\x21\x02\x00XYZXYZ"))
+	f.Add([]byte("\x1b&\x03AA\x02XYZXYZ\x1cq\x01\x01\x00\x01\x00XYZXYZXY\x1d8L\x02\x00\x00\x000E\x1dkI\x04{C\x0c\x22"))
 	f.Fuzz(func(t *testing.T, in []byte) {
 		d := nullDev{make(chan struct{})}
 		e := New(d, Options{})

@@ -154,6 +154,60 @@ func (c *Canvas) Text(x, y int, s string, st Style) image.Rectangle {
 	return dst
 }
 
+// TextScaled draws s in character cells cw × ch dots (the printer's font,
+// 12 × 24 for font A), each stretched sw × sh times, its top-left corner
+// at (x, y). Inverted text is white on the black the caller laid down.
+func (c *Canvas) TextScaled(x, y int, s string, st Style, cw, ch, sw, sh int, invert bool) image.Rectangle {
+	n := len([]rune(s))
+	if n == 0 {
+		return image.Rectangle{}
+	}
+	st.Scale, st.Rot = 1, RotNone
+	f, err := face(1, st.Bold)
+	if err != nil {
+		return image.Rectangle{}
+	}
+	// draw at the face's own cell, one character per 12 × 24 cell
+	src := image.NewGray(image.Rect(0, 0, n*12, cellH))
+	draw.Draw(src, src.Bounds(), image.White, image.Point{}, draw.Src)
+	m := f.Metrics()
+	pad := (fixed.I(cellH) - m.Height) / 2
+	for i, r := range []rune(s) {
+		d := &font.Drawer{Dst: src, Src: image.Black, Face: f, Dot: fixed.Point26_6{X: fixed.I(i * 12), Y: pad + m.Ascent}}
+		d.DrawString(string(r))
+	}
+	dst := image.Rect(x, y, x+n*cw*sw, y+ch*sh)
+	clip := dst.Intersect(c.img.Bounds())
+	for py := clip.Min.Y; py < clip.Max.Y; py++ {
+		sy := (py - y) * cellH / (ch * sh)
+		for px := clip.Min.X; px < clip.Max.X; px++ {
+			cell, in := (px-x)/(cw*sw), (px-x)%(cw*sw)
+			sx := cell*12 + in*12/(cw*sw)
+			v := src.GrayAt(sx, sy).Y
+			switch {
+			case invert && v < 128:
+				c.img.SetGray(px, py, color.Gray{Y: 0xff})
+			case !invert && v < c.img.GrayAt(px, py).Y:
+				c.img.SetGray(px, py, color.Gray{Y: v})
+			}
+		}
+	}
+	return dst
+}
+
+// Draw prints img (dark pixels are ink) with its top-left corner at (x, y).
+func (c *Canvas) Draw(x, y int, img image.Image) {
+	b := img.Bounds()
+	dst := image.Rect(x, y, x+b.Dx(), y+b.Dy()).Intersect(c.img.Bounds())
+	for py := dst.Min.Y; py < dst.Max.Y; py++ {
+		for px := dst.Min.X; px < dst.Max.X; px++ {
+			if g := color.GrayModel.Convert(img.At(b.Min.X+px-x, b.Min.Y+py-y)).(color.Gray); g.Y < 128 {
+				c.img.SetGray(px, py, color.Gray{})
+			}
+		}
+	}
+}
+
 // blit darkens the page under src (printing only adds ink).
 func (c *Canvas) blit(src *image.Gray, dst image.Rectangle) {
 	clip := dst.Intersect(c.img.Bounds())

@@ -109,16 +109,18 @@ const (
 
 // Region is a print region definition (^R).
 type Region struct {
-	ID        byte
-	Mem       byte // 'R' = RAM
-	X, Y      int  // dots
-	DX, DY    int
-	Rot       int    // 0..3
-	Just      int    // 0..2
-	Obj       string // font number, or "l" for an ITF barcode
-	M1, M2    int    // magnification (font) or module width / ratio (barcode)
-	Attr      string // font attribute
-	PrintAttr byte   // '0' = dynamic text; anything else prints Data as is
+	ID     byte
+	Mem    byte // 'R' = RAM
+	X, Y   int  // dots
+	DX, DY int
+	Rot    int    // 0..3
+	Just   int    // 0..2
+	Obj    string // font number, or "l" for an ITF barcode
+	M1, M2 int    // magnification (font) or module width / ratio (barcode)
+	// Attr is the object attribute (obj_att), a number: 0 for plain text
+	// and for a barcode. Monaco sends GDS's attribute less one for fonts.
+	Attr      int
+	PrintAttr byte // '0' = dynamic text; anything else prints Data as is
 	Data      string
 }
 
@@ -142,16 +144,15 @@ func (r Region) Encode() ([]byte, error) {
 	if r.PrintAttr == 0 {
 		r.PrintAttr = PrintDynamic
 	}
-	attr, err := Escape(r.Attr)
-	if err != nil {
-		return nil, err
+	if r.Attr < 0 || r.Attr > 9999 {
+		return nil, bad("region %c object attribute %d", r.ID, r.Attr)
 	}
 	data, err := Escape(r.Data)
 	if err != nil {
 		return nil, err
 	}
-	return fmt.Appendf(nil, "^R|%c|%c|%d|%d|%d|%d||%d|%d|%s|%d|%d|%s|%c|%s|^",
-		r.ID, r.Mem, r.X, r.Y, r.DX, r.DY, r.Rot, r.Just, r.Obj, r.M1, r.M2, attr, r.PrintAttr, data), nil
+	return fmt.Appendf(nil, "^R|%c|%c|%d|%d|%d|%d||%d|%d|%s|%d|%d|%d|%c|%s|^",
+		r.ID, r.Mem, r.X, r.Y, r.DX, r.DY, r.Rot, r.Just, r.Obj, r.M1, r.M2, r.Attr, r.PrintAttr, data), nil
 }
 
 // Template is a template definition (^T): a page and its regions in order.

@@ -39,7 +39,7 @@ func TestGoldenCommands(t *testing.T) {
 		{"^S|^ status request", StatusAlt, hx("5e 53 7c 5e")},
 		{"template mode ESC [ ^ ] ESC", TemplateMode, hx("1b 5b 5e 5d 1b")},
 		{"^P print", p, []byte("^P|2|1|001234567890123456|a~124b~094c~126d|0|^")},
-		{"^R define region", reg, []byte("^R|n|R|8|190|496|80||0|1|l|2|6||0||^")},
+		{"^R define region (numeric obj_att)", reg, []byte("^R|n|R|8|190|496|80||0|1|l|2|6|0|0||^")},
 		{"^T define template", tpl, []byte("^T|V|R|512|1100|a|b|n|^")},
 		{"^R delete region", delR, hx("5e 52 7c 61 7c 44 52 7c 5e")},
 		{"^T delete template", delT, []byte("^T|V|DR|^")},

@@ -36,7 +36,29 @@ type Config struct {
 	// (data or read time-out) and poll: proof for the watchdog that the loop
 	// is not hung. A Read that never returns stops the beats. Keep it cheap.
 	Heartbeat func()
+	// Pacing is the quiet time after a message's last byte is on the line
+	// (its length at 9600 baud) before the next message is written: one
+	// command per write, never two in one printer read. Paycheck4-style
+	// firmware discards a read holding bytes after the closing caret and
+	// joins segments only within 20 ms; Monaco sends each region and
+	// template alone and reads a status after it. 0 means 100 ms.
+	Pacing time.Duration
+	// Broadcast, when non-zero, is the period of a printer that broadcasts
+	// its status instead of answering ENQ (Paycheck4: 2 s). The driver then
+	// sends no ENQ, and its time-outs follow the period: CommTimeout is at
+	// least 3 periods, StartTimeout and PrintTimeout grow by 2 periods and
+	// OpenTimeout is at least 3 periods.
+	Broadcast time.Duration
+	// ByteTime is one byte's time on the line (0: 9600 8N1, ~1.04 ms;
+	// negative: none, for a USB printer whose line has no baud rate).
+	ByteTime time.Duration
+	// Sleep waits between messages (nil: time.Sleep); a fake clock's
+	// advance in tests.
+	Sleep func(time.Duration)
 }
+
+// ByteTime9600 is how long one byte takes on the line at 9600 8N1 (10 bits).
+const ByteTime9600 = time.Second * 10 / 9600
 
 func (c *Config) defaults() {
 	d := func(p *time.Duration, v time.Duration) {
@@ -51,6 +73,21 @@ func (c *Config) defaults() {
 	d(&c.StartTimeout, 5*time.Second)
 	d(&c.PrintTimeout, 30*time.Second)
 	d(&c.OpenTimeout, 3*time.Second)
+	d(&c.Pacing, 100*time.Millisecond)
+	if c.ByteTime == 0 {
+		c.ByteTime = ByteTime9600
+	} else if c.ByteTime < 0 {
+		c.ByteTime = 0
+	}
+	if p := c.Broadcast; p > 0 {
+		c.CommTimeout = max(c.CommTimeout, 3*p)
+		c.StartTimeout += 2 * p
+		c.PrintTimeout += 2 * p
+		c.OpenTimeout = max(c.OpenTimeout, 3*p)
+	}
+	if c.Sleep == nil {
+		c.Sleep = time.Sleep
+	}
 	if c.EventBuffer <= 0 {
 		c.EventBuffer = 256
 	}
@@ -102,6 +139,7 @@ type Driver struct {
 	// (RAM regions and templates are gone).
 	downloadCmds [][]byte
 	redownload   bool
+	nextWrite    time.Time // guarded by wmu: the line is free for the next message
 }
 
 var _ printer.Printer = (*Driver)(nil)
@@ -193,16 +231,47 @@ func (d *Driver) waitStatus(timeout time.Duration, ok func(Status) bool, minFram
 		if have && n >= minFrames && ok(st) {
 			return nil
 		}
-		d.write([]byte{ENQ})
+		if d.cfg.Broadcast == 0 {
+			d.tryWrite([]byte{ENQ})
+		}
 		time.Sleep(d.cfg.PollPrinting)
 	}
 	return printer.ErrOffline
 }
 
-func (d *Driver) write(b []byte) error {
+// write sends each message in its own write, paced: a message goes out
+// only once the previous one has had its bytes' time on the line plus
+// Pacing, so a printer never reads two messages at once.
+func (d *Driver) write(msgs ...[]byte) error {
 	d.wmu.Lock()
 	defer d.wmu.Unlock()
-	_, err := d.port.Write(b)
+	for _, m := range msgs {
+		if wait := d.nextWrite.Sub(d.cfg.Now()); wait > 0 {
+			d.cfg.Sleep(wait)
+		}
+		if err := d.writeNow(m); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tryWrite sends m only if the line is free now (polls: a later poll
+// does as well, and the status loop must not wait behind a long message).
+func (d *Driver) tryWrite(m []byte) bool {
+	if !d.wmu.TryLock() {
+		return false
+	}
+	defer d.wmu.Unlock()
+	if d.cfg.Now().Before(d.nextWrite) {
+		return false
+	}
+	return d.writeNow(m) == nil
+}
+
+func (d *Driver) writeNow(m []byte) error {
+	_, err := d.port.Write(m)
+	d.nextWrite = d.cfg.Now().Add(time.Duration(len(m))*d.cfg.ByteTime + d.cfg.Pacing)
 	if err != nil {
 		return fmt.Errorf("tcl: write: %w", err)
 	}
@@ -270,12 +339,16 @@ func (d *Driver) Print(doc document.Document) (printer.JobID, error) {
 	d.poll = time.Time{} // poll at once, then at the printing rate
 	d.mu.Unlock()
 
-	msg := append([]byte{}, ClearErrors...)
+	msgs := [][]byte{ClearErrors}
 	if lineMode && !route.LineMode {
-		msg = append(msg, TemplateMode...)
+		msgs = append(msgs, TemplateMode)
 	}
-	msg = append(msg, payload...)
-	if err := d.write(msg); err != nil {
+	if route.LineMode {
+		msgs = append(msgs, splitLineJob(payload)...)
+	} else {
+		msgs = append(msgs, payload)
+	}
+	if err := d.write(msgs...); err != nil {
 		d.mu.Lock()
 		if d.job == j {
 			d.job = nil
@@ -283,6 +356,10 @@ func (d *Driver) Print(doc document.Document) (printer.JobID, error) {
 		d.mu.Unlock()
 		return 0, err
 	}
+	// the start time-out counts from when the printer has the whole job
+	d.mu.Lock()
+	j.sent = d.cfg.Now().Add(time.Duration(len(msgs[len(msgs)-1])) * d.cfg.ByteTime)
+	d.mu.Unlock()
 	return j.id, nil
 }
 
@@ -406,16 +483,23 @@ func (d *Driver) tick() {
 		again = d.downloadCmds
 	}
 	d.mu.Unlock()
-	for _, c := range again {
-		d.write(c)
-	}
 	if again != nil {
-		d.write(ClearErrors)
+		d.write(append(append([][]byte{}, again...), ClearErrors)...)
 	}
-	if sendENQ {
-		d.write([]byte{ENQ})
+	if sendENQ && d.cfg.Broadcast == 0 && !d.tryWrite([]byte{ENQ}) {
+		d.mu.Lock()
+		d.poll = time.Time{} // the line is busy with a message: poll as soon as it is free
+		d.mu.Unlock()
 	}
 	d.emit(evs)
+}
+
+// splitLineJob cuts a LineModeJob into its messages: ^j|^, the text up to
+// its form feed, and the switch back to template mode.
+func splitLineJob(b []byte) [][]byte {
+	n := len(LineMode)
+	t := len(b) - len(TemplateMode)
+	return [][]byte{b[:n], b[n:t], b[t:]}
 }
 
 // refused are the conditions by which a printer turns a job down.

@@ -32,7 +32,7 @@ type rig struct {
 func fastConfig(path string) tcl.Config {
 	return tcl.Config{Path: path, PollIdle: 25 * time.Millisecond, PollPrinting: 10 * time.Millisecond,
 		CommTimeout: time.Second, StartTimeout: 500 * time.Millisecond, PrintTimeout: 2 * time.Second,
-		OpenTimeout: 2 * time.Second}
+		OpenTimeout: 2 * time.Second, Pacing: 5 * time.Millisecond, ByteTime: -1}
 }
 
 func newRig(t *testing.T, opt tclemu.Options, edit func(*tcl.Config)) *rig {

@@ -34,6 +34,25 @@ type Options struct {
 	// SplitTimeout drops a partial message whose rest comes later than this
 	// (Paycheck4: 20 ms); 0 waits for ever.
 	SplitTimeout time.Duration
+	// The strict behaviours of real units (each a scenario the driver is
+	// tested against). OneMessagePerRead frames input as Paycheck4's
+	// firmware does (kcondict/Paycheck4, TclProtocol.cs): a read must hold
+	// one whole ^…^ message, or its first segment with the rest following
+	// within SplitTimeout (20 ms if unset); a read with bytes after the
+	// closing caret, or one not starting with '^', is discarded whole
+	// (Discarded counts them). A lone ENQ and ESC [^] ESC are taken as
+	// whole reads. Line-mode text is not framed.
+	OneMessagePerRead bool
+	// BroadcastOnly answers no status request (ENQ, ^S|^, ^Se|^) and
+	// broadcasts every Unsolicited (2 s if unset), as Paycheck4 does.
+	BroadcastOnly bool
+	// StartDelay is the time from ^P to busy (Paycheck4: 3 s); the print
+	// itself then takes PrintTime (Paycheck4: 18 s to the validation
+	// number, 20 s more to the end).
+	StartDelay time.Duration
+	// NumericAttr refuses a region whose object attribute (obj_att) is not
+	// a number, with region/data error.
+	NumericAttr bool
 	// Resident templates; nil means ResidentTemplates().
 	Resident map[byte]Template
 	// Log, when set, is the document log (see ReadLog): every movement of
@@ -107,6 +126,10 @@ type Emulator struct {
 	enqs                                                    int
 	printouts                                               []Printout
 	in                                                      []byte
+	segs                                                    []byte // OneMessagePerRead: a message's first segments
+	frameAt                                                 time.Time
+	discarded                                               int
+	starting                                                bool // StartDelay running
 	lastIn                                                  time.Time
 	lineText                                                []string
 	linePart                                                []byte
@@ -144,6 +167,12 @@ func New(dev io.ReadWriter, opt Options) *Emulator {
 	}
 	if opt.Resident == nil {
 		opt.Resident = ResidentTemplates()
+	}
+	if opt.BroadcastOnly && opt.Unsolicited <= 0 {
+		opt.Unsolicited = 2 * time.Second
+	}
+	if opt.OneMessagePerRead && opt.SplitTimeout <= 0 {
+		opt.SplitTimeout = 20 * time.Millisecond
 	}
 	e := &Emulator{dev: dev, opt: opt, regions: map[byte]Region{}, templates: map[byte]Template{},
 		tof: true, powerUp: true, lastTemplate: '0', done: make(chan struct{})}
@@ -285,7 +314,7 @@ func (e *Emulator) Flags() [5]byte {
 func (e *Emulator) replyStatus() {
 	e.mu.Lock()
 	e.enqs++
-	silent, delay := e.silent, e.delay
+	silent, delay := e.silent || e.opt.BroadcastOnly, e.delay
 	e.mu.Unlock()
 	if silent {
 		return
@@ -309,6 +338,16 @@ func (e *Emulator) feed(p []byte) {
 	}
 	now := time.Now()
 	e.mu.Lock()
+	framed := e.opt.OneMessagePerRead && !e.lineMode
+	if framed {
+		msg := e.oneMessage(p, now)
+		if msg == nil {
+			e.mu.Unlock()
+			return
+		}
+		p = msg
+		e.in = e.in[:0] // one read is one message: nothing before it is still open
+	}
 	if e.opt.SplitTimeout > 0 && len(e.in) > 0 && now.Sub(e.lastIn) > e.opt.SplitTimeout {
 		e.in = e.in[:0] // the rest came too late: the partial message is dropped
 	}
@@ -320,6 +359,8 @@ func (e *Emulator) feed(p []byte) {
 		act, n := e.next()
 		if n > 0 {
 			e.in = e.in[n:]
+		} else if framed && !e.lineMode {
+			e.in = e.in[:0] // a whole message the parser cannot finish (a short ^G) is dropped
 		}
 		e.mu.Unlock()
 		if n == 0 {
@@ -330,6 +371,42 @@ func (e *Emulator) feed(p []byte) {
 		}
 	}
 }
+
+// oneMessage frames one read as Paycheck4's firmware does and returns the
+// whole message it completes, or nil (more to come, or discarded).
+func (e *Emulator) oneMessage(p []byte, now time.Time) []byte {
+	if len(e.segs) > 0 && now.Sub(e.frameAt) > e.opt.SplitTimeout {
+		e.segs, e.discarded = nil, e.discarded+1 // the rest came too late
+	}
+	if len(e.segs) == 0 {
+		if (len(p) == 1 && p[0] == ENQByte) || bytes.Equal(p, templateMode) {
+			return p
+		}
+		if p[0] != '^' {
+			e.discarded++
+			return nil
+		}
+	}
+	buf := append(e.segs, p...)
+	end := bytes.IndexByte(buf[1:], '^')
+	switch {
+	case end < 0:
+		e.segs, e.frameAt = buf, now
+		return nil
+	case end+2 != len(buf):
+		e.segs = nil
+		e.discarded++ // bytes after the closing caret: the whole read goes
+		if os.Getenv("TCLEMU_DEBUG") != "" {
+			fmt.Fprintf(os.Stderr, "emu discards %q\n", buf)
+		}
+		return nil
+	}
+	e.segs = nil
+	return buf
+}
+
+// ENQByte is the one-byte status request.
+const ENQByte = 0x05
 
 // next consumes one unit of input and returns what to do outside the lock;
 // n == 0 means more bytes are needed.
@@ -515,6 +592,9 @@ func (e *Emulator) defineRegion(p []string) {
 	}
 	data, ok := unescape(p[14])
 	attr, ok2 := unescape(p[12])
+	if _, err := strconv.Atoi(attr); e.opt.NumericAttr && err != nil {
+		ok2 = false // real units take a number here
+	}
 	r := Region{ID: p[0][0], Mem: p[1][0], X: nums[0], Y: nums[1], DX: nums[2], DY: nums[3], Rot: nums[4], Just: nums[5],
 		Obj: p[9], M1: nums[6], M2: nums[7], Attr: attr, PrintAttr: p[13][0], Data: data}
 	if !ok || !ok2 || r.Rot > 3 || r.Just > 2 || r.DX == 0 || r.DY == 0 || r.Obj == "" {
@@ -568,7 +648,7 @@ func (e *Emulator) template(id byte) (Template, bool) {
 }
 
 func (e *Emulator) canPrint() bool {
-	return !e.busy && !e.paperOut && !e.jam && !e.headUp && !e.chassis && !e.temp
+	return !e.busy && !e.starting && !e.paperOut && !e.jam && !e.headUp && !e.chassis && !e.temp
 }
 
 func (e *Emulator) print(p []string) {
@@ -605,8 +685,22 @@ func (e *Emulator) print(p []string) {
 		return
 	}
 	po.Template = t.ID
+	po.Width, po.Length = t.Width, t.Length
 	e.lastTemplate = t.ID
-	e.start(po, copies)
+	if e.opt.StartDelay <= 0 {
+		e.start(po, copies)
+		return
+	}
+	e.starting = true
+	gen := e.gen
+	time.AfterFunc(e.opt.StartDelay, func() {
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.gen == gen && e.starting {
+			e.starting = false
+			e.start(po, copies)
+		}
+	})
 }
 
 // start runs the print lifecycle of po: busy and not top of form; the
@@ -711,7 +805,7 @@ func (e *Emulator) abort(reason string) {
 		}
 	}
 	e.gen++
-	e.busy = false
+	e.busy, e.starting = false, false
 }
 
 func (e *Emulator) formFeed() {
@@ -802,6 +896,13 @@ func (e *Emulator) SendSplitStatus(at int, pause time.Duration) {
 	e.send(fr[:at])
 	time.Sleep(pause)
 	e.send(fr[at:])
+}
+
+// Discarded counts the reads thrown away by OneMessagePerRead framing.
+func (e *Emulator) Discarded() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.discarded
 }
 
 // StatusRequests counts status requests received (ENQ, ^S|^, ^Se|^).

@@ -37,3 +37,36 @@ func FuzzEmulatorInput(f *testing.F) {
 		}
 	})
 }
+
+// One-message-per-read framing never panics, holds at most one message's
+// segments, and a whole message read alone after any input is taken.
+func FuzzOneMessagePerRead(f *testing.F) {
+	f.Add([]byte("^C|^^P|2|1|a|^"), uint8(3))
+	f.Add([]byte("^P|2|1|"), uint8(2))
+	f.Add([]byte("\x05\x05"), uint8(1))
+	f.Fuzz(func(t *testing.T, in []byte, cut uint8) {
+		d := nullDev{make(chan struct{})}
+		e := New(d, Options{PrintTime: time.Millisecond, OneMessagePerRead: true, SplitTimeout: time.Hour})
+		defer func() { close(d.stop); e.Close() }()
+		k := int(cut) % (len(in) + 1)
+		for _, part := range [][]byte{in[:k], in[k:]} {
+			if len(part) > 0 {
+				e.feed(part)
+			}
+		}
+		e.mu.Lock()
+		if len(e.segs) > 0 && e.segs[0] != '^' {
+			t.Fatalf("held %q", e.segs)
+		}
+		e.segs = nil // a fresh read after the rest timed out
+		e.lineMode = false
+		before := e.enqs
+		e.mu.Unlock()
+		e.feed([]byte("^S|^"))
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		if e.enqs != before+1 {
+			t.Fatalf("a lone ^S|^ after %q was not taken", in)
+		}
+	})
+}

@@ -18,6 +18,8 @@ type PrintedRegion struct {
 type Printout struct {
 	Seq      int
 	Template byte // 0 for line mode and form feed
+	// Width and Length of the template (dots) the ticket was printed with.
+	Width, Length int
 	LineMode bool
 	FormFeed bool
 	Fields   []string        // the ^P fields, unescaped, as received
@@ -84,18 +86,27 @@ func layout(t Template, fields []string) (Printout, bool) {
 // Text joins the printout's text lines.
 func (p Printout) Text() string { return strings.Join(p.Lines, "\n") }
 
-// Canvas draws the printout as it came out of the printer: the regions
-// printed (all of them, or down to where a fault stopped the paper), at
-// their positions, in the emulator's fonts: '1' regular, '2' bold, '3'
-// double size; 'l' an Interleaved 2 of 5 symbol with M1-dot narrow and
-// M2-dot wide elements.
+// Ticket stock of TCL printers: 65 × 156 mm at 203 dpi, 512 dots
+// printable across (the TCL templates' width).
+const (
+	TicketWidthDots  = 520
+	TicketLengthDots = 1248
+	printableDots    = 512
+)
+
+// Canvas draws the printout as it came out of the printer, on the whole
+// 65 × 156 mm ticket (520 × 1248 dots; longer if a template is): the
+// regions printed (all of them, or down to where a fault stopped the
+// paper), at their positions in the 512-dot printable area, in the
+// emulator's fonts: '1' regular, '2' bold, '3' double size; 'l' an
+// Interleaved 2 of 5 symbol with M1-dot narrow and M2-dot wide elements.
+// Line-mode text and form feeds come out on a ticket too.
 func (p Printout) Canvas() (*render.Canvas, error) {
-	const width = 512
+	const x0 = (TicketWidthDots - printableDots) / 2
 	if p.LineMode || p.FormFeed {
-		h := 24*len(p.Lines) + 48
-		c := render.New(width, h)
+		c := render.New(TicketWidthDots, max(TicketLengthDots, 24*len(p.Lines)+48))
 		for i, l := range p.Lines {
-			c.Text(8, 16+24*i, l, render.Style{Scale: 1})
+			c.Text(x0+8, 16+24*i, l, render.Style{Scale: 1})
 		}
 		return c, nil
 	}
@@ -105,8 +116,9 @@ func (p Printout) Canvas() (*render.Canvas, error) {
 			bottom = r.Y + r.DY
 		}
 	}
-	c := render.New(width, bottom+24)
+	c := render.New(TicketWidthDots, max(TicketLengthDots, p.Length, bottom+24))
 	for _, r := range p.Regions {
+		r.X += x0
 		if !p.Complete && p.printedTo >= 0 && r.Y+r.DY > p.printedTo {
 			continue // the paper stopped before this region
 		}
@@ -215,9 +227,15 @@ func txt(id byte, y, dy, just int, font string) Region {
 	return Region{ID: id, Mem: 'F', X: 8, Y: y, DX: 496, DY: dy, Just: just, Obj: font, M1: 1, M2: 1, PrintAttr: '0'}
 }
 
-// ResidentTemplates are the emulator's firmware templates: '2' cash-out
-// voucher (13 fields) and 'F' handpay/jackpot receipt (12 fields). Field i
-// fills the i-th region:
+// ResidentTemplates are the emulator's firmware templates, on the whole
+// 65 × 156 mm ticket: '2' cash-out voucher (13 fields) and 'F'
+// handpay/jackpot receipt (12 fields). Real firmware's resident layouts are
+// not public (firmware-specific, Monaco's mapping files only name template
+// and field order); '2' places the fields the voucher rules list
+// (standards.md §1.8: validation number at the leading edge and again with
+// the barcode, site, machine, date and time, sequence, amount in figures
+// and words, type, expiry) top to bottom from the leading edge, with the
+// barcode across the middle of the ticket. Field i fills the i-th region:
 //
 //	'2': edge validation, title, site, address, site/machine line, barcode
 //	     digits, validation line, date/time line, ticket line, amount,
@@ -227,22 +245,23 @@ func txt(id byte, y, dy, just int, font string) Region {
 //	     player signature, notice
 func ResidentTemplates() map[byte]Template {
 	return map[byte]Template{
-		'2': {ID: '2', Width: 512, Length: 1100, Regions: []Region{
-			txt('a', 8, 24, 1, "2"),
-			txt('b', 44, 48, 1, "3"),
-			txt('c', 96, 24, 1, "2"),
-			txt('d', 122, 24, 1, "1"),
-			txt('e', 148, 24, 1, "1"),
-			{ID: 'f', Mem: 'F', X: 8, Y: 186, DX: 496, DY: 80, Just: 1, Obj: "l", M1: 2, M2: 5, PrintAttr: '0'},
-			txt('g', 280, 24, 1, "2"),
-			txt('h', 316, 24, 0, "1"),
-			txt('i', 342, 24, 0, "1"),
-			txt('j', 376, 48, 1, "3"),
-			txt('k', 428, 72, 1, "1"),
-			txt('m', 506, 24, 1, "2"),
-			txt('n', 534, 24, 1, "1"),
+		'2': {ID: '2', Width: printableDots, Length: TicketLengthDots, Regions: []Region{
+			txt('a', 16, 24, 1, "2"), // the validation number at the leading edge
+			txt('b', 72, 48, 1, "3"),
+			txt('c', 150, 24, 1, "2"),
+			txt('d', 180, 24, 1, "1"),
+			txt('e', 210, 24, 1, "1"),
+			// the barcode across the middle of the ticket, the number again under it
+			{ID: 'f', Mem: 'F', X: 8, Y: 290, DX: 496, DY: 160, Just: 1, Obj: "l", M1: 2, M2: 5, PrintAttr: '0'},
+			txt('g', 470, 24, 1, "2"),
+			txt('h', 560, 24, 0, "1"),
+			txt('i', 592, 24, 0, "1"),
+			txt('j', 680, 48, 1, "3"),
+			txt('k', 744, 72, 1, "1"),
+			txt('m', 880, 24, 1, "2"),
+			txt('n', 916, 24, 1, "1"),
 		}},
-		'F': {ID: 'F', Width: 512, Length: 1100, Regions: []Region{
+		'F': {ID: 'F', Width: printableDots, Length: TicketLengthDots, Regions: []Region{
 			txt('A', 8, 48, 1, "3"),
 			txt('B', 60, 24, 1, "2"),
 			txt('C', 86, 24, 1, "1"),

@@ -18,13 +18,26 @@ import (
 // Decode returns every Interleaved 2 of 5 symbol zbarimg finds in png.
 func Decode(t testing.TB, png []byte) []string {
 	t.Helper()
+	// Only I25 is enabled, so nothing else can be mistaken for the ticket's symbol.
+	return run(t, png, "--quiet", "--raw", "--nodbus", "-Sdisable", "-Si25.enable")
+}
+
+// DecodeAll reads every symbology zbarimg knows (and Interleaved 2 of 5,
+// which it leaves off by default) and returns "TYPE:data" lines, e.g.
+// "QR-Code:https://…", "CODE-128:ABC", "EAN-13:4006381333931", "I2/5:0012…".
+func DecodeAll(t testing.TB, png []byte) []string {
+	t.Helper()
+	return run(t, png, "--quiet", "--nodbus", "-Si25.enable")
+}
+
+func run(t testing.TB, png []byte, args ...string) []string {
+	t.Helper()
 	bin := hosttools.Need(t, "zbarimg")
 	f := filepath.Join(t.TempDir(), "ticket.png")
 	if err := os.WriteFile(f, png, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	// Only I25 is enabled, so nothing else can be mistaken for the ticket's symbol.
-	cmd := exec.Command(bin, "--quiet", "--raw", "--nodbus", "-Sdisable", "-Si25.enable", f)
+	cmd := exec.Command(bin, append(args, f)...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	if err := cmd.Run(); err != nil {
