@@ -328,7 +328,9 @@ type lockCalc struct {
 	meanStars [16]float64
 }
 
-func (g *Game) calcLock() *lockCalc {
+// calcLock is the chain for a feature whose star cash prizes are multiplied
+// by cash (1 in the base game, the model's FreeSpinsStarCash in free spins).
+func (g *Game) calcLock(cash float64) *lockCalc {
 	c := g.c
 	lc := &lockCalc{p: float64(c.m.RespinLand.Land) / float64(c.m.RespinLand.Range), grand: float64(c.jackpots[engine.Grand]) / Unit}
 	R := c.m.Respins
@@ -358,6 +360,9 @@ func (g *Game) calcLock() *lockCalc {
 	tot := float64(c.stars.total)
 	for _, p := range c.stars.prizes {
 		v := float64(p.units) / Unit
+		if p.jackpot == engine.NoJackpot {
+			v *= cash
+		}
 		w := float64(p.weight) / tot
 		lc.mu += w * v
 		lc.nu += w * v * v
@@ -612,11 +617,12 @@ func (g *Game) ExactRTP() (float64, error) {
 
 func (g *Game) exact(withMax bool) (*Report, error) {
 	c := g.c
-	lc := g.calcLock()
+	lc := g.calcLock(1)
+	lcFree := g.calcLock(float64(c.freeCash))
 	bsSet := g.calcSet("base", &c.base, 1)
 	bs := g.calcSpin(bsSet, lc)
 	fsSet := g.calcSet("free", &c.free, float64(c.m.FreeSpinsMultiplier))
-	fsp := g.calcSpin(fsSet, lc)
+	fsp := g.calcSpin(fsSet, lcFree)
 	fc := g.calcFree(fsp)
 
 	rep := &Report{Game: string(engine.WishStar), ModelID: c.id, Base: bs.fig, Free: fsp.fig}
@@ -692,7 +698,7 @@ func (g *Game) exact(withMax bool) (*Report, error) {
 	rep.Lock.StarTable = prizeFigures(c.stars, c.m.FreeSpinsAward)
 	rep.BonusTable = prizeFigures(c.bonus, c.m.FreeSpinsAward)
 	if withMax {
-		rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath, _ = g.maxWin(lc)
+		rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath, _ = g.maxWin(lc, lcFree)
 	}
 	return rep, nil
 }

@@ -20,16 +20,27 @@ type Game struct {
 // Default is the game over the embedded model; init registers it.
 var Default = New()
 
-func init() { engine.Register(Default) }
+// V1 is model 1 (id f48f036a…, model/wishstar-v1.json): it did not double
+// the star cash of a Lock & Spin started in a free spin. Nobody plays it;
+// it is registered as retired so the rounds stored under it still replay
+// (engine.LookupModel) for recall.
+var V1 = mustGame(modelV1Bytes)
 
-// New returns the game over the embedded model.
-func New() *Game {
-	g, err := NewFromBytes(modelBytes)
+func init() {
+	engine.Register(Default)
+	engine.RegisterRetired(V1)
+}
+
+func mustGame(b []byte) *Game {
+	g, err := NewFromBytes(b)
 	if err != nil {
-		panic(err) // the embedded model is checked by the package tests
+		panic(err) // the embedded models are checked by the package tests
 	}
 	return g
 }
+
+// New returns the game over the embedded model.
+func New() *Game { return mustGame(modelBytes) }
 
 // NewFromBytes returns the game over a model file (tuning and tests).
 func NewFromBytes(b []byte) (*Game, error) {
@@ -127,7 +138,11 @@ func (g *Game) spin(src engine.Source, r *engine.Round, set *reelSet, kind engin
 	}
 	stars := int(inf[0].stars + inf[1].stars + inf[2].stars + inf[3].stars + inf[4].stars)
 	if stars >= c.m.LockTrigger { // WS-7
-		g.lockSpin(src, r, &inf, unit, fs)
+		cash := int64(1)
+		if kind == engine.StepFree {
+			cash = c.freeCash // WS-6 decision: star cash doubled, jackpots not
+		}
+		g.lockSpin(src, r, &inf, unit, cash, fs)
 	}
 }
 
@@ -210,8 +225,10 @@ func lockScreen(locked uint16) engine.Screen {
 
 // lockSpin plays Lock & Spin (WS-7..WS-10): no pay-table prizes, locked
 // stars, respins reset on a new star, Grand on 15 stars paid on top of the
-// star prizes. Prizes are collected on its last step and never multiplied.
-func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, unit int64, fs *freeSpins) {
+// star prizes. Prizes are collected on its last step. Star cash prizes are
+// multiplied by cash (2 for a feature started in a free spin, WS-6 as the
+// WS decision reads it); jackpots never are (WS-10 names their amount).
+func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, unit, cash int64, fs *freeSpins) {
 	c := g.c
 	var locked uint16
 	var vals [15]engine.Money
@@ -222,6 +239,9 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 		p := c.stars.pick(v)
 		sdraws[cell] = uint16(v)
 		vals[cell] = engine.Money(p.units * unit)
+		if p.jackpot == engine.NoJackpot {
+			vals[cell] *= engine.Money(cash)
+		}
 		jps[cell] = p.jackpot
 	}
 	for reel := range 5 {
@@ -243,6 +263,9 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 		st.FreeSpinsLeft = fs.left
 		st.StarDraws = sdraws
 		st.LandDraws = ldraws
+		if cash > 1 {
+			st.Multiplier = int(cash) // shown values already include it
+		}
 	}
 	fill(r.NewStep(engine.StepLockSpin))
 	land, rng := c.m.RespinLand.Land, c.m.RespinLand.Range
@@ -293,6 +316,10 @@ type Triggers struct {
 	FreeSpins   bool `json:"freeSpins"`   // 3 Bonus (WS-5)
 	LockAndSpin bool `json:"lockAndSpin"` // 6 or more Stars (WS-7)
 	BonusWins   int  `json:"bonusWins"`   // full-wild reels 2 and 4 (WS-4)
+	// StarCashMultiplier multiplies the star cash prizes of the Lock & Spin
+	// the screen starts (1 in the base game, 2 in a free spin: WS-6 with the
+	// WS decision; jackpots never); 0 when it starts none.
+	StarCashMultiplier int `json:"starCashMultiplier,omitempty"`
 }
 
 // Evaluation is a forced screen's pay-table wins and triggers (no draws).
@@ -349,5 +376,11 @@ func (g *Game) Evaluate(screen engine.Screen, stake engine.Money, freeSpin bool)
 		stars += int(infos[reel].stars)
 	}
 	ev.Triggers.LockAndSpin = stars >= g.c.m.LockTrigger
+	if ev.Triggers.LockAndSpin {
+		ev.Triggers.StarCashMultiplier = 1
+		if freeSpin {
+			ev.Triggers.StarCashMultiplier = int(g.c.freeCash)
+		}
+	}
 	return ev, nil
 }
