@@ -2,7 +2,7 @@
 // from the exact calculation, simulation of the production Play, and
 // forced-screen evaluation. Pure Go.
 //
-//	polaris-math par <game> [--json]
+//	polaris-math par <game> [--json] [--jackpot central/jackpot/jackpot.example.toml]
 //	polaris-math simulate <game> [-n N] [-workers W] [-seed S] [-stake MINOR]
 //	polaris-math eval < {"game":...,"stake":...,"screen":[[...]],"freeSpin":false}
 package main
@@ -15,9 +15,11 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"runtime"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/engine/par"
@@ -25,7 +27,7 @@ import (
 )
 
 const usage = `usage:
-  polaris-math par <game> [--json]
+  polaris-math par <game> [--json] [--jackpot FILE]   (FILE: the central jackpot configuration, Magic Stars)
   polaris-math simulate <game> [-n N] [-workers W] [-seed S] [-stake MINOR]
   polaris-math eval   (one JSON object on stdin, one on stdout)
 games: wishstar, magicstars
@@ -72,11 +74,37 @@ func lookup(name string, stderr io.Writer) (engine.Game, bool) {
 	return g, true
 }
 
+// JackpotFile is the central jackpot configuration the committed Magic
+// Stars sheet is built with (make par passes it).
+const JackpotFile = "central/jackpot/jackpot.example.toml"
+
+// jackpotConfig reads the central system's jackpot configuration into the
+// numbers the engine's PAR needs (the engine never imports central).
+func jackpotConfig(path string) (*par.JackpotConfig, error) {
+	c, err := jackpot.LoadConfig(path)
+	if err != nil {
+		return nil, err
+	}
+	out := &par.JackpotConfig{Source: "central jackpot configuration " + filepath.Base(path), CZKPerEURCenti: c.CZKPerEUR}
+	for _, p := range c.Pools {
+		out.Pools = append(out.Pools, par.JackpotPool{ID: p.ID, Name: p.Name, Scope: string(p.Scope), Seed: p.Seed, MustHitBy: p.MustHitBy, RateBP: p.RateBP})
+	}
+	return out, nil
+}
+
 func cmdPar(args []string, stdout, stderr io.Writer) int {
-	var game string
+	var game, jpFile string
 	asJSON := false
-	for _, a := range args {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
 		switch {
+		case a == "--jackpot" || a == "-jackpot":
+			if i+1 >= len(args) {
+				fmt.Fprintf(stderr, "polaris-math par: --jackpot needs a file\n")
+				return 2
+			}
+			i++
+			jpFile = args[i]
 		case a == "--json" || a == "-json":
 			asJSON = true
 		case game == "" && len(a) > 0 && a[0] != '-':
@@ -90,7 +118,16 @@ func cmdPar(args []string, stdout, stderr io.Writer) int {
 	if !ok {
 		return 2
 	}
-	s, err := par.Build(g.ID(), par.DefaultOptions)
+	opt := par.DefaultOptions
+	if jpFile != "" {
+		jc, err := jackpotConfig(jpFile)
+		if err != nil {
+			fmt.Fprintf(stderr, "polaris-math par: %v\n", err)
+			return 2
+		}
+		opt.Jackpot = jc
+	}
+	s, err := par.Build(g.ID(), opt)
 	if err != nil {
 		fmt.Fprintf(stderr, "polaris-math par: %v\n", err)
 		return 1

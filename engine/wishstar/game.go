@@ -384,3 +384,15 @@ func (g *Game) Evaluate(screen engine.Screen, stake engine.Money, freeSpin bool)
 	}
 	return ev, nil
 }
+
+// StripLen is the length of a strip ("base" or "free" set, reel 0..4): the
+// range of its stop draw.
+func (g *Game) StripLen(set string, reel int) int {
+	if set == "free" {
+		return len(g.c.free.strips[reel])
+	}
+	return len(g.c.base.strips[reel])
+}
+
+// TableTotals are the draw ranges of the star-prize and bonus-win tables.
+func (g *Game) TableTotals() (stars, bonus int) { return g.c.stars.total, g.c.bonus.total }
