@@ -1,10 +1,13 @@
 # Engine math: PAR sheets, simulation, benchmarks, the mirror fuzz target.
-.PHONY: par par-check simulate bench-engine fuzz-engine
+.PHONY: par par-check simulate pool-sim bench-engine fuzz-engine
 
 PAR_GAMES := wishstar magicstars
 GAME ?= magicstars
 N    ?= 1000000000
-SEED ?= 1
+# SEED empty: polaris-math draws one (printed and kept in OUT), so every run
+# is an independent sample that pool-sim may add to the others.
+SEED ?=
+OUT  ?=
 
 # The central jackpot configuration the Magic Stars sheet's jackpot section
 # is computed from (polaris-math reads it; the engine never imports central).
@@ -24,9 +27,15 @@ par:
 par-check:
 	$(GO) test -count=1 -run TestCommittedSheets ./cmd/polaris-math
 
-# simulate is a full-size run: make simulate GAME=wishstar N=1000000000
+# simulate is a full-size run on every core: make simulate GAME=wishstar
+# N=1000000000 [SEED=7] [OUT=sim/ws-7.json]; OUT keeps the accumulators.
 simulate:
-	$(GO) run ./cmd/polaris-math simulate $(GAME) -n $(N) -seed $(SEED)
+	$(GO) run ./cmd/polaris-math simulate $(GAME) -n $(N) $(if $(SEED),-seed $(SEED)) $(if $(OUT),-out $(OUT))
+
+# pool-sim adds up runs kept with OUT (one game, model and stake; distinct
+# seeds): make pool-sim FILES="sim/ws-*.json"
+pool-sim:
+	$(GO) run ./cmd/polaris-math pool $(FILES)
 
 bench-engine:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...

@@ -111,10 +111,28 @@ func TestBinary(t *testing.T) {
 			t.Fatalf("%s par: %v", game, err)
 		}
 	}
-	cmd := exec.Command(bin, "simulate", "magicstars", "-n", "500000", "-seed", "3")
-	out, err := cmd.Output()
-	if err != nil || !strings.Contains(string(out), "PASS") || strings.Contains(string(out), "\r") {
-		t.Fatalf("simulate: %v\n%s", err, out)
+	dir := t.TempDir()
+	var files []string
+	for _, seed := range []string{"3", "4"} {
+		f := filepath.Join(dir, "run"+seed+".json")
+		files = append(files, f)
+		cmd := exec.Command(bin, "simulate", "magicstars", "-n", "250000", "-seed", seed, "-out", f)
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), "PASS") || strings.Contains(string(out), "\r") {
+			t.Fatalf("simulate: %v\n%s", err, out)
+		}
+	}
+	// pool adds the two runs up; the same file twice repeats a seed (exit 2).
+	out, err := exec.Command(bin, append([]string{"pool"}, files...)...).Output()
+	if err != nil || !strings.Contains(string(out), "rounds 500000  pooled from 2 runs, seeds [3 4]") || !strings.Contains(string(out), "PASS") {
+		t.Fatalf("pool: %v\n%s", err, out)
+	}
+	if err := exec.Command(bin, "pool", files[0], files[0]).Run(); err == nil || err.(*exec.ExitError).ExitCode() != 2 {
+		t.Fatalf("pool of one run twice: %v", err)
+	}
+	cmd := exec.Command(bin, "simulate", "magicstars", "-n", "1000")
+	if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), "seed ") || strings.Contains(string(out), "seed 0 ") {
+		t.Fatalf("simulate with a drawn seed: %v\n%s", err, out)
 	}
 	cmd = exec.Command(bin, "eval")
 	cmd.Stdin = strings.NewReader("nonsense")

@@ -52,4 +52,3 @@ func TestCommittedSheets(t *testing.T) {
 		}
 	}
 }
-

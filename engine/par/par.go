@@ -184,7 +184,7 @@ func Build(id engine.GameID, opt Options) (*Sheet, error) {
 			s.Verification = &Verification{}
 		}
 		v := s.Verification
-		v.Stake, v.Rounds, v.Seed, v.Groups = stake, res.N, res.Seed, len(res.Groups)
+		v.Stake, v.Rounds, v.Seed, v.Groups = stake, res.N, res.Seed(), len(res.Groups)
 		v.SimRTP, v.SimSigma, v.Z, v.Lo99, v.Hi99, v.Within99, v.GroupsOutside = res.RTP, res.Sigma, res.Z, res.Lo99, res.Hi99, res.Within99, res.GroupsOutside
 	}
 	return s, nil
