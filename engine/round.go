@@ -136,6 +136,14 @@ func (r *Round) Reset(g Game, stake Money) {
 	r.Total, r.Capped = 0, false
 }
 
+// ResetAs is Reset for a game that knows its own id and model id: no
+// interface calls on the hot path of a simulation.
+func (r *Round) ResetAs(id GameID, model string, stake Money) {
+	r.Game, r.ModelID, r.Stake = id, model, stake
+	r.Steps = r.Steps[:0]
+	r.Total, r.Capped = 0, false
+}
+
 // NewStep appends an empty step of kind k, reusing storage, and returns it.
 func (r *Round) NewStep(k StepKind) *Step {
 	if len(r.Steps) < cap(r.Steps) {

@@ -92,7 +92,7 @@ func (g *Game) Play(src engine.Source, stake engine.Money, r *engine.Round) erro
 	if err := g.checkStake(stake); err != nil {
 		return err
 	}
-	r.Reset(g, stake)
+	r.ResetAs(engine.WishStar, g.c.id, stake)
 	unit := int64(stake) / Unit
 	fs := freeSpins{max: g.c.m.FreeSpinsMax}
 	g.spin(src, r, &g.c.base, engine.StepBase, 1, unit, &fs)
@@ -114,7 +114,7 @@ func (g *Game) spin(src engine.Source, r *engine.Round, set *reelSet, kind engin
 	st := r.NewStep(kind)
 	var inf [5]*reelInfo
 	for reel := range 5 {
-		stop := src.Intn(len(set.strips[reel]))
+		stop := engine.Intn(src, len(set.strips[reel]))
 		st.Stops[reel] = int32(stop)
 		inf[reel] = &set.info[reel][stop]
 		st.Screen[reel] = inf[reel].win
@@ -189,7 +189,7 @@ func (c *compiled) ways(wins *[]engine.Win, inf *[5]*reelInfo, perUnit int64) in
 
 func (g *Game) bonusWin(src engine.Source, r *engine.Round, screen engine.Screen, reel int, unit int64, fs *freeSpins) {
 	c := g.c
-	v := src.Intn(c.bonus.total)
+	v := engine.Intn(src, c.bonus.total)
 	p := c.bonus.pick(v)
 	st := r.NewStep(engine.StepBonusWin)
 	st.BonusDraw = int32(v)
@@ -235,7 +235,7 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 	var jps [15]engine.Jackpot
 	var sdraws, ldraws [15]uint16
 	draw := func(cell int) {
-		v := src.Intn(c.stars.total)
+		v := engine.Intn(src, c.stars.total)
 		p := c.stars.pick(v)
 		sdraws[cell] = uint16(v)
 		vals[cell] = engine.Money(p.units * unit)
@@ -274,7 +274,7 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 		ldraws = [15]uint16{}
 		for cell := range 15 {
 			if locked&(1<<cell) == 0 {
-				v := src.Intn(rng)
+				v := engine.Intn(src, rng)
 				ldraws[cell] = uint16(v)
 				if v < land {
 					landed |= 1 << cell
