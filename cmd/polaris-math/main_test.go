@@ -40,6 +40,15 @@ func TestEvalGood(t *testing.T) {
 	if json.Unmarshal([]byte(base), &b) != nil || json.Unmarshal([]byte(free), &f) != nil || b.Total == 0 || f.Total != 2*b.Total || b.Wins[0].Kind != "ways" {
 		t.Fatalf("base %s free %s", base, free)
 	}
+	// Six Stars start Lock & Spin; in a free spin its star cash is doubled (WS-6 decision).
+	ls := `{"game":"wishstar","stake":100,"screen":[["STAR","STAR","Q"],["K","STAR","Q"],["STAR","A","BELL"],["CANE","STAR","Q"],["CANE","STAR","TREE"]],"freeSpin":%s}`
+	for fs, want := range map[string]int{"false": 1, "true": 2} {
+		_, out, _ := runCmd(t, strings.Replace(ls, "%s", fs, 1), "eval")
+		var e evalOut
+		if json.Unmarshal([]byte(out), &e) != nil || !e.Triggers.LockAndSpin || e.Triggers.StarCashMultiplier != want {
+			t.Fatalf("freeSpin %s: %s", fs, out)
+		}
+	}
 }
 
 func TestEvalBad(t *testing.T) {
