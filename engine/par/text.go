@@ -98,7 +98,8 @@ func (s *Sheet) Text(w io.Writer) {
 			p("  - simulation of the production Play: stake %d, %d rounds, seed %d, %d groups (group g on sim.GroupSource(seed, g))\n", v.Stake, v.Rounds, v.Seed, v.Groups)
 			p("    simulated RTP %.6f, sigma %.4f; exact %.6f; z = %+.3f; 99 %% interval [%.6f, %.6f]: %s\n", v.SimRTP, v.SimSigma, s.RTPByStake[strconv.FormatInt(int64(v.Stake), 10)], v.Z, v.Lo99, v.Hi99, map[bool]string{true: "within", false: "OUTSIDE"}[v.Within99])
 			p("    batch groups outside their own 99 %% interval: %d of %d (about 1 expected)\n", v.GroupsOutside, v.Groups)
-			p("  - full-size run: make simulate GAME=%s N=1000000000\n", s.Game)
+			p("  - full-size runs: make simulate GAME=%s N=250000000 OUT=engine/sim/runs/%s-<seed>.json (a random seed each), pooled with\n", s.Game, s.Game)
+			p("    make pool-sim FILES=\"engine/sim/runs/%s-*.json\"; the committed pooled 1e10-round result is in engine/README.md\n", s.Game)
 		}
 	}
 }
