@@ -101,7 +101,7 @@ func TestBinary(t *testing.T) {
 		if err := json.Unmarshal(out, &sheet); err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{"modelId", "rtp", "rtpByStake", "hitFrequency", "sigma", "maxWin", "components"} {
+		for _, k := range []string{"modelId", "rtp", "rtpByStake", "hitFrequency", "sigma", "maxWin", "components", "law", "draws", "disclosures"} {
 			if _, ok := sheet[k]; !ok {
 				t.Errorf("%s par --json lacks %q", game, k)
 			}
