@@ -48,3 +48,32 @@ func TestJackpotMath(t *testing.T) {
 		t.Fatalf("%+v", j)
 	}
 }
+
+// TestLawFigures: win bands, P(win > stake), the ladder, the 1-in-1e8 win
+// and the exposure of a small known distribution.
+func TestLawFigures(t *testing.T) {
+	l := law{x: []float64{0, 0.5, 1, 3, 150, 600}, p: []float64{0.5, 0.2, 0.1, 0.15, 0.05 - 2e-8, 2e-8}, mean: 0.1 + 0.1 + 0.45 + 150*(0.05-2e-8) + 600*2e-8}
+	o := l.build("test")
+	sumP, sumR := 0.0, 0.0
+	for _, b := range o.Bands {
+		sumP += b.P
+		sumR += b.RTP
+	}
+	if math.Abs(sumP-1) > 1e-15 || math.Abs(sumR-l.mean) > 1e-12 || o.Bands[0].P != 0.5 || math.Abs(o.Bands[1].P-0.3) > 1e-15 {
+		t.Fatalf("bands %+v", o.Bands)
+	}
+	if math.Abs(o.PWinAboveStake-0.2) > 1e-15 || math.Abs(o.Ladder[0].P-0.3) > 1e-15 || math.Abs(o.Ladder[6].P-0.05) > 1e-15 {
+		t.Fatalf("P(win > stake) %g, ladder %+v", o.PWinAboveStake, o.Ladder)
+	}
+	if o.LargestWin1e8 != 600 || !o.Ladder[len(o.Ladder)-1].Bound {
+		t.Fatalf("1e8 win %g, ladder %+v", o.LargestWin1e8, o.Ladder)
+	}
+	l.p[5], l.p[4] = 5e-9, 0.05-5e-9 // 600x now rarer than 1 in 1e8
+	if o := l.build("test"); o.LargestWin1e8 != 150 {
+		t.Fatalf("1e8 win %g, want 150", o.LargestWin1e8)
+	}
+	o.exposure([]engine.Money{100}, func(engine.Money) engine.Money { return 50000 }, func(m engine.Money) int64 { return int64(m) / 25 })
+	if e := o.Exposure[0]; e.Max != 50000 || e.Odds1e8 != 50000 || e.MaxEUR != 2000 {
+		t.Fatalf("exposure %+v (600x at 100 is capped by the 50000 maximum)", e)
+	}
+}
