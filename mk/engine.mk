@@ -33,9 +33,10 @@ simulate:
 	$(GO) run ./cmd/polaris-math simulate $(GAME) -n $(N) $(if $(SEED),-seed $(SEED)) $(if $(OUT),-out $(OUT))
 
 # pool-sim adds up runs kept with OUT (one game, model and stake; distinct
-# seeds): make pool-sim FILES="sim/ws-*.json"
+# seeds): make pool-sim FILES="sim/ws-*.json" [OUT=pooled.json]; a pooled
+# file pools again like a run.
 pool-sim:
-	$(GO) run ./cmd/polaris-math pool $(FILES)
+	$(GO) run ./cmd/polaris-math pool $(if $(OUT),-out $(OUT)) $(FILES)
 
 bench-engine:
 	$(GO) test -run '^$$' -bench . -benchmem ./engine/...

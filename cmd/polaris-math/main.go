@@ -4,7 +4,7 @@
 //
 //	polaris-math par <game> [--json] [--jackpot central/jackpot/jackpot.example.toml]
 //	polaris-math simulate <game> [-n N] [-workers W] [-seed S] [-stake MINOR] [-out FILE]
-//	polaris-math pool FILE...
+//	polaris-math pool [-out FILE] FILE...
 //	polaris-math eval < {"game":...,"stake":...,"screen":[[...]],"freeSpin":false}
 package main
 
@@ -32,7 +32,7 @@ import (
 const usage = `usage:
   polaris-math par <game> [--json] [--jackpot FILE]   (FILE: the central jackpot configuration, Magic Stars)
   polaris-math simulate <game> [-n N] [-workers W] [-seed S] [-stake MINOR] [-out FILE]
-  polaris-math pool FILE...   (add up simulate -out files of one game, model and stake; distinct seeds)
+  polaris-math pool [-out FILE] FILE...   (add up simulate -out files of one game, model and stake; distinct seeds)
   polaris-math eval   (one JSON object on stdin, one on stdout)
 games: wishstar, magicstars
 `
@@ -238,12 +238,18 @@ func writeResult(path string, res *sim.Result) error {
 // against the exact figures: exit 0 within the 99 % interval with sane
 // groups, 1 outside, 2 for bad usage or files that cannot be pooled.
 func cmdPool(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 {
+	fs := flag.NewFlagSet("pool", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	out := fs.String("out", "", "write the pooled result to this file (it pools again like a run)")
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() == 0 {
 		fmt.Fprintf(stderr, "polaris-math pool: name result files (simulate -out)\n")
 		return 2
 	}
 	var runs []*sim.Result
-	for _, name := range args {
+	for _, name := range fs.Args() {
 		f, err := os.Open(name)
 		if err != nil {
 			fmt.Fprintf(stderr, "polaris-math pool: %v\n", err)
@@ -273,6 +279,12 @@ func cmdPool(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	res.Report(stdout)
+	if *out != "" {
+		if err := writeResult(*out, res); err != nil {
+			fmt.Fprintf(stderr, "polaris-math pool: %v\n", err)
+			return 1
+		}
+	}
 	if !res.Within99 || !res.GroupsOK {
 		return 1
 	}

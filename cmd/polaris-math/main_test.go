@@ -139,6 +139,20 @@ func TestBinary(t *testing.T) {
 	if err := exec.Command(bin, "pool", files[0], files[0]).Run(); err == nil || err.(*exec.ExitError).ExitCode() != 2 {
 		t.Fatalf("pool of one run twice: %v", err)
 	}
+	// A pooled file pools again like a run: with a third run it is 750 000 rounds.
+	pooled, third := filepath.Join(dir, "pooled.json"), filepath.Join(dir, "run5.json")
+	if err := exec.Command(bin, append([]string{"pool", "-out", pooled}, files...)...).Run(); err != nil {
+		t.Fatalf("pool -out: %v", err)
+	}
+	if err := exec.Command(bin, "simulate", "magicstars", "-n", "250000", "-seed", "5", "-out", third).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "pool", pooled, third).Output(); err != nil || !strings.Contains(string(out), "rounds 750000  pooled from 3 runs, seeds [3 4 5]") {
+		t.Fatalf("pool of a pool: %v\n%s", err, out)
+	}
+	if err := exec.Command(bin, "pool", pooled, files[1]).Run(); err == nil {
+		t.Fatal("a pool and one of its runs were pooled")
+	}
 	cmd := exec.Command(bin, "simulate", "magicstars", "-n", "1000")
 	if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), "seed ") || strings.Contains(string(out), "seed 0 ") {
 		t.Fatalf("simulate with a drawn seed: %v\n%s", err, out)
