@@ -120,7 +120,63 @@ func sortedKeys(m reflect.Value) []string {
 var (
 	registryMu sync.RWMutex
 	registry   = map[GameID]Game{}
+	retired    = map[[2]string]Game{} // (game, model id) of models kept for recall
 )
+
+// RegisterRetired keeps a game's earlier model known to LookupModel, so the
+// rounds stored under it still replay (recall, audits) although neither side
+// plays it any more: Lookup and Games answer only the current model.
+func RegisterRetired(g Game) {
+	registryMu.Lock()
+	defer registryMu.Unlock()
+	k := [2]string{string(g.ID()), g.ModelID()}
+	if _, dup := retired[k]; dup {
+		panic("engine: retired model registered twice: " + k[0] + " " + k[1])
+	}
+	retired[k] = g
+}
+
+// UnknownModelError refuses a model id that is neither a game's current
+// model nor one of its retired ones.
+type UnknownModelError struct {
+	ID    GameID
+	Model string
+}
+
+func (e *UnknownModelError) Error() string {
+	return fmt.Sprintf("engine: %s has no model %q (current or retired)", string(e.ID), e.Model)
+}
+
+// LookupModel returns the game id over model: the current model (as Lookup)
+// or a retired one. It is for replaying stored rounds, never for new play.
+func LookupModel(id GameID, model string) (Game, error) {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	if g, ok := registry[id]; ok && g.ModelID() == model {
+		return g, nil
+	}
+	if g, ok := retired[[2]string{string(id), model}]; ok {
+		return g, nil
+	}
+	if _, ok := registry[id]; !ok {
+		return nil, &UnknownGameError{ID: id}
+	}
+	return nil, &UnknownModelError{ID: id, Model: model}
+}
+
+// RetiredModels lists the retired models of a game (their ids, sorted).
+func RetiredModels(id GameID) []string {
+	registryMu.RLock()
+	defer registryMu.RUnlock()
+	var out []string
+	for k := range retired {
+		if k[0] == string(id) {
+			out = append(out, k[1])
+		}
+	}
+	sort.Strings(out)
+	return out
+}
 
 // Register makes a game known to Lookup; game packages call it from init.
 func Register(g Game) {

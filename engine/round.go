@@ -84,7 +84,9 @@ type Step struct {
 	// Marked flags star-carrying cells (Magic Stars, MS-11), bit reel*3+row.
 	Marked uint16 `json:"marked,omitempty"`
 	Wins   []Win  `json:"wins"`
-	// Multiplier applied to the step's pay-table wins (2 in WS free spins).
+	// Multiplier applied to the step's pay-table wins (2 in WS free spins),
+	// or on a Lock & Spin step to its star cash prizes (2 when the feature
+	// started in a WS free spin; StarValues already include it).
 	Multiplier int `json:"multiplier,omitempty"`
 	// FullScreen is set when MS-15 doubled this step's wins.
 	FullScreen bool `json:"fullScreen,omitempty"`
@@ -130,6 +132,14 @@ type Round struct {
 // Reset empties r for reuse, keeping its storage.
 func (r *Round) Reset(g Game, stake Money) {
 	r.Game, r.ModelID, r.Stake = g.ID(), g.ModelID(), stake
+	r.Steps = r.Steps[:0]
+	r.Total, r.Capped = 0, false
+}
+
+// ResetAs is Reset for a game that knows its own id and model id: no
+// interface calls on the hot path of a simulation.
+func (r *Round) ResetAs(id GameID, model string, stake Money) {
+	r.Game, r.ModelID, r.Stake = id, model, stake
 	r.Steps = r.Steps[:0]
 	r.Total, r.Capped = 0, false
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/bits"
-	mrand "math/rand/v2"
 )
 
 // Source gives the draws of a round. Every random event of a game goes
@@ -55,16 +54,57 @@ func (s *CryptoSource) word() uint64 {
 
 func (s *CryptoSource) Intn(n int) int { return int(uniform(s.word, uint64(n))) }
 
-// SeededSource is a fast reproducible source (PCG) for simulation only.
-type SeededSource struct{ pcg *mrand.PCG }
+// SeededSource is a fast reproducible source for simulation only: the
+// 128-bit PCG with DXSM output of math/rand/v2 (the same words as
+// rand.NewPCG(seed, stream), TestSeededSourceIsMathRandPCG), written out
+// here so that Intn inlines without a call through a method value.
+type SeededSource struct{ hi, lo uint64 }
 
 // NewSeededSource returns a PCG stream; different streams give independent
 // sequences for parallel workers.
 func NewSeededSource(seed, stream uint64) *SeededSource {
-	return &SeededSource{pcg: mrand.NewPCG(seed, stream)}
+	return &SeededSource{hi: seed, lo: stream}
 }
 
-func (s *SeededSource) Intn(n int) int { return int(uniform(s.pcg.Uint64, uint64(n))) }
+// Uint64 is the next 64-bit word (math/rand/v2 PCG.Uint64).
+func (s *SeededSource) Uint64() uint64 {
+	const (
+		mulHi    = 2549297995355413924
+		mulLo    = 4865540595714422341
+		incHi    = 6364136223846793005
+		incLo    = 1442695040888963407
+		cheapMul = 0xda942042e4dd58b5
+	)
+	hi, lo := bits.Mul64(s.lo, mulLo)
+	hi += s.hi*mulLo + s.lo*mulHi
+	lo, c := bits.Add64(lo, incLo, 0)
+	hi, _ = bits.Add64(hi, incHi, c)
+	s.lo, s.hi = lo, hi
+	hi ^= hi >> 32
+	hi *= cheapMul
+	hi ^= hi >> 48
+	hi *= lo | 1
+	return hi
+}
+
+// Intn is uniform's multiply-and-reject on the inlined words.
+func (s *SeededSource) Intn(n int) int {
+	hi, lo := bits.Mul64(s.Uint64(), uint64(n))
+	if lo < uint64(n) {
+		return s.reject(hi, lo, uint64(n))
+	}
+	return int(hi)
+}
+
+// reject finishes a draw whose low product fell below n (probability
+// n/2^64): kept out of line so that Intn inlines.
+func (s *SeededSource) reject(hi, lo, n uint64) int {
+	thresh := -n % n
+	for lo < thresh {
+		hi, lo = bits.Mul64(s.Uint64(), n)
+	}
+	return int(hi)
+}
 
 // Recorder passes draws through from Src and writes each on Tape.
 type Recorder struct {
@@ -122,4 +162,14 @@ func (r *TapeReader) Err() error {
 		return &TapeError{Problem: TapeLong, Index: r.pos, Draw: r.tape[r.pos]}
 	}
 	return nil
+}
+
+// Intn is src.Intn(n). A simulation's SeededSource is called directly, so
+// its generator inlines into the game's hot path instead of going through
+// the interface; every other source (crypto, recorder, tape) is unchanged.
+func Intn(src Source, n int) int {
+	if s, ok := src.(*SeededSource); ok {
+		return s.Intn(n)
+	}
+	return src.Intn(n)
 }

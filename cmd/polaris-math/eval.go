@@ -32,6 +32,9 @@ type evalTriggers struct {
 	FreeSpins   bool `json:"freeSpins"`
 	LockAndSpin bool `json:"lockAndSpin"`
 	BonusWins   int  `json:"bonusWins"`
+	// StarCashMultiplier: Wish Upon a Star's Lock & Spin star cash factor
+	// (1 base game, 2 free spin; 0 when the screen starts none).
+	StarCashMultiplier int `json:"starCashMultiplier,omitempty"`
 }
 
 type evalOut struct {
@@ -130,7 +133,8 @@ func evaluate(stdin io.Reader) (*evalOut, error) {
 		for _, w := range ev.Wins {
 			out.Wins = append(out.Wins, evalWin{Kind: kindName(w.Kind), Symbol: wishstar.SymbolName(w.Symbol), Count: w.Count, Ways: w.Ways, Amount: int64(w.Amount)})
 		}
-		out.Triggers = evalTriggers{FreeSpins: ev.Triggers.FreeSpins, LockAndSpin: ev.Triggers.LockAndSpin, BonusWins: ev.Triggers.BonusWins}
+		out.Triggers = evalTriggers{FreeSpins: ev.Triggers.FreeSpins, LockAndSpin: ev.Triggers.LockAndSpin, BonusWins: ev.Triggers.BonusWins,
+			StarCashMultiplier: ev.Triggers.StarCashMultiplier}
 	default:
 		return nil, &engine.UnknownGameError{ID: engine.GameID(*in.Game)}
 	}

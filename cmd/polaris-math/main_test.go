@@ -40,6 +40,15 @@ func TestEvalGood(t *testing.T) {
 	if json.Unmarshal([]byte(base), &b) != nil || json.Unmarshal([]byte(free), &f) != nil || b.Total == 0 || f.Total != 2*b.Total || b.Wins[0].Kind != "ways" {
 		t.Fatalf("base %s free %s", base, free)
 	}
+	// Six Stars start Lock & Spin; in a free spin its star cash is doubled (WS-6 decision).
+	ls := `{"game":"wishstar","stake":100,"screen":[["STAR","STAR","Q"],["K","STAR","Q"],["STAR","A","BELL"],["CANE","STAR","Q"],["CANE","STAR","TREE"]],"freeSpin":%s}`
+	for fs, want := range map[string]int{"false": 1, "true": 2} {
+		_, out, _ := runCmd(t, strings.Replace(ls, "%s", fs, 1), "eval")
+		var e evalOut
+		if json.Unmarshal([]byte(out), &e) != nil || !e.Triggers.LockAndSpin || e.Triggers.StarCashMultiplier != want {
+			t.Fatalf("freeSpin %s: %s", fs, out)
+		}
+	}
 }
 
 func TestEvalBad(t *testing.T) {
@@ -92,7 +101,7 @@ func TestBinary(t *testing.T) {
 		if err := json.Unmarshal(out, &sheet); err != nil {
 			t.Fatal(err)
 		}
-		for _, k := range []string{"modelId", "rtp", "rtpByStake", "hitFrequency", "sigma", "maxWin", "components"} {
+		for _, k := range []string{"modelId", "rtp", "rtpByStake", "hitFrequency", "sigma", "maxWin", "components", "law", "draws", "disclosures"} {
 			if _, ok := sheet[k]; !ok {
 				t.Errorf("%s par --json lacks %q", game, k)
 			}
@@ -111,10 +120,42 @@ func TestBinary(t *testing.T) {
 			t.Fatalf("%s par: %v", game, err)
 		}
 	}
-	cmd := exec.Command(bin, "simulate", "magicstars", "-n", "500000", "-seed", "3")
-	out, err := cmd.Output()
-	if err != nil || !strings.Contains(string(out), "PASS") || strings.Contains(string(out), "\r") {
-		t.Fatalf("simulate: %v\n%s", err, out)
+	dir := t.TempDir()
+	var files []string
+	for _, seed := range []string{"3", "4"} {
+		f := filepath.Join(dir, "run"+seed+".json")
+		files = append(files, f)
+		cmd := exec.Command(bin, "simulate", "magicstars", "-n", "250000", "-seed", seed, "-out", f)
+		out, err := cmd.Output()
+		if err != nil || !strings.Contains(string(out), "PASS") || strings.Contains(string(out), "\r") {
+			t.Fatalf("simulate: %v\n%s", err, out)
+		}
+	}
+	// pool adds the two runs up; the same file twice repeats a seed (exit 2).
+	out, err := exec.Command(bin, append([]string{"pool"}, files...)...).Output()
+	if err != nil || !strings.Contains(string(out), "rounds 500000  pooled from 2 runs, seeds [3 4]") || !strings.Contains(string(out), "PASS") {
+		t.Fatalf("pool: %v\n%s", err, out)
+	}
+	if err := exec.Command(bin, "pool", files[0], files[0]).Run(); err == nil || err.(*exec.ExitError).ExitCode() != 2 {
+		t.Fatalf("pool of one run twice: %v", err)
+	}
+	// A pooled file pools again like a run: with a third run it is 750 000 rounds.
+	pooled, third := filepath.Join(dir, "pooled.json"), filepath.Join(dir, "run5.json")
+	if err := exec.Command(bin, append([]string{"pool", "-out", pooled}, files...)...).Run(); err != nil {
+		t.Fatalf("pool -out: %v", err)
+	}
+	if err := exec.Command(bin, "simulate", "magicstars", "-n", "250000", "-seed", "5", "-out", third).Run(); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := exec.Command(bin, "pool", pooled, third).Output(); err != nil || !strings.Contains(string(out), "rounds 750000  pooled from 3 runs, seeds [3 4 5]") {
+		t.Fatalf("pool of a pool: %v\n%s", err, out)
+	}
+	if err := exec.Command(bin, "pool", pooled, files[1]).Run(); err == nil {
+		t.Fatal("a pool and one of its runs were pooled")
+	}
+	cmd := exec.Command(bin, "simulate", "magicstars", "-n", "1000")
+	if out, err := cmd.Output(); err != nil || !strings.Contains(string(out), "seed ") || strings.Contains(string(out), "seed 0 ") {
+		t.Fatalf("simulate with a drawn seed: %v\n%s", err, out)
 	}
 	cmd = exec.Command(bin, "eval")
 	cmd.Stdin = strings.NewReader("nonsense")

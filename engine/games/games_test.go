@@ -1,6 +1,7 @@
 package games_test
 
 import (
+	"runtime"
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
@@ -23,17 +24,28 @@ func TestBothGamesRegistered(t *testing.T) {
 
 // BenchmarkPlay is one whole paid round (every feature included) through
 // the production Play on a seeded source with a reused Round, per game.
+// Besides ns/op (wall) it reports cpu-ns/op, the locked thread's CPU time
+// per round, and M-rounds/s-cpu from it: the figure that does not count
+// other processes' time on a shared machine.
 func BenchmarkPlay(b *testing.B) {
 	for _, g := range []engine.Game{wishstar.Default, magicstars.Default} {
 		b.Run(string(g.ID()), func(b *testing.B) {
+			runtime.LockOSThread()
+			defer runtime.UnlockOSThread()
 			src := engine.NewSeededSource(1, 2)
 			var r engine.Round
 			stake := g.Stakes()[0]
 			b.ReportAllocs()
+			c0 := threadCPU()
 			for b.Loop() {
 				if err := g.Play(src, stake, &r); err != nil {
 					b.Fatal(err)
 				}
+			}
+			if cpu := threadCPU() - c0; cpu > 0 && b.N > 0 {
+				ns := float64(cpu) / float64(b.N)
+				b.ReportMetric(ns, "cpu-ns/op")
+				b.ReportMetric(1e3/ns, "M-rounds/s-cpu")
 			}
 		})
 	}

@@ -82,7 +82,8 @@ type StakeStats struct {
 	RTP       float64 // E[min(X, cap)] / stake
 	CapLoss   float64 // E[X] - RTP (>= 0)
 	Bound     bool    // RTP is E[X] and CapLoss an upper bound (cap beyond the grid)
-	PCapped   float64 // P(round hits the cap)
+	PCapped   float64 // P(X > cap): Play cuts the round (Round.Capped)
+	PReach    float64 // P(X >= cap): the round pays the cap (cut or exactly)
 	Sigma     float64 // of min(X, cap), stake units
 	ExactGrid bool
 }
@@ -383,9 +384,12 @@ func (e *Exact) capped() error {
 		ss := StakeStats{Stake: stake, CapUnits: capU}
 		if int64(capU) < int64(K)*gd {
 			// min(X, cap) in stake units, summed over the grid below the cap.
-			var m1, m2, below float64
+			var m1, m2, below, at float64
 			for k := 0; k < K; k++ {
 				u := float64(int64(k) * gd)
+				if u*lb == float64(RoundCap) {
+					at = D[k]
+				}
 				if u*lb >= float64(RoundCap) {
 					break
 				}
@@ -395,10 +399,11 @@ func (e *Exact) capped() error {
 				below += D[k]
 			}
 			c := float64(RoundCap) / float64(stake)
-			ss.PCapped = 1 - below
-			ss.RTP = m1 + ss.PCapped*c
+			ss.PReach = 1 - below
+			ss.PCapped = max(ss.PReach-at, 0)
+			ss.RTP = m1 + ss.PReach*c
 			ss.CapLoss = ex - ss.RTP
-			ss.Sigma = math.Sqrt(m2 + ss.PCapped*c*c - ss.RTP*ss.RTP)
+			ss.Sigma = math.Sqrt(m2 + ss.PReach*c*c - ss.RTP*ss.RTP)
 			ss.ExactGrid = true
 			if ss.CapLoss < NumTol {
 				ss.RTP, ss.CapLoss, ss.Bound = ex, NumTol, true
@@ -415,7 +420,7 @@ func (e *Exact) capped() error {
 			ss.RTP = ex
 			ss.CapLoss = max(ex-(m1+(1-below)*end), NumTol)
 			ss.Bound = true
-			ss.PCapped = 1 - below
+			ss.PCapped, ss.PReach = 1-below, 1-below // bounds: P(X > grid end)
 			ss.Sigma = math.Sqrt(ex2 - ex*ex)
 		}
 		e.Stakes = append(e.Stakes, ss)

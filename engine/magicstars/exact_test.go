@@ -112,6 +112,13 @@ func TestExactModelTargets(t *testing.T) {
 	if top := e.Stakes[len(e.Stakes)-1]; top.PCapped < 1e-8 {
 		t.Errorf("the 500 000 CZK maximum win: p = %g at 1000 CZK", top.PCapped)
 	}
+	// MS-7 as Play does it: PCapped is P(X > cap) (Play cuts only above),
+	// PReach P(X >= cap); they differ by the mass exactly at the cap.
+	top := e.Stakes[len(e.Stakes)-1]
+	at := e.Dist[int(int64(RoundCap)/int64(top.Stake/LineCount)/e.Grid)]
+	if at <= 0 || math.Abs(top.PReach-top.PCapped-at) > 1e-15 || math.Abs(top.RTP-(ratF(e.RTP)-top.CapLoss)) > 1e-15 {
+		t.Errorf("cap at %d CZK: P(X > cap) %g, P(X >= cap) %g, P(X = cap) %g", top.Stake, top.PCapped, top.PReach, at)
+	}
 	// The components add up to the RTP.
 	sum := ratF(e.LinesBase) + ratF(e.DblBase) + ratF(e.LinesFS) + ratF(e.DblFS)
 	if math.Abs(sum-ratF(e.RTP)) > 1e-15 {

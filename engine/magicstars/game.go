@@ -134,12 +134,17 @@ func (g *Game) Stakes() []engine.Money { return Stakes() }
 // Model returns the parsed model and its strips.
 func (g *Game) Model() (*Model, [3][]Cell) { return g.model, g.strips }
 
-func onLadder(stake engine.Money) bool {
-	switch stake {
-	case 5, 10, 15, 25, 50, 100, 200, 300, 500, 1000:
-		return true
+// ladder has bit s set for every stake s of MS-6 (one test instead of a
+// switch on the hot path).
+var ladder = func() (b [1000/64 + 1]uint64) {
+	for _, s := range stakes {
+		b[s/64] |= 1 << (s % 64)
 	}
-	return false
+	return b
+}()
+
+func onLadder(stake engine.Money) bool {
+	return stake >= 0 && stake <= 1000 && ladder[stake/64]&(1<<(stake%64)) != 0
 }
 
 // FreeSpinLimitError reports a round that would exceed MaxFreeSpins.
@@ -159,7 +164,7 @@ func (g *Game) Play(src engine.Source, stake engine.Money, r *engine.Round) erro
 	if !onLadder(stake) {
 		return &engine.StakeError{Game: engine.MagicStars, Stake: stake, Ladder: Stakes()}
 	}
-	r.Reset(g, stake)
+	r.ResetAs(engine.MagicStars, g.id, stake)
 	lineBet := stake / LineCount // MS decision: line bet = bet / 5
 	s := r.NewStep(engine.StepBase)
 	left := 0
@@ -194,7 +199,7 @@ func (g *Game) Play(src engine.Source, stake engine.Money, r *engine.Round) erro
 
 // drawCount draws the award (MS-13) and records the raw draw in s.
 func (g *Game) drawCount(src engine.Source, s *engine.Step) int {
-	v := src.Intn(len(g.fsTable))
+	v := engine.Intn(src, len(g.fsTable))
 	s.CountDraw = int32(v)
 	return int(g.fsTable[v])
 }
@@ -227,7 +232,7 @@ func (g *Game) spin(src engine.Source, s *engine.Step, lineBet engine.Money) boo
 	// One draw per spin over the whole cycle, read as mixed-radix digits
 	// (reel 1 most significant): uniform over tuples as three draws would be,
 	// at a third of the cost.
-	t := uint32(src.Intn(len(g.outcome)))
+	t := uint32(engine.Intn(src, len(g.outcome)))
 	out := g.outcome[t]
 	a := fastDiv(t, g.m23)
 	rem := t - a*g.n23
@@ -235,7 +240,10 @@ func (g *Game) spin(src engine.Source, s *engine.Step, lineBet engine.Money) boo
 	c := rem - b*g.n3
 	r0, r1, r2 := &g.reels[0], &g.reels[1], &g.reels[2]
 	s.Stops[0], s.Stops[1], s.Stops[2] = int32(a), int32(b), int32(c)
-	s.Screen[0], s.Screen[1], s.Screen[2] = r0.win[a], r1.win[b], r2.win[c]
+	// One assignment per reel (a tuple assignment copies through the stack).
+	s.Screen[0] = r0.win[a]
+	s.Screen[1] = r1.win[b]
+	s.Screen[2] = r2.win[c]
 	s.Marked = uint16(r0.mark[a]) | uint16(r1.mark[b])<<3 | uint16(r2.mark[c])<<6
 	s.Multiplier = 1
 	if mask := out & outLines; mask != 0 {

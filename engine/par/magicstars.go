@@ -22,9 +22,9 @@ type MagicStars struct {
 	BaseHitOrFS  float64         `json:"baseHitOrTriggerFrequency"` // P(base spin pays or triggers)
 	MaxSpinWin   float64         `json:"maxSpinWin"`                // x stake, one spin
 	MaxSpinP     float64         `json:"maxSpinProbability"`
-	Histogram    []Bucket        `json:"histogram"`
 	Risk         string          `json:"risk"`
 	Jackpot      string          `json:"jackpot"`
+	JackpotPools []JackpotMath   `json:"jackpotPools,omitempty"`
 }
 
 // SymbolCount is a symbol's count per reel, star-carrying cells included.
@@ -77,7 +77,8 @@ type MSStake struct {
 	RTP      float64      `json:"rtp"`
 	CapLoss  float64      `json:"capLoss"`
 	Bound    bool         `json:"capLossIsBound"`
-	PCapped  float64      `json:"pCapped"`
+	PCapped  float64      `json:"pCapped"` // P(X > cap): Play cuts the round
+	PReach   float64      `json:"pReach"`  // P(X >= cap): the round pays the cap
 	Sigma    float64      `json:"sigma"`
 	Exposure engine.Money `json:"exposure"`
 }
@@ -89,7 +90,7 @@ type Bucket struct {
 	RTP   float64 `json:"rtp"`
 }
 
-func buildMagicStars() (*Sheet, error) {
+func buildMagicStars(jp *JackpotConfig) (*Sheet, error) {
 	g := magicstars.Default
 	e, err := g.ComputeExact()
 	if err != nil {
@@ -106,8 +107,8 @@ func buildMagicStars() (*Sheet, error) {
 	s.RTP = e.Stakes[0].RTP
 	top := e.Stakes[len(e.Stakes)-1]
 	s.MaxWin = float64(magicstars.RoundCap) / float64(top.Stake)
-	s.MaxWinNote = fmt.Sprintf("500 000 CZK per round (MS-7) at every stake, %gx at %d CZK; P(a round reaches it at %d CZK) = %.3g (1 in %.0f); uncapped, free-spin retriggers make the round total unbounded",
-		s.MaxWin, top.Stake, top.Stake, top.PCapped, oneIn(top.PCapped))
+	s.MaxWinNote = fmt.Sprintf("500 000 CZK per round (MS-7) at every stake, %gx at %d CZK; P(a round pays it at %d CZK) = P(X >= 500 000 CZK) = %.4g (1 in %.0f); uncapped, free-spin retriggers make the round total unbounded",
+		s.MaxWin, top.Stake, top.Stake, top.PReach, oneIn(top.PReach))
 	s.Components = []Component{
 		{"base game line wins (MS-8, MS-14)", ratF(e.LinesBase)},
 		{"base game full-screen doubling (MS-15)", ratF(e.DblBase)},
@@ -119,7 +120,6 @@ func buildMagicStars() (*Sheet, error) {
 		MaxSpinWin: float64(e.MaxSpin) / magicstars.LineCount, MaxSpinP: float64(e.MaxSpinN) / float64(e.Cycle),
 		Risk: "MS-9/MS-10: red or black, one card from 52 (26 red, 26 black) per step, win doubled or lost: EV-neutral (100 % return). " +
 			"Offered only on the paid game's own win (not for free-spin wins, not during free spins, not after a jackpot) and only while the doubled win stays within 500 000 CZK (magicstars.RiskOffered, engine.RiskAllowed), so a Risk win is never cut. Not part of the game RTP.",
-		Jackpot: "MS-16..MS-19: progressive mystery jackpot drawn by the central system at every Start, independent of the reels; seed, contribution and hit model are central-system parameters; paid by the attendant outside the credit. Not part of this RTP: add the contribution configured centrally.",
 	}
 	for _, sy := range e.Symbols {
 		ms.SymbolCounts = append(ms.SymbolCounts, SymbolCount{Symbol: magicstars.SymbolName(sy.Symbol), Count: sy.Count, Stars: sy.StarCount})
@@ -163,33 +163,55 @@ func buildMagicStars() (*Sheet, error) {
 	for _, c := range ms.Combinations {
 		s.Features = append(s.Features, Feature{Name: "3 " + c.Symbol + " on a line (base spin)", PerGame: 1 / c.OneIn, OneIn: c.OneIn})
 	}
-	s.Features = append(s.Features, Feature{Name: fmt.Sprintf("round capped at 500 000 CZK (stake %d)", top.Stake), PerGame: top.PCapped, OneIn: oneIn(top.PCapped)})
+	// The cap row is what Play does: it cuts a round only above 500 000 CZK
+	// (Round.Capped), so P(X > cap); a round of exactly 500 000 is not cut.
+	s.Features = append(s.Features, Feature{Name: fmt.Sprintf("round cut by the 500 000 CZK cap, P(X > cap) (stake %d)", top.Stake), PerGame: top.PCapped, OneIn: oneIn(top.PCapped)})
 	for _, st := range e.Stakes {
 		ms.ByStake = append(ms.ByStake, MSStake{Stake: st.Stake, CapX: float64(magicstars.RoundCap) / float64(st.Stake), RTP: st.RTP,
-			CapLoss: st.CapLoss, Bound: st.Bound, PCapped: st.PCapped, Sigma: st.Sigma, Exposure: magicstars.RoundCap})
+			CapLoss: st.CapLoss, Bound: st.Bound, PCapped: st.PCapped, PReach: st.PReach, Sigma: st.Sigma, Exposure: magicstars.RoundCap})
 	}
-	edges := []float64{0, 1, 2, 5, 10, 20, 50, 100, 200, 500}
-	ms.Histogram = make([]Bucket, len(edges)+1)
-	ms.Histogram[0].Range = "0"
-	for i := 1; i < len(edges); i++ {
-		ms.Histogram[i].Range = fmt.Sprintf("(%g, %g]", edges[i-1], edges[i])
-	}
-	ms.Histogram[len(edges)].Range = fmt.Sprintf("> %g", edges[len(edges)-1])
+	var l law
 	var below, m1 float64
 	for k, p := range e.Dist {
 		x := float64(int64(k)*e.Grid) / magicstars.LineCount
-		b := 0
-		for b < len(edges) && x > edges[b] {
-			b++
+		if p > 0 {
+			l.x, l.p = append(l.x, x), append(l.p, p)
 		}
-		ms.Histogram[b].P += p
-		ms.Histogram[b].RTP += p * x
 		below += p
 		m1 += p * x
 	}
-	last := &ms.Histogram[len(edges)]
-	last.P += max(1-below, 0)
-	last.RTP += max(rtp-m1, 0)
+	l.rest, l.mean = max(1-below, 0), rtp
+	gridEnd := float64(int64(len(e.Dist))*e.Grid) / magicstars.LineCount
+	s.Law = l.build(fmt.Sprintf("exact up to %gx stake (the capped distribution's grid of %d line bets, float64), uncapped X; the mass above it (%.3g) is in the last band and bounds the tails beyond", gridEnd, e.Grid, l.rest))
+	eur := func(m engine.Money) int64 { return int64(m) * 100 }
+	if jp != nil && jp.CZKPerEURCenti > 0 {
+		s.Law.ExposureRateCZK = fmt.Sprintf("EUR at %.2f CZK/EUR (central jackpot configuration czk_per_eur_centi)", float64(jp.CZKPerEURCenti)/100)
+		eur = func(m engine.Money) int64 { return int64(m) * 10000 / jp.CZKPerEURCenti }
+	}
+	s.Law.exposure(s.Stakes, func(engine.Money) engine.Money { return magicstars.RoundCap }, eur)
+	s.Draws = []string{
+		fmt.Sprintf("paid game and each free spin: 1 draw of range %d = %d x %d x %d, the stop tuple read as mixed-radix digits (reel 1 most significant)", e.Cycle, e.Lengths[0], e.Lengths[1], e.Lengths[2]),
+		fmt.Sprintf("after each spin that lights all three stars: 1 free-spin count draw of range %d (15/20/25 by weight), kept raw in Step.CountDraw", e.WeightSum),
+		"Risk (MS-9/MS-10), only when offered and chosen: 1 card draw of range 52 per Risk step (cards 0..25 red)",
+		"progressive jackpot (MS-17): the central system's own draw at every Start (central/jackpot: x uniform in [0, ceiling - value), hit when x < the game's contribution), outside the game's tape",
+		fmt.Sprintf("at most %d free spins per round (a replay bound far beyond any real round); every draw is made by the central system", magicstars.MaxFreeSpins),
+	}
+	var pWinTrig float64
+	for _, o := range e.SpinDist {
+		if o.Units > 0 {
+			pWinTrig += float64(o.Trigger) / float64(e.Cycle)
+		}
+	}
+	s.Disclosures = []Disclosure{
+		{Rule: "MS-7 (cap)", Text: fmt.Sprintf("a round (paid game and its free spins) pays at most 500 000 CZK; Play cuts it only when the total is above (P(X > cap) at %d CZK = %.4g, 1 in %.0f); exactly 500 000 CZK is paid uncut (P = %.3g); the cut costs %.3g of RTP at %d CZK, nothing measurable below (section 7)", top.Stake, top.PCapped, oneIn(top.PCapped), max(top.PReach-top.PCapped, 0), top.CapLoss, top.Stake), P: top.PCapped},
+		{Rule: "MS-15 (free spins)", Text: fmt.Sprintf("a full screen of LEMON, CHERRY, RASPBERRY or ORANGE doubles the spin's win in free spins too (a free spin is a game); that doubling adds %s to the RTP (base game %s)", pct(ratF(e.DblFS)), pct(ratF(e.DblBase)))},
+		{Rule: "MS-9 (Risk exclusions)", Text: fmt.Sprintf("Risk is not offered for free-spin wins, during free spins, after a jackpot hit, for the win of a spin that triggered free spins (P = %.4g per paid game), for a win at or above the market's handpay threshold, nor when the doubled win would pass 500 000 CZK; Risk returns 100 %% and is not in the RTP", pWinTrig), P: pWinTrig},
+		{Rule: "MS-16..MS-19 (jackpot)", Text: "the progressive jackpot is drawn and paid outside the reel game (attendant, payout form); its share is in section 9 when the central configuration is given"},
+	}
+	if jp != nil {
+		ms.JackpotPools = jackpotMath(jp, s.Stakes, func(st engine.Money) float64 { return s.RTPByStake[stakeKey(st)] })
+	}
+	ms.Jackpot = jackpotText(jp, ms.JackpotPools)
 	s.MagicStars = ms
 	s.Verification = &Verification{Checks: []string{
 		fmt.Sprintf("components add up to the RTP: %.12f = %.12f", ratF(e.LinesBase)+ratF(e.DblBase)+ratF(e.LinesFS)+ratF(e.DblFS), rtp),

@@ -36,12 +36,27 @@ type Sheet struct {
 	MaxWinNote      string             `json:"maxWinNote"`
 	// OddsCheck states the rarest advertised award against GLI-11's
 	// 1 in 100 000 000 games.
-	OddsCheck    string           `json:"oddsCheck"`
-	Components   []Component      `json:"components"`
-	Features     []Feature        `json:"features"`
+	OddsCheck  string      `json:"oddsCheck"`
+	Components []Component `json:"components"`
+	Features   []Feature   `json:"features"`
+	// Law: win bands, P(win > stake), the tail ladder, the largest win
+	// with odds better than 1 in 1e8, exposure per stake.
+	Law *Law `json:"law"`
+	// Draws lists every draw of a round in order, with its range.
+	Draws []string `json:"draws"`
+	// Disclosures are the rules beyond the rule sheet that the player's
+	// rules screen states, each with its probability where it has one.
+	Disclosures  []Disclosure     `json:"disclosures"`
 	Verification *Verification    `json:"verification,omitempty"`
 	MagicStars   *MagicStars      `json:"magicStars,omitempty"`
 	WishStar     *wishstar.Report `json:"wishStar,omitempty"`
+}
+
+// Disclosure is one disclosed rule.
+type Disclosure struct {
+	Rule string  `json:"rule"`
+	Text string  `json:"text"`
+	P    float64 `json:"p,omitempty"` // per paid game, where the rule has one
 }
 
 // Component is one part of the RTP.
@@ -77,6 +92,10 @@ type Verification struct {
 type Options struct {
 	SimRounds int64 // 0: no verification simulation
 	SimSeed   uint64
+	// Jackpot is the central system's progressive configuration (Magic
+	// Stars, MS-16..MS-19); the engine does not read central files, so the
+	// caller (polaris-math) passes its numbers. Nil: the sheet says so.
+	Jackpot *JackpotConfig
 }
 
 // DefaultOptions are the committed sheets' settings.
@@ -123,7 +142,7 @@ func Build(id engine.GameID, opt Options) (*Sheet, error) {
 	var err error
 	switch id {
 	case engine.MagicStars:
-		s, err = buildMagicStars()
+		s, err = buildMagicStars(opt.Jackpot)
 	case engine.WishStar:
 		s, err = buildWishStar()
 	default:
@@ -165,7 +184,7 @@ func Build(id engine.GameID, opt Options) (*Sheet, error) {
 			s.Verification = &Verification{}
 		}
 		v := s.Verification
-		v.Stake, v.Rounds, v.Seed, v.Groups = stake, res.N, res.Seed, len(res.Groups)
+		v.Stake, v.Rounds, v.Seed, v.Groups = stake, res.N, res.Seed(), len(res.Groups)
 		v.SimRTP, v.SimSigma, v.Z, v.Lo99, v.Hi99, v.Within99, v.GroupsOutside = res.RTP, res.Sigma, res.Z, res.Lo99, res.Hi99, res.Within99, res.GroupsOutside
 	}
 	return s, nil
@@ -194,6 +213,57 @@ func buildWishStar() (*Sheet, error) {
 	}
 	for _, j := range r.Jackpots {
 		s.Features = append(s.Features, Feature{Name: "jackpot " + j.Tier, PerGame: j.PerGame, OneIn: j.OneIn})
+	}
+	d, err := wishstar.RoundDistribution()
+	if err != nil {
+		return nil, err
+	}
+	var l law
+	mass := 0.0
+	for u, p := range d.P {
+		if p > 0 {
+			l.x, l.p = append(l.x, float64(u)/wishstar.Unit), append(l.p, p)
+			mass += p
+		}
+	}
+	// What the rounding floor dropped (and the sum's own rounding) bounds
+	// every tail beyond the last point.
+	l.rest, l.mean = max(1-mass, 0), r.RTP
+	s.Law = l.build(fmt.Sprintf("exact: joint (ways, stars, Bonus, wild reels) law by counting over the cycle, Lock & Spin chain with "+
+		"n-fold star-prize convolutions, the bounded free-spin DP on discrete Fourier transforms (length > the largest round, no "+
+		"wrap-around); float64 rounding per point below %.1g (dropped); unaccounted mass %.2g bounds the tails beyond %gx", 4*d.Rounding, l.rest, l.x[len(l.x)-1]))
+	s.Law.exposure(s.Stakes, func(st engine.Money) engine.Money { return engine.Money(math.Round(r.MaxWin * float64(st))) },
+		func(m engine.Money) int64 { return int64(m) })
+	m := wishstar.Default.Model()
+	g := wishstar.Default
+	lens := func(set string) string {
+		out := ""
+		for i := range 5 {
+			out += fmt.Sprintf(" %d", g.StripLen(set, i))
+		}
+		return out
+	}
+	stars, bonus := g.TableTotals()
+	s.Draws = []string{
+		"paid spin: 5 reel stops, reels 1..5, ranges" + lens("base") + " (base set)",
+		fmt.Sprintf("then for each full-wild reel (reel 2, then reel 4): 1 bonus-win draw, range %d (WS-4)", bonus),
+		fmt.Sprintf("then, on 6 or more Stars: Lock & Spin: 1 star-prize draw of range %d per triggering star (cells in order reel*3+row); "+
+			"per respin 1 landing draw of range %d per empty cell in cell order (a star lands below %d), then 1 star-prize draw per landed star", stars, m.RespinLand.Range, m.RespinLand.Land),
+		"then each free spin in turn: 5 reel stops, ranges" + lens("free") + " (free-spin set), followed by its bonus-win and Lock & Spin draws as above",
+		fmt.Sprintf("at most %d free spins per round (D5); every draw is made by the central system and every raw value is kept in the round (Step.Stops, BonusDraw, StarDraws, LandDraws)", m.FreeSpinsMax),
+	}
+	fsLock := 0.0
+	for _, f := range r.Features {
+		if f.Name == "Lock & Spin in all (expected per game)" {
+			fsLock = f.PerGame
+		}
+	}
+	fsLock -= r.Base.PLockSpin
+	s.Disclosures = []Disclosure{
+		{Rule: "D5 (free-spin bound)", Text: fmt.Sprintf("a round plays at most %d free spins; awards beyond are not played. P(a round has an award cut) = %.4g (1 in %.4g paid games)", m.FreeSpinsMax, r.PFreeSpinsCut, oneIn(r.PFreeSpinsCut)), P: r.PFreeSpinsCut},
+		{Rule: "WS-9 (Grand)", Text: fmt.Sprintf("the Grand (%gx) is paid in addition to the prizes on the 15 stars. P(Grand) = %.4g per paid game (1 in %.0f)", r.Jackpots[3].Factor, r.Jackpots[3].PerGame, r.Jackpots[3].OneIn), P: r.Jackpots[3].PerGame},
+		{Rule: "WS-6 (free spins)", Text: fmt.Sprintf("free spins double ways and scatter wins; a Lock & Spin started in a free spin pays its star cash prizes doubled and its jackpots (Mini, Minor, Major, Grand) at the fixed multiples of WS-10; bonus wins are not doubled. Lock & Spin started in free spins: %.4g per paid game (1 in %.0f); the doubling of its star cash adds %s to the RTP", fsLock, oneIn(fsLock), pct(r.FreeSpinsPerGame*r.Free.StarCash/2)), P: fsLock},
+		{Rule: "WS-12 (stakes)", Text: "every amount is an integer number of stake/25 units, so the RTP is the same at every stake of the ladder (no rounding)"},
 	}
 	return s, nil
 }

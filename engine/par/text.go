@@ -83,9 +83,11 @@ func (s *Sheet) Text(w io.Writer) {
 	p("\n")
 	if s.MagicStars != nil {
 		s.textMagicStars(w)
+		s.textCommon(w, 10)
 	}
 	if s.WishStar != nil {
 		s.textWishStar(w)
+		s.textCommon(w, 8)
 	}
 	if v := s.Verification; v != nil {
 		p("VERIFICATION APPENDIX\n")
@@ -93,10 +95,11 @@ func (s *Sheet) Text(w io.Writer) {
 			p("  - %s\n", c)
 		}
 		if v.Rounds > 0 {
-			p("  - simulation of the production Play: stake %d, %d rounds, seed %d, %d groups (group g on SeededSource(seed, g))\n", v.Stake, v.Rounds, v.Seed, v.Groups)
+			p("  - simulation of the production Play: stake %d, %d rounds, seed %d, %d groups (group g on sim.GroupSource(seed, g))\n", v.Stake, v.Rounds, v.Seed, v.Groups)
 			p("    simulated RTP %.6f, sigma %.4f; exact %.6f; z = %+.3f; 99 %% interval [%.6f, %.6f]: %s\n", v.SimRTP, v.SimSigma, s.RTPByStake[strconv.FormatInt(int64(v.Stake), 10)], v.Z, v.Lo99, v.Hi99, map[bool]string{true: "within", false: "OUTSIDE"}[v.Within99])
 			p("    batch groups outside their own 99 %% interval: %d of %d (about 1 expected)\n", v.GroupsOutside, v.Groups)
-			p("  - full-size run: make simulate GAME=%s N=1000000000\n", s.Game)
+			p("  - full-size runs: make simulate GAME=%s N=250000000 OUT=engine/sim/runs/%s-<seed>.json (a random seed each), pooled with\n", s.Game, s.Game)
+			p("    make pool-sim FILES=\"engine/sim/runs/%s-*.json\"; the committed pooled 1e10-round result is in engine/README.md\n", s.Game)
 		}
 	}
 }
@@ -170,26 +173,82 @@ func (s *Sheet) textMagicStars(w io.Writer) {
 	p("  free spins are played at the triggering bet; mean feature win %.6fx stake; RTP contribution %s\n\n", f.FeatureMean, pct(f.RTP))
 	p("7. ROUND CAP 500 000 CZK (MS-7) BY STAKE: RTP = E[min(X, cap)], X the round total incl. free spins\n")
 	t = tw()
-	fmt.Fprintln(t, "  stake\tcap x stake\tRTP\tcap effect\tP(capped)\tsigma\t")
+	fmt.Fprintln(t, "  stake\tcap x stake\tRTP\tcap effect\tP(X > cap), cut\tP(X >= cap)\tsigma\t")
 	for _, b := range ms.ByStake {
 		loss := fmt.Sprintf("%.3g", b.CapLoss)
-		pc := fmt.Sprintf("%.3g", b.PCapped)
+		pc, pr := fmt.Sprintf("%.4g", b.PCapped), fmt.Sprintf("%.4g", b.PReach)
 		if b.Bound {
-			loss, pc = fmt.Sprintf("< %.0g", b.CapLoss), "< 1e-12"
+			loss, pc, pr = fmt.Sprintf("< %.0g", b.CapLoss), "< 1e-12", "< 1e-12"
 		}
-		fmt.Fprintf(t, "  %d\t%.1f\t%s\t%s\t%s\t%.4f\t\n", b.Stake, b.CapX, pct(b.RTP), loss, pc, b.Sigma)
+		fmt.Fprintf(t, "  %d\t%.1f\t%s\t%s\t%s\t%s\t%.4f\t\n", b.Stake, b.CapX, pct(b.RTP), loss, pc, pr, b.Sigma)
 	}
 	t.Flush()
+	p("  Play cuts a round only when its total is above the cap (Round.Capped): the cut column is P(X > cap)\n")
 	p("  exposure per round: 500 000 CZK at every stake\n\n")
-	p("8. DISTRIBUTION OF THE ROUND TOTAL (x stake, uncapped)\n")
-	t = tw()
-	fmt.Fprintln(t, "  range\tprobability\tRTP\t")
-	for _, b := range ms.Histogram {
-		fmt.Fprintf(t, "  %s\t%.6g\t%s\t\n", b.Range, b.P, pct(b.RTP))
+	p("8. RISK (DOUBLE-UP)\n  %s\n\n", ms.Risk)
+	p("9. PROGRESSIVE JACKPOT (MS-16..MS-19)\n  %s\n", ms.Jackpot)
+	for _, j := range ms.JackpotPools {
+		p("  pool %q (%s, %s): seed %d CZK, must hit by %d CZK, contribution %.2f %% of every stake\n", j.ID, j.Name, j.Scope, j.Seed, j.MustHitBy, float64(j.RateBP)/100)
+		p("    E[value at hit] = (seed + must-hit-by)/2 = %.1f CZK (plus an overshoot below one game's contribution)\n", j.MeanHit)
+		p("    jackpot RTP = r E[V]/(E[V] - seed) = %s (%s with the largest overshoot)\n", pct(j.RTP), pct(j.RTPLow))
+		t := tw()
+		fmt.Fprintln(t, "    stake\tgame RTP + jackpot\tone game hits 1 in\t")
+		for i, tot := range j.Total {
+			fmt.Fprintf(t, "    %d\t%s\t%.0f\t\n", tot.Stake, pct(tot.V), j.OneIn[i].V)
+		}
+		t.Flush()
 	}
-	t.Flush()
-	p("\n9. RISK (DOUBLE-UP)\n  %s\n\n", ms.Risk)
-	p("10. PROGRESSIVE JACKPOT\n  %s\n\n", ms.Jackpot)
+	p("\n")
+}
+
+// textCommon prints the distribution, draws and disclosures of both games.
+func (s *Sheet) textCommon(w io.Writer, n int) {
+	p := func(f string, a ...any) { fmt.Fprintf(w, f, a...) }
+	tw := func() *tabwriter.Writer { return tabwriter.NewWriter(w, 2, 4, 2, ' ', tabwriter.AlignRight) }
+	if l := s.Law; l != nil {
+		p("%d. DISTRIBUTION OF THE ROUND TOTAL (x stake)\n  %s\n", n, l.Source)
+		t := tw()
+		fmt.Fprintln(t, "  win band\tprobability\t1 in\tRTP\t")
+		for _, b := range l.Bands {
+			fmt.Fprintf(t, "  %s\t%.6g\t%.1f\t%s\t\n", b.Range, b.P, oneIn(b.P), pct(b.RTP))
+		}
+		t.Flush()
+		p("  P(win > stake) = %.6g (1 in %.3f)\n", l.PWinAboveStake, oneIn(l.PWinAboveStake))
+		p("  P(round >= X x stake):\n")
+		t = tw()
+		fmt.Fprintln(t, "    X\tprobability\t1 in\t")
+		for _, x := range l.Ladder {
+			bound := ""
+			if x.Bound {
+				bound = " (bound)"
+			}
+			fmt.Fprintf(t, "    %g\t%.4g%s\t%.4g\t\n", x.X, x.P, bound, x.OneIn)
+		}
+		t.Flush()
+		p("  largest win with odds better than 1 in 100 000 000: %gx stake (P(round >= it) = %.4g); larger wins must not be advertised\n", l.LargestWin1e8, l.LargestWin1e8P)
+		if l.ExposureRateCZK != "" {
+			p("  exposure per round by stake (%s):\n", l.ExposureRateCZK)
+		} else {
+			p("  exposure per round by stake (minor units; EUR cents):\n")
+		}
+		t = tw()
+		fmt.Fprintln(t, "    stake\tmax per round\tEUR\tlargest win better than 1 in 1e8\tEUR\t")
+		for _, e := range l.Exposure {
+			fmt.Fprintf(t, "    %d\t%d\t%.2f\t%d\t%.2f\t\n", e.Stake, e.Max, float64(e.MaxEUR)/100, e.Odds1e8, float64(e.Odds1e8EUR)/100)
+		}
+		t.Flush()
+		p("\n")
+		n++
+	}
+	p("%d. DRAWS PER ROUND (in order; all central)\n", n)
+	for _, d := range s.Draws {
+		p("  - %s\n", d)
+	}
+	p("\n%d. DISCLOSURES (rules screen and PAR)\n", n+1)
+	for _, d := range s.Disclosures {
+		p("  - %s: %s\n", d.Rule, d.Text)
+	}
+	p("\n")
 }
 
 // textWishStar renders the Wish Upon a Star report's tables.

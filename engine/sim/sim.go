@@ -7,6 +7,10 @@ package sim
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -29,7 +33,7 @@ type Config struct {
 	Stake   engine.Money
 	N       int64  // rounds
 	Workers int    // goroutines; <= 0 means 1
-	Seed    uint64 // group g plays SeededSource(Seed, g): results do not depend on Workers
+	Seed    uint64 // group g plays GroupSource(Seed, g): results do not depend on Workers
 	Groups  int    // batch groups; <= 0 means 100 (fewer if N is small)
 	// Theory is the exact RTP and sigma per unit stake at Stake; zero
 	// values skip the comparison.
@@ -42,10 +46,22 @@ type Config struct {
 
 // Group is one batch's accumulators.
 type Group struct {
-	N      int64
-	Sum    int64  // sum of totals, minor units
-	SumSqH uint64 // sum of squared totals, 128 bits
-	SumSqL uint64
+	N      int64  `json:"n"`
+	Sum    int64  `json:"sum"`    // sum of totals, minor units
+	SumSqH uint64 `json:"sumSqH"` // sum of squared totals, 128 bits
+	SumSqL uint64 `json:"sumSqL"`
+}
+
+// GroupSource is group g's stream: a PCG whose two seed words are the
+// first 16 bytes of SHA-256(seed, g) (big-endian words). Hashing keeps the
+// streams of neighbouring seeds and groups unrelated, so runs with
+// different seeds are independent samples that Pool may add up.
+func GroupSource(seed uint64, g int) *engine.SeededSource {
+	var b [16]byte
+	binary.BigEndian.PutUint64(b[:8], seed)
+	binary.BigEndian.PutUint64(b[8:], uint64(g))
+	h := sha256.Sum256(b[:])
+	return engine.NewSeededSource(binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:16]))
 }
 
 func (g *Group) add(x int64) {
@@ -57,26 +73,98 @@ func (g *Group) add(x int64) {
 	g.SumSqH += hi + c
 }
 
-// Result is a finished simulation.
+// Result is a finished simulation. Its JSON (WriteJSON) is what Pool reads.
 type Result struct {
-	Game    engine.GameID
-	ModelID string
-	Stake   engine.Money
-	Seed    uint64
-	N       int64
-	Sum     *big.Int // sum of round totals, minor units
-	SumSq   *big.Int
-	Groups  []Group
+	Game    engine.GameID `json:"game"`
+	ModelID string        `json:"modelId"`
+	Stake   engine.Money  `json:"stake"`
+	// Seeds of the runs in it: one for a run, several for a pool.
+	Seeds  []uint64 `json:"seeds"`
+	N      int64    `json:"n"`
+	Sum    *big.Int `json:"sum"` // sum of round totals, minor units
+	SumSq  *big.Int `json:"sumSq"`
+	Groups []Group  `json:"groups"`
 
-	RTP, Sigma float64 // sample mean and sd per unit stake
+	RTP   float64 `json:"rtp"` // sample mean and sd per unit stake
+	Sigma float64 `json:"sigma"`
 	// Against theory (when given).
-	TheoryRTP, TheorySigma float64
-	Z                      float64 // (RTP - TheoryRTP) / (TheorySigma / sqrt N)
-	Lo99, Hi99             float64 // TheoryRTP -+ Z99 * TheorySigma / sqrt N
-	Within99               bool
-	GroupsOutside          int     // groups whose mean lies outside their own 99 % interval
-	GroupsExpected         float64 // 1 % of the groups
-	GroupsOK               bool    // GroupsOutside within the binomial 99.9 % bound
+	TheoryRTP      float64 `json:"theoryRtp"`
+	TheorySigma    float64 `json:"theorySigma"`
+	Z              float64 `json:"z"` // (RTP - TheoryRTP) / (TheorySigma / sqrt N)
+	Lo99           float64 `json:"lo99"`
+	Hi99           float64 `json:"hi99"` // TheoryRTP -+ Z99 * TheorySigma / sqrt N
+	Within99       bool    `json:"within99"`
+	GroupsOutside  int     `json:"groupsOutside"`  // groups whose mean lies outside their own 99 % interval
+	GroupsExpected float64 `json:"groupsExpected"` // 1 % of the groups
+	GroupsOK       bool    `json:"groupsOk"`       // GroupsOutside within the binomial 99.9 % bound
+}
+
+// Seed is the seed of a single run (the first of a pool).
+func (res *Result) Seed() uint64 {
+	if len(res.Seeds) == 0 {
+		return 0
+	}
+	return res.Seeds[0]
+}
+
+// WriteJSON writes the result (accumulators included) for a later Pool.
+func (res *Result) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(res)
+}
+
+// ReadResult reads a result written by WriteJSON and checks that its
+// groups add up to its totals.
+func ReadResult(r io.Reader) (*Result, error) {
+	dec := json.NewDecoder(r)
+	dec.DisallowUnknownFields()
+	res := new(Result)
+	if err := dec.Decode(res); err != nil {
+		return nil, fmt.Errorf("sim: result file: %w", err)
+	}
+	sum, sq, n := res.Sum, res.SumSq, res.N
+	if sum == nil || sq == nil || len(res.Groups) == 0 || len(res.Seeds) == 0 {
+		return nil, errors.New("sim: result file lacks its sums, groups or seeds")
+	}
+	res.finish()
+	if res.Sum.Cmp(sum) != 0 || res.SumSq.Cmp(sq) != 0 || res.N != n {
+		return nil, fmt.Errorf("sim: result file: groups add up to N %d, sum %s, squares %s; the file says %d, %s, %s", res.N, res.Sum, res.SumSq, n, sum, sq)
+	}
+	return res, nil
+}
+
+// PoolError refuses results that cannot be added up.
+type PoolError struct{ Reason string }
+
+func (e *PoolError) Error() string { return "sim: cannot pool: " + e.Reason }
+
+// Pool adds up independent runs of the same game, model and stake (their
+// seeds must differ, or the samples would repeat) and compares the pooled
+// sample with theory.
+func Pool(runs []*Result, theoryRTP, theorySigma float64) (*Result, error) {
+	if len(runs) == 0 {
+		return nil, &PoolError{Reason: "no runs"}
+	}
+	first := runs[0]
+	out := &Result{Game: first.Game, ModelID: first.ModelID, Stake: first.Stake, TheoryRTP: theoryRTP, TheorySigma: theorySigma}
+	seen := map[uint64]bool{}
+	for i, r := range runs {
+		if r.Game != first.Game || r.ModelID != first.ModelID || r.Stake != first.Stake {
+			return nil, &PoolError{Reason: fmt.Sprintf("run %d is %s model %s stake %d, run 0 is %s model %s stake %d",
+				i, r.Game, r.ModelID, r.Stake, first.Game, first.ModelID, first.Stake)}
+		}
+		for _, s := range r.Seeds {
+			if seen[s] {
+				return nil, &PoolError{Reason: fmt.Sprintf("seed %d appears twice (run %d): the same rounds would count twice", s, i)}
+			}
+			seen[s] = true
+		}
+		out.Seeds = append(out.Seeds, r.Seeds...)
+		out.Groups = append(out.Groups, r.Groups...)
+	}
+	out.finish()
+	return out, nil
 }
 
 // Run plays cfg.N rounds and returns the statistics. It stops early with
@@ -94,7 +182,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 		groups = 100
 	}
 	groups = int(min(int64(groups), cfg.N))
-	res := &Result{Game: cfg.Game.ID(), ModelID: cfg.Game.ModelID(), Stake: cfg.Stake, Seed: cfg.Seed, N: cfg.N,
+	res := &Result{Game: cfg.Game.ID(), ModelID: cfg.Game.ModelID(), Stake: cfg.Stake, Seeds: []uint64{cfg.Seed}, N: cfg.N,
 		Groups: make([]Group, groups), TheoryRTP: cfg.TheoryRTP, TheorySigma: cfg.TheorySigma}
 	var next atomic.Int64
 	var done atomic.Int64
@@ -121,7 +209,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if int64(gi) < cfg.N%int64(groups) {
 					n++
 				}
-				src := engine.NewSeededSource(cfg.Seed, uint64(gi))
+				src := GroupSource(cfg.Seed, gi)
 				g := &res.Groups[gi]
 				for i := int64(0); i < n; i++ {
 					if err := cfg.Game.Play(src, cfg.Stake, &r); err != nil {
@@ -159,7 +247,9 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 
 func (res *Result) finish() {
 	res.Sum, res.SumSq = new(big.Int), new(big.Int)
+	res.N, res.GroupsOutside = 0, 0
 	for _, g := range res.Groups {
+		res.N += g.N
 		res.Sum.Add(res.Sum, big.NewInt(g.Sum))
 		sq := new(big.Int).Lsh(new(big.Int).SetUint64(g.SumSqH), 64)
 		res.SumSq.Add(res.SumSq, sq.Or(sq, new(big.Int).SetUint64(g.SumSqL)))
@@ -191,7 +281,11 @@ func (res *Result) finish() {
 // Report writes the result as text.
 func (res *Result) Report(w io.Writer) {
 	fmt.Fprintf(w, "game %s  model %s\n", res.Game, res.ModelID)
-	fmt.Fprintf(w, "stake %d  rounds %d  seed %d  groups %d (stream g = SeededSource(seed, g))\n", res.Stake, res.N, res.Seed, len(res.Groups))
+	if len(res.Seeds) == 1 {
+		fmt.Fprintf(w, "stake %d  rounds %d  seed %d  groups %d (group g plays GroupSource(seed, g))\n", res.Stake, res.N, res.Seeds[0], len(res.Groups))
+	} else {
+		fmt.Fprintf(w, "stake %d  rounds %d  pooled from %d runs, seeds %v  groups %d\n", res.Stake, res.N, len(res.Seeds), res.Seeds, len(res.Groups))
+	}
 	fmt.Fprintf(w, "sum of totals %s  sum of squares %s (minor units)\n", res.Sum, res.SumSq)
 	fmt.Fprintf(w, "simulated RTP %.6f  sigma %.4f\n", res.RTP, res.Sigma)
 	if res.TheorySigma > 0 {

@@ -3,6 +3,9 @@ package sim_test
 import (
 	"bytes"
 	"context"
+	"errors"
+	"math/big"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -64,7 +67,7 @@ func TestSimulationReproducible(t *testing.T) {
 		t.Fatal("different seeds gave the same sums")
 	}
 	// Recompute group 0 by hand.
-	src := engine.NewSeededSource(3, 0)
+	src := sim.GroupSource(3, 0)
 	var r engine.Round
 	var sum int64
 	for range a.Groups[0].N {
@@ -108,5 +111,64 @@ func TestProgressBar(t *testing.T) {
 	s := out.String()
 	if !strings.Contains(s, "100.0%") || !strings.Contains(s, "\r[") || !strings.Contains(s, "rounds/s") {
 		t.Fatalf("progress output %q", s)
+	}
+}
+
+// TestPoolAddsIndependentRuns: runs written to files and read back pool
+// into one sample whose accumulators are the sums of theirs; a repeated
+// seed, another stake or a file whose groups do not add up is refused.
+func TestPoolAddsIndependentRuns(t *testing.T) {
+	rtp, sigma, err := par.Theory(engine.MagicStars, 5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := func(seed uint64, stake engine.Money) *sim.Result {
+		r, err := sim.Run(context.Background(), sim.Config{Game: magicstars.Default, Stake: stake, N: 100_000, Workers: 2, Seed: seed, Groups: 10,
+			TheoryRTP: rtp, TheorySigma: sigma})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := r.WriteJSON(&buf); err != nil {
+			t.Fatal(err)
+		}
+		back, err := sim.ReadResult(&buf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return back
+	}
+	a, b := run(11, 5), run(12, 5)
+	p, err := sim.Pool([]*sim.Result{a, b}, rtp, sigma)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.N != a.N+b.N || p.Sum.Cmp(new(big.Int).Add(a.Sum, b.Sum)) != 0 || p.SumSq.Cmp(new(big.Int).Add(a.SumSq, b.SumSq)) != 0 ||
+		len(p.Groups) != 20 || !slices.Equal(p.Seeds, []uint64{11, 12}) || !p.Within99 {
+		t.Fatalf("pooled %+v", p)
+	}
+	var pe *sim.PoolError
+	if _, err := sim.Pool([]*sim.Result{a, a}, rtp, sigma); !errors.As(err, &pe) {
+		t.Fatalf("same seed twice: %v", err)
+	}
+	if _, err := sim.Pool([]*sim.Result{a, run(13, 10)}, rtp, sigma); !errors.As(err, &pe) {
+		t.Fatalf("two stakes: %v", err)
+	}
+	var buf bytes.Buffer
+	a.WriteJSON(&buf)
+	bad := strings.Replace(buf.String(), `"n": 10000,`, `"n": 10001,`, 1)
+	if _, err := sim.ReadResult(strings.NewReader(bad)); err == nil {
+		t.Fatal("a file whose groups do not add up was read")
+	}
+	// Neighbouring seeds and groups give unrelated streams.
+	x, y := sim.GroupSource(1, 0), sim.GroupSource(1, 1)
+	same := 0
+	for range 1000 {
+		if x.Intn(1<<30) == y.Intn(1<<30) {
+			same++
+		}
+	}
+	if same > 1 {
+		t.Fatalf("streams of groups 0 and 1 agree %d times in 1000", same)
 	}
 }

@@ -105,16 +105,19 @@ type Report struct {
 	// FreeSpinsBranching is E[spins per award] by the uncapped branching
 	// formula 10/(1-10q), q = expected awards per free spin; FreeSpinsCapped
 	// is the same from the capped DP (from 10 spins).
-	FreeSpinsBranching float64       `json:"freeSpinsBranching"`
-	FreeSpinsCapped    float64       `json:"freeSpinsCapped"`
-	MaxWin             float64       `json:"maxWin"`
-	MaxWinLog10P       float64       `json:"maxWinLog10P"`
-	MaxWinPath         string        `json:"maxWinPath"`
-	Base               SetFigures    `json:"base"`
-	Free               SetFigures    `json:"free"`
-	Lock               LockFigures   `json:"lockAndSpin"`
-	BonusTable         []PrizeFigure `json:"bonusTable"`
-	Combinations       []Combination `json:"combinations"`
+	FreeSpinsBranching float64 `json:"freeSpinsBranching"`
+	FreeSpinsCapped    float64 `json:"freeSpinsCapped"`
+	// PFreeSpinsCut is P(a round has an award cut by the FreeSpinsMax
+	// bound, D5), per paid game.
+	PFreeSpinsCut float64       `json:"pFreeSpinsCut"`
+	MaxWin        float64       `json:"maxWin"`
+	MaxWinLog10P  float64       `json:"maxWinLog10P"`
+	MaxWinPath    string        `json:"maxWinPath"`
+	Base          SetFigures    `json:"base"`
+	Free          SetFigures    `json:"free"`
+	Lock          LockFigures   `json:"lockAndSpin"`
+	BonusTable    []PrizeFigure `json:"bonusTable"`
+	Combinations  []Combination `json:"combinations"`
 }
 
 // Exact computes the embedded model's figures.
@@ -328,7 +331,9 @@ type lockCalc struct {
 	meanStars [16]float64
 }
 
-func (g *Game) calcLock() *lockCalc {
+// calcLock is the chain for a feature whose star cash prizes are multiplied
+// by cash (1 in the base game, the model's FreeSpinsStarCash in free spins).
+func (g *Game) calcLock(cash float64) *lockCalc {
 	c := g.c
 	lc := &lockCalc{p: float64(c.m.RespinLand.Land) / float64(c.m.RespinLand.Range), grand: float64(c.jackpots[engine.Grand]) / Unit}
 	R := c.m.Respins
@@ -358,6 +363,9 @@ func (g *Game) calcLock() *lockCalc {
 	tot := float64(c.stars.total)
 	for _, p := range c.stars.prizes {
 		v := float64(p.units) / Unit
+		if p.jackpot == engine.NoJackpot {
+			v *= cash
+		}
 		w := float64(p.weight) / tot
 		lc.mu += w * v
 		lc.nu += w * v * v
@@ -539,6 +547,7 @@ func (g *Game) calcSpin(sc *setCalc, lc *lockCalc) *spinCalc {
 type fsCalc struct {
 	award, max     int
 	e1, e2, p0, en [][]float64 // [left][awarded]
+	cut            [][]float64 // P(a later award is cut by the bound)
 }
 
 func (g *Game) calcFree(sp *spinCalc) *fsCalc {
@@ -551,12 +560,12 @@ func (g *Game) calcFree(sp *spinCalc) *fsCalc {
 		}
 		return s
 	}
-	fc.e1, fc.e2, fc.p0, fc.en = mk(), mk(), mk(), mk()
+	fc.e1, fc.e2, fc.p0, fc.en, fc.cut = mk(), mk(), mk(), mk(), mk()
 	fc.p0[0][0] = 1
 	for t := M; t >= A; t -= A {
 		fc.p0[0][t] = 1
 		for r := 1; r <= t; r++ {
-			var e1, e2, p0, en float64
+			var e1, e2, p0, en, cut float64
 			for a := range nAwd {
 				add := min(a*A, M-t)
 				nr, nt := r-1+add, t+add
@@ -564,8 +573,13 @@ func (g *Game) calcFree(sp *spinCalc) *fsCalc {
 				e2 += sp.ex2[a] + 2*sp.ex[a]*fc.e1[nr][nt] + sp.pa[a]*fc.e2[nr][nt]
 				p0 += sp.p0[a] * fc.p0[nr][nt]
 				en += sp.pa[a] * fc.en[nr][nt]
+				if add < a*A {
+					cut += sp.pa[a]
+				} else {
+					cut += sp.pa[a] * fc.cut[nr][nt]
+				}
 			}
-			fc.e1[r][t], fc.e2[r][t], fc.p0[r][t], fc.en[r][t] = e1, e2, p0, 1+en
+			fc.e1[r][t], fc.e2[r][t], fc.p0[r][t], fc.en[r][t], fc.cut[r][t] = e1, e2, p0, 1+en, cut
 		}
 	}
 	return fc
@@ -612,17 +626,23 @@ func (g *Game) ExactRTP() (float64, error) {
 
 func (g *Game) exact(withMax bool) (*Report, error) {
 	c := g.c
-	lc := g.calcLock()
+	lc := g.calcLock(1)
+	lcFree := g.calcLock(float64(c.freeCash))
 	bsSet := g.calcSet("base", &c.base, 1)
 	bs := g.calcSpin(bsSet, lc)
 	fsSet := g.calcSet("free", &c.free, float64(c.m.FreeSpinsMultiplier))
-	fsp := g.calcSpin(fsSet, lc)
+	fsp := g.calcSpin(fsSet, lcFree)
 	fc := g.calcFree(fsp)
 
 	rep := &Report{Game: string(engine.WishStar), ModelID: c.id, Base: bs.fig, Free: fsp.fig}
 	var e1, e2, p0, en float64
 	for a := range nAwd {
 		r, t := fc.start(a)
+		if a*fc.award > fc.max {
+			rep.PFreeSpinsCut += bs.pa[a]
+		} else {
+			rep.PFreeSpinsCut += bs.pa[a] * fc.cut[r][t]
+		}
 		e1 += bs.ex[a] + bs.pa[a]*fc.e1[r][t]
 		e2 += bs.ex2[a] + 2*bs.ex[a]*fc.e1[r][t] + bs.pa[a]*fc.e2[r][t]
 		p0 += bs.p0[a] * fc.p0[r][t]
@@ -692,7 +712,7 @@ func (g *Game) exact(withMax bool) (*Report, error) {
 	rep.Lock.StarTable = prizeFigures(c.stars, c.m.FreeSpinsAward)
 	rep.BonusTable = prizeFigures(c.bonus, c.m.FreeSpinsAward)
 	if withMax {
-		rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath, _ = g.maxWin(lc)
+		rep.MaxWin, rep.MaxWinLog10P, rep.MaxWinPath, _ = g.maxWin(lc, lcFree)
 	}
 	return rep, nil
 }

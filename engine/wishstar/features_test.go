@@ -288,8 +288,7 @@ func TestWS9WS10GrandOnFifteen(t *testing.T) {
 }
 
 // TestDecisionStarsInFreeSpins: stars land in free spins and Lock & Spin
-// starts from a free spin; its prizes are not doubled and the free spins
-// go on after it.
+// starts from a free spin; the free spins go on after it.
 func TestDecisionStarsInFreeSpins(t *testing.T) {
 	c := Default.c
 	qf := quiet(t, free)
@@ -301,12 +300,132 @@ func TestDecisionStarsInFreeSpins(t *testing.T) {
 		t.Fatalf("steps %v", kinds(r))
 	}
 	end := r.Steps[5]
-	if end.Kind != engine.StepLockSpin || end.RespinsLeft != 0 || end.Pay != 6*100 || end.FreeSpinsLeft != 9 {
-		t.Fatalf("feature end %+v (want 6 x 1x = 600, undoubled, 9 spins left)", end)
+	if end.Kind != engine.StepLockSpin || end.RespinsLeft != 0 || end.Pay != 2*6*100 || end.FreeSpinsLeft != 9 {
+		t.Fatalf("feature end %+v (want 6 x 1x doubled = 1200, 9 spins left)", end)
 	}
 	if len(r.Steps) != 1+1+4+9 {
 		t.Fatalf("%d steps", len(r.Steps))
 	}
+}
+
+// TestWS6LockAndSpinInFreeSpinDoublesStarCash (WS-6, WS-10 and the WS
+// decision): a Lock & Spin started in a free spin pays its star cash prizes
+// doubled and its jackpots (Mini, Major, and the Grand on 15) at WS-10's
+// fixed multiples; the same draws in the base game pay the cash once; the
+// retired model 1 (kept for recall) pays the free-spin cash once, as its
+// stored rounds were paid.
+func TestWS6LockAndSpinInFreeSpinDoublesStarCash(t *testing.T) {
+	const stake = 100
+	c := Default.c
+	idx := func(tb table, ok func(p *prize) bool) int { return prizeDraw(tb, prizeIndex(t, tb, ok)) }
+	one := idx(c.stars, func(p *prize) bool { return p.units == 1*Unit && p.jackpot == engine.NoJackpot })
+	top := idx(c.stars, func(p *prize) bool { return p.units == 15*Unit && p.jackpot == engine.NoJackpot })
+	mini := idx(c.stars, func(p *prize) bool { return p.jackpot == engine.Mini })
+	major := idx(c.stars, func(p *prize) bool { return p.jackpot == engine.Major })
+	trig := []int{one, one, one, top, mini, major} // cash 3x1 + 15 = 18x, Mini 20x, Major 50x
+	// lock plays the feature at stake from the six stars of rs, the prize
+	// draws above, then (grand) all nine empty cells land on the first
+	// respin, each a 1x star, or three empty respins.
+	lock := func(rs *reelSet, grand bool) []int {
+		d := cat(starStops(t, rs, 6), trig)
+		if grand {
+			return cat(d, repeat(9, []int{landDraw()}), repeat(9, []int{one}))
+		}
+		return cat(d, repeat(27, []int{noDraw()}))
+	}
+	lastLock := func(r *engine.Round) *engine.Step {
+		var st *engine.Step
+		for i := range r.Steps {
+			if r.Steps[i].Kind == engine.StepLockSpin {
+				st = &r.Steps[i]
+			}
+		}
+		return st
+	}
+	sum := func(st *engine.Step) (cash, jackpots engine.Money) {
+		for _, w := range st.Wins {
+			switch w.Kind {
+			case engine.WinStar:
+				cash += w.Amount
+			case engine.WinJackpot:
+				jackpots += w.Amount
+			}
+		}
+		return cash, jackpots
+	}
+	qf := quiet(t, free)
+	for _, tc := range []struct {
+		name           string
+		g              *Game
+		free, grand    bool
+		cash, jp, mult engine.Money
+	}{
+		{"free spin", Default, true, false, 2 * 18 * stake, (20 + 50) * stake, 2},
+		{"free spin, Grand", Default, true, true, 2 * (18 + 9) * stake, (20 + 50 + 200) * stake, 2},
+		{"base game", Default, false, false, 18 * stake, (20 + 50) * stake, 1},
+		{"base game, Grand", Default, false, true, (18 + 9) * stake, (20 + 50 + 200) * stake, 1},
+		{"model 1, free spin", V1, true, false, 18 * stake, (20 + 50) * stake, 1},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var draws []int
+			if tc.free {
+				draws = cat(fsStops(t, base), lock(free, tc.grand), repeat(9, qf))
+			} else {
+				draws = cat(lock(base, tc.grand))
+			}
+			if tc.g == V1 { // model 1 has other star weights: its own draws
+				v1 := V1.c.stars
+				vi := func(ok func(p *prize) bool) int { return prizeDraw(v1, prizeIndex(t, v1, ok)) }
+				m := map[int]int{
+					one:   vi(func(p *prize) bool { return p.units == 1*Unit && p.jackpot == engine.NoJackpot }),
+					top:   vi(func(p *prize) bool { return p.units == 15*Unit && p.jackpot == engine.NoJackpot }),
+					mini:  vi(func(p *prize) bool { return p.jackpot == engine.Mini }),
+					major: vi(func(p *prize) bool { return p.jackpot == engine.Major }),
+				}
+				fs := len(fsStops(t, base)) + 5
+				for i := fs; i < fs+6; i++ {
+					draws[i] = m[draws[i]]
+				}
+			}
+			src := &script{t: t, vals: draws}
+			r := new(engine.Round)
+			if err := tc.g.Play(src, stake, r); err != nil {
+				t.Fatal(err)
+			}
+			src.done()
+			st := lastLock(r)
+			if st == nil {
+				t.Fatalf("no Lock & Spin: %v", kinds(r))
+			}
+			cash, jp := sum(st)
+			if cash != tc.cash || jp != tc.jp || st.Pay != tc.cash+tc.jp {
+				t.Fatalf("star cash %d (want %d), jackpots %d (want %d), pay %d", cash, tc.cash, jp, tc.jp, st.Pay)
+			}
+			if engine.Money(max(st.Multiplier, 1)) != tc.mult {
+				t.Errorf("step multiplier %d, want %d", st.Multiplier, tc.mult)
+			}
+			for _, w := range st.Wins {
+				if w.Kind == engine.WinStar && st.StarValues[w.Cell] != w.Amount {
+					t.Errorf("cell %d shows %d, pays %d", w.Cell, st.StarValues[w.Cell], w.Amount)
+				}
+			}
+			if r.Total != st.Pay+r.Steps[0].Pay {
+				t.Errorf("round total %d, base spin %d + feature %d", r.Total, r.Steps[0].Pay, st.Pay)
+			}
+			if _, err := engine.Mirror(tc.g, stake, recordTape(t, tc.g, draws), r); err != nil {
+				t.Errorf("mirror: %v", err)
+			}
+		})
+	}
+}
+
+// recordTape replays draws through g and returns the recorded tape.
+func recordTape(t *testing.T, g *Game, draws []int) engine.Tape {
+	rec := &engine.Recorder{Src: &script{t: t, vals: draws}}
+	if err := g.Play(rec, 100, new(engine.Round)); err != nil {
+		t.Fatal(err)
+	}
+	return rec.Tape
 }
 
 // TestDecisionFreeSpinLimit (D5): a round awards at most FreeSpinsMax free

@@ -20,16 +20,27 @@ type Game struct {
 // Default is the game over the embedded model; init registers it.
 var Default = New()
 
-func init() { engine.Register(Default) }
+// V1 is model 1 (id f48f036a…, model/wishstar-v1.json): it did not double
+// the star cash of a Lock & Spin started in a free spin. Nobody plays it;
+// it is registered as retired so the rounds stored under it still replay
+// (engine.LookupModel) for recall.
+var V1 = mustGame(modelV1Bytes)
 
-// New returns the game over the embedded model.
-func New() *Game {
-	g, err := NewFromBytes(modelBytes)
+func init() {
+	engine.Register(Default)
+	engine.RegisterRetired(V1)
+}
+
+func mustGame(b []byte) *Game {
+	g, err := NewFromBytes(b)
 	if err != nil {
-		panic(err) // the embedded model is checked by the package tests
+		panic(err) // the embedded models are checked by the package tests
 	}
 	return g
 }
+
+// New returns the game over the embedded model.
+func New() *Game { return mustGame(modelBytes) }
 
 // NewFromBytes returns the game over a model file (tuning and tests).
 func NewFromBytes(b []byte) (*Game, error) {
@@ -81,7 +92,7 @@ func (g *Game) Play(src engine.Source, stake engine.Money, r *engine.Round) erro
 	if err := g.checkStake(stake); err != nil {
 		return err
 	}
-	r.Reset(g, stake)
+	r.ResetAs(engine.WishStar, g.c.id, stake)
 	unit := int64(stake) / Unit
 	fs := freeSpins{max: g.c.m.FreeSpinsMax}
 	g.spin(src, r, &g.c.base, engine.StepBase, 1, unit, &fs)
@@ -103,7 +114,7 @@ func (g *Game) spin(src engine.Source, r *engine.Round, set *reelSet, kind engin
 	st := r.NewStep(kind)
 	var inf [5]*reelInfo
 	for reel := range 5 {
-		stop := src.Intn(len(set.strips[reel]))
+		stop := engine.Intn(src, len(set.strips[reel]))
 		st.Stops[reel] = int32(stop)
 		inf[reel] = &set.info[reel][stop]
 		st.Screen[reel] = inf[reel].win
@@ -127,7 +138,11 @@ func (g *Game) spin(src engine.Source, r *engine.Round, set *reelSet, kind engin
 	}
 	stars := int(inf[0].stars + inf[1].stars + inf[2].stars + inf[3].stars + inf[4].stars)
 	if stars >= c.m.LockTrigger { // WS-7
-		g.lockSpin(src, r, &inf, unit, fs)
+		cash := int64(1)
+		if kind == engine.StepFree {
+			cash = c.freeCash // WS-6 decision: star cash doubled, jackpots not
+		}
+		g.lockSpin(src, r, &inf, unit, cash, fs)
 	}
 }
 
@@ -174,7 +189,7 @@ func (c *compiled) ways(wins *[]engine.Win, inf *[5]*reelInfo, perUnit int64) in
 
 func (g *Game) bonusWin(src engine.Source, r *engine.Round, screen engine.Screen, reel int, unit int64, fs *freeSpins) {
 	c := g.c
-	v := src.Intn(c.bonus.total)
+	v := engine.Intn(src, c.bonus.total)
 	p := c.bonus.pick(v)
 	st := r.NewStep(engine.StepBonusWin)
 	st.BonusDraw = int32(v)
@@ -210,18 +225,23 @@ func lockScreen(locked uint16) engine.Screen {
 
 // lockSpin plays Lock & Spin (WS-7..WS-10): no pay-table prizes, locked
 // stars, respins reset on a new star, Grand on 15 stars paid on top of the
-// star prizes. Prizes are collected on its last step and never multiplied.
-func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, unit int64, fs *freeSpins) {
+// star prizes. Prizes are collected on its last step. Star cash prizes are
+// multiplied by cash (2 for a feature started in a free spin, WS-6 as the
+// WS decision reads it); jackpots never are (WS-10 names their amount).
+func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, unit, cash int64, fs *freeSpins) {
 	c := g.c
 	var locked uint16
 	var vals [15]engine.Money
 	var jps [15]engine.Jackpot
 	var sdraws, ldraws [15]uint16
 	draw := func(cell int) {
-		v := src.Intn(c.stars.total)
+		v := engine.Intn(src, c.stars.total)
 		p := c.stars.pick(v)
 		sdraws[cell] = uint16(v)
 		vals[cell] = engine.Money(p.units * unit)
+		if p.jackpot == engine.NoJackpot {
+			vals[cell] *= engine.Money(cash)
+		}
 		jps[cell] = p.jackpot
 	}
 	for reel := range 5 {
@@ -243,6 +263,9 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 		st.FreeSpinsLeft = fs.left
 		st.StarDraws = sdraws
 		st.LandDraws = ldraws
+		if cash > 1 {
+			st.Multiplier = int(cash) // shown values already include it
+		}
 	}
 	fill(r.NewStep(engine.StepLockSpin))
 	land, rng := c.m.RespinLand.Land, c.m.RespinLand.Range
@@ -251,7 +274,7 @@ func (g *Game) lockSpin(src engine.Source, r *engine.Round, inf *[5]*reelInfo, u
 		ldraws = [15]uint16{}
 		for cell := range 15 {
 			if locked&(1<<cell) == 0 {
-				v := src.Intn(rng)
+				v := engine.Intn(src, rng)
 				ldraws[cell] = uint16(v)
 				if v < land {
 					landed |= 1 << cell
@@ -293,6 +316,10 @@ type Triggers struct {
 	FreeSpins   bool `json:"freeSpins"`   // 3 Bonus (WS-5)
 	LockAndSpin bool `json:"lockAndSpin"` // 6 or more Stars (WS-7)
 	BonusWins   int  `json:"bonusWins"`   // full-wild reels 2 and 4 (WS-4)
+	// StarCashMultiplier multiplies the star cash prizes of the Lock & Spin
+	// the screen starts (1 in the base game, 2 in a free spin: WS-6 with the
+	// WS decision; jackpots never); 0 when it starts none.
+	StarCashMultiplier int `json:"starCashMultiplier,omitempty"`
 }
 
 // Evaluation is a forced screen's pay-table wins and triggers (no draws).
@@ -349,5 +376,23 @@ func (g *Game) Evaluate(screen engine.Screen, stake engine.Money, freeSpin bool)
 		stars += int(infos[reel].stars)
 	}
 	ev.Triggers.LockAndSpin = stars >= g.c.m.LockTrigger
+	if ev.Triggers.LockAndSpin {
+		ev.Triggers.StarCashMultiplier = 1
+		if freeSpin {
+			ev.Triggers.StarCashMultiplier = int(g.c.freeCash)
+		}
+	}
 	return ev, nil
 }
+
+// StripLen is the length of a strip ("base" or "free" set, reel 0..4): the
+// range of its stop draw.
+func (g *Game) StripLen(set string, reel int) int {
+	if set == "free" {
+		return len(g.c.free.strips[reel])
+	}
+	return len(g.c.base.strips[reel])
+}
+
+// TableTotals are the draw ranges of the star-prize and bonus-win tables.
+func (g *Game) TableTotals() (stars, bonus int) { return g.c.stars.total, g.c.bonus.total }

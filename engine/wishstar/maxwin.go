@@ -5,6 +5,8 @@ import (
 	"math"
 	"math/bits"
 	"strings"
+
+	"github.com/polaris-vlt/polaris/engine"
 )
 
 // The maximum win is found by search, not simulation (slotmath §2.5): for
@@ -158,7 +160,8 @@ type spinMax struct {
 	asFS  int    // bonus wins taken as free spins (the others take the best prize)
 }
 
-func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax {
+// spinMaxima: cash multiplies the star cash prizes (WS-6 decision), not the jackpots.
+func (g *Game) spinMaxima(rs *reelSet, mult, cash float64, lc *lockCalc) [nAwd]spinMax {
 	c := g.c
 	// Best non-free-spin bonus win and the best star prize.
 	var bMax, bP, fsP, sMax, sP float64
@@ -177,9 +180,12 @@ func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax
 	for _, p := range c.stars.prizes {
 		q := float64(p.weight) / float64(c.stars.total)
 		v := float64(p.units) / Unit
-		if v > sMax {
+		if p.jackpot == engine.NoJackpot {
+			v *= cash
+		}
+		if v > sMax+1e-12 {
 			sMax, sP = v, q
-		} else if v == sMax {
+		} else if math.Abs(v-sMax) <= 1e-12 {
 			sP += q
 		}
 	}
@@ -209,10 +215,10 @@ func (g *Game) spinMaxima(rs *reelSet, mult float64, lc *lockCalc) [nAwd]spinMax
 // maxWin returns the largest round total (x stake), log10 of the
 // probability of the found way to reach it, and that way, in words and as
 // its spins (the paid spin first).
-func (g *Game) maxWin(lc *lockCalc) (float64, float64, string, []spinMax) {
+func (g *Game) maxWin(lc, lcFree *lockCalc) (float64, float64, string, []spinMax) {
 	c := g.c
-	bm := g.spinMaxima(&c.base, 1, lc)
-	fm := g.spinMaxima(&c.free, float64(c.m.FreeSpinsMultiplier), lc)
+	bm := g.spinMaxima(&c.base, 1, 1, lc)
+	fm := g.spinMaxima(&c.free, float64(c.m.FreeSpinsMultiplier), float64(c.freeCash), lcFree)
 	A, M := c.m.FreeSpinsAward, c.m.FreeSpinsMax
 	type st struct {
 		v, lp float64 // value, log10 probability

@@ -14,6 +14,9 @@ import (
 //go:embed model/wishstar.json
 var modelBytes []byte
 
+//go:embed model/wishstar-v1.json
+var modelV1Bytes []byte
+
 // ModelBytes returns a copy of the embedded model file: the bytes the model id hashes.
 func ModelBytes() []byte { return append([]byte(nil), modelBytes...) }
 
@@ -38,6 +41,11 @@ type Model struct {
 	FreeSpinsAward      int `json:"freeSpinsAward"`
 	FreeSpinsMultiplier int `json:"freeSpinsMultiplier"`
 	FreeSpinsMax        int `json:"freeSpinsMax"`
+	// FreeSpinsStarCash multiplies the star cash prizes of a Lock & Spin
+	// started in a free spin (WS-6 with the WS decision: 2); its jackpots
+	// are never multiplied. Absent (0) means 1: model 1 (id f48f036a…),
+	// kept for the recall of its stored rounds, predates the decision.
+	FreeSpinsStarCash int `json:"freeSpinsStarCash,omitempty"`
 	// LockTrigger stars start Lock & Spin (WS-7) with Respins respins (WS-8).
 	LockTrigger int `json:"lockTrigger"`
 	Respins     int `json:"respins"`
@@ -170,6 +178,7 @@ type compiled struct {
 	stars    table
 	bonus    table
 	jackpots [5]int64 // by engine.Jackpot
+	freeCash int64    // star cash multiplier in free spins (FreeSpinsStarCash, 1 when absent)
 }
 
 func parseModel(b []byte) (*compiled, error) {
@@ -204,6 +213,12 @@ func parseModel(b []byte) (*compiled, error) {
 	}
 	if m.ScatterPay <= 0 || m.FreeSpinsAward <= 0 || m.FreeSpinsMultiplier < 1 || m.FreeSpinsMax < m.FreeSpinsAward {
 		return nil, modelErr("scatter pay / free spins %d %d %d %d", m.ScatterPay, m.FreeSpinsAward, m.FreeSpinsMultiplier, m.FreeSpinsMax)
+	}
+	switch c.freeCash = int64(m.FreeSpinsStarCash); {
+	case c.freeCash == 0:
+		c.freeCash = 1
+	case c.freeCash < 0 || c.freeCash > int64(m.FreeSpinsMultiplier):
+		return nil, modelErr("freeSpinsStarCash %d outside 1..%d", m.FreeSpinsStarCash, m.FreeSpinsMultiplier)
 	}
 	if m.FreeSpinsMax%m.FreeSpinsAward != 0 {
 		return nil, modelErr("freeSpinsMax %d is not a multiple of the award %d", m.FreeSpinsMax, m.FreeSpinsAward)

@@ -28,6 +28,48 @@ func TestModelIDIsSHA256(t *testing.T) {
 	}
 }
 
+// TestRetiredModelReplays: model 1 (f48f036a…) stays known to
+// engine.LookupModel, not to Lookup, so its stored rounds still mirror
+// (recall); a round of one model never mirrors under the other.
+func TestRetiredModelReplays(t *testing.T) {
+	const v1 = "f48f036a7e643de669515fe9efd87d8a9639c56190205038231c55ab2c4d5154"
+	if V1.ModelID() != v1 || Default.ModelID() == v1 {
+		t.Fatalf("model ids: v1 %s, current %s", V1.ModelID(), Default.ModelID())
+	}
+	if got := engine.RetiredModels(engine.WishStar); !slices.Equal(got, []string{v1}) {
+		t.Fatalf("retired %v", got)
+	}
+	for id, want := range map[string]*Game{v1: V1, Default.ModelID(): Default} {
+		if g, err := engine.LookupModel(engine.WishStar, id); err != nil || g != engine.Game(want) {
+			t.Fatalf("LookupModel(%s) = %v, %v", id, g, err)
+		}
+	}
+	var ume *engine.UnknownModelError
+	if _, err := engine.LookupModel(engine.WishStar, "00"); !errors.As(err, &ume) {
+		t.Fatalf("unknown model: %v", err)
+	}
+	mismatches := 0
+	for i := range 300 {
+		r, tape, err := engine.Play(V1, engine.NewSeededSource(17, uint64(i)), 100)
+		if err != nil {
+			t.Fatal(err)
+		}
+		g, err := engine.LookupModel(engine.WishStar, r.ModelID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := engine.Mirror(g, 100, tape, r); err != nil {
+			t.Fatalf("round %d of model 1: %v", i, err)
+		}
+		if _, err := engine.Mirror(Default, 100, tape, r); err != nil {
+			mismatches++
+		}
+	}
+	if mismatches != 300 { // the model id alone differs
+		t.Fatalf("%d of 300 model-1 rounds refused by the current model", mismatches)
+	}
+}
+
 // TestModelRefusesRuleBreaks: a model that breaks a rule is refused with a
 // *ModelError naming it (WS-3, WS-4, WS-5, WS-9, WS-10, D7).
 func TestModelRefusesRuleBreaks(t *testing.T) {

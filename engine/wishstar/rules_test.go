@@ -176,12 +176,19 @@ func TestWS6FreeSpinEvaluationDoubled(t *testing.T) {
 // TestWS7SixStarsStartLockAndSpin: six or more Stars anywhere, five do not.
 func TestWS7SixStarsStartLockAndSpin(t *testing.T) {
 	s := sc(t, [3]string{"STAR", "STAR", "Q"}, [3]string{"K", "STAR", "Q"}, [3]string{"STAR", "A", "BELL"}, [3]string{"CANE", "STAR", "Q"}, [3]string{"CANE", "STAR", "TREE"})
-	if !eval(t, s, 100, false).Triggers.LockAndSpin {
-		t.Fatal("6 stars did not trigger")
+	if tr := eval(t, s, 100, false).Triggers; !tr.LockAndSpin || tr.StarCashMultiplier != 1 {
+		t.Fatalf("6 stars: %+v", tr)
+	}
+	// WS-6 decision: started in a free spin, its star cash is doubled.
+	if tr := eval(t, s, 100, true).Triggers; !tr.LockAndSpin || tr.StarCashMultiplier != 2 {
+		t.Fatalf("6 stars in a free spin: %+v", tr)
+	}
+	if V1.c.freeCash != 1 {
+		t.Fatalf("retired model 1 doubles star cash: %d", V1.c.freeCash)
 	}
 	s[4][1] = J
-	if eval(t, s, 100, false).Triggers.LockAndSpin {
-		t.Fatal("5 stars triggered")
+	if tr := eval(t, s, 100, true).Triggers; tr.LockAndSpin || tr.StarCashMultiplier != 0 {
+		t.Fatalf("5 stars triggered: %+v", tr)
 	}
 }
 

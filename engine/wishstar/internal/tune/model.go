@@ -9,12 +9,12 @@ import "github.com/polaris-vlt/polaris/engine/wishstar"
 // stacks so six Stars come together often enough (slotmath §5.1).
 func model() *wishstar.Model {
 	m := &wishstar.Model{
-		Game: "wishstar", Name: "Wish Upon a Star", Version: "1", PayUnit: 25,
+		Game: "wishstar", Name: "Wish Upon a Star", Version: "2", PayUnit: 25,
 		Pays: map[string][3]int64{
 			"10": {5, 15, 50}, "J": {5, 15, 50}, "Q": {5, 15, 50}, "K": {5, 15, 50}, "A": {5, 15, 50},
 			"BELL": {10, 30, 75}, "CANE": {20, 40, 80}, "CANDLE": {25, 50, 80}, "TREE": {25, 50, 100}, "ELF": {25, 75, 200},
 		},
-		ScatterPay: 25, FreeSpinsAward: 10, FreeSpinsMultiplier: 2, FreeSpinsMax: 50,
+		ScatterPay: 25, FreeSpinsAward: 10, FreeSpinsMultiplier: 2, FreeSpinsMax: 50, FreeSpinsStarCash: 2,
 		LockTrigger: 6, Respins: 3,
 		Jackpots: map[string]int64{"MINI": 500, "MINOR": 750, "MAJOR": 1250, "GRAND": 5000},
 		StarPrizes: []prize{
