@@ -321,11 +321,11 @@ func (k outBank) Write(bits, mask gpio.Bits) error {
 	for i := range b.outLines {
 		bit := gpio.Bits(1) << i
 		if mask&bit != 0 && (nw&bit != b.out&bit || len(b.history[i]) == 0) {
-			h := b.history[i]
+			h := append(b.history[i], Transition{At: now, High: nw&bit != 0})
 			if len(h) >= 2*HistoryKeep {
 				h = append(h[:0:0], h[len(h)-HistoryKeep:]...)
 			}
-			b.history[i] = append(h, Transition{At: now, High: nw&bit != 0})
+			b.history[i] = h
 		}
 	}
 	b.out = nw

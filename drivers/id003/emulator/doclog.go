@@ -64,6 +64,7 @@ const RecordKeep = 256
 
 // addRecord records what became of a document, in memory and in the log.
 func (a *Acceptor) addRecord(e Entry) {
+	a.record = append(a.record, e)
 	if len(a.record) >= 2*RecordKeep {
 		drop := len(a.record) - RecordKeep
 		a.record = append(a.record[:0:0], a.record[drop:]...)
@@ -71,7 +72,6 @@ func (a *Acceptor) addRecord(e Entry) {
 			a.openVend -= drop
 		}
 	}
-	a.record = append(a.record, e)
 	a.logDoc(string(e.Outcome), e.Doc, e.Detail)
 }
 

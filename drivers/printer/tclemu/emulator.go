@@ -621,13 +621,13 @@ func (e *Emulator) start(po Printout, copies int) {
 	e.failNext = nil
 	// Nothing is printing here (a print starts only when the last one
 	// ended), so no timer holds an index into printouts: the oldest can go.
+	po.Seq = e.dropped + len(e.printouts) + 1
+	e.printouts = append(e.printouts, po)
 	if len(e.printouts) >= 2*PrintoutsKeep {
 		drop := len(e.printouts) - PrintoutsKeep
 		e.printouts = append(e.printouts[:0:0], e.printouts[drop:]...)
 		e.dropped += drop
 	}
-	po.Seq = e.dropped + len(e.printouts) + 1
-	e.printouts = append(e.printouts, po)
 	idx := len(e.printouts) - 1
 	e.logPaper(LogPrinting, idx, "")
 	valAfter := time.Duration(float64(e.opt.PrintTime) * e.opt.ValidationAt)
