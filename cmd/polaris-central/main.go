@@ -31,6 +31,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/cmd/internal/rtdebug"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/health"
 )
@@ -127,6 +128,7 @@ func serve(args []string) error {
 	jp := fs.String("jackpots", "", "jackpot configuration file (TOML or JSON)")
 	hallAddr := fs.String("hall-addr", "", "HTTP address of the hall jackpot page, e.g. 127.0.0.1:8080")
 	allow := fs.Bool("allow-unknown", false, "admit any cabinet whose certificate the CA signed")
+	fs.Func("debug-addr", "loopback address of a pprof and runtime-numbers endpoint (soak tests; off unless given)", rtdebug.Flag("polaris-central"))
 	if err := fs.Parse(args); err != nil {
 		return err
 	}

@@ -25,6 +25,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/polaris-vlt/polaris/cmd/internal/rtdebug"
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/scenario"
@@ -123,4 +124,5 @@ func cabinetFlags(fs *flag.FlagSet, o *app.Options) {
 	fs.StringVar(&o.PKIDir, "pki", "/etc/polaris/pki", "with -central: ca.pem, cabinets/ID.pem and .key, signing.pub")
 	fs.StringVar(&o.CabinetID, "id", "dev-1", "this cabinet's id (the name in its certificate)")
 	fs.StringVar(&o.LedgerB, "ledger-b", "", "directory of the ledger's second copy, on a second medium (default DATA/ledger-b)")
+	fs.Func("debug-addr", "loopback address of a pprof and runtime-numbers endpoint (soak tests; off unless given)", rtdebug.Flag("polaris"))
 }

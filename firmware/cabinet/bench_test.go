@@ -97,7 +97,7 @@ func BenchmarkAutoplay(b *testing.B) {
 
 // newBenchRig is a cabinet with a large credit, Magic Stars at 5 CZK, no
 // presentation time and no minimum round time.
-func newBenchRig(b *testing.B) *rig {
+func newBenchRig(b testing.TB) *rig {
 	b.Helper()
 	r := newRigWith(b, "cz", nil, withTiming(Timing{}), withMarket(func(p *market.Profile) { p.Timers.MinRoundMs = 0 }))
 	r.cab.Do(func() {})

@@ -142,7 +142,15 @@ func (b *Board) Output(line string) (bool, error) {
 	return b.out&(gpio.Bits(1)<<i) != 0, nil
 }
 
-// History returns every transition of an output line since New.
+// HistoryKeep is how many of an output line's transitions History keeps at
+// least: a devkit cabinet blinks its lamps and pulses its meters for as long
+// as it runs, and a record of every transition would grow without end. The
+// oldest are dropped in halves once a line holds twice as many, so the
+// record per line stays under 2·HistoryKeep transitions (16 KiB).
+const HistoryKeep = 256
+
+// History returns the transitions of an output line since New, or the
+// last HistoryKeep or more of them when there were more.
 func (b *Board) History(line string) []Transition {
 	b.mu.Lock()
 	defer b.mu.Unlock()
@@ -313,7 +321,11 @@ func (k outBank) Write(bits, mask gpio.Bits) error {
 	for i := range b.outLines {
 		bit := gpio.Bits(1) << i
 		if mask&bit != 0 && (nw&bit != b.out&bit || len(b.history[i]) == 0) {
-			b.history[i] = append(b.history[i], Transition{At: now, High: nw&bit != 0})
+			h := append(b.history[i], Transition{At: now, High: nw&bit != 0})
+			if len(h) >= 2*HistoryKeep {
+				h = append(h[:0:0], h[len(h)-HistoryKeep:]...)
+			}
+			b.history[i] = h
 		}
 	}
 	b.out = nw

@@ -70,3 +70,26 @@ func TestMeterStoreRefusesOverPulsing(t *testing.T) {
 		t.Fatal("pulse beyond the committed count accepted")
 	}
 }
+
+// A lamp that blinks for months keeps a bounded record: the newest
+// HistoryKeep transitions at least, never 2·HistoryKeep or more.
+func TestHistoryBounded(t *testing.T) {
+	clk := NewClock(time.Unix(0, 0))
+	b, err := New(clk, nil, []gpio.LineSpec{{Name: "LAMP"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := b.Outputs()
+	const n = 10*HistoryKeep + 7
+	for i := 0; i < n; i++ {
+		clk.Advance(time.Millisecond)
+		out.Write(gpio.Bits(i&1^1), 1)
+	}
+	h := b.History("LAMP")
+	if len(h) < HistoryKeep || len(h) >= 2*HistoryKeep {
+		t.Fatalf("%d transitions kept of %d, want [%d, %d)", len(h), n, HistoryKeep, 2*HistoryKeep)
+	}
+	if last := h[len(h)-1]; last.At != time.Unix(0, 0).Add(n*time.Millisecond) {
+		t.Errorf("the newest transition is at %v, want the last write's", last.At)
+	}
+}

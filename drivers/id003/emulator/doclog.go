@@ -55,9 +55,23 @@ func (a *Acceptor) logDoc(event string, d Doc, detail string) {
 	a.log.Append(LogEntry{Event: event, Code: d.Code, Ticket: d.Ticket, Detail: detail, Wall: a.cfg.Now()})
 }
 
+// RecordKeep is how many document records Record keeps at least. A devkit
+// cabinet runs for months: a record of every note and ticket would grow
+// without end (the document log on disk keeps them all). The oldest are
+// dropped in halves once there are twice as many, so memory stays under
+// 2·RecordKeep entries.
+const RecordKeep = 256
+
 // addRecord records what became of a document, in memory and in the log.
 func (a *Acceptor) addRecord(e Entry) {
 	a.record = append(a.record, e)
+	if len(a.record) >= 2*RecordKeep {
+		drop := len(a.record) - RecordKeep
+		a.record = append(a.record[:0:0], a.record[drop:]...)
+		if a.openVend >= 0 { // an index into record
+			a.openVend -= drop
+		}
+	}
 	a.logDoc(string(e.Outcome), e.Doc, e.Detail)
 }
 

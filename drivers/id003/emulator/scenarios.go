@@ -179,14 +179,16 @@ func (a *Acceptor) CorruptReplies(n int) {
 // InjectGarbage writes raw bytes on the line now, between frames.
 func (a *Acceptor) InjectGarbage(b []byte) error { return a.write(b, 1) }
 
-// Record returns what became of every document so far.
+// Record returns what became of every document so far, or of the last
+// RecordKeep or more when there were more.
 func (a *Acceptor) Record() []Entry {
 	a.mu.Lock()
 	defer a.mu.Unlock()
 	return append([]Entry(nil), a.record...)
 }
 
-// StackedDocs lists the documents in the stacker (the cash box contents).
+// StackedDocs lists the documents in the stacker (the cash box contents),
+// as far as Record reaches back.
 func (a *Acceptor) StackedDocs() []Doc {
 	var out []Doc
 	for _, e := range a.Record() {

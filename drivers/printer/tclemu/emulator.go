@@ -125,6 +125,7 @@ type Emulator struct {
 	silent                                                  bool
 	enqs                                                    int
 	printouts                                               []Printout
+	dropped                                                 int // printouts dropped from the front of printouts (PrintoutsKeep)
 	in                                                      []byte
 	segs                                                    []byte // OneMessagePerRead: a message's first segments
 	frameAt                                                 time.Time
@@ -712,8 +713,15 @@ func (e *Emulator) start(po Printout, copies int) {
 	e.busy, e.tof, e.valDone, e.barcodeRead = true, false, false, false
 	fail := e.failNext
 	e.failNext = nil
-	po.Seq = len(e.printouts) + 1
+	// Nothing is printing here (a print starts only when the last one
+	// ended), so no timer holds an index into printouts: the oldest can go.
+	po.Seq = e.dropped + len(e.printouts) + 1
 	e.printouts = append(e.printouts, po)
+	if len(e.printouts) >= 2*PrintoutsKeep {
+		drop := len(e.printouts) - PrintoutsKeep
+		e.printouts = append(e.printouts[:0:0], e.printouts[drop:]...)
+		e.dropped += drop
+	}
 	idx := len(e.printouts) - 1
 	e.logPaper(LogPrinting, idx, "")
 	valAfter := time.Duration(float64(e.opt.PrintTime) * e.opt.ValidationAt)
@@ -923,7 +931,15 @@ func (e *Emulator) Templates() []byte {
 	return ids
 }
 
-// Printouts returns every document printed so far (complete or not).
+// PrintoutsKeep is how many printouts Printouts keeps at least. A devkit
+// cabinet prints for months; a record of every ticket would grow without
+// end (the document log on disk keeps them all). The oldest are dropped
+// in halves once there are twice as many, so memory stays under
+// 2·PrintoutsKeep printouts.
+const PrintoutsKeep = 64
+
+// Printouts returns every document printed so far (complete or not), or
+// the last PrintoutsKeep or more when there were more.
 func (e *Emulator) Printouts() []Printout {
 	e.mu.Lock()
 	defer e.mu.Unlock()
