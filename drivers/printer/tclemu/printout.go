@@ -20,12 +20,12 @@ type Printout struct {
 	Template byte // 0 for line mode and form feed
 	// Width and Length of the template (dots) the ticket was printed with.
 	Width, Length int
-	LineMode bool
-	FormFeed bool
-	Fields   []string        // the ^P fields, unescaped, as received
-	Regions  []PrintedRegion // template regions in template order
-	Lines    []string        // text, in region (or line) order
-	Barcodes []string        // Interleaved 2 of 5 data
+	LineMode      bool
+	FormFeed      bool
+	Fields        []string        // the ^P fields, unescaped, as received
+	Regions       []PrintedRegion // template regions in template order
+	Lines         []string        // text, in region (or line) order
+	Barcodes      []string        // Interleaved 2 of 5 data
 	// ValidationPrinted: the validation (barcode) region made it to paper.
 	ValidationPrinted bool
 	Complete          bool
