@@ -321,11 +321,11 @@ func (e *Emulator) symbolWidth(s Symbol) int {
 		}
 		return w
 	}
-	img, err := s.bars()
+	bc, err := s.encode()
 	if err != nil {
 		return 1 << 30
 	}
-	return img.Bounds().Dx()
+	return bc.Bounds().Dx() * max(s.Module, 1) // as bars scales it, without drawing it
 }
 
 // bars draws a symbol (not ITF) as black-on-white, scaled to its module

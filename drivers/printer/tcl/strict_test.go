@@ -45,7 +45,7 @@ func TestOneMessagePerReadPrinterPrints(t *testing.T) {
 			r.until("TicketTaken", is[printer.TicketTaken], 3*time.Second)
 		}
 		if n := r.emu.Discarded(); n != 0 {
-			t.Fatalf("download=%v: the printer discarded %d reads", download, n)
+			t.Fatalf("download=%v: the printer discarded %d reads: %q", download, n, r.emu.DiscardedReads())
 		}
 	}
 }

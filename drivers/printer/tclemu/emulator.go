@@ -130,7 +130,8 @@ type Emulator struct {
 	segs                                                    []byte // OneMessagePerRead: a message's first segments
 	frameAt                                                 time.Time
 	discarded                                               int
-	starting                                                bool // StartDelay running
+	discards                                                []string // what was discarded, for test failures
+	starting                                                bool     // StartDelay running
 	lastIn                                                  time.Time
 	lineText                                                []string
 	linePart                                                []byte
@@ -219,7 +220,7 @@ func (e *Emulator) stopped() bool {
 }
 
 func (e *Emulator) readLoop() {
-	buf := make([]byte, 512)
+	buf := make([]byte, 4096) // a whole message per read, as a UART FIFO drained by a fast loop gives
 	dl, _ := e.dev.(interface{ SetReadDeadline(time.Time) error })
 	for {
 		select {
@@ -377,6 +378,7 @@ func (e *Emulator) feed(p []byte) {
 // whole message it completes, or nil (more to come, or discarded).
 func (e *Emulator) oneMessage(p []byte, now time.Time) []byte {
 	if len(e.segs) > 0 && now.Sub(e.frameAt) > e.opt.SplitTimeout {
+		e.discards = append(e.discards, "late rest of "+string(e.segs))
 		e.segs, e.discarded = nil, e.discarded+1 // the rest came too late
 	}
 	if len(e.segs) == 0 {
@@ -385,6 +387,7 @@ func (e *Emulator) oneMessage(p []byte, now time.Time) []byte {
 		}
 		if p[0] != '^' {
 			e.discarded++
+			e.discards = append(e.discards, string(p))
 			return nil
 		}
 	}
@@ -397,6 +400,7 @@ func (e *Emulator) oneMessage(p []byte, now time.Time) []byte {
 	case end+2 != len(buf):
 		e.segs = nil
 		e.discarded++ // bytes after the closing caret: the whole read goes
+		e.discards = append(e.discards, string(buf))
 		if os.Getenv("TCLEMU_DEBUG") != "" {
 			fmt.Fprintf(os.Stderr, "emu discards %q\n", buf)
 		}
@@ -911,6 +915,13 @@ func (e *Emulator) Discarded() int {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	return e.discarded
+}
+
+// DiscardedReads lists what OneMessagePerRead framing threw away.
+func (e *Emulator) DiscardedReads() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return append([]string(nil), e.discards...)
 }
 
 // StatusRequests counts status requests received (ENQ, ^S|^, ^Se|^).
