@@ -9,7 +9,7 @@ import (
 )
 
 // Play plays one round of g at stake from src and returns it with the tape
-// of every draw. The central system calls it with a CryptoSource.
+// of every draw. The central system calls it with a draw.Crypto source.
 func Play(g Game, src Source, stake Money) (*Round, Tape, error) {
 	rec := &Recorder{Src: src}
 	r := new(Round)

@@ -1,12 +1,6 @@
 package engine
 
-import (
-	"crypto/rand"
-	"encoding/binary"
-	"fmt"
-	"math/bits"
-	mrand "math/rand/v2"
-)
+import "math/bits"
 
 // Source gives the draws of a round. Every random event of a game goes
 // through Intn, so a recorded tape is the whole of a round's randomness.
@@ -15,10 +9,11 @@ type Source interface {
 	Intn(n int) int
 }
 
-// uniform maps 64-bit random words to [0, n) without bias (Lemire's
+// Uniform maps 64-bit random words to [0, n) without bias (Lemire's
 // multiply-and-reject): a word whose low product falls below the threshold
-// would favour some values, so it is drawn again.
-func uniform(next func() uint64, n uint64) uint64 {
+// would favour some values, so it is drawn again. The random sources
+// (engine/draw) share it; the engine itself draws nothing.
+func Uniform(next func() uint64, n uint64) uint64 {
 	hi, lo := bits.Mul64(next(), n)
 	if lo < n {
 		thresh := -n % n
@@ -28,43 +23,6 @@ func uniform(next func() uint64, n uint64) uint64 {
 	}
 	return hi
 }
-
-// CryptoSource draws from crypto/rand: the source of live play on the
-// central system.
-type CryptoSource struct {
-	buf [512]byte
-	pos int
-}
-
-// NewCryptoSource returns a source over the operating system's CSPRNG.
-func NewCryptoSource() *CryptoSource { return &CryptoSource{pos: 512} }
-
-func (s *CryptoSource) word() uint64 {
-	if s.pos == len(s.buf) {
-		if _, err := rand.Read(s.buf[:]); err != nil {
-			// crypto/rand.Read never fails on Linux >= 3.17; if it ever
-			// does, drawing on would be unsafe.
-			panic(fmt.Sprintf("engine: crypto/rand failed: %v", err))
-		}
-		s.pos = 0
-	}
-	w := binary.LittleEndian.Uint64(s.buf[s.pos:])
-	s.pos += 8
-	return w
-}
-
-func (s *CryptoSource) Intn(n int) int { return int(uniform(s.word, uint64(n))) }
-
-// SeededSource is a fast reproducible source (PCG) for simulation only.
-type SeededSource struct{ pcg *mrand.PCG }
-
-// NewSeededSource returns a PCG stream; different streams give independent
-// sequences for parallel workers.
-func NewSeededSource(seed, stream uint64) *SeededSource {
-	return &SeededSource{pcg: mrand.NewPCG(seed, stream)}
-}
-
-func (s *SeededSource) Intn(n int) int { return int(uniform(s.pcg.Uint64, uint64(n))) }
 
 // Recorder passes draws through from Src and writes each on Tape.
 type Recorder struct {

@@ -119,7 +119,7 @@ func cmdSimulate(ctx context.Context, args []string, stdout, stderr io.Writer, t
 	fs.SetOutput(stderr)
 	n := fs.Int64("n", 100_000_000, "rounds")
 	workers := fs.Int("workers", runtime.GOMAXPROCS(0), "parallel workers")
-	seed := fs.Uint64("seed", 1, "seed; group g plays SeededSource(seed, g)")
+	seed := fs.Uint64("seed", 1, "seed; group g plays draw.Seeded(seed, g)")
 	stake := fs.Int64("stake", int64(g.Stakes()[0]), "stake in minor units")
 	groups := fs.Int("groups", 100, "batch groups")
 	if err := fs.Parse(args[1:]); err != nil {

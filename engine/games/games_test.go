@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
@@ -26,7 +27,7 @@ func TestBothGamesRegistered(t *testing.T) {
 func BenchmarkPlay(b *testing.B) {
 	for _, g := range []engine.Game{wishstar.Default, magicstars.Default} {
 		b.Run(string(g.ID()), func(b *testing.B) {
-			src := engine.NewSeededSource(1, 2)
+			src := draw.NewSeeded(1, 2)
 			var r engine.Round
 			stake := g.Stakes()[0]
 			b.ReportAllocs()

@@ -93,7 +93,7 @@ func (s *Sheet) Text(w io.Writer) {
 			p("  - %s\n", c)
 		}
 		if v.Rounds > 0 {
-			p("  - simulation of the production Play: stake %d, %d rounds, seed %d, %d groups (group g on SeededSource(seed, g))\n", v.Stake, v.Rounds, v.Seed, v.Groups)
+			p("  - simulation of the production Play: stake %d, %d rounds, seed %d, %d groups (group g on draw.Seeded(seed, g))\n", v.Stake, v.Rounds, v.Seed, v.Groups)
 			p("    simulated RTP %.6f, sigma %.4f; exact %.6f; z = %+.3f; 99 %% interval [%.6f, %.6f]: %s\n", v.SimRTP, v.SimSigma, s.RTPByStake[strconv.FormatInt(int64(v.Stake), 10)], v.Z, v.Lo99, v.Hi99, map[bool]string{true: "within", false: "OUTSIDE"}[v.Within99])
 			p("    batch groups outside their own 99 %% interval: %d of %d (about 1 expected)\n", v.GroupsOutside, v.Groups)
 			p("  - full-size run: make simulate GAME=%s N=1000000000\n", s.Game)

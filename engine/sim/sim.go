@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // Z99 is the two-sided 99 % normal quantile.
@@ -29,7 +30,7 @@ type Config struct {
 	Stake   engine.Money
 	N       int64  // rounds
 	Workers int    // goroutines; <= 0 means 1
-	Seed    uint64 // group g plays SeededSource(Seed, g): results do not depend on Workers
+	Seed    uint64 // group g plays draw.Seeded(Seed, g): results do not depend on Workers
 	Groups  int    // batch groups; <= 0 means 100 (fewer if N is small)
 	// Theory is the exact RTP and sigma per unit stake at Stake; zero
 	// values skip the comparison.
@@ -121,7 +122,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if int64(gi) < cfg.N%int64(groups) {
 					n++
 				}
-				src := engine.NewSeededSource(cfg.Seed, uint64(gi))
+				src := draw.NewSeeded(cfg.Seed, uint64(gi))
 				g := &res.Groups[gi]
 				for i := int64(0); i < n; i++ {
 					if err := cfg.Game.Play(src, cfg.Stake, &r); err != nil {
@@ -191,7 +192,7 @@ func (res *Result) finish() {
 // Report writes the result as text.
 func (res *Result) Report(w io.Writer) {
 	fmt.Fprintf(w, "game %s  model %s\n", res.Game, res.ModelID)
-	fmt.Fprintf(w, "stake %d  rounds %d  seed %d  groups %d (stream g = SeededSource(seed, g))\n", res.Stake, res.N, res.Seed, len(res.Groups))
+	fmt.Fprintf(w, "stake %d  rounds %d  seed %d  groups %d (stream g = draw.Seeded(seed, g))\n", res.Stake, res.N, res.Seed, len(res.Groups))
 	fmt.Fprintf(w, "sum of totals %s  sum of squares %s (minor units)\n", res.Sum, res.SumSq)
 	fmt.Fprintf(w, "simulated RTP %.6f  sigma %.4f\n", res.RTP, res.Sigma)
 	if res.TheorySigma > 0 {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/engine/par"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
@@ -64,7 +65,7 @@ func TestSimulationReproducible(t *testing.T) {
 		t.Fatal("different seeds gave the same sums")
 	}
 	// Recompute group 0 by hand.
-	src := engine.NewSeededSource(3, 0)
+	src := draw.NewSeeded(3, 0)
 	var r engine.Round
 	var sum int64
 	for range a.Groups[0].N {

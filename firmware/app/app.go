@@ -1,9 +1,10 @@
 // Package app assembles a whole cabinet from its configuration: the ledger
-// in the data directory, the board (drivers or their emulators), the
-// central link (or an embedded central system on loopback), and the
-// cabinet loop; then it pumps every device and link event into the loop and
-// the loop's lamps out to the board. cmd/polaris and the headless scenario
-// runner both start cabinets through it.
+// in the data directory, the board (drivers, or the emulators the caller
+// passes in Options.BoardOptions), the central link (or the central system
+// Options.LocalCentral starts on loopback), and the cabinet loop; then it
+// pumps every device and link event into the loop and the loop's lamps out
+// to the board. cmd/polaris and the devkit (firmware/devkit) both start
+// cabinets through it; it imports no central system and no emulator.
 package app
 
 import (
@@ -11,6 +12,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +20,6 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
-	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
@@ -28,6 +29,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -43,13 +45,14 @@ type Options struct {
 	// the ones in use.
 	Market string
 	Board  string
-	// Central is host:port of the operator's central system; empty embeds
-	// one in the process (the devkit). PKIDir then holds the CA (ca.pem),
+	// Central is host:port of the operator's central system; empty starts
+	// LocalCentral in the process (the devkit). PKIDir then holds the CA (ca.pem),
 	// this cabinet's certificate (cabinets/<CabinetID>.pem and .key) and the
 	// central system's outcome-signing key (signing.pub), as
 	// `polaris-central pki` lays them out.
 	Central      string
 	PKIDir       string
+	LocalCentral LocalCentral // nil in the cabinet binary: it links no central system
 	CabinetID    string
 	Site, SiteID string
 	Timing       cabinet.Timing
@@ -82,10 +85,10 @@ type App struct {
 	Opt    Options
 	Ledger *ledger.Ledger
 	Board  *board.Cabinet
-	// Link is the cabinet's connection to the central system; Central is
-	// the embedded central system behind it, nil with a remote one.
+	// Link is the cabinet's connection to the central system; Central
+	// stops the one Options.LocalCentral started, nil with a remote one.
 	Link    *link.Client
-	Central *embedded.Central
+	Central io.Closer
 	Cabinet *cabinet.Cabinet
 	Market  *market.Profile
 
@@ -101,7 +104,7 @@ type App struct {
 	wg         sync.WaitGroup
 }
 
-// Start opens the ledger, assembles the board, starts the embedded central
+// Start opens the ledger, assembles the board, connects the central
 // system and builds the cabinet. Run starts it.
 func Start(ctx context.Context, o Options) (a *App, err error) {
 	if o.DataDir == "" {
@@ -151,7 +154,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
 		return nil, err
 	}
-	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventsToOutbox: true}
+	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventMessage: outbox.EventMessage}
 	// A ledger is created only where neither copy exists: one missing copy
 	// is rebuilt by Open from the other.
 	if exists(filepath.Join(o.LedgerA, "ledger.db")) || exists(filepath.Join(o.LedgerB, "ledger.db")) {

@@ -13,6 +13,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -48,7 +49,7 @@ func (g *gatedOutbox) Pending(limit int) ([]link.OutboxMessage, error) {
 	if !g.open || g.led == nil {
 		return nil, nil
 	}
-	return g.led.Pending(limit)
+	return outbox.Of(g.led).Pending(limit)
 }
 
 func (g *gatedOutbox) Ack(id int64) error {

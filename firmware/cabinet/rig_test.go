@@ -15,6 +15,7 @@ import (
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -94,7 +95,7 @@ type rig struct {
 	jackpots server.Jackpots
 	cancel   context.CancelFunc
 	done     chan struct{}
-	// eventsOut opens the ledger with EventsToOutbox, as firmware/app does.
+	// eventsOut opens the ledger with outbox.EventMessage, as firmware/app does.
 	eventsOut bool
 }
 
@@ -119,7 +120,10 @@ func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ..
 // start (re)builds the cabinet on the rig's ledger directories, as a power-up does.
 func (r *rig) start(marketID string, opts ...rigOption) {
 	t := r.t
-	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b"), EventsToOutbox: r.eventsOut}
+	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b")}
+	if r.eventsOut {
+		lo.EventMessage = outbox.EventMessage
+	}
 	led, err := ledger.Open(lo)
 	if err != nil {
 		led, err = ledger.Create(lo, "test")
@@ -129,7 +133,7 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 	}
 	r.led = led
 	if r.central == nil {
-		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: led, Jackpots: r.jackpots, NoJackpot: r.jackpots == nil})
+		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: outbox.Of(led), Jackpots: r.jackpots, NoJackpot: r.jackpots == nil})
 		if err != nil {
 			t.Fatal(err)
 		}

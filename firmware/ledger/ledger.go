@@ -1,7 +1,7 @@
 package ledger
 
 import (
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -25,9 +25,12 @@ type Options struct {
 	// OpenCheck and VerifyCheck are the SQLite checks run at Open and on
 	// Verify: "integrity_check", "quick_check" or "none".
 	OpenCheck, VerifyCheck string
-	// EventsToOutbox queues every event for the central system ("event")
-	// in the transaction that logs it.
-	EventsToOutbox bool
+	// EventMessage, when set, queues every event for the central system
+	// in the transaction that logs it, as the outbox message it returns:
+	// the layer that knows the central system's wire format encodes it
+	// (firmware/outbox), the ledger stores the bytes. An error queues
+	// nothing for that event; the event is logged all the same.
+	EventMessage func(Event) (kind string, payload []byte, err error)
 	// Parallel commits a transaction to both copies at once instead of A
 	// then B. Either way transaction n+1 starts only after both hold n.
 	Parallel bool
@@ -478,8 +481,11 @@ func (l *Ledger) Status() Status {
 	return st
 }
 
-func newLedgerID() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// newLedgerID names a ledger from what makes its creation unique: when,
+// where, by whom and after how many clears. The name tells two ledgers
+// apart on the audit page; it is no secret, so it needs no random source
+// (the cabinet binary imports none: central determination, check 30).
+func newLedgerID(o Options, wall time.Time, who, text string, clears int64) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%d\x00%s\x00%s\x00%s\x00%s\x00%d\x00%d", wall.UnixNano(), o.DirA, o.DirB, who, text, clears, os.Getpid()))
+	return hex.EncodeToString(h[:8])
 }

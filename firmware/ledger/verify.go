@@ -230,7 +230,7 @@ func writeGenesis(o Options, who, text string, clears int64, oldMeters []byte) e
 	g.kv = map[string][]byte{}
 	g.dig = newDigester(g.kv)
 	t := newTx(g)
-	t.put("meta/ledger_id", []byte(newLedgerID()))
+	t.put("meta/ledger_id", []byte(newLedgerID(o, t.wall, who, text, clears)))
 	t.put("meta/schema", []byte("1"))
 	t.putJSON("meta/created", t.wall)
 	t.putJSON("credit", int64(0))
