@@ -2,8 +2,11 @@ package app_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/firmware/app"
@@ -14,16 +17,10 @@ import (
 
 func waitFor(t *testing.T, a *app.App, what string, ok func(*view.Snapshot) bool) *view.Snapshot {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if s := a.Cabinet.View(); s != nil && ok(s) {
-			return s
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	s := a.Cabinet.View()
-	t.Fatalf("waited in vain for %s: mode %s credit %d tilts %v", what, s.Mode, s.Credit, s.Tilts)
-	return nil
+	var s *view.Snapshot
+	poll.Until(t, 20*time.Second, what, func() bool { s = a.Cabinet.View(); return s != nil && ok(s) },
+		func() string { return fmt.Sprintf("mode %s credit %d tilts %v", s.Mode, s.Credit, s.Tilts) })
+	return s
 }
 
 // The devkit cabinet end to end: the real ID-003 driver against its

@@ -2,10 +2,13 @@ package cabinet
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/server"
@@ -202,19 +205,19 @@ func (r *rig) press(b view.Button) { r.cab.Post(Press{Button: b}) }
 // steps of tick meanwhile.
 func (r *rig) until(what string, tick time.Duration, ok func(*view.Snapshot) bool) *view.Snapshot {
 	r.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		var s *view.Snapshot
+	var s *view.Snapshot
+	poll.Until(r.t, 15*time.Second, what, func() bool {
 		r.cab.Do(func() { r.cab.publish(); s = r.cab.View() })
 		if ok(s) {
-			return s
+			return true
 		}
 		r.clock.Advance(tick)
-		time.Sleep(time.Millisecond)
-	}
-	s := r.cab.View()
-	r.t.Fatalf("waited in vain for %s: mode %s credit %d win %d tilts %v msg %q", what, s.Mode, s.Credit, s.Win, s.Tilts, s.Message)
-	return nil
+		return false
+	}, func() string {
+		s := r.cab.View()
+		return fmt.Sprintf("mode %s credit %d win %d tilts %v msg %q", s.Mode, s.Credit, s.Win, s.Tilts, s.Message)
+	})
+	return s
 }
 
 func (r *rig) idle() *view.Snapshot {

@@ -2,11 +2,14 @@ package devkit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"github.com/polaris-vlt/polaris/board"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
@@ -50,7 +53,7 @@ func run(t *testing.T, h *Headless, script string) {
 // untilLogged waits for the last line of a document log to be event.
 func untilLogged(t *testing.T, path, event string) {
 	t.Helper()
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+	poll.Until(t, 20*time.Second, fmt.Sprintf("%s to log %q", path, event), func() bool {
 		var last string
 		if strings.HasSuffix(path, board.AcceptorLogFile) {
 			if es, _ := id003emu.ReadLog(path); len(es) > 0 {
@@ -59,11 +62,8 @@ func untilLogged(t *testing.T, path, event string) {
 		} else if es, _ := tclemu.ReadLog(path); len(es) > 0 {
 			last = es[len(es)-1].Event
 		}
-		if last == event {
-			return
-		}
-	}
-	t.Fatalf("%s never logged %q", path, event)
+		return last == event
+	})
 }
 
 func reconcileClean(t *testing.T, dir string, h *Headless) {

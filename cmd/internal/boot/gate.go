@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -37,10 +38,10 @@ func Gate(ctx context.Context, o *app.Options) (ready func()) {
 	case err == nil:
 		o.SoftwareID, o.SoftwareVersion = fmt.Sprintf("sha256:%x", m.Digest), m.Version
 	case errors.Is(err, verify.ErrUnsigned):
-		fmt.Fprintln(os.Stderr, "polaris: warning: unsigned development build, software verification skipped")
+		fmt.Fprintf(os.Stderr, "%s: warning: unsigned development build, software verification skipped\n", filepath.Base(os.Args[0]))
 		o.SoftwareVersion = "development build (unsigned)"
 	default:
-		log.Printf("polaris: %v", err)
+		log.Printf("%s: %v", filepath.Base(os.Args[0]), err)
 		o.SoftwareError = err.Error()
 	}
 	o.Health = health.New(time.Now)
