@@ -74,20 +74,22 @@ type room struct {
 
 var rooms = []room{
 	{room: "engine", stdOnly: true},
-	{room: "drivers"},
-	{room: "board", may: []string{"drivers"}},
+	// The deck's vocabulary is a leaf every room above the engine names.
+	{room: "deck", stdOnly: true},
+	{room: "drivers", may: []string{"deck"}},
+	{room: "board", may: []string{"drivers", "deck"}},
 	{room: "central", may: []string{"engine"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
-	{room: "firmware", may: []string{"engine", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
+	{room: "firmware", may: []string{"engine", "deck", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
 	// The devkit build adds the embedded central system and the emulators.
-	{room: "firmware/devkit", may: []string{"firmware", "engine", "central", "drivers", "board"}},
+	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "central", "drivers", "board"}},
 	// The ledger stores what it is given: nothing of the central system.
 	{room: "firmware/ledger"},
-	{room: "firmware/view", may: []string{"engine"}},
-	{room: "firmware/scenario", may: []string{"engine"}},
+	{room: "firmware/view", may: []string{"engine", "deck"}},
+	{room: "firmware/scenario", may: []string{"engine", "deck"}},
 	// The display draws snapshots: no board, no driver, no cabinet.
-	{room: "display", may: []string{"firmware/view", "engine"}, libs: []string{"github.com/hajimehoshi/ebiten/v2", "golang.org/x/image"}},
+	{room: "display", may: []string{"firmware/view", "engine", "deck"}, libs: []string{"github.com/hajimehoshi/ebiten/v2", "golang.org/x/image"}},
 }
 
 func ruleOf(path string) *room {

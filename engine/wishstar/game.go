@@ -351,3 +351,33 @@ func (g *Game) Evaluate(screen engine.Screen, stake engine.Money, freeSpin bool)
 	ev.Triggers.LockAndSpin = stars >= g.c.m.LockTrigger
 	return ev, nil
 }
+
+// FixedJackpots is engine.FixedJackpotter: the model's factors (in units
+// of stake/Unit) at stake (WS-10).
+func (g *Game) FixedJackpots(stake engine.Money) map[engine.Jackpot]engine.Money {
+	m := g.Model()
+	if m == nil {
+		return nil
+	}
+	out := map[engine.Jackpot]engine.Money{}
+	for t := engine.Mini; t <= engine.Grand; t++ {
+		if f, ok := m.Jackpots[JackpotName(t)]; ok {
+			out[t] = engine.Money(f * int64(stake) / Unit)
+		}
+	}
+	return out
+}
+
+// RTPByStake is engine.ExactRTPer.
+func (g *Game) RTPByStake() (map[engine.Money]float64, error) {
+	r, err := g.Exact()
+	if err != nil {
+		return nil, err
+	}
+	return r.RTPByStake, nil
+}
+
+var (
+	_ engine.FixedJackpotter = (*Game)(nil)
+	_ engine.ExactRTPer      = (*Game)(nil)
+)

@@ -399,15 +399,6 @@ func (a *App) beforeReset(e id003.PowerUpWithBill) error {
 	return cab.BeforeReset(e)
 }
 
-var buttonOf = map[gpio.Input]view.Button{
-	gpio.BtnStart: view.Start, gpio.BtnAuto: view.Auto, gpio.BtnRisk: view.Risk, gpio.BtnStop: view.Stop,
-	gpio.BtnBetPlus: view.BetPlus, gpio.BtnBetMinus: view.BetMinus, gpio.BtnCollect: view.Collect,
-}
-
-var doorOf = map[gpio.Input]string{
-	gpio.DoorMain: "main", gpio.DoorLogic: "logic", gpio.DoorCashbox: "cashbox", gpio.DoorAcceptor: "acceptor",
-}
-
 // gpioEvent turns debounced GPIO changes into cabinet events.
 func (a *App) gpioEvent(e gpio.Event) {
 	a.mu.Lock()
@@ -418,21 +409,14 @@ func (a *App) gpioEvent(e gpio.Event) {
 	}
 	switch e := e.(type) {
 	case gpio.InputChanged:
-		if b, ok := buttonOf[e.Input]; ok {
+		if b, ok := e.Input.Button(); ok {
 			if e.Active {
 				cab.Post(cabinet.Press{Button: b})
 			}
-			return
-		}
-		if d, ok := doorOf[e.Input]; ok {
+		} else if d, ok := e.Input.Door(); ok {
 			cab.Post(cabinet.Door{Name: d, Open: e.Active})
-			return
-		}
-		switch e.Input {
-		case gpio.KeyAttendant:
-			cab.Post(cabinet.Key{Name: "attendant", On: e.Active})
-		case gpio.KeyTechnician:
-			cab.Post(cabinet.Key{Name: "technician", On: e.Active})
+		} else if k, ok := e.Input.Key(); ok {
+			cab.Post(cabinet.Key{Name: k, On: e.Active})
 		}
 	case gpio.MeterFailed:
 		a.Opt.Logf("app: %s", e)
@@ -477,7 +461,8 @@ func (a *App) lampLoop(ctx context.Context) {
 				a.Board.GPIO.Kick(m)
 			}
 		}
-		for in, b := range buttonOf {
+		for _, in := range gpio.Buttons() {
+			b, _ := in.Button()
 			if last != nil && last[b] == s.Lamps[b] {
 				continue
 			}

@@ -256,9 +256,9 @@ func (c *Cabinet) handle(e Event) {
 	case SelectGame:
 		c.selectGame(e.Game)
 	case Key:
-		c.key(e.Name, e.On)
+		c.key(string(e.Name), e.On)
 	case Door:
-		c.door(e.Name, e.Open)
+		c.door(string(e.Name), e.Open)
 	case DoorWhileOff:
 		c.doorWhileOff(e)
 	case LinkState:

@@ -9,6 +9,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
@@ -115,7 +116,7 @@ func TestCheck13EventsQueuedOfflineReachCentralOnce(t *testing.T) {
 	gate.set(r.led, false)
 	r.cab.Post(LinkState{Up: false})
 	offline := func(n int) {
-		for _, d := range []string{"main", "logic", "cashbox"} {
+		for _, d := range []deck.Door{deck.Main, deck.Logic, deck.Cashbox} {
 			r.cab.Post(Door{Name: d, Open: true})
 			r.cab.Post(Door{Name: d, Open: false})
 		}

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/board/emulated"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/engine"
@@ -92,19 +93,27 @@ func (h *Headless) Close() error {
 	return h.App.Close()
 }
 
-var inputs = map[string]gpio.Input{
-	"start": gpio.BtnStart, "auto": gpio.BtnAuto, "risk": gpio.BtnRisk, "stop": gpio.BtnStop,
-	"bet+": gpio.BtnBetPlus, "bet_plus": gpio.BtnBetPlus, "bet-": gpio.BtnBetMinus, "bet_minus": gpio.BtnBetMinus,
-	"collect": gpio.BtnCollect, "red": gpio.BtnBetMinus, "black": gpio.BtnBetPlus,
-	"attendant": gpio.KeyAttendant, "technician": gpio.KeyTechnician,
-	"main": gpio.DoorMain, "logic": gpio.DoorLogic, "cashbox": gpio.DoorCashbox, "acceptor": gpio.DoorAcceptor,
+// scriptNames are the scripts' other names for deck buttons: the Risk
+// card's colours are the bet buttons (MS-10), and bet+/bet- read better.
+var scriptNames = map[string]string{
+	"bet+": string(deck.BetPlus), "bet-": string(deck.BetMinus),
+	"red": string(deck.BetMinus), "black": string(deck.BetPlus),
+}
+
+// inputNamed is the input a script names: a deck button, key switch or
+// door by its deck name ("start", "attendant", "main"), or a script name.
+func inputNamed(name string) (gpio.Input, bool) {
+	if n, ok := scriptNames[name]; ok {
+		name = n
+	}
+	return gpio.InputOf(name)
 }
 
 // debounceWait outlasts the devkit's debounce windows.
 const debounceWait = 80 * time.Millisecond
 
 func (h *Headless) set(name string, active bool) error {
-	in, ok := inputs[name]
+	in, ok := inputNamed(name)
 	if !ok {
 		return fmt.Errorf("no input %q", name)
 	}

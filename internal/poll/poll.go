@@ -10,8 +10,10 @@ import (
 	"time"
 )
 
-// Every is how often Until asks.
-const Every = 2 * time.Millisecond
+// Every is how often Until asks: often enough for a state that lasts a few
+// milliseconds (a document log's last line while the paper moves), and for
+// a test rig that moves a fake clock one step per ask.
+const Every = time.Millisecond
 
 // Until asks ok every Every until it holds. When within passes first it
 // fails t: "waited <within> in vain for <what>", and detail's line when
