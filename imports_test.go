@@ -74,18 +74,20 @@ type room struct {
 
 var rooms = []room{
 	{room: "engine", stdOnly: true},
-	// The deck's vocabulary is a leaf every room above the engine names.
+	// The deck's vocabulary and the injected clock are leaves every room
+	// above the engine uses.
 	{room: "deck", stdOnly: true},
-	{room: "drivers", may: []string{"deck"}},
-	{room: "board", may: []string{"drivers", "deck"}},
+	{room: "clock", stdOnly: true},
+	{room: "drivers", may: []string{"deck", "clock"}},
+	{room: "board", may: []string{"drivers", "deck", "clock"}},
 	{room: "central", may: []string{"engine"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
-	{room: "firmware", may: []string{"engine", "deck", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
+	{room: "firmware", may: []string{"engine", "deck", "clock", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
 	// The devkit build adds the embedded central system and the emulators.
-	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "central", "drivers", "board"}},
+	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "central", "drivers", "board"}},
 	// The ledger stores what it is given: nothing of the central system.
-	{room: "firmware/ledger"},
+	{room: "firmware/ledger", may: []string{"clock"}},
 	{room: "firmware/view", may: []string{"engine", "deck"}},
 	{room: "firmware/scenario", may: []string{"engine", "deck"}},
 	// The display draws snapshots: no board, no driver, no cabinet.

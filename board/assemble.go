@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sync"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
@@ -55,7 +57,7 @@ type Emulators interface {
 type Options struct {
 	// Clock times the GPIO (debounce, patterns, meter pulses); nil is the
 	// system clock.
-	Clock gpio.Clock
+	Clock clock.Clock
 	// Meters is the durable count of units owed to the hard meters: the
 	// ledger. Required.
 	Meters gpio.MeterStore

@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
@@ -37,7 +39,7 @@ type Config struct {
 	// Acceptor and Printer may be nil: money then cannot go in or out that way.
 	Acceptor Acceptor
 	Printer  printer.Printer
-	Clock    Clock
+	Clock    clock.Clock
 	Timing   Timing
 	// CallTimeout bounds each call to the central system and to devices.
 	CallTimeout time.Duration
@@ -145,7 +147,7 @@ func New(cfg Config) (*Cabinet, error) {
 		return nil, errors.New("cabinet: market, ledger and central are required")
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = SystemClock{}
+		cfg.Clock = clock.System{}
 	}
 	if cfg.StorageLow == 0 {
 		cfg.StorageLow = DefaultStorageLow

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
@@ -21,19 +23,6 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
-
-// fakeClock is the cabinet's time in tests: it moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (f *fakeClock) Now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
-func (f *fakeClock) Advance(d time.Duration) {
-	f.mu.Lock()
-	f.now = f.now.Add(d)
-	f.mu.Unlock()
-}
 
 // fakeAcceptor records commands and, on Stack, behaves as the ID-003 driver
 // does at VEND VALID: the BeforeAck hook, then the Stacked event.
@@ -91,7 +80,7 @@ type rig struct {
 	cab      *Cabinet
 	led      *ledger.Ledger
 	central  *embedded.Central
-	clock    *fakeClock
+	clock    *clock.Fake
 	acc      *fakeAcceptor
 	prn      *printer.Fake
 	dir      string
@@ -115,7 +104,7 @@ func newRig(t *testing.T, marketID string, opts ...rigOption) *rig {
 func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ...rigOption) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	r := &rig{t: t, dir: dir, clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}, jackpots: jackpots}
+	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), jackpots: jackpots}
 	r.start(marketID, opts...)
 	return r
 }

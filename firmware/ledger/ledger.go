@@ -11,6 +11,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
 )
 
 // Options configure a ledger.
@@ -18,8 +20,9 @@ type Options struct {
 	// DirA and DirB hold the two copies (on a cabinet, two media). Each
 	// holds ledger.db with its -wal and -shm files.
 	DirA, DirB string
-	// Clock stamps entries and events; defaults to the system clock.
-	Clock Clock
+	// Clock stamps entries and events (wall time in UTC, and the time since
+	// this ledger was opened: one power-up); defaults to the system clock.
+	Clock clock.Clock
 	// ChainKeep is how many sealed transactions each copy keeps (≥ 16).
 	ChainKeep int
 	// OpenCheck and VerifyCheck are the SQLite checks run at Open and on
@@ -47,7 +50,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.DirA, o.DirB = a, b
 	if o.Clock == nil {
-		o.Clock = NewSystemClock()
+		o.Clock = clock.System{}
 	}
 	if o.ChainKeep == 0 {
 		o.ChainKeep = 256
@@ -77,6 +80,7 @@ type Ledger struct {
 	mu     sync.RWMutex
 	o      Options
 	stores [2]*store
+	start  time.Time // when opened: mono counts from it
 
 	kv     map[string][]byte
 	dig    *digester
@@ -92,8 +96,17 @@ type Ledger struct {
 }
 
 func newLedger(o Options) *Ledger {
-	return &Ledger{o: o, stores: [2]*store{{name: "A", dir: o.DirA}, {name: "B", dir: o.DirB}}}
+	return &Ledger{o: o, start: o.Clock.Now(), stores: [2]*store{{name: "A", dir: o.DirA}, {name: "B", dir: o.DirB}}}
 }
+
+// wall is the time in UTC.
+func (l *Ledger) wall() time.Time { return l.o.Clock.Now().UTC() }
+
+// mono is the time since the ledger was opened (this power-up): the
+// event log records it with the power-up count, so ordering across
+// restarts is by sequence number. On the system clock it is read from the
+// monotonic clock.
+func (l *Ledger) mono() time.Duration { return l.o.Clock.Now().Sub(l.start) }
 
 // Open opens an existing ledger and reconciles its copies: a copy behind
 // the other (an interrupted write) is brought up to date, a bad copy is
@@ -350,7 +363,7 @@ func (l *Ledger) do(op string, args any, fn func(*tx) error) error {
 // enterRAMError stops all writes, persists the reason in both copy
 // directories and keeps the best readable values for suspect reads.
 func (l *Ledger) enterRAMError(reason string, imgs [2]*copyImage) {
-	l.ram = &RAMError{Reason: reason, Since: l.o.Clock.Wall().Format(time.RFC3339)}
+	l.ram = &RAMError{Reason: reason, Since: l.wall().Format(time.RFC3339)}
 	for _, s := range l.stores {
 		s.close()
 		writeMarker(s.dir, l.ram)

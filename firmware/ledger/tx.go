@@ -19,7 +19,7 @@ type tx struct {
 
 func newTx(l *Ledger) *tx {
 	return &tx{l: l, w: map[string][]byte{}, meters: map[Scope]map[Meter]int64{}, dirty: map[Scope]bool{},
-		wall: l.o.Clock.Wall().UTC(), mono: l.o.Clock.Mono()}
+		wall: l.wall(), mono: l.mono()}
 }
 
 func (t *tx) get(k string) ([]byte, bool) {

@@ -182,7 +182,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	for _, s := range l.stores {
 		s.close()
 	}
-	stamp := l.o.Clock.Wall().Format("20060102T150405.000000000")
+	stamp := l.wall().Format("20060102T150405.000000000")
 	for _, s := range l.stores {
 		if err := os.MkdirAll(s.dir, 0o700); err != nil {
 			return fmt.Errorf("%w: %v", ErrStorage, err)
