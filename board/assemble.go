@@ -6,22 +6,18 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
-	"strings"
 	"sync"
 	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
-	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
-	"github.com/polaris-vlt/polaris/drivers/printer/escposemu"
 	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
-	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
-	"github.com/polaris-vlt/polaris/drivers/ptypair"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
@@ -41,11 +37,29 @@ type Acceptor interface {
 // Printer is the firmware's port to the ticket printer (drivers/printer).
 type Printer = printer.Printer
 
+// Emulators start the device emulators of a profile's emulated devices,
+// each on the far end of a pseudo-terminal whose host end the driver opens
+// through serialport, the same code path as a real port. The devkit passes
+// board/emulated's; the cabinet binary passes none and links no emulator.
+type Emulators interface {
+	// StartAcceptor starts an emulated ID-003 acceptor with the note table
+	// of currency (ISO 4217), a bill recycler if asked, and returns the
+	// path of the port its driver opens and the country byte its table
+	// carries. log, when not "", is its document log.
+	StartAcceptor(log, currency string, recycler bool) (path string, country byte, err error)
+	// StartPrinter starts an emulated printer speaking protocol ("tcl",
+	// "escpos"), likewise.
+	StartPrinter(protocol, log string) (path string, err error)
+	// Close stops the emulators; the board calls it after closing the
+	// drivers.
+	Close() error
+}
+
 // Options are what the cabinet program supplies to Assemble.
 type Options struct {
 	// Clock times the GPIO (debounce, patterns, meter pulses); nil is the
 	// system clock.
-	Clock gpio.Clock
+	Clock clock.Clock
 	// Meters is the durable count of units owed to the hard meters: the
 	// ledger. Required.
 	Meters gpio.MeterStore
@@ -83,6 +97,9 @@ type Options struct {
 	// moves) and are replayed when the emulators start again. Real devices
 	// ignore it.
 	DocumentLogDir string
+	// Emulators start the profile's emulated devices; nil refuses a
+	// profile that has any.
+	Emulators Emulators
 }
 
 // Document log files in Options.DocumentLogDir.
@@ -106,19 +123,13 @@ type Cabinet struct {
 	Acceptor Acceptor
 	Printer  Printer // nil until a printer driver for the profile's protocol is wired
 
-	// Devkit only: the in-memory GPIO lines the keyboard drives, and the
-	// device emulators on the far ends of the pseudo-terminals.
-	FakeGPIO         *gpiofake.Board
-	AcceptorEmulator *id003emu.Acceptor
-	TCLEmulator      *tclemu.Emulator    // when the printer is an emulated TCL printer
-	ESCPOSEmulator   *escposemu.Emulator // when it is an emulated ESC/POS printer
+	// Devkit only: the in-memory GPIO lines the keyboard drives (the
+	// device emulators are Options.Emulators').
+	FakeGPIO *gpiofake.Board
 
 	inputs map[gpio.Input]gpio.InputWiring
 
-	emuCancel context.CancelFunc
-	emuWG     sync.WaitGroup
-	emuMu     sync.Mutex
-	emuErr    error
+	emulators Emulators // set once an emulated device started
 	closers   []func() error
 	closeOnce sync.Once
 	closeErr  error
@@ -126,16 +137,14 @@ type Cabinet struct {
 
 // Assemble opens everything a profile names: the GPIO banks (refusing to
 // start when a pin does not resolve), the acceptor and the printer. For
-// emulated devices it starts the emulators on pseudo-terminal pairs, and
-// the drivers open the host ends through serialport, the same code path as
-// a real port. On error everything opened so far is closed again.
+// emulated devices it starts Options.Emulators, and the drivers open the
+// host ends of their pseudo-terminals. On error everything opened so far is
+// closed again.
 func Assemble(p *Profile, opt Options) (c *Cabinet, err error) {
 	if opt.Meters == nil {
 		return nil, errors.New("board: Assemble needs a MeterStore (the ledger)")
 	}
 	c = &Cabinet{Profile: p, inputs: map[gpio.Input]gpio.InputWiring{}}
-	emuCtx, cancel := context.WithCancel(context.Background())
-	c.emuCancel = cancel
 	defer func() {
 		if err != nil {
 			c.Close()
@@ -146,10 +155,10 @@ func Assemble(p *Profile, opt Options) (c *Cabinet, err error) {
 	if err := c.assembleGPIO(p, opt); err != nil {
 		return c, err
 	}
-	if err := c.assembleAcceptor(emuCtx, p, opt); err != nil {
+	if err := c.assembleAcceptor(p, opt); err != nil {
 		return c, err
 	}
-	if err := c.assemblePrinter(emuCtx, p, opt); err != nil {
+	if err := c.assemblePrinter(p, opt); err != nil {
 		return c, err
 	}
 	return c, nil
@@ -215,31 +224,21 @@ func allActiveHigh(ms []gpio.MeterWiring) bool {
 	return true
 }
 
-// newPair makes a pseudo-terminal pair closed with the cabinet.
-func (c *Cabinet) newPair(what string) (*ptypair.Pair, error) {
-	pair, err := ptypair.New()
-	if err != nil {
-		return nil, fmt.Errorf("board: %s emulator: %w", what, err)
+// emulate starts one emulated device through opt.Emulators and returns
+// the port its driver opens.
+func (c *Cabinet) emulate(p *Profile, opt Options, what string, start func(Emulators) (string, error)) (string, error) {
+	if opt.Emulators == nil {
+		return "", fmt.Errorf("board: %s: the %s is emulated, and this build has no emulators (the devkit build has: cmd/polaris-devkit)", p.Name, what)
 	}
-	c.closers = append(c.closers, pair.Close)
-	return pair, nil
+	c.emulators = opt.Emulators
+	path, err := start(opt.Emulators)
+	if err != nil {
+		return "", fmt.Errorf("board: %s: %s emulator: %w", p.Name, what, err)
+	}
+	return path, nil
 }
 
-// goEmulate runs an emulator until Close; an early stop is kept for
-// EmulatorError.
-func (c *Cabinet) goEmulate(ctx context.Context, what string, run func(context.Context) error) {
-	c.emuWG.Add(1)
-	go func() {
-		defer c.emuWG.Done()
-		if err := run(ctx); err != nil && ctx.Err() == nil {
-			c.emuMu.Lock()
-			c.emuErr = errors.Join(c.emuErr, fmt.Errorf("board: %s emulator: %w", what, err))
-			c.emuMu.Unlock()
-		}
-	}()
-}
-
-func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options) error {
+func (c *Cabinet) assembleAcceptor(p *Profile, opt Options) error {
 	a := p.Acceptor
 	if a.Protocol != "id003" {
 		return fmt.Errorf("board: %s: no driver for acceptor protocol %q", p.Name, a.Protocol)
@@ -257,29 +256,25 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 	if currency == "" {
 		currency = "EUR"
 	}
-	country, sourced := acceptorCountry(currency)
-	if a.CountryCode != 0 {
-		country = byte(a.CountryCode)
-	} else if !sourced && !a.Emulated {
-		return fmt.Errorf("board: %s: acceptor: no public country code for %s: set acceptor.country_code to the byte the unit's currency table (8A) carries", p.Name, currency)
-	}
+	country, sourced := acceptorCountries[currency]
 	if a.Emulated {
-		pair, err := c.newPair("acceptor")
+		// The emulator says which country byte its table of currency carries.
+		var err error
+		path, err = c.emulate(p, opt, "acceptor", func(e Emulators) (string, error) {
+			var p string
+			var err error
+			p, country, err = e.StartAcceptor(opt.docLog(AcceptorLogFile), currency, a.Recycler)
+			return p, err
+		})
 		if err != nil {
 			return err
 		}
-		table, ok := id003emu.Tables[currency]
-		if !ok {
-			return fmt.Errorf("board: %s: acceptor: the emulator has no %s table (want one of %s)", p.Name, currency, strings.Join(acceptorCurrencies(), ", "))
-		}
-		c.AcceptorEmulator = id003emu.New(pair.Device, id003emu.Config{Log: opt.docLog(AcceptorLogFile),
-			Currency: table.Denoms, Version: table.Version, Recycler: a.Recycler})
-		if err := c.AcceptorEmulator.LogError(); err != nil {
-			return fmt.Errorf("board: %s: acceptor emulator: %w", p.Name, err)
-		}
-		c.closers = append(c.closers, c.AcceptorEmulator.CloseLog)
-		c.goEmulate(ctx, "acceptor", c.AcceptorEmulator.Run)
-		path = pair.HostPath
+		sourced = true
+	}
+	if a.CountryCode != 0 {
+		country = byte(a.CountryCode)
+	} else if !sourced {
+		return fmt.Errorf("board: %s: acceptor: no public country code for %s: set acceptor.country_code to the byte the unit's currency table (8A) carries", p.Name, currency)
 	}
 	cfg := id003.DefaultConfig(path)
 	cfg.Country, cfg.Recycler = country, a.Recycler
@@ -294,22 +289,11 @@ func (c *Cabinet) assembleAcceptor(ctx context.Context, p *Profile, opt Options)
 	return nil
 }
 
-// acceptorCountry is the 8A country byte of a currency from the
-// emulator's tables, and whether a public source gives it (EUR E0 does;
-// the CZK byte is the emulator's stand-in).
-func acceptorCountry(currency string) (byte, bool) {
-	t, ok := id003emu.Tables[currency]
-	return t.Country, ok && t.Sourced
-}
-
-func acceptorCurrencies() []string {
-	var c []string
-	for k := range id003emu.Tables {
-		c = append(c, k)
-	}
-	sort.Strings(c)
-	return c
-}
+// acceptorCountries are the 8A country bytes a public source gives
+// (EUR E0: TerminalClient's CurrencySpecification.h; drivers/id003/README.md).
+// No public source gives the Czech unit's byte: a real CZK acceptor needs
+// acceptor.country_code in its profile.
+var acceptorCountries = map[string]byte{"EUR": 0xE0}
 
 // portExists refuses to start when a configured serial port is missing
 // (adapter unplugged, udev rule not installed): a clear error beats a
@@ -321,7 +305,7 @@ func portExists(profile, what, path string) error {
 	return nil
 }
 
-func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) error {
+func (c *Cabinet) assemblePrinter(p *Profile, opt Options) error {
 	pr := p.Printer
 	path := pr.Port
 	if !pr.Emulated {
@@ -329,21 +313,15 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 			return err
 		}
 	}
+	if pr.Emulated && (pr.Protocol == "tcl" || pr.Protocol == "escpos") {
+		var err error
+		path, err = c.emulate(p, opt, "printer", func(e Emulators) (string, error) { return e.StartPrinter(pr.Protocol, opt.docLog(PrinterLogFile)) })
+		if err != nil {
+			return err
+		}
+	}
 	switch pr.Protocol {
 	case "tcl":
-		if pr.Emulated {
-			pair, err := c.newPair("printer")
-			if err != nil {
-				return err
-			}
-			emu := tclemu.New(pair.Device, tclemu.Options{Log: opt.docLog(PrinterLogFile)})
-			c.closers = append(c.closers, func() error { emu.Close(); return nil })
-			if err := emu.LogError(); err != nil {
-				return fmt.Errorf("board: %s: printer emulator: %w", p.Name, err)
-			}
-			c.TCLEmulator = emu
-			path = pair.HostPath
-		}
 		cfg := tcl.Config{Path: path, Download: pr.DownloadTemplates, Transliterate: pr.Transliterate,
 			Heartbeat: opt.PrinterHeartbeat}
 		if err := tcl.ApplyModel(&cfg, pr.Model); err != nil {
@@ -376,19 +354,6 @@ func (c *Cabinet) assemblePrinter(ctx context.Context, p *Profile, opt Options) 
 		c.Printer = d
 		return nil
 	case "escpos":
-		if pr.Emulated {
-			pair, err := c.newPair("printer")
-			if err != nil {
-				return err
-			}
-			emu := escposemu.New(pair.Device, escposemu.Options{Log: opt.docLog(PrinterLogFile)})
-			c.closers = append(c.closers, func() error { emu.Close(); return nil })
-			if err := emu.LogError(); err != nil {
-				return fmt.Errorf("board: %s: printer emulator: %w", p.Name, err)
-			}
-			c.ESCPOSEmulator = emu
-			path = pair.HostPath
-		}
 		mode := serialport.ModeESCPOSDefault
 		if pr.Baud != 0 {
 			mode.Baud = pr.Baud
@@ -432,13 +397,6 @@ func (c *Cabinet) Run(ctx context.Context) error {
 	return err
 }
 
-// EmulatorError returns what made an emulator stop early, if anything.
-func (c *Cabinet) EmulatorError() error {
-	c.emuMu.Lock()
-	defer c.emuMu.Unlock()
-	return c.emuErr
-}
-
 // SetInput drives a devkit input: active means pressed, turned or open.
 // It fails on a cabinet with real GPIO.
 func (c *Cabinet) SetInput(in gpio.Input, active bool) error {
@@ -452,15 +410,17 @@ func (c *Cabinet) SetInput(in gpio.Input, active bool) error {
 	return c.FakeGPIO.Set(w.Line, active != w.ActiveLow)
 }
 
-// Close stops the emulators, turns the outputs off and closes every device.
+// Close turns the outputs off, closes every device and then stops the
+// emulators.
 func (c *Cabinet) Close() error {
 	c.closeOnce.Do(func() {
-		c.emuCancel()
 		var errs []error
 		for i := len(c.closers) - 1; i >= 0; i-- {
 			errs = append(errs, c.closers[i]())
 		}
-		c.emuWG.Wait()
+		if c.emulators != nil {
+			errs = append(errs, c.emulators.Close())
+		}
 		c.closeErr = errors.Join(errs...)
 	})
 	return c.closeErr

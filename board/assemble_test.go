@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/board/emulated"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
@@ -78,11 +79,12 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 	}
 	store := gpiofake.NewMeterStore()
 	gev := make(chan gpio.Event, 64)
-	cab, err := assemble(t, p, Options{Meters: store, GPIOEvents: func(e gpio.Event) { gev <- e }})
+	emu := emulated.New()
+	cab, err := assemble(t, p, Options{Meters: store, GPIOEvents: func(e gpio.Event) { gev <- e }, Emulators: emu})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cab.FakeGPIO == nil || cab.AcceptorEmulator == nil {
+	if cab.FakeGPIO == nil || emu.Acceptor == nil {
 		t.Fatal("devkit without fake GPIO or acceptor emulator")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -131,7 +133,7 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 	ev := cab.Acceptor.Events()
 	waitFor(t, ev, "acceptor ready", func(e id003.Event) bool { _, ok := e.(id003.Ready); return ok })
 	waitFor(t, ev, "acceptor enabled", func(e id003.Event) bool { _, ok := e.(id003.Enabled); return ok })
-	if err := cab.AcceptorEmulator.InsertNote(0x63); err != nil {
+	if err := emu.Acceptor.InsertNote(0x63); err != nil {
 		t.Fatal(err)
 	}
 	waitFor(t, ev, "escrow", func(e id003.Event) bool { _, ok := e.(id003.Escrow); return ok })
@@ -144,11 +146,11 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 
 	// Printer: the TCL driver (opened at Assemble against the emulator)
 	// prints a voucher; it is issued when its validation number is printed.
-	if cab.Printer == nil || cab.TCLEmulator == nil {
+	if cab.Printer == nil || emu.TCL == nil {
 		t.Fatal("devkit without printer or TCL emulator")
 	}
 	printVoucher(t, cab.Printer)
-	if n := len(cab.TCLEmulator.Printouts()); n != 1 {
+	if n := len(emu.TCL.Printouts()); n != 1 {
 		t.Errorf("emulator printed %d documents", n)
 	}
 
@@ -167,7 +169,7 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 	if on, _ := cab.FakeGPIO.Output("LAMP_START"); on {
 		t.Error("lamp left on after Close")
 	}
-	if err := cab.EmulatorError(); err != nil {
+	if err := emu.Err(); err != nil {
 		t.Errorf("emulator: %v", err)
 	}
 }
@@ -243,13 +245,14 @@ func TestDevkitPrintsVouchersBackToBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
+	emu := emulated.New()
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emu})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for i := 0; i < 3; i++ {
 		printVoucher(t, cab.Printer)
-		cab.TCLEmulator.TakeTicket()
+		emu.TCL.TakeTicket()
 		waitFor(t, cab.Printer.Events(), "ticket taken", func(e printer.Event) bool { _, ok := e.(printer.TicketTaken); return ok })
 	}
 }
@@ -270,7 +273,8 @@ func TestAcceptorCurrencyVariant(t *testing.T) {
 			t.Fatal(err)
 		}
 		var got id003.Config
-		cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), AcceptorCurrency: c.market,
+		emu := emulated.New()
+		_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), AcceptorCurrency: c.market, Emulators: emu,
 			AcceptorConfig: func(cfg *id003.Config) { got = *cfg }})
 		if err != nil {
 			t.Fatal(err)
@@ -278,7 +282,7 @@ func TestAcceptorCurrencyVariant(t *testing.T) {
 		if got.Country != id003emu.CountryCZK || !got.Recycler {
 			t.Fatalf("%s: driver country %02X recycler %v", c.name, got.Country, got.Recycler)
 		}
-		if cab.AcceptorEmulator == nil {
+		if emu.Acceptor == nil {
 			t.Fatal("no emulated acceptor")
 		}
 	}
@@ -319,7 +323,8 @@ func TestESCPOSPrinterAssembles(t *testing.T) {
 	}
 	var modes []serialport.Mode
 	var mu sync.Mutex
-	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), ESCPOSConfig: func(c *escpos.Config) {
+	emu := emulated.New()
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emu, ESCPOSConfig: func(c *escpos.Config) {
 		c.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
 			mu.Lock()
 			modes = append(modes, m)
@@ -330,7 +335,7 @@ func TestESCPOSPrinterAssembles(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if cab.ESCPOSEmulator == nil || cab.TCLEmulator != nil {
+	if emu.ESCPOS == nil || emu.TCL != nil {
 		t.Fatal("wrong printer emulator")
 	}
 	mu.Lock()
@@ -339,4 +344,17 @@ func TestESCPOSPrinterAssembles(t *testing.T) {
 	}
 	mu.Unlock()
 	printVoucher(t, cab.Printer)
+}
+
+// A board without emulators (the cabinet binary) refuses a profile with
+// emulated devices, saying where they are.
+func TestEmulatedDeviceNeedsEmulators(t *testing.T) {
+	p, err := Load("devkit")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
+	if err == nil || !strings.Contains(err.Error(), "acceptor is emulated") || !strings.Contains(err.Error(), "polaris-devkit") {
+		t.Fatalf("Assemble: %v", err)
+	}
 }

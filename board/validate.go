@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 )
 
@@ -154,15 +153,10 @@ func (v *validator) check(p *Profile) {
 	} else {
 		protocol("acceptor", a.Protocol, AcceptorProtocols)
 		port("acceptor", a.Port, a.Emulated)
-		if a.Currency != "" {
-			_, known := id003emu.Tables[a.Currency]
-			_, sourced := acceptorCountry(a.Currency)
-			switch {
-			case !known && (a.Emulated || a.CountryCode == 0):
-				v.add("acceptor.currency", "unknown acceptor currency %q (want one of %s, or set acceptor.country_code)", a.Currency, strings.Join(acceptorCurrencies(), ", "))
-			case !sourced && !a.Emulated && a.CountryCode == 0:
-				v.add("acceptor.country_code", "no public country code for %s: set it to the byte the unit's currency table (8A) carries", a.Currency)
-			}
+		// An emulated acceptor's table is the emulator's to check (devkit);
+		// a real unit needs its country byte from a source or the profile.
+		if _, sourced := acceptorCountries[a.Currency]; a.Currency != "" && !sourced && !a.Emulated && a.CountryCode == 0 {
+			v.add("acceptor.country_code", "no public country code for %s: set it to the byte the unit's currency table (8A) carries", a.Currency)
 		}
 		if a.CountryCode < 0 || a.CountryCode > 255 {
 			v.add("acceptor.country_code", "%d out of range 0..255", a.CountryCode)

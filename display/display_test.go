@@ -23,6 +23,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/devkit"
 	"github.com/polaris-vlt/polaris/firmware/scenario"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -318,7 +319,11 @@ func TestDevkitPanel(t *testing.T) {
 
 // TestDevkitKeysResolve: every board binding names an ebiten key.
 func TestDevkitKeysResolve(t *testing.T) {
-	g := NewGame(Options{Source: (&fixedSource{}).get, Devkit: &fakeDevkit{}, Renderer: rend})
+	var keys []KeyBinding
+	for _, b := range board.DevkitKeys {
+		keys = append(keys, KeyBinding{Key: b.Key, Input: int(b.Input), Toggle: b.Toggle})
+	}
+	g := NewGame(Options{Source: (&fixedSource{}).get, Devkit: &fakeDevkit{}, Renderer: rend, Keys: keys})
 	if len(g.keys) != len(board.DevkitKeys) {
 		t.Fatalf("%d of %d devkit keys resolve to ebiten keys", len(g.keys), len(board.DevkitKeys))
 	}
@@ -336,7 +341,7 @@ func TestDevkitKeysResolve(t *testing.T) {
 func TestCabinetOnScreen(t *testing.T) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	h, err := scenario.StartHeadless(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", Timing: cabinet.Timing{}})
+	h, err := devkit.StartHeadless(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", Timing: cabinet.Timing{}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -403,16 +408,17 @@ const W0 = render.W
 
 type fakeDevkit struct{ inputs []gpio.Input }
 
-func (f *fakeDevkit) SetInput(in gpio.Input, on bool) error {
+func (f *fakeDevkit) SetInput(input int, on bool) error {
+	in := gpio.Input(input)
 	f.inputs = append(f.inputs, in)
 	return nil
 }
-func (f *fakeDevkit) Toggle(in gpio.Input) (bool, error) { return true, nil }
-func (f *fakeDevkit) InsertNote(byte) error              { return nil }
-func (f *fakeDevkit) InsertLastTicket() error            { return nil }
-func (f *fakeDevkit) AcceptorJam(bool) error             { return nil }
-func (f *fakeDevkit) PrinterPaperOut(bool)               {}
-func (f *fakeDevkit) PrinterJamNext()                    {}
-func (f *fakeDevkit) NextGame()                          {}
-func (f *fakeDevkit) Keys() []string                     { return nil }
-func (f *fakeDevkit) Status() string                     { return "acceptor ready · printer ready" }
+func (f *fakeDevkit) Toggle(int) (bool, error) { return true, nil }
+func (f *fakeDevkit) InsertNote(byte) error    { return nil }
+func (f *fakeDevkit) InsertLastTicket() error  { return nil }
+func (f *fakeDevkit) AcceptorJam(bool) error   { return nil }
+func (f *fakeDevkit) PrinterPaperOut(bool)     {}
+func (f *fakeDevkit) PrinterJamNext()          {}
+func (f *fakeDevkit) NextGame()                {}
+func (f *fakeDevkit) Keys() []string           { return nil }
+func (f *fakeDevkit) Status() string           { return "acceptor ready · printer ready" }

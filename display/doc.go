@@ -5,6 +5,6 @@
 //
 // The ebiten layer builds only with the build tag "display": ebiten opens
 // the X display when a binary starts, so an untagged build (go test ./...,
-// polaris headless) must not link it. make run, make display-test and the
+// polaris-devkit headless) must not link it. make run, make display-test and the
 // cabinet image build with -tags display.
 package display

@@ -11,17 +11,16 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
-	"github.com/polaris-vlt/polaris/board"
 	"github.com/polaris-vlt/polaris/display/render"
-	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
 // Devkit is the desktop board the window's keyboard drives. A cabinet
 // passes none: its buttons are wired.
 type Devkit interface {
-	SetInput(in gpio.Input, active bool) error
-	Toggle(in gpio.Input) (bool, error)
+	// SetInput and Toggle drive the input a KeyBinding names.
+	SetInput(input int, active bool) error
+	Toggle(input int) (bool, error)
 	// InsertNote feeds the acceptor emulator a note by escrow code.
 	InsertNote(code byte) error
 	// InsertLastTicket feeds the last printed voucher back in.
@@ -40,13 +39,26 @@ type Devkit interface {
 	Status() string
 }
 
+// KeyBinding is one desktop key of the devkit's keyboard layout. The
+// caller gives the layout (Options.Keys): the display knows keys, the
+// board knows inputs.
+type KeyBinding struct {
+	Key    string // as ebiten names keys: "Space", "F5"
+	Input  int    // the caller's input, handed back to Devkit.SetInput or Toggle
+	Toggle bool   // flips on each press (a key switch, a door); else held while pressed
+}
+
 // Options configure the display.
 type Options struct {
 	// Source and Clock are called from the render loop and, when Run
 	// draws on demand, from its pacer's goroutine too.
-	Source     func() *view.Snapshot
-	Clock      func() time.Time
-	Devkit     Devkit // nil on a cabinet
+	Source func() *view.Snapshot
+	Clock  func() time.Time
+	Devkit Devkit // nil on a cabinet
+	// Keys is the devkit's keyboard layout; NoteKeys maps digit keys
+	// ("Digit1") to the escrow codes Devkit.InsertNote takes.
+	Keys       []KeyBinding
+	NoteKeys   map[string]byte
 	Fullscreen bool
 	Title      string
 	// Logf reports refused devkit actions.
@@ -111,7 +123,7 @@ func sameKeys(a, b []string) bool {
 
 type keyBinding struct {
 	key ebiten.Key
-	b   board.KeyBinding
+	b   KeyBinding
 }
 
 var keyByName = func() map[string]ebiten.Key {
@@ -134,7 +146,7 @@ func NewGame(o Options) *Game {
 	if g.r == nil {
 		g.r = render.New()
 	}
-	for _, b := range board.DevkitKeys {
+	for _, b := range o.Keys {
 		if k, ok := keyByName[b.Key]; ok {
 			g.keys = append(g.keys, keyBinding{k, b})
 		}
@@ -317,7 +329,7 @@ func (g *Game) input() {
 	}
 	for _, k := range noteKeys {
 		if inpututil.IsKeyJustPressed(k) {
-			code, ok := board.DevkitNoteKeys[k.String()]
+			code, ok := g.o.NoteKeys[k.String()]
 			if ok {
 				if err := d.InsertNote(code); err != nil {
 					g.o.Logf("display: note: %v", err)
@@ -347,7 +359,7 @@ func (g *Game) input() {
 	}
 }
 
-func (g *Game) set(b board.KeyBinding, on bool) {
+func (g *Game) set(b KeyBinding, on bool) {
 	if err := g.o.Devkit.SetInput(b.Input, on); err != nil {
 		g.o.Logf("display: %s: %v", b.Key, err)
 	}

@@ -3,12 +3,11 @@ package engine_test
 import (
 	"errors"
 	"math"
-	"math/bits"
-	mrand "math/rand/v2"
 	"slices"
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // coin is a tiny game for the core: one draw of range 6 per spin; a 6
@@ -125,7 +124,7 @@ func chiSquare(src engine.Source, n, k int) float64 {
 // critical values.
 func TestSourcesUnbiased(t *testing.T) {
 	crit := map[int]float64{2: 10.83, 3: 13.82, 6: 20.52, 7: 22.46, 10: 27.88, 52: 85.35}
-	for name, src := range map[string]engine.Source{"crypto": engine.NewCryptoSource(), "seeded": engine.NewSeededSource(11, 3)} {
+	for name, src := range map[string]engine.Source{"crypto": draw.NewCrypto(), "seeded": draw.NewSeeded(11, 3)} {
 		for n, c := range crit {
 			if x := chiSquare(src, n, 60_000); x > c {
 				t.Errorf("%s range %d: chi-square %.2f > %.2f", name, n, x, c)
@@ -133,7 +132,7 @@ func TestSourcesUnbiased(t *testing.T) {
 		}
 	}
 	// Risk's 52-card draw: red and black even.
-	src := engine.NewSeededSource(5, 5)
+	src := draw.NewSeeded(5, 5)
 	red := 0
 	const k = 100_000
 	for range k {
@@ -155,7 +154,7 @@ type biased struct{ i int }
 func (b biased) Intn(n int) int { return int(uint64(math.MaxUint32*uint64(n))%uint64(n+1)) % n }
 
 func TestRiskMirror(t *testing.T) {
-	rec := &engine.Recorder{Src: engine.NewSeededSource(1, 1)}
+	rec := &engine.Recorder{Src: draw.NewSeeded(1, 1)}
 	s, err := engine.PlayRisk(rec, 1, 100, engine.Black, 500_000)
 	if err != nil || len(rec.Tape) != 1 || rec.Tape[0].Range != 52 {
 		t.Fatalf("%+v %v %v", s, err, rec.Tape)
@@ -235,32 +234,3 @@ func FuzzTapeReader(f *testing.F) {
 	})
 }
 
-// TestSeededSourceIsMathRandPCG: the inlined generator is math/rand/v2's
-// PCG word for word, and Intn is its multiply-and-reject (so simulations
-// and committed sheets are reproducible against the standard library).
-func TestSeededSourceIsMathRandPCG(t *testing.T) {
-	for _, seed := range [][2]uint64{{0, 0}, {1, 2}, {20261129, 7}, {^uint64(0), 1 << 63}} {
-		a, b := engine.NewSeededSource(seed[0], seed[1]), mrand.NewPCG(seed[0], seed[1])
-		for i := range 1000 {
-			if x, y := a.Uint64(), b.Uint64(); x != y {
-				t.Fatalf("seed %v word %d: %#x, math/rand/v2 %#x", seed, i, x, y)
-			}
-		}
-		c, r := engine.NewSeededSource(seed[0], seed[1]), mrand.NewPCG(seed[0], seed[1])
-		// Lemire's multiply-and-reject on the library's words, written out.
-		ref := func(n uint64) int {
-			hi, lo := bits.Mul64(r.Uint64(), n)
-			for lo < -n%n {
-				hi, lo = bits.Mul64(r.Uint64(), n)
-			}
-			return int(hi)
-		}
-		for _, n := range []int{1, 2, 3, 52, 100, 32768, 1<<31 + 1} {
-			for range 200 {
-				if x, y := c.Intn(n), ref(uint64(n)); x != y {
-					t.Fatalf("seed %v: Intn(%d) %d, math/rand/v2 %d", seed, n, x, y)
-				}
-			}
-		}
-	}
-}

@@ -9,7 +9,7 @@ import (
 )
 
 // Play plays one round of g at stake from src and returns it with the tape
-// of every draw. The central system calls it with a CryptoSource.
+// of every draw. The central system calls it with a draw.Crypto source.
 func Play(g Game, src Source, stake Money) (*Round, Tape, error) {
 	rec := &Recorder{Src: src}
 	r := new(Round)
@@ -55,56 +55,59 @@ func Mirror(g Game, stake Money, tape Tape, claimed *Round) (*Round, error) {
 // Compare returns a *MismatchError naming the first field in which the
 // replayed round differs from the claimed one. Nil and empty slices are equal.
 func Compare(claimed, replayed *Round) error {
-	if p, a, b, ok := firstDiff("Round", reflect.ValueOf(*claimed), reflect.ValueOf(*replayed)); !ok {
+	if p, a, b, differ := firstDiff("Round", reflect.ValueOf(*claimed), reflect.ValueOf(*replayed)); differ {
 		return &MismatchError{Path: p, Claimed: a, Replayed: b}
 	}
 	return nil
 }
 
-func firstDiff(path string, a, b reflect.Value) (string, string, string, bool) {
+// firstDiff finds the first field, element or key at which a and b
+// differ: its path and both values, and differ true; differ is false when
+// they are equal throughout.
+func firstDiff(path string, a, b reflect.Value) (at, inA, inB string, differ bool) {
 	switch a.Kind() {
 	case reflect.Struct:
 		for i := 0; i < a.NumField(); i++ {
-			if p, x, y, ok := firstDiff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); !ok {
-				return p, x, y, false
+			if p, x, y, differ := firstDiff(path+"."+a.Type().Field(i).Name, a.Field(i), b.Field(i)); differ {
+				return p, x, y, true
 			}
 		}
-		return "", "", "", true
+		return "", "", "", false
 	case reflect.Slice, reflect.Array:
 		if a.Len() != b.Len() {
-			return path + ".len", fmt.Sprint(a.Len()), fmt.Sprint(b.Len()), false
+			return path + ".len", fmt.Sprint(a.Len()), fmt.Sprint(b.Len()), true
 		}
 		for i := 0; i < a.Len(); i++ {
-			if p, x, y, ok := firstDiff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); !ok {
-				return p, x, y, false
+			if p, x, y, differ := firstDiff(fmt.Sprintf("%s[%d]", path, i), a.Index(i), b.Index(i)); differ {
+				return p, x, y, true
 			}
 		}
-		return "", "", "", true
+		return "", "", "", false
 	case reflect.Map:
 		// Maps are compared by sorted key so the named field is stable.
 		ka, kb := sortedKeys(a), sortedKeys(b)
 		if strings.Join(ka, ",") != strings.Join(kb, ",") {
-			return path + ".keys", fmt.Sprint(ka), fmt.Sprint(kb), false
+			return path + ".keys", fmt.Sprint(ka), fmt.Sprint(kb), true
 		}
 		for _, k := range a.MapKeys() {
-			if p, x, y, ok := firstDiff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); !ok {
-				return p, x, y, false
+			if p, x, y, differ := firstDiff(fmt.Sprintf("%s[%v]", path, k), a.MapIndex(k), b.MapIndex(k)); differ {
+				return p, x, y, true
 			}
 		}
-		return "", "", "", true
+		return "", "", "", false
 	case reflect.Pointer, reflect.Interface:
 		if a.IsNil() || b.IsNil() {
 			if a.IsNil() != b.IsNil() {
-				return path, fmt.Sprint(a), fmt.Sprint(b), false
+				return path, fmt.Sprint(a), fmt.Sprint(b), true
 			}
-			return "", "", "", true
+			return "", "", "", false
 		}
 		return firstDiff(path, a.Elem(), b.Elem())
 	default:
 		if !a.Equal(b) {
-			return path, fmt.Sprint(a), fmt.Sprint(b), false
+			return path, fmt.Sprint(a), fmt.Sprint(b), true
 		}
-		return "", "", "", true
+		return "", "", "", false
 	}
 }
 

@@ -3,7 +3,7 @@ N ?= 20
 
 .PHONY: crash-cabinet crash-cabinet-ci bench-cabinet check15
 
-# crash-cabinet: the headless cabinet in chaos play (notes, games, Risk,
+# crash-cabinet: the headless devkit cabinet (polaris-devkit) in chaos play (notes, games, Risk,
 # vouchers out and back in, doors, lockups) SIGKILLed N times at random
 # instants; after each kill the ledger is reconciled with the central
 # system's store and with the documents the emulators stacked and printed
@@ -11,20 +11,20 @@ N ?= 20
 # Ends with "cabinet crash test: N kills, D discrepancies". CRASH_DATA keeps
 # the data directory (ledger, central store, document logs) for a look
 # afterwards; CRASH_SEED replays the kill instants and the chaos seeds;
-# CRASH_FLAGS="-market firmware/scenario/testdata/handpays.toml" plays with
+# CRASH_FLAGS="-market firmware/devkit/testdata/handpays.toml" plays with
 # handpay limits chaos play reaches.
 crash-cabinet:
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/polaris ./cmd/polaris
+	$(GO) build -o $(BIN)/polaris-devkit ./cmd/polaris-devkit
 	$(GO) build -o $(BIN)/polaris-crash ./cmd/polaris-crash
-	$(BIN)/polaris-crash -n $(N) -bin $(BIN)/polaris $(if $(CRASH_DATA),-data $(CRASH_DATA)) $(if $(CRASH_SEED),-seed $(CRASH_SEED)) $(CRASH_FLAGS)
+	$(BIN)/polaris-crash -n $(N) -bin $(BIN)/polaris-devkit $(if $(CRASH_DATA),-data $(CRASH_DATA)) $(if $(CRASH_SEED),-seed $(CRASH_SEED)) $(CRASH_FLAGS)
 
 # make test's share: a dozen kills, paper reconciled, then eight with the
 # low handpay limits (large wins, transfers to credit, cancel-credit
 # handpays under kills; the demo's limits are out of chaos play's reach).
 crash-cabinet-ci:
 	$(MAKE) --no-print-directory crash-cabinet N=12
-	$(MAKE) --no-print-directory crash-cabinet N=8 CRASH_FLAGS="-market firmware/scenario/testdata/handpays.toml"
+	$(MAKE) --no-print-directory crash-cabinet N=8 CRASH_FLAGS="-market firmware/devkit/testdata/handpays.toml"
 
 TEST_EXTRA += crash-cabinet-ci
 

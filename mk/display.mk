@@ -1,6 +1,6 @@
 # The cabinet display (display/): the desktop cabinet, screenshots, the
 # display tests under Xvfb, benchmarks.
-#   make run [MARKET=demo|cz|at]   open the cabinet in a window (devkit board)
+#   make run [MARKET=demo|cz|at]   open the devkit cabinet in a window (polaris-devkit)
 #   make screenshots               one PNG per scene and language in screenshots/
 MARKET ?= demo
 DATA   ?= data
@@ -13,9 +13,9 @@ XVFB := xvfb-run -a -s "-screen 0 1920x1200x24"
 run:
 	@scripts/install-packages.sh $(DISPLAY_DEBS)
 	@mkdir -p $(BIN) $(DATA)/$(MARKET)
-	$(GO) build -tags display -o $(BIN)/polaris ./cmd/polaris
-	@test -n "$$DISPLAY" || { echo "make run: no X display (DISPLAY is empty); on a headless machine use: $(BIN)/polaris headless -market $(MARKET)" >&2; exit 1; }
-	$(BIN)/polaris run -market $(MARKET) -data $(DATA)/$(MARKET)
+	$(GO) build -tags display -o $(BIN)/polaris-devkit ./cmd/polaris-devkit
+	@test -n "$$DISPLAY" || { echo "make run: no X display (DISPLAY is empty); on a headless machine use: $(BIN)/polaris-devkit headless -market $(MARKET)" >&2; exit 1; }
+	$(BIN)/polaris-devkit run -market $(MARKET) -data $(DATA)/$(MARKET)
 
 screenshots:
 	$(GO) run ./display/screenshots -o screenshots

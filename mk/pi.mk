@@ -7,13 +7,14 @@ PI_PKG         := github.com/polaris-vlt/polaris
 NFPM_VERSION   ?= v2.45.2
 NFPM           := $(CURDIR)/$(BIN)/tools/nfpm
 # The binaries that need cgo (ebiten's GLFW), built with the display linked in
-# (-tags display, see mk/display.mk); every other cmd is built with CGO_ENABLED=0.
-PI_CGO_CMDS    := polaris
+# (-tags display, see mk/display.mk): the cabinet and the devkit cabinet; every
+# other cmd is built with CGO_ENABLED=0. cmd/internal holds no command.
+PI_CGO_CMDS    := polaris polaris-devkit
 PI_CGO_TAGS    := display
-PI_CMDS        := $(notdir $(wildcard cmd/*))
+PI_CMDS        := $(filter-out internal,$(notdir $(wildcard cmd/*)))
 PI_SYSROOT_PC  := /usr/lib/aarch64-linux-gnu/pkgconfig:/usr/share/pkgconfig
 QEMU_ROOT      ?= /
-# Smoke test: the devkit cabinet, one scripted round.
+# Smoke test: the devkit cabinet (polaris-devkit), one scripted round.
 PI_SMOKE_SCRIPT ?= systemd/testdata/one-round.scn
 
 .PHONY: pi-deps pi-key build-arm64 build-amd64-pkg smoke-arm64 deb deb-test systemd-verify pi-test nfpm
@@ -69,7 +70,8 @@ pi-stage:
 
 # smoke-arm64: the arm64 cabinet under qemu-aarch64-static, against Xvfb
 # (the binary links ebiten, which needs an X display even headless):
-# verify the signed manifest, then one scripted round on the devkit board.
+# verify the signed manifest, then one scripted round on the devkit board
+# (polaris-devkit: the cabinet binary has no emulators and no central system).
 smoke-arm64: build-arm64
 	@$(MAKE) --no-print-directory pi-stage PI_ARCH=arm64
 	@PI_ROOT=$(BIN)/pkg/arm64/root QEMU_ROOT=$(QEMU_ROOT) SCRIPT=$(PI_SMOKE_SCRIPT) systemd/tools/smoke.sh

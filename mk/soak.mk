@@ -19,7 +19,7 @@ SOAK_FLAGS ?=
 .PHONY: soak
 soak:
 	@mkdir -p $(BIN)
-	$(GO) build -o $(BIN)/ ./cmd/polaris ./cmd/polaris-central ./cmd/polaris-soak
+	$(GO) build -o $(BIN)/ ./cmd/polaris-devkit ./cmd/polaris-central ./cmd/polaris-soak
 	$(BIN)/polaris-soak -bin $(BIN) -out $(SOAK_OUT) -seed $(SOAK_SEED) \
 		$(if $(filter-out 0,$(ROUNDS)),-rounds $(ROUNDS),-duration $(if $(HOURS),$(HOURS)h,10m)) \
 		$(if $(EMBEDDED),-embedded) $(SOAK_FLAGS)

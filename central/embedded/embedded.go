@@ -6,7 +6,9 @@ package embedded
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
+	"io"
 	"log/slog"
 	"net"
 	"os"
@@ -18,6 +20,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/link/sqliteoutbox"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -79,11 +82,11 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, err
 	}
-	if err := pki.Init(pkiDir, []string{"localhost", "127.0.0.1", "::1"}, o.Now()); err != nil {
+	if err := mint.Init(pkiDir, []string{"localhost", "127.0.0.1", "::1"}, o.Now()); err != nil {
 		return nil, err
 	}
 	if c, _ := pki.CabinetPaths(pkiDir, o.Cabinet); !exists(c) {
-		if _, _, err := pki.IssueCabinet(pkiDir, o.Cabinet, o.Now()); err != nil {
+		if _, _, err := mint.IssueCabinet(pkiDir, o.Cabinet, o.Now()); err != nil {
 			return nil, err
 		}
 	}
@@ -102,7 +105,7 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 		}
 	}
 	srv, err := server.New(server.Config{
-		DBPath: filepath.Join(dir, "central.db"), TLS: stls, SigningKey: key, Games: o.Games,
+		DBPath: StorePath(o.DataDir), TLS: stls, SigningKey: key, Games: o.Games,
 		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
 	})
 	if err != nil {
@@ -190,3 +193,18 @@ func loadJackpots(path string, now func() time.Time) (server.Jackpots, error) {
 }
 
 func exists(p string) bool { _, err := os.Stat(p); return err == nil }
+
+// Local starts the embedded central system in DataDir/central for the
+// cabinet cabinetID, with every registered game, draining the cabinet's
+// outbox ob: the devkit's firmware/app.Options.LocalCentral.
+func Local(ctx context.Context, dataDir, cabinetID string, ob link.Outbox) (*link.Client, ed25519.PublicKey, io.Closer, error) {
+	c, err := Start(ctx, Options{DataDir: dataDir, Cabinet: cabinetID, Games: engine.Games(), Outbox: ob})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	return c.Client, c.Server.PublicKey(), c, nil
+}
+
+// StorePath is the file of the store the embedded central system of a
+// cabinet data directory keeps (server.OpenReadOnly reads it).
+func StorePath(dataDir string) string { return filepath.Join(dataDir, "central", "central.db") }

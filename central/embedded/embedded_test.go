@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/internal/poll"
+
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
@@ -102,20 +104,13 @@ func TestEmbeddedPlaysRealGames(t *testing.T) {
 
 func waitDrained(t *testing.T, ob link.Outbox) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for {
+	poll.Until(t, 20*time.Second, "the outbox to drain", func() bool {
 		p, err := ob.Pending(1)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p) == 0 {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("outbox never drained")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+		return len(p) == 0
+	})
 }
 
 // waitJackpot waits for a notice with the Magic Stars system pool and Wish

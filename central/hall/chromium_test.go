@@ -3,6 +3,7 @@ package hall
 import (
 	"bufio"
 	"encoding/json"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"os/exec"
@@ -12,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"golang.org/x/net/websocket"
 
@@ -128,15 +131,9 @@ func (c *cdp) eval(t *testing.T, expr string) string {
 // waitFor polls expr until it equals want.
 func (c *cdp) waitFor(t *testing.T, expr, want string, within time.Duration) {
 	t.Helper()
-	deadline := time.Now().Add(within)
 	got := ""
-	for time.Now().Before(deadline) {
-		if got = c.eval(t, expr); got == want {
-			return
-		}
-		time.Sleep(25 * time.Millisecond)
-	}
-	t.Fatalf("%s = %q after %v, want %q", expr, got, within, want)
+	poll.Until(t, within, fmt.Sprintf("%s = %q", expr, want), func() bool { got = c.eval(t, expr); return got == want },
+		func() string { return fmt.Sprintf("%s = %q", expr, got) })
 }
 
 // startChromium runs headless Chromium with the DevTools protocol on a free

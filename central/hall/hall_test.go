@@ -15,6 +15,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 
 	_ "modernc.org/sqlite"
 )
@@ -171,7 +172,7 @@ cabinets = ["CAB-1"]
 		t.Fatalf("first event %+v", v)
 	}
 	tx, _ := db.Begin()
-	out, err := j.Play(ctx, tx, jackpot.Game{Cabinet: "CAB-1", Round: 1, Game: engine.MagicStars, Stake: 1000}, engine.NewSeededSource(1, 1))
+	out, err := j.Play(ctx, tx, jackpot.Game{Cabinet: "CAB-1", Round: 1, Game: engine.MagicStars, Stake: 1000}, draw.NewSeeded(1, 1))
 	if err != nil || out.Hit {
 		t.Fatalf("%+v %v", out, err)
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // BenchmarkPlay is the jackpot's share of a round in the server's writer:
@@ -23,7 +24,7 @@ func benchPlay(b *testing.B, prepare bool) {
 			b.Fatal(err)
 		}
 	}
-	src := engine.NewCryptoSource()
+	src := draw.NewCrypto()
 	cabs := []string{"CAB-P1", "CAB-B1", "CAB-X1", "CAB-NEW"}
 	b.ResetTimer()
 	for i := 0; i < b.N; {

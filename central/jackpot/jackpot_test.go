@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 func TestRouting(t *testing.T) {
@@ -244,7 +245,7 @@ func TestBelowWide(t *testing.T) {
 		t.Fatalf("below = %d, want %d", got, (1<<31|2)%m)
 	}
 	// A seeded run stays in range.
-	s := engine.NewSeededSource(1, 2)
+	s := draw.NewSeeded(1, 2)
 	for range 10000 {
 		if x := below(s, m); x < 0 || x >= m {
 			t.Fatalf("below out of range: %d", x)
@@ -282,7 +283,7 @@ func TestConcurrentIdentity(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			cab := cabinets[w%len(cabinets)]
-			src := engine.NewCryptoSource()
+			src := draw.NewCrypto()
 			// Workers w and w+6 play the same cabinet's rounds: every round
 			// is asked twice, concurrently; it must count once.
 			for r := 1; r <= rounds; r++ {
@@ -369,7 +370,7 @@ func TestAuditCatchesTampering(t *testing.T) {
 		t.Run(tamper, func(t *testing.T) {
 			j, db := newTest(t, testConfig)
 			for r := 1; r <= 5; r++ {
-				play(t, j, db, Game{Cabinet: "CAB-P1", Round: uint64(r), Game: engine.MagicStars, Stake: 100}, engine.NewSeededSource(9, uint64(r)))
+				play(t, j, db, Game{Cabinet: "CAB-P1", Round: uint64(r), Game: engine.MagicStars, Stake: 100}, draw.NewSeeded(9, uint64(r)))
 			}
 			audit(t, db)
 			if _, err := db.Exec(tamper); err != nil {

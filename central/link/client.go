@@ -7,7 +7,6 @@ import (
 	"crypto/x509"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"net"
 	"sync"
 	"time"
@@ -237,7 +236,7 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 			break
 		}
 		// Jitter spreads the retries of many cabinets after an outage.
-		d := wait/2 + rand.N(wait/2+1)
+		d := wait/2 + jitter(c.cfg.Cabinet, attempts, wait/2+1)
 		select {
 		case <-c.cfg.Clock.After(d):
 		case <-ctx.Done():

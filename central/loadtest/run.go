@@ -30,6 +30,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -202,7 +203,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	// PKI: CA, server certificate, signing key; one certificate per cabinet.
 	pkiDir := filepath.Join(dir, "pki")
 	now := time.Now()
-	if err := pki.Init(pkiDir, []string{"localhost", "127.0.0.1"}, now); err != nil {
+	if err := mint.Init(pkiDir, []string{"localhost", "127.0.0.1"}, now); err != nil {
 		return nil, err
 	}
 	ids := make([]string, o.Cabinets)
@@ -210,7 +211,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		ids[i] = fmt.Sprintf("load-%05d", i+1)
 	}
 	if err := parallelN(ids, 2*runtime.GOMAXPROCS(0), func(id string) error {
-		_, _, err := pki.IssueCabinet(pkiDir, id, now)
+		_, _, err := mint.IssueCabinet(pkiDir, id, now)
 		return err
 	}); err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-// Package pki makes and loads the keys of the central link: a development
+// Package pki lays out and loads the keys of the central link: a development
 // certificate authority, the central system's server certificate, one client
 // certificate per cabinet (the cabinet id is the subject CN), and the
 // Ed25519 key the central system signs outcome bodies with.
@@ -9,26 +9,16 @@
 //	server.pem server.key    the central system's TLS certificate
 //	signing.key signing.pub  Ed25519 outcome-signing key (PKCS#8 / PKIX PEM)
 //	cabinets/<id>.pem .key   one client certificate per cabinet
+//
+// central/pki/mint makes them; it is apart because making keys needs a
+// random source, and the cabinet binary, which only loads its keys,
+// imports none (check 30).
 package pki
 
 import (
-	"crypto"
-	"crypto/ecdsa"
-	"crypto/ed25519"
-	"crypto/elliptic"
-	"crypto/rand"
-	"crypto/tls"
-	"crypto/x509"
-	"crypto/x509/pkix"
-	"encoding/pem"
-	"errors"
 	"fmt"
-	"math/big"
-	"net"
-	"os"
 	"path/filepath"
 	"regexp"
-	"time"
 )
 
 // File names inside a PKI directory.
@@ -42,13 +32,7 @@ const (
 	CabinetsSubdir = "cabinets"
 )
 
-// Validity periods of what Init and IssueCabinet create.
-var (
-	CAValidity      = 10 * 365 * 24 * time.Hour
-	LeafValidity    = 2 * 365 * 24 * time.Hour
-	backdate        = time.Hour // tolerate small clock differences
-	cabinetIDSyntax = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
-)
+var cabinetIDSyntax = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$`)
 
 // BadCabinetIDError refuses a cabinet id that cannot name a certificate.
 type BadCabinetIDError struct{ ID string }
@@ -65,177 +49,7 @@ func CheckCabinetID(id string) error {
 	return nil
 }
 
-// Init creates whatever of the CA, the server certificate (for hosts: DNS
-// names or IP addresses) and the signing key is missing in dir. Existing
-// files are kept, so Init is safe to call at every start.
-func Init(dir string, hosts []string, now time.Time) error {
-	if err := os.MkdirAll(filepath.Join(dir, CabinetsSubdir), 0o700); err != nil {
-		return err
-	}
-	if !exists(filepath.Join(dir, CACert)) {
-		key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-		if err != nil {
-			return err
-		}
-		tmpl := &x509.Certificate{
-			Subject:               pkix.Name{CommonName: "Polaris development CA", Organization: []string{"Polaris"}},
-			NotBefore:             now.Add(-backdate),
-			NotAfter:              now.Add(CAValidity),
-			IsCA:                  true,
-			BasicConstraintsValid: true,
-			KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageCRLSign,
-		}
-		if err := writeCert(dir, CACert, CAKey, tmpl, nil, key, key); err != nil {
-			return err
-		}
-	}
-	if !exists(filepath.Join(dir, ServerCert)) {
-		if len(hosts) == 0 {
-			hosts = []string{"localhost", "127.0.0.1", "::1"}
-		}
-		tmpl := &x509.Certificate{
-			Subject:     pkix.Name{CommonName: "polaris-central", Organization: []string{"Polaris"}},
-			NotBefore:   now.Add(-backdate),
-			NotAfter:    now.Add(LeafValidity),
-			KeyUsage:    x509.KeyUsageDigitalSignature,
-			ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
-		}
-		for _, h := range hosts {
-			if ip := net.ParseIP(h); ip != nil {
-				tmpl.IPAddresses = append(tmpl.IPAddresses, ip)
-			} else {
-				tmpl.DNSNames = append(tmpl.DNSNames, h)
-			}
-		}
-		if err := issue(dir, ServerCert, ServerKey, tmpl); err != nil {
-			return err
-		}
-	}
-	if !exists(filepath.Join(dir, SigningKey)) {
-		pub, priv, err := ed25519.GenerateKey(rand.Reader)
-		if err != nil {
-			return err
-		}
-		if err := writeKey(filepath.Join(dir, SigningKey), priv); err != nil {
-			return err
-		}
-		der, err := x509.MarshalPKIXPublicKey(pub)
-		if err != nil {
-			return err
-		}
-		if err := writePEM(filepath.Join(dir, SigningPub), "PUBLIC KEY", der, 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
-
-// IssueCabinet signs a client certificate for cabinet id with the CA in dir
-// and writes cabinets/<id>.pem and .key. It returns both paths.
-func IssueCabinet(dir, id string, now time.Time) (certPath, keyPath string, err error) {
-	if err := CheckCabinetID(id); err != nil {
-		return "", "", err
-	}
-	tmpl := &x509.Certificate{
-		Subject:     pkix.Name{CommonName: id, Organization: []string{"Polaris cabinet"}},
-		NotBefore:   now.Add(-backdate),
-		NotAfter:    now.Add(LeafValidity),
-		KeyUsage:    x509.KeyUsageDigitalSignature,
-		ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageClientAuth},
-	}
-	c, k := filepath.Join(CabinetsSubdir, id+".pem"), filepath.Join(CabinetsSubdir, id+".key")
-	if err := issue(dir, c, k, tmpl); err != nil {
-		return "", "", err
-	}
-	return filepath.Join(dir, c), filepath.Join(dir, k), nil
-}
-
-// CabinetPaths returns where IssueCabinet puts cabinet id's certificate and key.
+// CabinetPaths returns where mint.IssueCabinet puts cabinet id's certificate and key.
 func CabinetPaths(dir, id string) (certPath, keyPath string) {
 	return filepath.Join(dir, CabinetsSubdir, id+".pem"), filepath.Join(dir, CabinetsSubdir, id+".key")
-}
-
-func issue(dir, certName, keyName string, tmpl *x509.Certificate) error {
-	caCert, caKey, err := loadCA(dir)
-	if err != nil {
-		return err
-	}
-	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
-	if err != nil {
-		return err
-	}
-	return writeCert(dir, certName, keyName, tmpl, caCert, key, caKey)
-}
-
-func loadCA(dir string) (*x509.Certificate, crypto.Signer, error) {
-	pair, err := tls.LoadX509KeyPair(filepath.Join(dir, CACert), filepath.Join(dir, CAKey))
-	if err != nil {
-		return nil, nil, fmt.Errorf("pki: load CA: %w", err)
-	}
-	cert, err := x509.ParseCertificate(pair.Certificate[0])
-	if err != nil {
-		return nil, nil, err
-	}
-	signer, ok := pair.PrivateKey.(crypto.Signer)
-	if !ok {
-		return nil, nil, errors.New("pki: CA key cannot sign")
-	}
-	return cert, signer, nil
-}
-
-func writeCert(dir, certName, keyName string, tmpl, parent *x509.Certificate, key *ecdsa.PrivateKey, signer crypto.Signer) error {
-	serial, err := rand.Int(rand.Reader, new(big.Int).Lsh(big.NewInt(1), 126))
-	if err != nil {
-		return err
-	}
-	tmpl.SerialNumber = serial
-	if parent == nil {
-		parent = tmpl
-	}
-	der, err := x509.CreateCertificate(rand.Reader, tmpl, parent, key.Public(), signer)
-	if err != nil {
-		return err
-	}
-	if err := writeKey(filepath.Join(dir, keyName), key); err != nil {
-		return err
-	}
-	return writePEM(filepath.Join(dir, certName), "CERTIFICATE", der, 0o644)
-}
-
-func writeKey(path string, key any) error {
-	der, err := x509.MarshalPKCS8PrivateKey(key)
-	if err != nil {
-		return err
-	}
-	return writePEM(path, "PRIVATE KEY", der, 0o600)
-}
-
-// writePEM writes through a temporary file and a rename, so a crash never
-// leaves half a key behind.
-func writePEM(path, typ string, der []byte, mode os.FileMode) error {
-	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
-		return err
-	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
-	if err != nil {
-		return err
-	}
-	if err := pem.Encode(f, &pem.Block{Type: typ, Bytes: der}); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
-}
-
-func exists(path string) bool {
-	_, err := os.Stat(path)
-	return err == nil
 }

@@ -11,22 +11,23 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 )
 
 func TestInitIssueAndIdentity(t *testing.T) {
 	dir := t.TempDir()
 	now := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	if err := pki.Init(dir, nil, now); err != nil {
+	if err := mint.Init(dir, nil, now); err != nil {
 		t.Fatal(err)
 	}
 	ca, _ := os.ReadFile(filepath.Join(dir, pki.CACert))
-	if err := pki.Init(dir, nil, now); err != nil {
+	if err := mint.Init(dir, nil, now); err != nil {
 		t.Fatal(err)
 	}
 	if ca2, _ := os.ReadFile(filepath.Join(dir, pki.CACert)); !bytes.Equal(ca, ca2) {
 		t.Fatal("a second Init replaced the CA")
 	}
-	certPath, keyPath, err := pki.IssueCabinet(dir, "cab-7", now)
+	certPath, keyPath, err := mint.IssueCabinet(dir, "cab-7", now)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +51,7 @@ func TestInitIssueAndIdentity(t *testing.T) {
 	}
 	var bad *pki.BadCabinetIDError
 	for _, id := range []string{"", "../x", "a b", "-x"} {
-		if _, _, err := pki.IssueCabinet(dir, id, now); !errors.As(err, &bad) {
+		if _, _, err := mint.IssueCabinet(dir, id, now); !errors.As(err, &bad) {
 			t.Errorf("id %q: %v", id, err)
 		}
 	}

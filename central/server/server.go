@@ -24,6 +24,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // Config configures a Server.
@@ -46,7 +47,7 @@ type Config struct {
 	// cabinet (default 250 ms); commands are never delayed.
 	JackpotInterval time.Duration
 	Now             func() time.Time
-	// NewSource gives the RNG; default engine.NewCryptoSource.
+	// NewSource gives the RNG; default draw.NewCrypto.
 	NewSource func() engine.Source
 	Log       *slog.Logger
 }
@@ -99,7 +100,7 @@ func New(cfg Config) (*Server, error) {
 		cfg.Now = time.Now
 	}
 	if cfg.NewSource == nil {
-		cfg.NewSource = func() engine.Source { return engine.NewCryptoSource() }
+		cfg.NewSource = func() engine.Source { return draw.NewCrypto() }
 	}
 	if cfg.DefaultHall == "" {
 		cfg.DefaultHall = "default"

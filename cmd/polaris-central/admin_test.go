@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -14,7 +15,7 @@ import (
 func TestAdminSocket(t *testing.T) {
 	dir := t.TempDir()
 	p := filepath.Join(dir, "pki")
-	if err := pki.Init(p, nil, time.Now()); err != nil {
+	if err := mint.Init(p, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	stls, _ := pki.ServerTLSDir(p)

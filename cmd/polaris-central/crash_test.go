@@ -13,6 +13,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -56,10 +57,10 @@ func TestKilledServerGivesTheSameRound(t *testing.T) {
 	}
 	dir := t.TempDir()
 	pkiDir := filepath.Join(dir, "pki")
-	if err := pki.Init(pkiDir, nil, time.Now()); err != nil {
+	if err := mint.Init(pkiDir, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := pki.IssueCabinet(pkiDir, "cab-1", time.Now()); err != nil {
+	if _, _, err := mint.IssueCabinet(pkiDir, "cab-1", time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")

@@ -30,6 +30,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/cmd/internal/rtdebug"
 	_ "github.com/polaris-vlt/polaris/engine/games"
@@ -89,16 +90,16 @@ func pkiCmd(args []string) error {
 	now := time.Now()
 	switch args[0] {
 	case "init":
-		if err := pki.Init(*dir, splitList(*hosts), now); err != nil {
+		if err := mint.Init(*dir, splitList(*hosts), now); err != nil {
 			return err
 		}
 		fmt.Printf("PKI ready in %s (CA, server certificate, signing key)\n", *dir)
 		return nil
 	case "cabinet":
-		if err := pki.Init(*dir, splitList(*hosts), now); err != nil {
+		if err := mint.Init(*dir, splitList(*hosts), now); err != nil {
 			return err
 		}
-		c, k, err := pki.IssueCabinet(*dir, *id, now)
+		c, k, err := mint.IssueCabinet(*dir, *id, now)
 		if err != nil {
 			return err
 		}
@@ -175,7 +176,7 @@ func serve(args []string) error {
 			hosts = []string{"localhost", "127.0.0.1", "::1", h}
 		}
 	}
-	if err := pki.Init(cfg.PKIDir, hosts, time.Now()); err != nil {
+	if err := mint.Init(cfg.PKIDir, hosts, time.Now()); err != nil {
 		return err
 	}
 	stls, err := pki.ServerTLSDir(cfg.PKIDir)

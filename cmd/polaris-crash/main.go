@@ -1,10 +1,10 @@
 // Command polaris-crash is the cabinet crash harness: it runs the headless
-// cabinet (polaris headless -chaos) with notes, games, vouchers and tickets
+// cabinet (polaris-devkit headless -chaos) with notes, games, vouchers and tickets
 // going in and out at random, SIGKILLs it at random instants, and after
 // every kill reconciles the ledger with the central system's records and
 // with the documents the emulators stacked and printed, which their
 // document logs keep across kills as paper outlives a power cut
-// (firmware/scenario.Reconciler). After the last kill it lets the cabinet
+// (firmware/devkit.Reconciler). After the last kill it lets the cabinet
 // recover once more and checks that every round was settled exactly once
 // and every document stacked or printed was credited or debited once.
 // It ends with one line: "cabinet crash test: <N> kills, <D> discrepancies".
@@ -22,12 +22,12 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/polaris-vlt/polaris/firmware/scenario"
+	"github.com/polaris-vlt/polaris/firmware/devkit"
 )
 
 func main() {
 	n := flag.Int("n", 20, "kills")
-	bin := flag.String("bin", "bin/polaris", "the polaris binary")
+	bin := flag.String("bin", "bin/polaris-devkit", "the polaris-devkit binary")
 	data := flag.String("data", "", "data directory (default: a new temporary one)")
 	market := flag.String("market", "demo", "market profile: a built-in id or a .toml file (testdata/handpays.toml has limits chaos play reaches)")
 	seed := flag.Uint64("seed", uint64(time.Now().UnixNano()), "seed of the kill instants and the play")
@@ -44,11 +44,11 @@ func main() {
 		*data = d
 	}
 	if *paper {
-		if err := os.MkdirAll(scenario.DocumentDir(*data), 0o700); err != nil {
+		if err := os.MkdirAll(devkit.DocumentDir(*data), 0o700); err != nil {
 			fail(err)
 		}
 	}
-	rec := scenario.NewReconciler(*data, "dev-1", *market)
+	rec := devkit.NewReconciler(*data, "dev-1", *market)
 	fmt.Fprintf(os.Stderr, "polaris-crash: seed %d, data %s\n", *seed, *data)
 	rng := rand.New(rand.NewPCG(*seed, 1))
 	discrepancies := 0

@@ -1,5 +1,5 @@
 // Command polaris-soak is the memory soak test: the headless cabinet in
-// chaos play (polaris headless -chaos SEED -fast) against a separate
+// chaos play (polaris-devkit headless -chaos SEED -fast) against a separate
 // polaris-central serve on loopback, or with the central system embedded
 // (-embedded, the devkit), for a number of rounds or a duration. Every
 // -every it samples both processes: resident memory (/proc), the Go heap in
@@ -235,7 +235,7 @@ func (r *roundCounter) rounds() (int64, error) {
 // soak runs the soak and returns how many series grew (its processes
 // stopped and its data directory removed).
 func soak(o options) (growing int, err error) {
-	for _, b := range []string{"polaris", "polaris-central"} {
+	for _, b := range []string{"polaris-devkit", "polaris-central"} {
 		if _, err := os.Stat(filepath.Join(o.bin, b)); err != nil {
 			return 0, fmt.Errorf("%w (make build first)", err)
 		}
@@ -253,7 +253,7 @@ func soak(o options) (growing int, err error) {
 	}
 	o.data, _ = filepath.Abs(o.data)
 	bin := func(n string) string { b, _ := filepath.Abs(filepath.Join(o.bin, n)); return b }
-	cabArgs := []string{bin("polaris"), "headless", "-data", filepath.Join(o.data, "cabinet"), "-market", o.market,
+	cabArgs := []string{bin("polaris-devkit"), "headless", "-data", filepath.Join(o.data, "cabinet"), "-market", o.market,
 		"-fast", "-chaos", fmt.Sprint(o.seed), "-debug-addr", "127.0.0.1:0"}
 	centralDB := filepath.Join(o.data, "cabinet", "central", "central.db")
 	var cen *proc

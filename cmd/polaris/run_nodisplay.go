@@ -7,10 +7,9 @@ import (
 	"os"
 )
 
-// run without the display: ebiten connects to X when the binary starts,
-// so the display is linked only into builds tagged "display" and a
-// cabinet binary without it still runs headless anywhere.
+// run without the display: ebiten connects to X when the binary starts, so
+// the display is linked only into builds tagged "display".
 func run([]string) int {
-	fmt.Fprintln(os.Stderr, "polaris: this binary was built without the display; build it with 'go build -tags display ./cmd/polaris' (make run does)")
+	fmt.Fprintln(os.Stderr, "polaris: this binary was built without the display; build it with 'go build -tags display ./cmd/polaris'")
 	return 2
 }

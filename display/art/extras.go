@@ -3,7 +3,6 @@ package art
 import (
 	"image"
 	"image/color"
-	"math/rand/v2"
 )
 
 // pixelCanvas draws in pixel units.
@@ -130,11 +129,11 @@ func Background(game string, w, h int) *image.RGBA {
 			img.SetRGBA(x, y, col)
 		}
 	}
-	rng := rand.New(rand.NewPCG(uint64(len(game)), 7))
+	rng := starField(uint64(len(game)))
 	for range 140 {
-		x, y := rng.Float32()*float32(w), rng.Float32()*float32(h)
-		r := 1 + rng.Float32()*3
-		a := uint8(60 + rng.IntN(140))
+		x, y := rng.float32()*float32(w), rng.float32()*float32(h)
+		r := 1 + rng.float32()*3
+		a := uint8(60 + rng.intN(140))
 		// a small canvas around the star: rasterising over the whole
 		// backdrop per star would cost a full-screen pass each
 		box := image.Rect(int(x)-12, int(y)-12, int(x)+12, int(y)+12).Intersect(img.Bounds())
@@ -146,3 +145,23 @@ func Background(game string, w, h int) *image.RGBA {
 	}
 	return img
 }
+
+// starField is the fixed pattern of a backdrop's stars: splitmix64 over a
+// seed, so every start draws the same sky. It is a pattern, not a random
+// source: the cabinet binary imports none (check 30).
+type starField uint64
+
+func (s *starField) next() uint64 {
+	*s += 0x9e3779b97f4a7c15
+	z := uint64(*s)
+	z = (z ^ z>>30) * 0xbf58476d1ce4e5b9
+	z = (z ^ z>>27) * 0x94d049bb133111eb
+	return z ^ z>>31
+}
+
+// float32 is in [0, 1).
+func (s *starField) float32() float32 { return float32(s.next()>>40) / (1 << 24) }
+
+// intN is in [0, n); the modulo bias of a 64-bit word over n < 2^8 does not
+// show in a star's brightness.
+func (s *starField) intN(n int) int { return int(s.next() % uint64(n)) }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
 )
 
 // InputWiring connects an Input to a line of the input bank.
@@ -67,7 +69,7 @@ type Config struct {
 	MeterPulse     time.Duration
 	MeterGap       time.Duration
 
-	Clock Clock       // nil: SystemClock
+	Clock clock.Clock // nil: clock.System
 	Store MeterStore  // required when Meters is not empty
 	Sink  func(Event) // receives every event, from the goroutine calling Step
 	// Heartbeat, when set, is called by Run after every Step (the inputs
@@ -153,7 +155,7 @@ type lampOut struct {
 type Controller struct {
 	in    InputBank
 	out   OutputBank
-	clock Clock
+	clock clock.Clock
 	sink  func(Event)
 	beat  func() // nil: none
 	epoch time.Time
@@ -181,7 +183,7 @@ type Controller struct {
 // Controller. Nothing is left half-configured on error.
 func New(cfg Config, in InputBank, out OutputBank) (*Controller, error) {
 	if cfg.Clock == nil {
-		cfg.Clock = SystemClock{}
+		cfg.Clock = clock.System{}
 	}
 	if cfg.Sink == nil {
 		cfg.Sink = func(Event) {}

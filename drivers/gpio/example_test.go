@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 )
@@ -11,7 +13,7 @@ import (
 // A Start button on a fake board and a fake clock: a bouncy press becomes
 // one event, one window after the bouncing stopped.
 func Example() {
-	clk := gpiofake.NewClock(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
+	clk := clock.NewFake(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
 	cfg := gpio.Config{
 		Inputs: []gpio.InputWiring{{Input: gpio.BtnStart, Line: "BTN_START", Pull: gpio.PullUp, ActiveLow: true}},
 		Lamps:  map[gpio.Input]gpio.OutputWiring{gpio.BtnStart: {Line: "LAMP_START"}},

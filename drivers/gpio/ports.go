@@ -59,17 +59,6 @@ type OutputBank interface {
 	Close() error
 }
 
-// Clock tells the time. Logic never calls time.Now directly.
-type Clock interface {
-	Now() time.Time
-}
-
-// SystemClock is the real clock.
-type SystemClock struct{}
-
-// Now returns time.Now().
-func (SystemClock) Now() time.Time { return time.Now() }
-
 // MeterStore is the durable record of units owed to each hard meter; the
 // ledger implements it. The caller commits units (in the same transaction as
 // the money step they count) before asking the Controller to pulse them, so a

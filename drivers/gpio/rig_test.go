@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 )
@@ -23,7 +25,7 @@ var inputLine = map[gpio.Input]string{
 // active high, the shared meter sense is active low and follows the coils.
 type rig struct {
 	t      *testing.T
-	clk    *gpiofake.Clock
+	clk    *clock.Fake
 	board  *gpiofake.Board
 	store  *gpiofake.MeterStore
 	c      *gpio.Controller
@@ -54,7 +56,7 @@ func defaultConfig() gpio.Config {
 
 func newRig(t *testing.T, mutate func(*rig)) *rig {
 	t.Helper()
-	r := &rig{t: t, clk: gpiofake.NewClock(t0), store: gpiofake.NewMeterStore(), cfg: defaultConfig()}
+	r := &rig{t: t, clk: clock.NewFake(t0), store: gpiofake.NewMeterStore(), cfg: defaultConfig()}
 	if mutate != nil {
 		mutate(r)
 	}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
@@ -24,7 +26,7 @@ type Config struct {
 	// Open opens the line; nil means serialport.Open. The driver always asks
 	// for serialport.ModeID003 (9600 8E1).
 	Open  serialport.Opener
-	Clock Clock
+	Clock clock.Clock
 
 	PollInterval     time.Duration // between status requests when idle
 	BusyPollInterval time.Duration // while a document is in the path
@@ -169,7 +171,7 @@ func New(cfg Config) *Driver {
 		cfg.Open = serialport.Open
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = RealClock{}
+		cfg.Clock = clock.System{}
 	}
 	if cfg.EventBuffer <= 0 {
 		cfg.EventBuffer = 64

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
@@ -173,17 +175,17 @@ func TestStackedWithoutVendValidIsAnAnomaly(t *testing.T) {
 // On a fake clock, a silent acceptor is declared lost exactly when
 // CommLostAfter has passed, not a poll earlier.
 func TestCommLostAfterOnFakeClock(t *testing.T) {
-	clock := NewFakeClock(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clk := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := &scriptPort{answer: func(Frame) []byte { return nil }}
 	cfg := DefaultConfig("fake")
-	cfg.Clock = clock
+	cfg.Clock = clk
 	cfg.Open = func(string, serialport.Mode) (Port, error) { return p, nil }
 	d := New(cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go d.Run(ctx)
-	start := clock.Now()
-	for clock.Now().Sub(start) < 3*time.Second {
+	start := clk.Now()
+	for clk.Now().Sub(start) < 3*time.Second {
 		// let the loop reach its wait, then move time on by 50 ms
 		time.Sleep(2 * time.Millisecond)
 		select {
@@ -191,13 +193,13 @@ func TestCommLostAfterOnFakeClock(t *testing.T) {
 			if _, ok := e.(CommLost); !ok {
 				t.Fatalf("event %v", e)
 			}
-			if el := clock.Now().Sub(start); el < cfg.CommLostAfter || el > cfg.CommLostAfter+500*time.Millisecond {
+			if el := clk.Now().Sub(start); el < cfg.CommLostAfter || el > cfg.CommLostAfter+500*time.Millisecond {
 				t.Fatalf("CommLost after %v, want %v", el, cfg.CommLostAfter)
 			}
 			return
 		default:
 		}
-		clock.Advance(50 * time.Millisecond)
+		clk.Advance(50 * time.Millisecond)
 	}
 	t.Fatal("no CommLost within 3 s of fake time")
 }

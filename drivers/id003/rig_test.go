@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/internal/poll"
+
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
@@ -199,13 +201,8 @@ func (r *rig) since() []id003.Event {
 // waitEmu waits for the emulator to show status code c.
 func (r *rig) waitEmu(c byte, within time.Duration) {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
-	for r.emu.Status() != c {
-		if time.Now().After(deadline) {
-			r.t.Fatalf("emulator status %02X, want %02X; events:\n%s", r.emu.Status(), c, r.dump())
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
+	poll.Until(r.t, within, fmt.Sprintf("emulator status %02X", c), func() bool { return r.emu.Status() == c },
+		func() string { return fmt.Sprintf("status %02X; events:\n%s", r.emu.Status(), r.dump()) })
 }
 
 func (r *rig) ready() {

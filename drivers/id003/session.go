@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
@@ -22,7 +24,7 @@ type Port = serialport.Port
 type Session struct {
 	port  Port
 	dec   Decoder
-	clock Clock
+	clock clock.Clock
 	// Retries is how many times a request is re-sent after no valid reply.
 	Retries int
 	buf     [256]byte
@@ -32,11 +34,11 @@ type Session struct {
 }
 
 // NewSession wraps an open port.
-func NewSession(p Port, clock Clock, retries int) *Session {
-	if clock == nil {
-		clock = RealClock{}
+func NewSession(p Port, clk clock.Clock, retries int) *Session {
+	if clk == nil {
+		clk = clock.System{}
 	}
-	return &Session{port: p, clock: clock, Retries: retries}
+	return &Session{port: p, clock: clk, Retries: retries}
 }
 
 // Decoder exposes the stream decoder's counters (garbage, bad frames).

@@ -5,6 +5,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/internal/poll"
+
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
@@ -62,11 +64,5 @@ func TestGateHoldsReads(t *testing.T) {
 
 func waitHeld(t *testing.T, g *serialport.Gate) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for g.Waiting() == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("Read never reached the gate")
-		}
-		time.Sleep(time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, "Read to reach the gate", func() bool { return g.Waiting() > 0 })
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
@@ -32,7 +33,7 @@ func BenchmarkPlay(b *testing.B) {
 		b.Run(string(g.ID()), func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			src := engine.NewSeededSource(1, 2)
+			src := draw.NewSeeded(1, 2)
 			var r engine.Round
 			stake := g.Stakes()[0]
 			b.ReportAllocs()
@@ -68,4 +69,37 @@ func BenchmarkExact(b *testing.B) {
 			}
 		}
 	})
+}
+
+// The optional capabilities are asserted by name: Magic Stars caps its
+// rounds (MS-7), Wish Upon a Star has fixed jackpots (WS-10), both know
+// their exact RTP at every stake of their ladders.
+func TestCapabilitiesByName(t *testing.T) {
+	ms, _ := engine.Lookup(engine.MagicStars)
+	ws, _ := engine.Lookup(engine.WishStar)
+	if c, ok := ms.(engine.RoundCapper); !ok || c.RoundCap() != magicstars.RoundCap {
+		t.Error("Magic Stars does not cap its rounds by name")
+	}
+	if _, ok := ws.(engine.RoundCapper); ok {
+		t.Error("Wish Upon a Star claims a round cap")
+	}
+	fj, ok := ws.(engine.FixedJackpotter)
+	if !ok || fj.FixedJackpots(100)[engine.Grand] != 200*100 {
+		t.Errorf("Wish Upon a Star's fixed Grand at stake 100: %v (WS-10: 200 × stake)", fj)
+	}
+	for _, g := range []engine.Game{ms, ws} {
+		x, ok := g.(engine.ExactRTPer)
+		if !ok {
+			t.Fatalf("%s has no exact RTP", g.ID())
+		}
+		rtp, err := x.RTPByStake()
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range g.Stakes() {
+			if v := rtp[s]; v < 0.9 || v > 0.97 {
+				t.Errorf("%s at stake %d: RTP %v", g.ID(), s, v)
+			}
+		}
+	}
 }

@@ -4,12 +4,13 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // BenchmarkPlayMagicStars is a whole round (base spin and any free spins)
 // through the production Play on a seeded source with a reused Round.
 func BenchmarkPlayMagicStars(b *testing.B) {
-	src := engine.NewSeededSource(1, 2)
+	src := draw.NewSeeded(1, 2)
 	var r engine.Round
 	b.ReportAllocs()
 	var total engine.Money

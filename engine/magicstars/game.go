@@ -265,3 +265,24 @@ func (g *Game) spin(src engine.Source, s *engine.Step, lineBet engine.Money) boo
 	}
 	return out&outTrigger != 0 // MS-11: all three stars lit
 }
+
+// RoundCap is engine.RoundCapper.
+func (g *Game) RoundCap() engine.Money { return RoundCap }
+
+// RTPByStake is engine.ExactRTPer.
+func (g *Game) RTPByStake() (map[engine.Money]float64, error) {
+	e, err := g.ComputeExact()
+	if err != nil {
+		return nil, err
+	}
+	m := map[engine.Money]float64{}
+	for _, s := range e.Stakes {
+		m[s.Stake] = s.RTP
+	}
+	return m, nil
+}
+
+var (
+	_ engine.RoundCapper = (*Game)(nil)
+	_ engine.ExactRTPer  = (*Game)(nil)
+)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // triggering makes rounds with free spins common so that retriggers and
@@ -28,7 +29,7 @@ func (s *triggering) Intn(n int) int {
 func recorded(t testing.TB, seed uint64, force *engine.Draw) (*engine.Round, engine.Tape, engine.Money) {
 	rng := rand.New(rand.NewPCG(seed, 7))
 	stake := stakes[rng.IntN(len(stakes))]
-	var src engine.Source = engine.NewSeededSource(seed, 1)
+	var src engine.Source = draw.NewSeeded(seed, 1)
 	if force != nil {
 		src = &triggering{src: src, force: *force, first: true}
 	}

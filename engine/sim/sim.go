@@ -22,6 +22,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // Z99 is the two-sided 99 % normal quantile.
@@ -56,12 +57,12 @@ type Group struct {
 // first 16 bytes of SHA-256(seed, g) (big-endian words). Hashing keeps the
 // streams of neighbouring seeds and groups unrelated, so runs with
 // different seeds are independent samples that Pool may add up.
-func GroupSource(seed uint64, g int) *engine.SeededSource {
+func GroupSource(seed uint64, g int) *draw.Seeded {
 	var b [16]byte
 	binary.BigEndian.PutUint64(b[:8], seed)
 	binary.BigEndian.PutUint64(b[8:], uint64(g))
 	h := sha256.Sum256(b[:])
-	return engine.NewSeededSource(binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:16]))
+	return draw.NewSeeded(binary.BigEndian.Uint64(h[:8]), binary.BigEndian.Uint64(h[8:16]))
 }
 
 func (g *Group) add(x int64) {

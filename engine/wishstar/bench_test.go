@@ -4,11 +4,12 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // BenchmarkPlayWishStar is full-round simulation throughput on one core.
 func BenchmarkPlayWishStar(b *testing.B) {
-	src := engine.NewSeededSource(1, 2)
+	src := draw.NewSeeded(1, 2)
 	var r engine.Round
 	for range 1000 { // grow r's storage first
 		_ = Default.Play(src, 100, &r)

@@ -315,7 +315,8 @@ func (g *Game) calcSet(name string, rs *reelSet, mult float64) *setCalc {
 	return sc
 }
 
-// zSum adds two Z indices (component-wise; they never overflow for 5 reels).
+// splitZ splits a Z index (z = stars·zStar + bonus·zBon + full-wild reels)
+// into its stars, bonus symbols and full-wild reels.
 func splitZ(z int) (c, b, f int) { return z / zStar, (z % zStar) / zBon, z % zBon }
 
 // lockCalc is Lock & Spin's Markov chain on (locked stars, respins left)

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // tiny is a small model whose base set can be enumerated stop by stop.
@@ -327,12 +328,12 @@ func TestMaxWaysByClassAgainstEnumeration(t *testing.T) {
 func TestAmountsScaleWithStake(t *testing.T) {
 	for seed := range uint64(3000) {
 		var ref engine.Round
-		if err := Default.Play(engine.NewSeededSource(seed, 5), 25, &ref); err != nil {
+		if err := Default.Play(draw.NewSeeded(seed, 5), 25, &ref); err != nil {
 			t.Fatal(err)
 		}
 		for _, s := range stakes[1:] {
 			var r engine.Round
-			if err := Default.Play(engine.NewSeededSource(seed, 5), s, &r); err != nil {
+			if err := Default.Play(draw.NewSeeded(seed, 5), s, &r); err != nil {
 				t.Fatal(err)
 			}
 			k := s / 25

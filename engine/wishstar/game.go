@@ -396,3 +396,33 @@ func (g *Game) StripLen(set string, reel int) int {
 
 // TableTotals are the draw ranges of the star-prize and bonus-win tables.
 func (g *Game) TableTotals() (stars, bonus int) { return g.c.stars.total, g.c.bonus.total }
+
+// FixedJackpots is engine.FixedJackpotter: the model's factors (in units
+// of stake/Unit) at stake (WS-10).
+func (g *Game) FixedJackpots(stake engine.Money) map[engine.Jackpot]engine.Money {
+	m := g.Model()
+	if m == nil {
+		return nil
+	}
+	out := map[engine.Jackpot]engine.Money{}
+	for t := engine.Mini; t <= engine.Grand; t++ {
+		if f, ok := m.Jackpots[JackpotName(t)]; ok {
+			out[t] = engine.Money(f * int64(stake) / Unit)
+		}
+	}
+	return out
+}
+
+// RTPByStake is engine.ExactRTPer.
+func (g *Game) RTPByStake() (map[engine.Money]float64, error) {
+	r, err := g.Exact()
+	if err != nil {
+		return nil, err
+	}
+	return r.RTPByStake, nil
+}
+
+var (
+	_ engine.FixedJackpotter = (*Game)(nil)
+	_ engine.ExactRTPer      = (*Game)(nil)
+)

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // forced answers its list first, then from a seeded stream, so random
@@ -45,7 +46,7 @@ func starters(t testing.TB) [][]int {
 func recorded(t testing.TB, seed uint64, start []int) (*engine.Round, engine.Tape, engine.Money) {
 	t.Helper()
 	stake := stakes[seed%uint64(len(stakes))]
-	r, tape, err := engine.Play(Default, &forced{vals: slices.Clone(start), src: engine.NewSeededSource(seed, 99)}, stake)
+	r, tape, err := engine.Play(Default, &forced{vals: slices.Clone(start), src: draw.NewSeeded(seed, 99)}, stake)
 	if err != nil {
 		t.Fatal(err)
 	}

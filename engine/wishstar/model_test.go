@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 // TestModelIDIsSHA256: the model id is the SHA-256 of the embedded file,
@@ -19,7 +20,7 @@ func TestModelIDIsSHA256(t *testing.T) {
 	if id := hex.EncodeToString(sum[:]); Default.ModelID() != id {
 		t.Fatalf("model id %s, sha256 %s", Default.ModelID(), id)
 	}
-	r, _, err := engine.Play(Default, engine.NewSeededSource(3, 3), 25)
+	r, _, err := engine.Play(Default, draw.NewSeeded(3, 3), 25)
 	if err != nil || r.ModelID != Default.ModelID() || r.Game != engine.WishStar {
 		t.Fatalf("round %+v err %v", r, err)
 	}
@@ -50,7 +51,7 @@ func TestRetiredModelReplays(t *testing.T) {
 	}
 	mismatches := 0
 	for i := range 300 {
-		r, tape, err := engine.Play(V1, engine.NewSeededSource(17, uint64(i)), 100)
+		r, tape, err := engine.Play(V1, draw.NewSeeded(17, uint64(i)), 100)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -109,7 +110,7 @@ func TestModelRefusesRuleBreaks(t *testing.T) {
 // TestPlayAgreesWithEvaluate: every spin of random rounds pays what the
 // forced-screen evaluation of its screen says, with the same triggers.
 func TestPlayAgreesWithEvaluate(t *testing.T) {
-	src := engine.NewSeededSource(11, 12)
+	src := draw.NewSeeded(11, 12)
 	var r engine.Round
 	spins := 0
 	for range 20000 {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 func eval(t *testing.T, s engine.Screen, stake engine.Money, free bool) *Evaluation {
@@ -200,7 +201,7 @@ func TestWS12StakeLadder(t *testing.T) {
 		t.Fatalf("ladder %v, want %v", got, want)
 	}
 	for _, s := range []engine.Money{0, -25, 1, 24, 26, 75, 250, 2501, 5000} {
-		rec := &engine.Recorder{Src: engine.NewSeededSource(1, 1)}
+		rec := &engine.Recorder{Src: draw.NewSeeded(1, 1)}
 		err := Default.Play(rec, s, new(engine.Round))
 		var se *engine.StakeError
 		if !errors.As(err, &se) || se.Stake != s || len(rec.Tape) != 0 {
@@ -211,7 +212,7 @@ func TestWS12StakeLadder(t *testing.T) {
 		}
 	}
 	for _, s := range want {
-		if _, _, err := engine.Play(Default, engine.NewSeededSource(2, 2), s); err != nil {
+		if _, _, err := engine.Play(Default, draw.NewSeeded(2, 2), s); err != nil {
 			t.Errorf("stake %d refused: %v", s, err)
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
 var bigSim = flag.Bool("bigsim", false, "simulate 40 million rounds")
@@ -18,7 +19,7 @@ type simResult struct {
 
 // simulate plays n rounds of the production Play path on a seeded stream.
 func simulate(t testing.TB, g *Game, seed uint64, n int, stake engine.Money) simResult {
-	src := engine.NewSeededSource(seed, 1)
+	src := draw.NewSeeded(seed, 1)
 	var r engine.Round
 	var s, s2 float64
 	res := simResult{n: n}

@@ -1,9 +1,10 @@
 // Package app assembles a whole cabinet from its configuration: the ledger
-// in the data directory, the board (drivers or their emulators), the
-// central link (or an embedded central system on loopback), and the
-// cabinet loop; then it pumps every device and link event into the loop and
-// the loop's lamps out to the board. cmd/polaris and the headless scenario
-// runner both start cabinets through it.
+// in the data directory, the board (drivers, or the emulators the caller
+// passes in Options.BoardOptions), the central link (or the central system
+// Options.LocalCentral starts on loopback), and the cabinet loop; then it
+// pumps every device and link event into the loop and the loop's lamps out
+// to the board. cmd/polaris and the devkit (firmware/devkit) both start
+// cabinets through it; it imports no central system and no emulator.
 package app
 
 import (
@@ -11,6 +12,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -18,7 +20,6 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
-	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
@@ -28,6 +29,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -43,13 +45,14 @@ type Options struct {
 	// the ones in use.
 	Market string
 	Board  string
-	// Central is host:port of the operator's central system; empty embeds
-	// one in the process (the devkit). PKIDir then holds the CA (ca.pem),
+	// Central is host:port of the operator's central system; empty starts
+	// LocalCentral in the process (the devkit). PKIDir then holds the CA (ca.pem),
 	// this cabinet's certificate (cabinets/<CabinetID>.pem and .key) and the
 	// central system's outcome-signing key (signing.pub), as
 	// `polaris-central pki` lays them out.
 	Central      string
 	PKIDir       string
+	LocalCentral LocalCentral // nil in the cabinet binary: it links no central system
 	CabinetID    string
 	Site, SiteID string
 	Timing       cabinet.Timing
@@ -82,10 +85,10 @@ type App struct {
 	Opt    Options
 	Ledger *ledger.Ledger
 	Board  *board.Cabinet
-	// Link is the cabinet's connection to the central system; Central is
-	// the embedded central system behind it, nil with a remote one.
+	// Link is the cabinet's connection to the central system; Central
+	// stops the one Options.LocalCentral started, nil with a remote one.
 	Link    *link.Client
-	Central *embedded.Central
+	Central io.Closer
 	Cabinet *cabinet.Cabinet
 	Market  *market.Profile
 
@@ -101,7 +104,7 @@ type App struct {
 	wg         sync.WaitGroup
 }
 
-// Start opens the ledger, assembles the board, starts the embedded central
+// Start opens the ledger, assembles the board, connects the central
 // system and builds the cabinet. Run starts it.
 func Start(ctx context.Context, o Options) (a *App, err error) {
 	if o.DataDir == "" {
@@ -151,7 +154,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
 		return nil, err
 	}
-	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventsToOutbox: true}
+	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventMessage: outbox.EventMessage}
 	// A ledger is created only where neither copy exists: one missing copy
 	// is rebuilt by Open from the other.
 	if exists(filepath.Join(o.LedgerA, "ledger.db")) || exists(filepath.Join(o.LedgerB, "ledger.db")) {
@@ -396,15 +399,6 @@ func (a *App) beforeReset(e id003.PowerUpWithBill) error {
 	return cab.BeforeReset(e)
 }
 
-var buttonOf = map[gpio.Input]view.Button{
-	gpio.BtnStart: view.Start, gpio.BtnAuto: view.Auto, gpio.BtnRisk: view.Risk, gpio.BtnStop: view.Stop,
-	gpio.BtnBetPlus: view.BetPlus, gpio.BtnBetMinus: view.BetMinus, gpio.BtnCollect: view.Collect,
-}
-
-var doorOf = map[gpio.Input]string{
-	gpio.DoorMain: "main", gpio.DoorLogic: "logic", gpio.DoorCashbox: "cashbox", gpio.DoorAcceptor: "acceptor",
-}
-
 // gpioEvent turns debounced GPIO changes into cabinet events.
 func (a *App) gpioEvent(e gpio.Event) {
 	a.mu.Lock()
@@ -415,21 +409,14 @@ func (a *App) gpioEvent(e gpio.Event) {
 	}
 	switch e := e.(type) {
 	case gpio.InputChanged:
-		if b, ok := buttonOf[e.Input]; ok {
+		if b, ok := e.Input.Button(); ok {
 			if e.Active {
 				cab.Post(cabinet.Press{Button: b})
 			}
-			return
-		}
-		if d, ok := doorOf[e.Input]; ok {
+		} else if d, ok := e.Input.Door(); ok {
 			cab.Post(cabinet.Door{Name: d, Open: e.Active})
-			return
-		}
-		switch e.Input {
-		case gpio.KeyAttendant:
-			cab.Post(cabinet.Key{Name: "attendant", On: e.Active})
-		case gpio.KeyTechnician:
-			cab.Post(cabinet.Key{Name: "technician", On: e.Active})
+		} else if k, ok := e.Input.Key(); ok {
+			cab.Post(cabinet.Key{Name: k, On: e.Active})
 		}
 	case gpio.MeterFailed:
 		a.Opt.Logf("app: %s", e)
@@ -474,7 +461,8 @@ func (a *App) lampLoop(ctx context.Context) {
 				a.Board.GPIO.Kick(m)
 			}
 		}
-		for in, b := range buttonOf {
+		for _, in := range gpio.Buttons() {
+			b, _ := in.Button()
 			if last != nil && last[b] == s.Lamps[b] {
 				continue
 			}

@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -6,25 +6,22 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/internal/poll"
+
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
-func waitFor(t *testing.T, a *App, what string, ok func(*view.Snapshot) bool) *view.Snapshot {
+func waitFor(t *testing.T, a *app.App, what string, ok func(*view.Snapshot) bool) *view.Snapshot {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second)
-	for time.Now().Before(deadline) {
-		if s := a.Cabinet.View(); s != nil && ok(s) {
-			return s
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	s := a.Cabinet.View()
-	t.Fatalf("waited in vain for %s: mode %s credit %d tilts %v", what, s.Mode, s.Credit, s.Tilts)
-	return nil
+	var s *view.Snapshot
+	poll.Until(t, 20*time.Second, what, func() bool { s = a.Cabinet.View(); return s != nil && ok(s) },
+		func() string { return fmt.Sprintf("mode %s credit %d tilts %v", s.Mode, s.Credit, s.Tilts) })
+	return s
 }
 
 // The devkit cabinet end to end: the real ID-003 driver against its
@@ -33,23 +30,23 @@ func waitFor(t *testing.T, a *App, what string, ok func(*view.Snapshot) bool) *v
 func TestDevkitCabinetPlays(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, err := Start(ctx, Options{DataDir: t.TempDir(), Market: "demo", Logf: t.Logf})
+	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx) }()
-	waitFor(t, a, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
-	if a.Board.AcceptorEmulator == nil {
+	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	if a.kit.Devices().Acceptor == nil {
 		t.Skip("no acceptor emulator on the devkit board yet")
 	}
 	// The acceptor comes up through RESET and its settings; a note
 	// inserted while it is still inhibited is refused by the emulator.
 	var err2 error
-	waitFor(t, a, "note credited", func(s *view.Snapshot) bool {
+	waitFor(t, a.App, "note credited", func(s *view.Snapshot) bool {
 		if s.Credit == 0 && time.Now().UnixMilli()%500 < 5 {
-			err2 = a.Board.AcceptorEmulator.InsertNote(0x63) // EUR 10
+			err2 = a.kit.Devices().Acceptor.InsertNote(0x63) // EUR 10
 		}
 		return s.Credit == 1000
 	})
@@ -60,7 +57,7 @@ func TestDevkitCabinetPlays(t *testing.T) {
 		a.Board.SetInput(in, false)
 	}
 	press(gpio.BtnStart)
-	s := waitFor(t, a, "round settled", func(s *view.Snapshot) bool {
+	s := waitFor(t, a.App, "round settled", func(s *view.Snapshot) bool {
 		return s.Round != nil && (s.Mode == view.ModeIdle || s.RiskOffer)
 	})
 	ms, _ := a.Ledger.Meters(ledger.ScopeCabinet)
@@ -69,8 +66,8 @@ func TestDevkitCabinetPlays(t *testing.T) {
 	}
 	// The hard "in" meter clicks once per euro of the note, after the
 	// ledger committed it.
-	hm := &hardMeters{led: a.Ledger, unit: 100}
-	waitFor(t, a, "the in meter pulsed 10 times", func(*view.Snapshot) bool { return hm.pulsed(gpio.MeterIn) == 10 })
+	hm := app.NewTestHardMeters(a.Ledger, 100)
+	waitFor(t, a.App, "the in meter pulsed 10 times", func(*view.Snapshot) bool { return hm.Pulsed(gpio.MeterIn) == 10 })
 	if o, _ := hm.Owed(gpio.MeterIn); o != 0 {
 		t.Fatalf("in meter still owed %d", o)
 	}
@@ -84,7 +81,7 @@ func TestSoftwareErrorRefusesPlay(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	const why = "SOFTWARE VERIFICATION FAILED, play and money refused: bin/polaris: digest differs"
-	a, err := Start(ctx, Options{DataDir: t.TempDir(), Market: "demo", SoftwareError: why})
+	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", SoftwareError: why})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +90,7 @@ func TestSoftwareErrorRefusesPlay(t *testing.T) {
 		t.Fatal("devices or the central link were opened")
 	}
 	go a.Run(ctx)
-	s := waitFor(t, a, "software error", func(s *view.Snapshot) bool { return s.Mode == view.ModeSoftware })
+	s := waitFor(t, a.App, "software error", func(s *view.Snapshot) bool { return s.Mode == view.ModeSoftware })
 	if len(s.Tilts) != 1 || s.Tilts[0] != why {
 		t.Fatalf("tilts %v", s.Tilts)
 	}
@@ -118,7 +115,7 @@ func TestSoftwareErrorRefusesPlay(t *testing.T) {
 func TestWishStarJackpotMetersFollowTheBet(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, err := Start(ctx, Options{DataDir: t.TempDir(), Market: "at", Logf: t.Logf})
+	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "at", Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -136,7 +133,7 @@ func TestWishStarJackpotMetersFollowTheBet(t *testing.T) {
 	}
 	stakes := a.Market.Games[0].Stakes
 	for i, stake := range stakes {
-		s := waitFor(t, a, fmt.Sprintf("bet %d with its jackpot meters", stake), func(s *view.Snapshot) bool {
+		s := waitFor(t, a.App, fmt.Sprintf("bet %d with its jackpot meters", stake), func(s *view.Snapshot) bool {
 			return s.Mode == view.ModeIdle && s.Bet == stake && len(s.Jackpots) == 4
 		})
 		for name, k := range multiple {

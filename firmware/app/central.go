@@ -3,28 +3,38 @@ package app
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"fmt"
+	"io"
 	"net"
 	"path/filepath"
 
-	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 )
+
+// LocalCentral starts a central system inside the process and returns the
+// cabinet's link to it, the key it signs outcomes with and what stops it:
+// the devkit's (central/embedded.Local). ob is the cabinet's outbox.
+type LocalCentral func(ctx context.Context, dataDir, cabinetID string, ob link.Outbox) (*link.Client, ed25519.PublicKey, io.Closer, error)
 
 // connectCentral gives the cabinet its link: to the operator's central
 // system at o.Central with the credentials in o.PKIDir, or, when no address
-// is set, to a central system embedded in the process (the devkit).
+// is set, to the central system o.LocalCentral starts in the process.
 func (a *App) connectCentral(ctx context.Context) (*link.Client, ed25519.PublicKey, error) {
 	o := a.Opt
 	if o.Central == "" {
-		c, err := embedded.Start(ctx, embedded.Options{DataDir: o.DataDir, Cabinet: o.CabinetID, Games: engine.Games(), Outbox: a.Ledger})
+		if o.LocalCentral == nil {
+			return nil, nil, errors.New("app: no central system: give its address (-central HOST:PORT); the devkit build (cmd/polaris-devkit) embeds one")
+		}
+		cl, key, c, err := o.LocalCentral(ctx, o.DataDir, o.CabinetID, outbox.Of(a.Ledger))
 		if err != nil {
 			return nil, nil, fmt.Errorf("app: central: %w", err)
 		}
 		a.Central = c
-		return c.Client, c.Server.PublicKey(), nil
+		return cl, key, nil
 	}
 	host, _, err := net.SplitHostPort(o.Central)
 	if err != nil {
@@ -38,7 +48,7 @@ func (a *App) connectCentral(ctx context.Context) (*link.Client, ed25519.PublicK
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: central signing key: %w", err)
 	}
-	cl, err := link.Dial(link.Config{Addr: o.Central, TLS: tlsCfg, Cabinet: o.CabinetID, SigningKey: key, Games: engine.Games(), Outbox: a.Ledger, CarryCommits: true})
+	cl, err := link.Dial(link.Config{Addr: o.Central, TLS: tlsCfg, Cabinet: o.CabinetID, SigningKey: key, Games: engine.Games(), Outbox: outbox.Of(a.Ledger), CarryCommits: true})
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: central: %w", err)
 	}

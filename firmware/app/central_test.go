@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -12,9 +12,11 @@ import (
 	_ "modernc.org/sqlite"
 
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -24,10 +26,10 @@ import (
 func startCentral(t *testing.T, id string) (addr, pkiDir, db string) {
 	t.Helper()
 	pkiDir = t.TempDir()
-	if err := pki.Init(pkiDir, []string{"localhost", "127.0.0.1"}, time.Now()); err != nil {
+	if err := mint.Init(pkiDir, []string{"localhost", "127.0.0.1"}, time.Now()); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := pki.IssueCabinet(pkiDir, id, time.Now()); err != nil {
+	if _, _, err := mint.IssueCabinet(pkiDir, id, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	stls, err := pki.ServerTLSDir(pkiDir)
@@ -59,7 +61,7 @@ func TestRemoteCentralSystem(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	dir := t.TempDir()
-	a, err := Start(ctx, Options{DataDir: dir, Market: "demo", Central: addr, PKIDir: pkiDir, CabinetID: "hall-cab-7", Logf: t.Logf})
+	a, err := start(ctx, app.Options{DataDir: dir, Market: "demo", Central: addr, PKIDir: pkiDir, CabinetID: "hall-cab-7", Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,17 +71,17 @@ func TestRemoteCentralSystem(t *testing.T) {
 	}
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx) }()
-	waitFor(t, a, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
-	waitFor(t, a, "note credited", func(s *view.Snapshot) bool {
+	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	waitFor(t, a.App, "note credited", func(s *view.Snapshot) bool {
 		if s.Credit == 0 && time.Now().UnixMilli()%500 < 5 {
-			a.Board.AcceptorEmulator.InsertNote(0x63) // EUR 10
+			a.kit.Devices().Acceptor.InsertNote(0x63) // EUR 10
 		}
 		return s.Credit == 1000
 	})
 	a.Board.SetInput(gpio.BtnStart, true)
 	time.Sleep(60 * time.Millisecond)
 	a.Board.SetInput(gpio.BtnStart, false)
-	s := waitFor(t, a, "round settled", func(s *view.Snapshot) bool {
+	s := waitFor(t, a.App, "round settled", func(s *view.Snapshot) bool {
 		return s.Round != nil && (s.Mode == view.ModeIdle || s.RiskOffer)
 	})
 	a.Cabinet.Post(cabinet.PowerOff{})
@@ -105,11 +107,11 @@ func TestRemoteCentralSystem(t *testing.T) {
 // Missing credentials stop the start with a clear error and open nothing.
 func TestRemoteCentralWithoutCredentials(t *testing.T) {
 	addr, pkiDir, _ := startCentral(t, "hall-cab-7")
-	_, err := Start(context.Background(), Options{DataDir: t.TempDir(), Central: addr, PKIDir: pkiDir, CabinetID: "hall-cab-8"})
+	_, err := start(context.Background(), app.Options{DataDir: t.TempDir(), Central: addr, PKIDir: pkiDir, CabinetID: "hall-cab-8"})
 	if err == nil || !strings.Contains(err.Error(), "credentials") {
 		t.Fatalf("a cabinet without a certificate started: %v", err)
 	}
-	_, err = Start(context.Background(), Options{DataDir: t.TempDir(), Central: "no-port", PKIDir: pkiDir, CabinetID: "hall-cab-7"})
+	_, err = start(context.Background(), app.Options{DataDir: t.TempDir(), Central: "no-port", PKIDir: pkiDir, CabinetID: "hall-cab-7"})
 	if err == nil || !strings.Contains(err.Error(), "address") {
 		t.Fatalf("a malformed address was accepted: %v", err)
 	}

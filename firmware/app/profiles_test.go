@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -22,17 +23,17 @@ func TestProfilesFromFilesAndLedgerCopiesApart(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, err := Start(ctx, Options{DataDir: filepath.Join(dir, "data"), Market: filepath.Join(etc, "cz.toml"),
+	a, err := start(ctx, app.Options{DataDir: filepath.Join(dir, "data"), Market: filepath.Join(etc, "cz.toml"),
 		Board: filepath.Join(etc, "devkit.toml"), LedgerB: second, Logf: t.Logf})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if a.Market.ID != "cz" || a.Board == nil || a.Board.AcceptorEmulator == nil {
+	if a.Market.ID != "cz" || a.Board == nil || a.kit.Devices().Acceptor == nil {
 		t.Fatalf("market %q, board %+v: not the files given", a.Market.ID, a.Board)
 	}
 	go a.Run(ctx)
-	waitFor(t, a, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
 	for _, p := range []string{filepath.Join(dir, "data", "ledger-a", "ledger.db"), filepath.Join(second, "ledger.db")} {
 		if _, err := os.Stat(p); err != nil {
 			t.Errorf("ledger copy missing: %v", err)
@@ -48,11 +49,11 @@ func TestBrokenProfileFileRefused(t *testing.T) {
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "cz.toml")
 	os.WriteFile(bad, []byte("id = \"cz\"\ncurrency = 7\n"), 0o600)
-	_, err := Start(context.Background(), Options{DataDir: filepath.Join(dir, "data"), Market: bad})
+	_, err := start(context.Background(), app.Options{DataDir: filepath.Join(dir, "data"), Market: bad})
 	if err == nil || !strings.Contains(err.Error(), "market") {
 		t.Fatalf("broken market file: err %v", err)
 	}
-	if _, err := Start(context.Background(), Options{DataDir: filepath.Join(dir, "data2"), Board: filepath.Join(dir, "none.toml")}); err == nil {
+	if _, err := start(context.Background(), app.Options{DataDir: filepath.Join(dir, "data2"), Board: filepath.Join(dir, "none.toml")}); err == nil {
 		t.Fatal("a missing board file was accepted")
 	}
 	if _, err := os.Stat(filepath.Join(dir, "data", "ledger-a", "ledger.db")); err == nil {
@@ -79,16 +80,16 @@ func copyFile(t *testing.T, from, to string) {
 // checked, so a rebuilt devkit plays on.
 func TestSoftwareChangeLocksThroughTheApp(t *testing.T) {
 	dir := t.TempDir()
-	start := func(id string) (*App, context.CancelFunc) {
+	boot := func(id string) (*devApp, context.CancelFunc) {
 		ctx, cancel := context.WithCancel(context.Background())
-		a, err := Start(ctx, Options{DataDir: dir, Market: "demo", SoftwareID: id, SoftwareVersion: "test", Logf: t.Logf})
+		a, err := start(ctx, app.Options{DataDir: dir, Market: "demo", SoftwareID: id, SoftwareVersion: "test", Logf: t.Logf})
 		if err != nil {
 			t.Fatal(err)
 		}
 		go a.Run(ctx)
 		return a, cancel
 	}
-	stop := func(a *App, cancel context.CancelFunc) { cancel(); a.Close() }
+	stop := func(a *devApp, cancel context.CancelFunc) { cancel(); a.Close() }
 	changed := func(s *view.Snapshot) bool {
 		for _, x := range s.Tilts {
 			if strings.Contains(strings.ToLower(x), "software") {
@@ -97,16 +98,16 @@ func TestSoftwareChangeLocksThroughTheApp(t *testing.T) {
 		}
 		return false
 	}
-	a, c := start("sha256:aa")
-	s := waitFor(t, a, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	a, c := boot("sha256:aa")
+	s := waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
 	if changed(s) {
 		t.Fatal("the first start locked up")
 	}
 	stop(a, c)
-	a, c = start("sha256:bb")
-	waitFor(t, a, "software change lockup", changed)
+	a, c = boot("sha256:bb")
+	waitFor(t, a.App, "software change lockup", changed)
 	stop(a, c)
-	a, c = start("")
-	waitFor(t, a, "still locked with no id given", changed)
+	a, c = boot("")
+	waitFor(t, a.App, "still locked with no id given", changed)
 	stop(a, c)
 }

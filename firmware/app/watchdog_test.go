@@ -1,4 +1,4 @@
-package app
+package app_test
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/health/healthtest"
@@ -35,7 +36,7 @@ func TestWatchdogFollowsEveryDeviceLoop(t *testing.T) {
 	var acc, prn serialport.Gate
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, err := Start(ctx, Options{DataDir: t.TempDir(), Market: "demo", Logf: t.Logf, Health: hr.Monitor,
+	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", Logf: t.Logf, Health: hr.Monitor,
 		AcceptorConfig: func(c *id003.Config) {
 			c.PollInterval = 30 * time.Millisecond
 			c.Open = acc.Opener(c.Open)
@@ -48,14 +49,14 @@ func TestWatchdogFollowsEveryDeviceLoop(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	want := fmt.Sprint([]string{"acceptor/" + AcceptorWindow.String(), "cabinet/" + CabinetWindow.String(),
-		"gpio/" + GPIOWindow.String(), "printer/" + PrinterWindow.String()})
+	want := fmt.Sprint([]string{"acceptor/" + app.AcceptorWindow.String(), "cabinet/" + app.CabinetWindow.String(),
+		"gpio/" + app.GPIOWindow.String(), "printer/" + app.PrinterWindow.String()})
 	if got := names(hr.Monitor); got != want {
 		t.Fatalf("hearts %s, want %s", got, want)
 	}
 	done := make(chan error, 1)
 	go func() { done <- a.Run(ctx) }()
-	waitFor(t, a, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
 
 	const quiet = 300 * time.Millisecond
 	hr.Stall(healthtest.Stall{Name: "acceptor", Quiet: quiet,
@@ -82,12 +83,12 @@ func TestSoftwareErrorWatchesOnlyTheCabinet(t *testing.T) {
 	hr := healthtest.New(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, err := Start(ctx, Options{DataDir: t.TempDir(), Market: "demo", SoftwareError: "tampered", Health: hr.Monitor})
+	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", SoftwareError: "tampered", Health: hr.Monitor})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer a.Close()
-	if got := names(hr.Monitor); got != fmt.Sprint([]string{"cabinet/" + CabinetWindow.String()}) {
+	if got := names(hr.Monitor); got != fmt.Sprint([]string{"cabinet/" + app.CabinetWindow.String()}) {
 		t.Fatalf("hearts %s", got)
 	}
 	go a.Run(ctx)

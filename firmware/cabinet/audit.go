@@ -6,8 +6,6 @@ import (
 	"sync"
 
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/engine/magicstars"
-	"github.com/polaris-vlt/polaris/engine/wishstar"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -22,20 +20,18 @@ var expectedRTP = struct {
 
 func gameRTP(g engine.GameID, stake engine.Money) (float64, bool) {
 	expectedRTP.once.Do(func() {
-		m := map[engine.GameID]map[engine.Money]float64{engine.MagicStars: {}, engine.WishStar: {}}
-		if e, err := magicstars.Default.ComputeExact(); err == nil {
-			for _, s := range e.Stakes {
-				m[engine.MagicStars][s.Stake] = s.RTP
+		m := map[engine.GameID]map[engine.Money]float64{}
+		for _, eg := range engine.Games() {
+			x, ok := eg.(engine.ExactRTPer)
+			if !ok {
+				continue
 			}
-		} else {
-			expectedRTP.err = err
-		}
-		if r, err := wishstar.Exact(); err == nil {
-			for s, v := range r.RTPByStake {
-				m[engine.WishStar][s] = v
+			rtp, err := x.RTPByStake()
+			if err != nil {
+				expectedRTP.err = err
+				continue
 			}
-		} else {
-			expectedRTP.err = err
+			m[eg.ID()] = rtp
 		}
 		expectedRTP.rtp = m
 	})

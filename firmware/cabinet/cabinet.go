@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
@@ -37,7 +39,7 @@ type Config struct {
 	// Acceptor and Printer may be nil: money then cannot go in or out that way.
 	Acceptor Acceptor
 	Printer  printer.Printer
-	Clock    Clock
+	Clock    clock.Clock
 	Timing   Timing
 	// CallTimeout bounds each call to the central system and to devices.
 	CallTimeout time.Duration
@@ -145,7 +147,7 @@ func New(cfg Config) (*Cabinet, error) {
 		return nil, errors.New("cabinet: market, ledger and central are required")
 	}
 	if cfg.Clock == nil {
-		cfg.Clock = SystemClock{}
+		cfg.Clock = clock.System{}
 	}
 	if cfg.StorageLow == 0 {
 		cfg.StorageLow = DefaultStorageLow
@@ -256,9 +258,9 @@ func (c *Cabinet) handle(e Event) {
 	case SelectGame:
 		c.selectGame(e.Game)
 	case Key:
-		c.key(e.Name, e.On)
+		c.key(string(e.Name), e.On)
 	case Door:
-		c.door(e.Name, e.Open)
+		c.door(string(e.Name), e.Open)
 	case DoorWhileOff:
 		c.doorWhileOff(e)
 	case LinkState:

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/par"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -55,7 +56,7 @@ func TestCheck29AuditScreens(t *testing.T) {
 	r.press(view.Start)
 	r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
 	seq := r.lastEventSeq()
-	for _, k := range []string{"technician", "attendant"} {
+	for _, k := range []deck.Key{deck.Technician, deck.Attendant} {
 		r.cab.Post(Key{Name: k, On: true})
 		s := r.until("refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "menu_refused" })
 		if s.Menu != nil || s.Mode == view.ModeMenu {

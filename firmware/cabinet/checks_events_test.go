@@ -7,12 +7,16 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -48,7 +52,7 @@ func (g *gatedOutbox) Pending(limit int) ([]link.OutboxMessage, error) {
 	if !g.open || g.led == nil {
 		return nil, nil
 	}
-	return g.led.Pending(limit)
+	return outbox.Of(g.led).Pending(limit)
 }
 
 func (g *gatedOutbox) Ack(id int64) error {
@@ -91,7 +95,7 @@ func centralEvents(t *testing.T, r *rig) []centralEvent {
 // duplicated, and the outbox is empty.
 func TestCheck13EventsQueuedOfflineReachCentralOnce(t *testing.T) {
 	dir := t.TempDir()
-	r := &rig{t: t, dir: dir, clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}, eventsOut: true}
+	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), eventsOut: true}
 	gate := &gatedOutbox{}
 	var err error
 	r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: gate, NoJackpot: true})
@@ -114,7 +118,7 @@ func TestCheck13EventsQueuedOfflineReachCentralOnce(t *testing.T) {
 	gate.set(r.led, false)
 	r.cab.Post(LinkState{Up: false})
 	offline := func(n int) {
-		for _, d := range []string{"main", "logic", "cashbox"} {
+		for _, d := range []deck.Door{deck.Main, deck.Logic, deck.Cashbox} {
 			r.cab.Post(Door{Name: d, Open: true})
 			r.cab.Post(Door{Name: d, Open: false})
 		}

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
@@ -21,15 +22,16 @@ type Press struct{ Button view.Button }
 // SelectGame asks for another game where the market offers several.
 type SelectGame struct{ Game engine.GameID }
 
-// Key is a key switch turned on or off: "attendant" (jackpot reset) or "technician".
+// Key is a key switch turned on or off: deck.Attendant (jackpot reset) or
+// deck.Technician.
 type Key struct {
-	Name string
+	Name deck.Key
 	On   bool
 }
 
-// Door is a door opened or closed: "main", "logic", "cashbox", "acceptor".
+// Door is a door opened or closed (deck.Doors).
 type Door struct {
-	Name string
+	Name deck.Door
 	Open bool
 }
 

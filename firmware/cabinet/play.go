@@ -10,7 +10,6 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -412,9 +411,13 @@ func (c *Cabinet) riskAllowed(r *roundState) bool {
 		engine.RiskAllowed(r.pending, roundCap(r.game)) && r.pending < c.cfg.Market.Limits.LargeWin
 }
 
+// roundCap is the most a round of game g may pay with its Risk steps: the
+// game's engine.RoundCapper (Magic Stars: MS-7), unbounded otherwise.
 func roundCap(g engine.GameID) engine.Money {
-	if g == engine.MagicStars {
-		return magicstars.RoundCap // MS-7
+	if eg, err := engine.Lookup(g); err == nil {
+		if c, ok := eg.(engine.RoundCapper); ok {
+			return c.RoundCap()
+		}
 	}
 	return 1 << 62
 }

@@ -2,7 +2,6 @@ package cabinet
 
 import (
 	"context"
-	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/drivers/id003"
@@ -29,11 +28,3 @@ type Acceptor interface {
 	Return(ctx context.Context) error
 	Hold(ctx context.Context) error
 }
-
-// Clock is the cabinet's only source of time.
-type Clock interface{ Now() time.Time }
-
-// SystemClock is the wall clock.
-type SystemClock struct{}
-
-func (SystemClock) Now() time.Time { return time.Now() }

@@ -99,7 +99,7 @@ func (c *Cabinet) doorWhileOff(e DoorWhileOff) {
 	if e.Open {
 		what, kind = "opened", "door_opened_unpowered"
 	}
-	c.logDoorWhileOff(e.Name, kind, what+" (board latch)")
+	c.logDoorWhileOff(string(e.Name), kind, what+" (board latch)")
 }
 
 func (c *Cabinet) logDoorWhileOff(name, kind, what string) {

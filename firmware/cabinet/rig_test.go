@@ -2,10 +2,15 @@ package cabinet
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/server"
@@ -15,21 +20,9 @@ import (
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
-
-// fakeClock is the cabinet's time in tests: it moves only when told.
-type fakeClock struct {
-	mu  sync.Mutex
-	now time.Time
-}
-
-func (f *fakeClock) Now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.now }
-func (f *fakeClock) Advance(d time.Duration) {
-	f.mu.Lock()
-	f.now = f.now.Add(d)
-	f.mu.Unlock()
-}
 
 // fakeAcceptor records commands and, on Stack, behaves as the ID-003 driver
 // does at VEND VALID: the BeforeAck hook, then the Stacked event.
@@ -87,14 +80,14 @@ type rig struct {
 	cab      *Cabinet
 	led      *ledger.Ledger
 	central  *embedded.Central
-	clock    *fakeClock
+	clock    *clock.Fake
 	acc      *fakeAcceptor
 	prn      *printer.Fake
 	dir      string
 	jackpots server.Jackpots
 	cancel   context.CancelFunc
 	done     chan struct{}
-	// eventsOut opens the ledger with EventsToOutbox, as firmware/app does.
+	// eventsOut opens the ledger with outbox.EventMessage, as firmware/app does.
 	eventsOut bool
 }
 
@@ -111,7 +104,7 @@ func newRig(t *testing.T, marketID string, opts ...rigOption) *rig {
 func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ...rigOption) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	r := &rig{t: t, dir: dir, clock: &fakeClock{now: time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)}, jackpots: jackpots}
+	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), jackpots: jackpots}
 	r.start(marketID, opts...)
 	return r
 }
@@ -119,7 +112,10 @@ func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ..
 // start (re)builds the cabinet on the rig's ledger directories, as a power-up does.
 func (r *rig) start(marketID string, opts ...rigOption) {
 	t := r.t
-	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b"), EventsToOutbox: r.eventsOut}
+	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b")}
+	if r.eventsOut {
+		lo.EventMessage = outbox.EventMessage
+	}
 	led, err := ledger.Open(lo)
 	if err != nil {
 		led, err = ledger.Create(lo, "test")
@@ -129,7 +125,7 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 	}
 	r.led = led
 	if r.central == nil {
-		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: led, Jackpots: r.jackpots, NoJackpot: r.jackpots == nil})
+		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: outbox.Of(led), Jackpots: r.jackpots, NoJackpot: r.jackpots == nil})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -198,19 +194,19 @@ func (r *rig) press(b view.Button) { r.cab.Post(Press{Button: b}) }
 // steps of tick meanwhile.
 func (r *rig) until(what string, tick time.Duration, ok func(*view.Snapshot) bool) *view.Snapshot {
 	r.t.Helper()
-	deadline := time.Now().Add(15 * time.Second)
-	for time.Now().Before(deadline) {
-		var s *view.Snapshot
+	var s *view.Snapshot
+	poll.Until(r.t, 15*time.Second, what, func() bool {
 		r.cab.Do(func() { r.cab.publish(); s = r.cab.View() })
 		if ok(s) {
-			return s
+			return true
 		}
 		r.clock.Advance(tick)
-		time.Sleep(time.Millisecond)
-	}
-	s := r.cab.View()
-	r.t.Fatalf("waited in vain for %s: mode %s credit %d win %d tilts %v msg %q", what, s.Mode, s.Credit, s.Win, s.Tilts, s.Message)
-	return nil
+		return false
+	}, func() string {
+		s := r.cab.View()
+		return fmt.Sprintf("mode %s credit %d win %d tilts %v msg %q", s.Mode, s.Credit, s.Win, s.Tilts, s.Message)
+	})
+	return s
 }
 
 func (r *rig) idle() *view.Snapshot {

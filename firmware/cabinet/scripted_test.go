@@ -12,6 +12,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/engine/draw"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
 )
 
@@ -30,7 +31,7 @@ type scriptedCentral struct {
 	jackpot map[engine.GameID][]engine.Money // a progressive hit with the next round, 0 none
 	rounds  map[uint64]*link.Outcome
 	risk    map[[2]uint64]*link.RiskCard
-	riskSrc *engine.SeededSource
+	riskSrc *draw.Seeded
 	// asked, when set, sees every outcome request before it is drawn.
 	asked func(n uint64)
 }
@@ -38,7 +39,7 @@ type scriptedCentral struct {
 func newScriptedCentral() *scriptedCentral {
 	pub, key, _ := ed25519.GenerateKey(nil)
 	return &scriptedCentral{key: key, pub: pub, seeds: map[engine.GameID][]uint64{}, jackpot: map[engine.GameID][]engine.Money{},
-		rounds: map[uint64]*link.Outcome{}, risk: map[[2]uint64]*link.RiskCard{}, riskSrc: engine.NewSeededSource(7, 7)}
+		rounds: map[uint64]*link.Outcome{}, risk: map[[2]uint64]*link.RiskCard{}, riskSrc: draw.NewSeeded(7, 7)}
 }
 
 // option installs the scripted central in a rig's cabinet (at every start).
@@ -64,7 +65,7 @@ func (s *scriptedCentral) queue(g engine.GameID, seed uint64, jackpot engine.Mon
 func findSeed(g engine.GameID, stake engine.Money, ok func(*engine.Round) bool) uint64 {
 	eg, _ := engine.Lookup(g)
 	for seed := uint64(0); ; seed++ {
-		r, _, err := engine.Play(eg, engine.NewSeededSource(seed, 0), stake)
+		r, _, err := engine.Play(eg, draw.NewSeeded(seed, 0), stake)
 		if err == nil && ok(r) {
 			return seed
 		}
@@ -90,7 +91,7 @@ func (s *scriptedCentral) RequestOutcome(ctx context.Context, n uint64, game eng
 		seed, s.seeds[game] = q[0], q[1:]
 		jackpot, s.jackpot[game] = s.jackpot[game][0], s.jackpot[game][1:]
 	}
-	round, tape, err := engine.Play(g, engine.NewSeededSource(seed, 0), stake)
+	round, tape, err := engine.Play(g, draw.NewSeeded(seed, 0), stake)
 	if err != nil {
 		return nil, err
 	}

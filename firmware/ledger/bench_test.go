@@ -9,6 +9,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
 )
 
 var (
@@ -33,7 +35,7 @@ func fullLedger(b testing.TB, o Options) *Ledger {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fo := Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: NewFakeClock(t0)}
+		fo := Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: clock.NewFake(t0)}
 		l := fillLedger(b, fo)
 		l.Close()
 		fullDir = d

@@ -5,13 +5,15 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 func testOptions(t testing.TB) Options {
 	d := t.TempDir()
-	return Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: NewFakeClock(t0)}
+	return Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: clock.NewFake(t0)}
 }
 
 func newTestLedger(t testing.TB) (*Ledger, Options) {

@@ -7,6 +7,8 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+
+	"github.com/polaris-vlt/polaris/clock"
 )
 
 // ErrReadOnly: a write on an inspection.
@@ -43,7 +45,7 @@ type Inspection struct {
 // Inspect reads both copies without changing them. Values are suspect
 // unless a copy verifies and Open would not need a RAM clear.
 func Inspect(dirA, dirB string) (*Inspection, error) {
-	o, err := Options{DirA: dirA, DirB: dirB, Clock: NewSystemClock()}.withDefaults()
+	o, err := Options{DirA: dirA, DirB: dirB, Clock: clock.System{}}.withDefaults()
 	if err != nil {
 		return nil, err
 	}

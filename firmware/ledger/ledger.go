@@ -1,7 +1,7 @@
 package ledger
 
 import (
-	"crypto/rand"
+	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -11,6 +11,8 @@ import (
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
 )
 
 // Options configure a ledger.
@@ -18,16 +20,20 @@ type Options struct {
 	// DirA and DirB hold the two copies (on a cabinet, two media). Each
 	// holds ledger.db with its -wal and -shm files.
 	DirA, DirB string
-	// Clock stamps entries and events; defaults to the system clock.
-	Clock Clock
+	// Clock stamps entries and events (wall time in UTC, and the time since
+	// this ledger was opened: one power-up); defaults to the system clock.
+	Clock clock.Clock
 	// ChainKeep is how many sealed transactions each copy keeps (≥ 16).
 	ChainKeep int
 	// OpenCheck and VerifyCheck are the SQLite checks run at Open and on
 	// Verify: "integrity_check", "quick_check" or "none".
 	OpenCheck, VerifyCheck string
-	// EventsToOutbox queues every event for the central system ("event")
-	// in the transaction that logs it.
-	EventsToOutbox bool
+	// EventMessage, when set, queues every event for the central system
+	// in the transaction that logs it, as the outbox message it returns:
+	// the layer that knows the central system's wire format encodes it
+	// (firmware/outbox), the ledger stores the bytes. An error queues
+	// nothing for that event; the event is logged all the same.
+	EventMessage func(Event) (kind string, payload []byte, err error)
 	// Parallel commits a transaction to both copies at once instead of A
 	// then B. Either way transaction n+1 starts only after both hold n.
 	Parallel bool
@@ -44,7 +50,7 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	o.DirA, o.DirB = a, b
 	if o.Clock == nil {
-		o.Clock = NewSystemClock()
+		o.Clock = clock.System{}
 	}
 	if o.ChainKeep == 0 {
 		o.ChainKeep = 256
@@ -74,6 +80,7 @@ type Ledger struct {
 	mu     sync.RWMutex
 	o      Options
 	stores [2]*store
+	start  time.Time // when opened: mono counts from it
 
 	kv     map[string][]byte
 	dig    *digester
@@ -89,8 +96,17 @@ type Ledger struct {
 }
 
 func newLedger(o Options) *Ledger {
-	return &Ledger{o: o, stores: [2]*store{{name: "A", dir: o.DirA}, {name: "B", dir: o.DirB}}}
+	return &Ledger{o: o, start: o.Clock.Now(), stores: [2]*store{{name: "A", dir: o.DirA}, {name: "B", dir: o.DirB}}}
 }
+
+// wall is the time in UTC.
+func (l *Ledger) wall() time.Time { return l.o.Clock.Now().UTC() }
+
+// mono is the time since the ledger was opened (this power-up): the
+// event log records it with the power-up count, so ordering across
+// restarts is by sequence number. On the system clock it is read from the
+// monotonic clock.
+func (l *Ledger) mono() time.Duration { return l.o.Clock.Now().Sub(l.start) }
 
 // Open opens an existing ledger and reconciles its copies: a copy behind
 // the other (an interrupted write) is brought up to date, a bad copy is
@@ -347,7 +363,7 @@ func (l *Ledger) do(op string, args any, fn func(*tx) error) error {
 // enterRAMError stops all writes, persists the reason in both copy
 // directories and keeps the best readable values for suspect reads.
 func (l *Ledger) enterRAMError(reason string, imgs [2]*copyImage) {
-	l.ram = &RAMError{Reason: reason, Since: l.o.Clock.Wall().Format(time.RFC3339)}
+	l.ram = &RAMError{Reason: reason, Since: l.wall().Format(time.RFC3339)}
 	for _, s := range l.stores {
 		s.close()
 		writeMarker(s.dir, l.ram)
@@ -478,8 +494,11 @@ func (l *Ledger) Status() Status {
 	return st
 }
 
-func newLedgerID() string {
-	var b [8]byte
-	rand.Read(b[:])
-	return hex.EncodeToString(b[:])
+// newLedgerID names a ledger from what makes its creation unique: when,
+// where, by whom and after how many clears. The name tells two ledgers
+// apart on the audit page; it is no secret, so it needs no random source
+// (the cabinet binary imports none: central determination, check 30).
+func newLedgerID(o Options, wall time.Time, who, text string, clears int64) string {
+	h := sha256.Sum256(fmt.Appendf(nil, "%d\x00%s\x00%s\x00%s\x00%s\x00%d\x00%d", wall.UnixNano(), o.DirA, o.DirB, who, text, clears, os.Getpid()))
+	return hex.EncodeToString(h[:8])
 }

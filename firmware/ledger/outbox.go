@@ -3,13 +3,19 @@ package ledger
 import (
 	"encoding/json"
 	"fmt"
-
-	"github.com/polaris-vlt/polaris/central/link"
 )
 
 // The ledger is the cabinet's durable outbox: messages are queued in the
-// same transactions as the facts they report and survive restarts.
-var _ link.Outbox = (*Ledger)(nil)
+// same transactions as the facts they report and survive restarts. It
+// stores what the caller gives it as opaque bytes; firmware/outbox hands
+// it to the central link as the link's Outbox.
+
+// OutboxMessage is one queued message to the central system.
+type OutboxMessage struct {
+	ID      int64 // assigned by the ledger, increasing
+	Kind    string
+	Payload []byte
+}
 
 type enqueueArgs struct {
 	Kind    string `json:"kind"`
@@ -33,7 +39,7 @@ func (l *Ledger) Enqueue(kind string, payload []byte) (int64, error) {
 }
 
 // Pending returns up to limit unacknowledged messages in id order.
-func (l *Ledger) Pending(limit int) ([]link.OutboxMessage, error) {
+func (l *Ledger) Pending(limit int) ([]OutboxMessage, error) {
 	if limit <= 0 {
 		return nil, invalid("limit %d", limit)
 	}
@@ -48,8 +54,8 @@ func (l *Ledger) Pending(limit int) ([]link.OutboxMessage, error) {
 	return pendingOutbox(l.kv, limit), nil
 }
 
-func pendingOutbox(kv map[string][]byte, limit int) []link.OutboxMessage {
-	var out []link.OutboxMessage
+func pendingOutbox(kv map[string][]byte, limit int) []OutboxMessage {
+	var out []OutboxMessage
 	for _, k := range keysWithPrefix(kv, "outbox/") {
 		if len(out) >= limit {
 			break
@@ -60,7 +66,7 @@ func pendingOutbox(kv map[string][]byte, limit int) []link.OutboxMessage {
 			continue
 		}
 		fmt.Sscanf(k[len("outbox/"):], "%d", &id)
-		out = append(out, link.OutboxMessage{ID: id, Kind: r.Kind, Payload: r.Payload})
+		out = append(out, OutboxMessage{ID: id, Kind: r.Kind, Payload: r.Payload})
 	}
 	return out
 }

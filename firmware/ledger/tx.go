@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"strconv"
 	"time"
-
-	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/engine"
 )
 
 // tx stages one transaction's writes over the ledger's memory.
@@ -22,7 +19,7 @@ type tx struct {
 
 func newTx(l *Ledger) *tx {
 	return &tx{l: l, w: map[string][]byte{}, meters: map[Scope]map[Meter]int64{}, dirty: map[Scope]bool{},
-		wall: l.o.Clock.Wall().UTC(), mono: l.o.Clock.Mono()}
+		wall: l.wall(), mono: l.mono()}
 }
 
 func (t *tx) get(k string) ([]byte, bool) {
@@ -118,15 +115,9 @@ func (t *tx) event(kind, source, text string, amount int64, data []byte) {
 	if seq > EventsKeep {
 		t.del(seqKey("event", seq-EventsKeep))
 	}
-	if t.l.o.EventsToOutbox {
-		// In the link's own wire format, so the client sends it as it is.
-		text := text
-		if source != "" {
-			text = source + ": " + text
-		}
-		b, err := link.EventsPayload([]link.Event{{Seq: int64(seq), At: t.wall, Kind: kind, Text: text, Amount: engine.Money(amount), Data: data}})
-		if err == nil {
-			t.enqueue(link.KindEvents, b)
+	if enc := t.l.o.EventMessage; enc != nil {
+		if kind, b, err := enc(e); err == nil && kind != "" {
+			t.enqueue(kind, b)
 		}
 	}
 }

@@ -182,7 +182,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	for _, s := range l.stores {
 		s.close()
 	}
-	stamp := l.o.Clock.Wall().Format("20060102T150405.000000000")
+	stamp := l.wall().Format("20060102T150405.000000000")
 	for _, s := range l.stores {
 		if err := os.MkdirAll(s.dir, 0o700); err != nil {
 			return fmt.Errorf("%w: %v", ErrStorage, err)
@@ -230,7 +230,7 @@ func writeGenesis(o Options, who, text string, clears int64, oldMeters []byte) e
 	g.kv = map[string][]byte{}
 	g.dig = newDigester(g.kv)
 	t := newTx(g)
-	t.put("meta/ledger_id", []byte(newLedgerID()))
+	t.put("meta/ledger_id", []byte(newLedgerID(o, t.wall, who, text, clears)))
 	t.put("meta/schema", []byte("1"))
 	t.putJSON("meta/created", t.wall)
 	t.putJSON("credit", int64(0))

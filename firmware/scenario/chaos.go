@@ -2,17 +2,38 @@ package scenario
 
 import (
 	"context"
-
-	"github.com/polaris-vlt/polaris/engine"
 	"math/rand/v2"
 	"time"
+
+	"github.com/polaris-vlt/polaris/engine"
 )
+
+// Player is what chaos play drives beyond a script's steps: a headless
+// cabinet (firmware/devkit.Headless).
+type Player interface {
+	Target
+	// Devices says the cabinet opened its devices (it opens none when
+	// software verification failed).
+	Devices() bool
+	// OfferNote puts a note of value v into the acceptor once, taken or
+	// refused; only a value the acceptor does not know is an error.
+	OfferNote(v engine.Money) error
+	// TakeTicket takes the ticket from the printer's chute; false when the
+	// printer has no chute to take it from.
+	TakeTicket() bool
+	// Wallet lists, oldest first, the vouchers the player holds.
+	Wallet() []string
+	// InsertTicket puts a voucher into the acceptor.
+	InsertTicket(number string) error
+	// ToMenuPage pages the menu a key opened to the page titled title.
+	ToMenuPage(ctx context.Context, title string) error
+}
 
 // Chaos plays the headless cabinet at random until ctx ends: notes in,
 // games (with Auto), Risk choices, cash-outs to vouchers, the printed
 // voucher taken and put back in, doors opened and closed, the attendant
 // and technician keys. The crash harness kills it at random instants.
-func Chaos(ctx context.Context, h *Headless, seed uint64) {
+func Chaos(ctx context.Context, h Player, seed uint64) {
 	rng := rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
 	notes := []engine.Money{500, 1000, 2000, 5000}
 	step := func(verb string, args ...string) {
@@ -20,7 +41,7 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 		// with nothing printed yet): chaos goes on.
 		_ = h.Do(ctx, Step{Verb: verb, Args: args})
 	}
-	if h.App.Board == nil {
+	if !h.Devices() {
 		<-ctx.Done()
 		return
 	}
@@ -29,9 +50,7 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 		case p < 15:
 			// Insert and go on: the note is taken, or refused, while
 			// the chaos plays on.
-			if code, err := h.noteCode(notes[rng.IntN(len(notes))]); err == nil {
-				h.App.Board.AcceptorEmulator.InsertNote(code)
-			}
+			_ = h.OfferNote(notes[rng.IntN(len(notes))])
 		case p < 45:
 			step("press", "start")
 		case p < 52:
@@ -45,18 +64,16 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 		case p < 80:
 			// The player takes the voucher and puts one from the wallet
 			// back in, mostly the newest.
-			e := h.App.Board.TCLEmulator
-			if e == nil {
+			if !h.TakeTicket() {
 				step("ticket", "last")
 				break
 			}
-			e.TakeTicket()
 			if w := h.Wallet(); len(w) > 0 {
 				i := len(w) - 1
 				if rng.IntN(4) == 0 {
 					i = rng.IntN(len(w))
 				}
-				h.App.Board.AcceptorEmulator.InsertTicket(w[i])
+				h.InsertTicket(w[i])
 			}
 		case p < 84:
 			step("door", "main", "open")
@@ -84,13 +101,12 @@ func Chaos(ctx context.Context, h *Headless, seed uint64) {
 			// buttons (Collect prints a test ticket), a note read and
 			// returned, out again.
 			step("key", "technician", "on")
-			_ = h.toMenuPage(ctx, "menu.test") // no menu mid-round: Start then does what it does there
+			_ = h.ToMenuPage(ctx, "menu.test") // no menu mid-round: Start then does what it does there
 			step("press", "start")
 			for i := rng.IntN(4); i > 0; i-- {
 				step("press", []string{"stop", "collect", "bet-", "auto"}[rng.IntN(4)])
 			}
-			if code, err := h.noteCode(notes[rng.IntN(len(notes))]); err == nil {
-				h.App.Board.AcceptorEmulator.InsertNote(code)
+			if h.OfferNote(notes[rng.IntN(len(notes))]) == nil {
 				time.Sleep(300 * time.Millisecond)
 			}
 			step("key", "technician", "off")

@@ -1,7 +1,8 @@
-// Package scenario drives a headless cabinet from a script of timed inputs
-// and checks what it does: the tool of the cabinet tests, the crash harness
-// and anyone reproducing a field problem. A script is plain text, one
-// command a line, '#' starts a comment:
+// Package scenario is the script language of timed inputs and checks a
+// headless cabinet (firmware/devkit.Headless) is driven with, and chaos
+// play: the tool of the cabinet tests, the crash harness and anyone
+// reproducing a field problem. A script is plain text, one command a line,
+// '#' starts a comment:
 //
 //	press start            # a deck button through the devkit GPIO (debounced)
 //	hold stop 2s           # held for a while
@@ -122,7 +123,8 @@ func (s Step) check() error {
 	return nil
 }
 
-// Target is what a script drives: a headless cabinet (see Headless).
+// Target is what a script drives: a headless cabinet
+// (firmware/devkit.Headless).
 type Target interface {
 	Do(ctx context.Context, s Step) error
 }

@@ -7,6 +7,7 @@ package view
 import (
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -32,21 +33,22 @@ const (
 	ModeCashout      Mode = "cashout"        // a voucher is being issued and printed
 )
 
-// Button is a button of the deck.
-type Button string
+// Button is a button of the deck, as package deck names it; the snapshot
+// repeats the names so that the display reads them from the view alone.
+type Button = deck.Button
 
 const (
-	Start    Button = "start"
-	Auto     Button = "auto"
-	Risk     Button = "risk"
-	Stop     Button = "stop"
-	BetPlus  Button = "bet_plus"
-	BetMinus Button = "bet_minus"
-	Collect  Button = "collect"
+	Start    = deck.Start
+	Auto     = deck.Auto
+	Risk     = deck.Risk
+	Stop     = deck.Stop
+	BetPlus  = deck.BetPlus
+	BetMinus = deck.BetMinus
+	Collect  = deck.Collect
 )
 
 // Buttons lists every deck button in deck order.
-var Buttons = []Button{Start, Auto, Risk, Stop, BetMinus, BetPlus, Collect}
+var Buttons = deck.Buttons
 
 // Lamp is a lamp's pattern.
 type Lamp string

@@ -16,6 +16,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -97,7 +98,7 @@ func Start(t testing.TB, mod func(*server.Config)) *Env {
 	dir := t.TempDir()
 	e := &Env{T: t, Dir: dir, PKI: filepath.Join(dir, "pki"), DB: filepath.Join(dir, "central.db"),
 		Clock: NewClock(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))}
-	if err := pki.Init(e.PKI, nil, time.Now()); err != nil {
+	if err := mint.Init(e.PKI, nil, time.Now()); err != nil {
 		t.Fatal(err)
 	}
 	key, err := pki.LoadSigningKey(filepath.Join(e.PKI, pki.SigningKey))
@@ -156,7 +157,7 @@ func (e *Env) Restart() {
 func (e *Env) Client(id string, mod func(*link.Config)) *link.Client {
 	e.T.Helper()
 	if c, _ := pki.CabinetPaths(e.PKI, id); !fileExists(c) {
-		if _, _, err := pki.IssueCabinet(e.PKI, id, time.Now()); err != nil {
+		if _, _, err := mint.IssueCabinet(e.PKI, id, time.Now()); err != nil {
 			e.T.Fatal(err)
 		}
 	}

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/internal/poll"
+
 	_ "modernc.org/sqlite"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
@@ -96,13 +98,8 @@ id = "hall-1"
 	}
 	tx.Commit()
 	a.Committed(db)
-	deadline := time.Now().Add(5 * time.Second)
-	for a.Values("elsewhere")[0].Amount != 1010 {
-		if time.Now().After(deadline) {
-			t.Fatalf("committed value not shown: %+v", a.Values("elsewhere"))
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, "the committed value shown", func() bool { return a.Values("elsewhere")[0].Amount == 1010 },
+		func() string { return fmt.Sprintf("%+v", a.Values("elsewhere")) })
 	lines, err := jackpot.Audit(context.Background(), db)
 	if err != nil {
 		t.Fatal(err)

@@ -6,6 +6,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 )
 
@@ -24,7 +26,7 @@ type follower struct {
 // Board is an in-memory pair of banks. Lines keep physical levels; an input
 // with a pull-up idles high, as on real hardware with the switch open.
 type Board struct {
-	clock gpio.Clock
+	clock clock.Clock
 
 	mu        sync.Mutex
 	inLines   []string
@@ -46,16 +48,16 @@ type Board struct {
 	outClosed bool
 }
 
-// New makes a board with the given input and output lines. clock stamps
+// New makes a board with the given input and output lines. clk stamps
 // output transitions; nil means the system clock.
-func New(clock gpio.Clock, inputs, outputs []gpio.LineSpec) (*Board, error) {
-	if clock == nil {
-		clock = gpio.SystemClock{}
+func New(clk clock.Clock, inputs, outputs []gpio.LineSpec) (*Board, error) {
+	if clk == nil {
+		clk = clock.System{}
 	}
 	if len(inputs) > gpio.MaxLines || len(outputs) > gpio.MaxLines {
 		return nil, fmt.Errorf("gpiofake: at most %d lines per bank", gpio.MaxLines)
 	}
-	b := &Board{clock: clock, inIdx: map[string]int{}, outIdx: map[string]int{},
+	b := &Board{clock: clk, inIdx: map[string]int{}, outIdx: map[string]int{},
 		history: map[int][]Transition{}, wake: make(chan struct{}, 1)}
 	for i, l := range inputs {
 		if _, dup := b.inIdx[l.Name]; dup {

@@ -5,11 +5,13 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/clock"
+
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 )
 
 func TestBoardLinesFollowersAndFaults(t *testing.T) {
-	clk := NewClock(time.Unix(0, 0))
+	clk := clock.NewFake(time.Unix(0, 0))
 	b, err := New(clk, []gpio.LineSpec{{Name: "BTN", Pull: gpio.PullUp}, {Name: "SENSE"}}, []gpio.LineSpec{{Name: "COIL1"}, {Name: "COIL2"}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,10 +1,13 @@
 package escposemu
 
 import (
+	"fmt"
 	"net"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func newLogged(t *testing.T, path string) *Emulator {
@@ -29,18 +32,15 @@ func voucherBytes() []byte {
 
 func waitLog(t *testing.T, path, event string) {
 	t.Helper()
-	for end := time.Now().Add(5 * time.Second); ; time.Sleep(2 * time.Millisecond) {
-		entries, err := ReadLog(path)
-		if err != nil {
+	var entries []LogEntry
+	poll.Until(t, 5*time.Second, fmt.Sprintf("%q in the log", event), func() bool {
+		var err error
+		if entries, err = ReadLog(path); err != nil {
 			t.Fatal(err)
 		}
-		if n := len(entries); n > 0 && entries[n-1].Event == event {
-			return
-		}
-		if time.Now().After(end) {
-			t.Fatalf("no %q in the log: %+v", event, entries)
-		}
-	}
+		n := len(entries)
+		return n > 0 && entries[n-1].Event == event
+	}, func() string { return fmt.Sprintf("%+v", entries) })
 }
 
 func TestLogPrintoutsOutliveThePowerCut(t *testing.T) {

@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 var voucherFields = []string{"03-4108-0745", "CASH-OUT VOUCHER", "Polaris devkit", "0", "Site DEV-1",
@@ -32,11 +34,7 @@ func printVoucher(e *Emulator) {
 
 func waitFor(t *testing.T, what string, ok func() bool) {
 	t.Helper()
-	for end := time.Now().Add(5 * time.Second); !ok(); time.Sleep(2 * time.Millisecond) {
-		if time.Now().After(end) {
-			t.Fatalf("waited in vain for %s", what)
-		}
-	}
+	poll.Until(t, 5*time.Second, what, ok)
 }
 
 func inChute(e *Emulator) bool { return e.Flags()[2]&0x08 != 0 }

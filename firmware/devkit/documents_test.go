@@ -1,4 +1,4 @@
-package scenario
+package devkit
 
 import (
 	"context"
@@ -14,6 +14,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/scenario"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -128,7 +129,7 @@ func insertLastVoucher(t *testing.T, h *Headless) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second)
 	for {
-		err := h.Do(context.Background(), Step{Verb: "ticket", Args: []string{"last"}})
+		err := h.Do(context.Background(), scenario.Step{Verb: "ticket", Args: []string{"last"}})
 		if err == nil {
 			return
 		}
@@ -177,10 +178,10 @@ func TestDocumentsOutliveAPowerCut(t *testing.T) {
 	run(t, h, "wait idle\nnote 2000\n")
 	cashOut(t, h)
 	run(t, h, "sleep 500ms\npower cut\nwait idle\n")
-	if n := len(h.App.Board.AcceptorEmulator.StackedDocs()); n != 1 {
+	if n := len(h.Emulated().Acceptor.StackedDocs()); n != 1 {
 		t.Fatalf("%d notes in the cash box after the power cut, want 1", n)
 	}
-	h.App.Board.TCLEmulator.TakeTicket()
+	h.Emulated().TCL.TakeTicket()
 	insertLastVoucher(t, h)
 	untilCredit(t, h, 2000)
 	if err := h.Close(); err != nil {
@@ -202,13 +203,13 @@ func TestTestModeTicketIsNoMoney(t *testing.T) {
 	}
 	dir, h := withPaper(t)
 	run(t, h, "wait idle\nnote 2000\nkey technician on\n")
-	if err := h.toMenuPage(context.Background(), "menu.test"); err != nil {
+	if err := h.ToMenuPage(context.Background(), "menu.test"); err != nil {
 		t.Fatal(err)
 	}
 	run(t, h, "press start\nsleep 200ms\npress collect\n")
 	prn := filepath.Join(DocumentDir(dir), board.PrinterLogFile)
 	untilLogged(t, prn, tclemu.LogComplete)
-	ps := h.App.Board.TCLEmulator.Printouts()
+	ps := h.Emulated().TCL.Printouts()
 	if len(ps) != 1 || len(ps[0].Barcodes) != 1 || ps[0].Barcodes[0] != document.TestValidation ||
 		!strings.Contains(strings.Join(ps[0].Lines, "\n"), "TEST - NOT VALID") {
 		t.Fatalf("printouts %+v, want one test ticket", ps)

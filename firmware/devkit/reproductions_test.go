@@ -1,17 +1,21 @@
-package scenario
+package devkit
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/internal/poll"
+
 	"github.com/polaris-vlt/polaris/board"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/scenario"
 )
 
 // Reproductions of what the crash harness found in the cabinet, each a
@@ -37,11 +41,11 @@ func withPaper(t *testing.T) (string, *Headless) {
 
 func run(t *testing.T, h *Headless, script string) {
 	t.Helper()
-	steps, err := Parse(strings.NewReader(script))
+	steps, err := scenario.Parse(strings.NewReader(script))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Run(context.Background(), h, steps); err != nil {
+	if err := scenario.Run(context.Background(), h, steps); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -49,7 +53,7 @@ func run(t *testing.T, h *Headless, script string) {
 // untilLogged waits for the last line of a document log to be event.
 func untilLogged(t *testing.T, path, event string) {
 	t.Helper()
-	for end := time.Now().Add(20 * time.Second); time.Now().Before(end); time.Sleep(time.Millisecond) {
+	poll.Until(t, 20*time.Second, fmt.Sprintf("%s to log %q", path, event), func() bool {
 		var last string
 		if strings.HasSuffix(path, board.AcceptorLogFile) {
 			if es, _ := id003emu.ReadLog(path); len(es) > 0 {
@@ -58,11 +62,8 @@ func untilLogged(t *testing.T, path, event string) {
 		} else if es, _ := tclemu.ReadLog(path); len(es) > 0 {
 			last = es[len(es)-1].Event
 		}
-		if last == event {
-			return
-		}
-	}
-	t.Fatalf("%s never logged %q", path, event)
+		return last == event
+	})
 }
 
 func reconcileClean(t *testing.T, dir string, h *Headless) {
@@ -90,7 +91,7 @@ func TestTicketStackedBeforeItsCreditIsCredited(t *testing.T) {
 	insertLastVoucher(t, h)
 	acc := filepath.Join(DocumentDir(dir), board.AcceptorLogFile)
 	untilLogged(t, acc, id003emu.LogStacking)
-	h.App.Board.AcceptorEmulator.Silence(true) // the driver never sees VEND VALID
+	h.Emulated().Acceptor.Silence(true) // the driver never sees VEND VALID
 	untilLogged(t, acc, id003emu.LogStacked)
 	run(t, h, "power cut\nwait idle\nsleep 8s\n")
 	reconcileClean(t, dir, h)
@@ -113,7 +114,7 @@ func TestNoteStackedAtThePowerCutIsCreditedOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	untilLogged(t, acc, id003emu.LogStacking)
-	h.App.Board.AcceptorEmulator.Silence(true) // the driver never sees VEND VALID
+	h.Emulated().Acceptor.Silence(true) // the driver never sees VEND VALID
 	untilLogged(t, acc, id003emu.LogStacked)
 	run(t, h, "power cut\nwait idle\n")
 	untilCredit(t, h, 2000)
@@ -131,7 +132,7 @@ func TestInterruptedVoucherInTheChuteIsDebited(t *testing.T) {
 	dir, h := withPaper(t)
 	interruptedVoucher(t, h, dir)
 	run(t, h, "power cut\nwait idle\nsleep 1s\n")
-	if n := len(h.App.Board.TCLEmulator.Printouts()); n != 1 {
+	if n := len(h.Emulated().TCL.Printouts()); n != 1 {
 		t.Fatalf("%d tickets printed, want the original only", n)
 	}
 	reconcileClean(t, dir, h)
@@ -144,12 +145,12 @@ func TestInterruptedVoucherInTheChuteIsDebited(t *testing.T) {
 func TestInterruptedVoucherTakenIsReprintedAsDuplicate(t *testing.T) {
 	dir, h := withPaper(t)
 	prn := interruptedVoucher(t, h, dir)
-	h.App.Board.TCLEmulator.TakeTicket()
+	h.Emulated().TCL.TakeTicket()
 	untilLogged(t, prn, tclemu.LogTaken)
 	run(t, h, "power cut\nwait idle\n")
 	untilLogged(t, prn, tclemu.LogComplete)
 	run(t, h, "sleep 500ms\n")
-	ps := h.App.Board.TCLEmulator.Printouts()
+	ps := h.Emulated().TCL.Printouts()
 	if len(ps) != 2 || ps[0].Barcodes[0] != ps[1].Barcodes[0] || !strings.Contains(strings.Join(ps[1].Lines, "\n"), "DUPLICATE") {
 		t.Fatalf("printouts %+v, want the voucher and its duplicate", ps)
 	}
@@ -164,7 +165,7 @@ func interruptedVoucher(t *testing.T, h *Headless, dir string) string {
 	run(t, h, "wait idle\nnote 2000\npress collect\n")
 	prn := filepath.Join(DocumentDir(dir), board.PrinterLogFile)
 	untilLogged(t, prn, tclemu.LogPrinting)
-	h.App.Board.TCLEmulator.SetSilent(true) // the driver sees no more status
+	h.Emulated().TCL.SetSilent(true) // the driver sees no more status
 	untilLogged(t, prn, tclemu.LogComplete)
 	return prn
 }

@@ -1,4 +1,7 @@
-package main
+// Package boot is what the cabinet binaries (cmd/polaris, and
+// cmd/polaris-devkit, which adds the devkit's parts) share: their profile
+// and data flags, the start-up gate, and the window.
+package boot
 
 import (
 	"context"
@@ -6,6 +9,7 @@ import (
 	"fmt"
 	"log"
 	"os"
+	"path/filepath"
 	"sync"
 	"time"
 
@@ -14,12 +18,12 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/verify"
 )
 
-// gate runs before any device or network traffic: the software is checked
+// Gate runs before any device or network traffic: the software is checked
 // against its signed manifest (check 8) and its digest handed to the
 // cabinet, which locks up when it differs from the last start's (check 9);
 // the watchdog is fed only while every watched loop beats: the cabinet loop
 // and each device loop (app registers them on o.Health), and the render
-// loop under run. A failed check does not exit — systemd would restart into
+// loop under run (Window). A failed check does not exit — systemd would restart into
 // a reboot loop — the cabinet shows the reason and refuses play and money.
 // A developer's unsigned build runs with a warning and no program-change
 // check (a rebuilt devkit would otherwise lock up at every start).
@@ -28,16 +32,16 @@ import (
 // caller sends it once the cabinet runs (headless) or its first frame is on
 // screen (run), so a start that hangs before then is caught by
 // TimeoutStartSec=. Outside systemd it does nothing.
-func gate(ctx context.Context, o *app.Options) (ready func()) {
+func Gate(ctx context.Context, o *app.Options) (ready func()) {
 	m, err := verify.AtStart()
 	switch {
 	case err == nil:
 		o.SoftwareID, o.SoftwareVersion = fmt.Sprintf("sha256:%x", m.Digest), m.Version
 	case errors.Is(err, verify.ErrUnsigned):
-		fmt.Fprintln(os.Stderr, "polaris: warning: unsigned development build, software verification skipped")
+		fmt.Fprintf(os.Stderr, "%s: warning: unsigned development build, software verification skipped\n", filepath.Base(os.Args[0]))
 		o.SoftwareVersion = "development build (unsigned)"
 	default:
-		log.Printf("polaris: %v", err)
+		log.Printf("%s: %v", filepath.Base(os.Args[0]), err)
 		o.SoftwareError = err.Error()
 	}
 	o.Health = health.New(time.Now)

@@ -1,4 +1,12 @@
-package scenario
+// Package devkit is the cabinet as a developer runs it: the app (firmware/app)
+// with the devkit board's emulated devices (board/emulated) over
+// pseudo-terminals and the central system embedded in the process
+// (central/embedded), and Headless, the cabinet without a display that
+// scenario scripts, chaos play, the crash harness and the display tests
+// drive; Reconciler checks its data directory after a crash. The
+// polaris-devkit binary is built on it; the cabinet binary (cmd/polaris)
+// links none of it.
+package devkit
 
 import (
 	"context"
@@ -8,13 +16,15 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/board/emulated"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/scenario"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -25,26 +35,29 @@ import (
 type Headless struct {
 	Opt  app.Options
 	App  *app.App
+	kit  *Kit
 	stop context.CancelFunc
 	done chan error
 	// lastVoucher is the validation number of the last voucher printed.
 	lastVoucher string
 }
 
-// StartHeadless starts a headless cabinet. When the data directory has a
-// DocumentDir, the emulators keep their document logs there.
+// StartHeadless starts a headless cabinet with the devkit's parts (With).
+// When the data directory has a DocumentDir, the emulators keep their
+// document logs there.
 func StartHeadless(ctx context.Context, o app.Options) (*Headless, error) {
-	if dir := DocumentDir(o.DataDir); isDir(dir) {
-		adjust := o.BoardOptions
-		o.BoardOptions = func(bo *board.Options) {
-			bo.DocumentLogDir = dir
-			if adjust != nil {
-				adjust(bo)
-			}
-		}
-	}
-	h := &Headless{Opt: o}
+	h := &Headless{}
+	h.Opt, h.kit = With(o)
 	return h, h.boot(ctx)
+}
+
+// Emulated are the emulated devices of the running cabinet; nil when it
+// opened none (software verification failed).
+func (h *Headless) Emulated() *emulated.Devices {
+	if h.App == nil || h.App.Board == nil {
+		return nil
+	}
+	return h.kit.Devices()
 }
 
 func (h *Headless) boot(ctx context.Context) error {
@@ -80,19 +93,27 @@ func (h *Headless) Close() error {
 	return h.App.Close()
 }
 
-var inputs = map[string]gpio.Input{
-	"start": gpio.BtnStart, "auto": gpio.BtnAuto, "risk": gpio.BtnRisk, "stop": gpio.BtnStop,
-	"bet+": gpio.BtnBetPlus, "bet_plus": gpio.BtnBetPlus, "bet-": gpio.BtnBetMinus, "bet_minus": gpio.BtnBetMinus,
-	"collect": gpio.BtnCollect, "red": gpio.BtnBetMinus, "black": gpio.BtnBetPlus,
-	"attendant": gpio.KeyAttendant, "technician": gpio.KeyTechnician,
-	"main": gpio.DoorMain, "logic": gpio.DoorLogic, "cashbox": gpio.DoorCashbox, "acceptor": gpio.DoorAcceptor,
+// scriptNames are the scripts' other names for deck buttons: the Risk
+// card's colours are the bet buttons (MS-10), and bet+/bet- read better.
+var scriptNames = map[string]string{
+	"bet+": string(deck.BetPlus), "bet-": string(deck.BetMinus),
+	"red": string(deck.BetMinus), "black": string(deck.BetPlus),
+}
+
+// inputNamed is the input a script names: a deck button, key switch or
+// door by its deck name ("start", "attendant", "main"), or a script name.
+func inputNamed(name string) (gpio.Input, bool) {
+	if n, ok := scriptNames[name]; ok {
+		name = n
+	}
+	return gpio.InputOf(name)
 }
 
 // debounceWait outlasts the devkit's debounce windows.
 const debounceWait = 80 * time.Millisecond
 
 func (h *Headless) set(name string, active bool) error {
-	in, ok := inputs[name]
+	in, ok := inputNamed(name)
 	if !ok {
 		return fmt.Errorf("no input %q", name)
 	}
@@ -107,7 +128,7 @@ func (h *Headless) set(name string, active bool) error {
 var errNoDevices = errors.New("the cabinet opened no devices (software verification failed)")
 
 // Do runs one step.
-func (h *Headless) Do(ctx context.Context, s Step) error {
+func (h *Headless) Do(ctx context.Context, s scenario.Step) error {
 	a := s.Args
 	switch s.Verb {
 	case "press", "hold", "door", "key", "note", "ticket", "printer":
@@ -146,7 +167,7 @@ func (h *Headless) Do(ctx context.Context, s Step) error {
 				return errors.New("no voucher printed yet")
 			}
 		}
-		return h.App.Board.AcceptorEmulator.InsertTicket(number)
+		return h.Emulated().Acceptor.InsertTicket(number)
 	case "wait":
 		d := 20 * time.Second
 		if len(a) == 2 {
@@ -162,10 +183,10 @@ func (h *Headless) Do(ctx context.Context, s Step) error {
 	case "power":
 		return h.PowerCut(ctx)
 	case "printer":
-		if h.App.Board == nil || h.App.Board.TCLEmulator == nil {
+		if e := h.Emulated(); e == nil || e.TCL == nil {
 			return errors.New("no emulated TCL printer")
 		}
-		h.App.Board.TCLEmulator.TakeTicket()
+		h.Emulated().TCL.TakeTicket()
 		return nil
 	}
 	return fmt.Errorf("unknown command %q", s.Verb)
@@ -185,20 +206,52 @@ func (h *Headless) insertNote(ctx context.Context, v engine.Money) error {
 	return h.until(ctx, 15*time.Second, func(*view.Snapshot) bool { return h.credit() == before+v }, "note credited")
 }
 
+// What chaos play drives beyond a script's steps (scenario.Player).
+
+// Devices says the cabinet opened its devices.
+func (h *Headless) Devices() bool { return h.Emulated() != nil }
+
+// OfferNote puts a note of value v into the acceptor's slot once, taken or
+// refused; only a value the acceptor's currency table lacks is an error.
+func (h *Headless) OfferNote(v engine.Money) error {
+	code, err := h.noteCode(v)
+	if err != nil {
+		return err
+	}
+	h.Emulated().Acceptor.InsertNote(code)
+	return nil
+}
+
+// TakeTicket takes the ticket from the printer's chute; false when the
+// printer is not one with a chute (ESC/POS).
+func (h *Headless) TakeTicket() bool {
+	e := h.Emulated()
+	if e == nil || e.TCL == nil {
+		return false
+	}
+	e.TCL.TakeTicket()
+	return true
+}
+
+// InsertTicket puts a voucher into the acceptor's slot.
+func (h *Headless) InsertTicket(number string) error {
+	return h.Emulated().Acceptor.InsertTicket(number)
+}
+
 // offerNote puts a note into the acceptor's slot once it takes documents.
 func (h *Headless) offerNote(code byte) error {
 	var err error
 	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
-		if err = h.App.Board.AcceptorEmulator.InsertNote(code); err == nil {
+		if err = h.Emulated().Acceptor.InsertNote(code); err == nil {
 			return nil
 		}
 	}
 	return fmt.Errorf("the acceptor takes no note: %w", err)
 }
 
-// toMenuPage pages the menu a key opened forward (Bet+) to the page titled
+// ToMenuPage pages the menu a key opened forward (Bet+) to the page titled
 // title. When no menu opens (a key refused mid-round) it presses nothing.
-func (h *Headless) toMenuPage(ctx context.Context, title string) error {
+func (h *Headless) ToMenuPage(ctx context.Context, title string) error {
 	if err := h.until(ctx, time.Second, func(s *view.Snapshot) bool { return s.Menu != nil }, "a menu"); err != nil {
 		return err
 	}
@@ -210,7 +263,7 @@ func (h *Headless) toMenuPage(ctx context.Context, title string) error {
 		if m.Title == title {
 			return nil
 		}
-		if err := h.Do(ctx, Step{Verb: "press", Args: []string{"bet+"}}); err != nil {
+		if err := h.Do(ctx, scenario.Step{Verb: "press", Args: []string{"bet+"}}); err != nil {
 			return err
 		}
 	}
@@ -246,18 +299,18 @@ func (h *Headless) credit() engine.Money {
 // the printer and not (or no longer) in the acceptor's cash box. With
 // document logs it outlives power cuts, as the paper does.
 func (h *Headless) Wallet() []string {
-	b := h.App.Board
-	if b == nil || b.TCLEmulator == nil || b.AcceptorEmulator == nil {
+	e := h.Emulated()
+	if e == nil || e.TCL == nil || e.Acceptor == nil {
 		return nil
 	}
 	inBox := map[string]int{}
-	for _, d := range b.AcceptorEmulator.StackedDocs() {
+	for _, d := range e.Acceptor.StackedDocs() {
 		if d.Ticket != "" {
 			inBox[d.Ticket]++
 		}
 	}
 	var out []string
-	for _, po := range b.TCLEmulator.Printouts() {
+	for _, po := range e.TCL.Printouts() {
 		if !po.Complete || !po.ValidationPrinted || len(po.Barcodes) == 0 {
 			continue
 		}
@@ -278,8 +331,8 @@ func isDir(p string) bool {
 // LastVoucher is the validation number of the last voucher out: the last
 // one the printer presented, or else the last one the ledger debited.
 func (h *Headless) LastVoucher() string {
-	if b := h.App.Board; b != nil && b.TCLEmulator != nil {
-		pos := b.TCLEmulator.Printouts()
+	if e := h.Emulated(); e != nil && e.TCL != nil {
+		pos := e.TCL.Printouts()
 		for i := len(pos) - 1; i >= 0; i-- {
 			if po := pos[i]; po.Complete && po.ValidationPrinted && len(po.Barcodes) > 0 {
 				return po.Barcodes[0]

@@ -1,14 +1,16 @@
-package scenario
+package devkit
 
 import (
 	"bytes"
-	"database/sql"
+	"context"
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"time"
 
-	_ "modernc.org/sqlite"
-
+	"github.com/polaris-vlt/polaris/central/embedded"
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 )
@@ -85,28 +87,20 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 		}
 	}
 
-	db, err := sql.Open("sqlite", "file:"+filepath.Join(dataDir, "central", "central.db")+"?mode=ro")
+	db, err := server.OpenReadOnly(embedded.StorePath(dataDir))
 	if err != nil {
 		return nil, err
 	}
 	defer db.Close()
-	rows, err := db.Query(`SELECT round, stake, total, jackpot_amount, body, committed_at IS NOT NULL FROM rounds WHERE cabinet = ? ORDER BY round`, cabinetID)
+	ctx := context.Background()
+	rounds, err := server.DrawnRounds(ctx, db, cabinetID)
 	if err != nil {
 		return nil, fmt.Errorf("central store: %w", err)
 	}
-	drawn := map[uint64]bool{}
 	last := lastRound(led)
 	complete := true // every round's settlement is known
-	for rows.Next() {
-		var n uint64
-		var stake, total, jackpot int64
-		var body []byte
-		var committed bool
-		if err := rows.Scan(&n, &stake, &total, &jackpot, &body, &committed); err != nil {
-			rows.Close()
-			return nil, err
-		}
-		drawn[n] = true
+	for _, dr := range rounds {
+		n, stake, total, jackpot, body := dr.Round, dr.Stake, dr.Total, dr.Jackpot, dr.Body
 		r, ok := led.Round(n)
 		if !ok && n+ledger.RecallKeep <= last {
 			if _, seen := rc.settled[n]; !seen {
@@ -143,10 +137,6 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 			badf("round %d still %s after recovery", n, r.Status)
 		}
 	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return nil, fmt.Errorf("central store: %w", err)
-	}
 	if complete {
 		reconcileLockups(led, db, cabinetID, rc.settled, badf)
 	}
@@ -159,11 +149,10 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 		if d.Kind != ledger.DocVoucher || d.Result != ledger.DocPrinted {
 			continue
 		}
-		var amount int64
-		if err := db.QueryRow(`SELECT amount FROM vouchers WHERE number = ? AND cabinet = ?`, d.Number, cabinetID).Scan(&amount); err != nil {
+		if v, err := server.LookupVoucher(ctx, db, d.Number); err != nil || v.Cabinet != cabinetID {
 			badf("voucher %s debited by the ledger is unknown to the central system", ledger.Mask(d.Number))
-		} else if amount != d.Amount {
-			badf("voucher %s: %d debited, %d issued", ledger.Mask(d.Number), d.Amount, amount)
+		} else if v.Amount != d.Amount {
+			badf("voucher %s: %d debited, %d issued", ledger.Mask(d.Number), d.Amount, v.Amount)
 		}
 	}
 	seen := map[string]bool{}
@@ -175,14 +164,12 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 			badf("ticket %s credited twice", ledger.Mask(d.Number))
 		}
 		seen[d.Number] = true
-		var amount int64
-		var state string
-		if err := db.QueryRow(`SELECT amount, state FROM vouchers WHERE number = ?`, d.Number).Scan(&amount, &state); err != nil {
+		if v, err := server.LookupVoucher(ctx, db, d.Number); err != nil {
 			badf("ticket %s credited but unknown to the central system", ledger.Mask(d.Number))
-		} else if amount != d.Amount {
-			badf("ticket %s: %d credited, %d at the central system", ledger.Mask(d.Number), d.Amount, amount)
-		} else if settledAll && state != "redeemed" {
-			badf("ticket %s credited but %s at the central system", ledger.Mask(d.Number), state)
+		} else if v.Amount != d.Amount {
+			badf("ticket %s: %d credited, %d at the central system", ledger.Mask(d.Number), d.Amount, v.Amount)
+		} else if settledAll && v.State != "redeemed" {
+			badf("ticket %s credited but %s at the central system", ledger.Mask(d.Number), v.State)
 		}
 	}
 	if err := rc.reconcileDocuments(led, db, prof, settledAll, badf); err != nil {
@@ -195,7 +182,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 // made are the ones paid (meters) or waiting for the attendant; every
 // progressive hit the central system recorded for the cabinet is a round
 // the ledger settled with that jackpot.
-func reconcileLockups(led *ledger.Ledger, db *sql.DB, cabinetID string, settled map[uint64]ledger.Settlement, badf func(string, ...any)) {
+func reconcileLockups(led *ledger.Ledger, db server.Querier, cabinetID string, settled map[uint64]ledger.Settlement, badf func(string, ...any)) {
 	var wins, jackpots int64
 	for _, s := range settled {
 		wins += s.Handpay
@@ -217,19 +204,16 @@ func reconcileLockups(led *ledger.Ledger, db *sql.DB, cabinetID string, settled 
 	if jackpots != paidJackpots {
 		badf("jackpot lockups: %d settled, %d paid or waiting", jackpots, paidJackpots)
 	}
-	rows, err := db.Query(`SELECT round, amount FROM jackpot_hit WHERE cabinet = ?`, cabinetID)
+	hits, err := jackpot.HitRecords(context.Background(), db, time.Time{})
 	if err != nil {
 		return // no progressive jackpot configured
 	}
-	defer rows.Close()
-	for rows.Next() {
-		var n uint64
-		var amount int64
-		if rows.Scan(&n, &amount) != nil {
+	for _, h := range hits {
+		if h.Cabinet != cabinetID {
 			continue
 		}
-		if s, ok := settled[n]; ok && s.Jackpot != amount {
-			badf("round %d: jackpot hit of %d at the central system, %d locked up", n, amount, s.Jackpot)
+		if s, ok := settled[h.Round]; ok && s.Jackpot != h.Amount {
+			badf("round %d: jackpot hit of %d at the central system, %d locked up", h.Round, h.Amount, s.Jackpot)
 		}
 	}
 }

@@ -1,13 +1,14 @@
-package scenario
+package devkit
 
 import (
-	"database/sql"
+	"context"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/central/server"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
@@ -117,11 +118,12 @@ func noteValue(code byte, prof *market.Profile) int64 {
 // emulators physically stacked and printed. In flight at a kill (settledAll
 // false) a document may be ahead of the ledger by what the ledger still
 // holds as pending: the recovery after the restart must settle it.
-func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db *sql.DB, prof *market.Profile, settledAll bool, badf func(string, ...any)) error {
+func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db server.Querier, prof *market.Profile, settledAll bool, badf func(string, ...any)) error {
 	ph, err := readPhysical(r.DataDir, prof)
 	if err != nil {
 		return err
 	}
+	ctx := context.Background()
 	ms, _ := led.Meters(ledger.ScopeCabinet)
 	pendNotes, pendTickets := map[int64]int{}, map[string]bool{}
 	pendVouchers := map[string]bool{}
@@ -190,20 +192,16 @@ func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db *sql.DB, prof *ma
 		}
 		for n := range inBox {
 			// (Whether a credited one was redeemed there, Check asks.)
-			var state string
-			if err := db.QueryRow(`SELECT state FROM vouchers WHERE number = ?`, n).Scan(&state); err != nil {
+			if _, err := server.LookupVoucher(ctx, db, n); err != nil {
 				badf("ticket %s in the cash box is unknown to the central system", ledger.Mask(n))
 			}
 		}
-		rows, err := db.Query(`SELECT number FROM vouchers WHERE state = 'redeemed' AND hold_cabinet = ?`, r.CabinetID)
-		if err == nil {
-			for rows.Next() {
-				var n string
-				if rows.Scan(&n) == nil && inBox[n] == 0 {
+		if redeemed, err := server.RedeemedAt(ctx, db, r.CabinetID); err == nil {
+			for _, n := range redeemed {
+				if inBox[n] == 0 {
 					badf("ticket %s redeemed at the central system but not in the cash box", ledger.Mask(n))
 				}
 			}
-			rows.Close()
 		}
 	}
 
@@ -230,11 +228,12 @@ func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db *sql.DB, prof *ma
 				}
 				continue
 			}
-			var amount int64
-			if err := db.QueryRow(`SELECT amount FROM vouchers WHERE number = ? AND cabinet = ?`, v.number, r.CabinetID).Scan(&amount); err != nil {
+			issued, err := server.LookupVoucher(ctx, db, v.number)
+			if err != nil || issued.Cabinet != r.CabinetID {
 				badf("voucher %s printed but not issued by the central system", ledger.Mask(v.number))
 				continue
 			}
+			amount := issued.Amount
 			if v.done && !strings.Contains(v.text, document.FormatAmount(lang, amount, cur)) {
 				badf("voucher %s: the paper does not show the %d issued", ledger.Mask(v.number), amount)
 			}

@@ -1,0 +1,102 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"errors"
+	"fmt"
+)
+
+// The store's records as an auditor reads them: a crash reconciliation
+// (firmware/devkit.Reconciler) compares them with a cabinet's ledger
+// without knowing the store's schema. They read through any Querier, so
+// they work on a live server's DB() and on a store opened with
+// OpenReadOnly while nothing runs.
+
+// Querier reads; *sql.DB, *sql.Conn and *sql.Tx have it.
+type Querier interface {
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
+}
+
+// OpenReadOnly opens the store file at path for reading only.
+func OpenReadOnly(path string) (*sql.DB, error) {
+	return sql.Open("sqlite", "file:"+path+"?mode=ro")
+}
+
+// DrawnRound is a round the central system drew for a cabinet.
+type DrawnRound struct {
+	Round     uint64
+	Stake     int64
+	Total     int64  // the round's win
+	Jackpot   int64  // the jackpot lockup awarded with it
+	Body      []byte // the signed outcome body as sent
+	Committed bool   // the cabinet committed it
+}
+
+// DrawnRounds lists the rounds drawn for cabinet, in round order.
+func DrawnRounds(ctx context.Context, db Querier, cabinet string) ([]DrawnRound, error) {
+	rows, err := db.QueryContext(ctx, `SELECT round, stake, total, jackpot_amount, body, committed_at IS NOT NULL FROM rounds WHERE cabinet = ? ORDER BY round`, cabinet)
+	if err != nil {
+		return nil, fmt.Errorf("server: rounds: %w", err)
+	}
+	defer rows.Close()
+	var out []DrawnRound
+	for rows.Next() {
+		var r DrawnRound
+		if err := rows.Scan(&r.Round, &r.Stake, &r.Total, &r.Jackpot, &r.Body, &r.Committed); err != nil {
+			return nil, fmt.Errorf("server: rounds: %w", err)
+		}
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+// VoucherRecord is a voucher the central system issued.
+type VoucherRecord struct {
+	Number  string
+	Cabinet string // the cabinet that issued it
+	Amount  int64
+	State   string // issued, held, redeemed
+}
+
+// ErrNoVoucher: the central system never issued that number.
+var ErrNoVoucher = errors.New("server: no such voucher")
+
+// LookupVoucher reads the voucher numbered number; ErrNoVoucher when
+// there is none.
+func LookupVoucher(ctx context.Context, db Querier, number string) (VoucherRecord, error) {
+	rows, err := db.QueryContext(ctx, `SELECT number, cabinet, amount, state FROM vouchers WHERE number = ?`, number)
+	if err != nil {
+		return VoucherRecord{}, fmt.Errorf("server: voucher: %w", err)
+	}
+	defer rows.Close()
+	if !rows.Next() {
+		if err := rows.Err(); err != nil {
+			return VoucherRecord{}, fmt.Errorf("server: voucher: %w", err)
+		}
+		return VoucherRecord{}, ErrNoVoucher
+	}
+	var v VoucherRecord
+	if err := rows.Scan(&v.Number, &v.Cabinet, &v.Amount, &v.State); err != nil {
+		return VoucherRecord{}, fmt.Errorf("server: voucher: %w", err)
+	}
+	return v, nil
+}
+
+// RedeemedAt lists the numbers of the vouchers redeemed at cabinet.
+func RedeemedAt(ctx context.Context, db Querier, cabinet string) ([]string, error) {
+	rows, err := db.QueryContext(ctx, `SELECT number FROM vouchers WHERE state = 'redeemed' AND hold_cabinet = ? ORDER BY number`, cabinet)
+	if err != nil {
+		return nil, fmt.Errorf("server: redeemed vouchers: %w", err)
+	}
+	defer rows.Close()
+	var out []string
+	for rows.Next() {
+		var n string
+		if err := rows.Scan(&n); err != nil {
+			return nil, fmt.Errorf("server: redeemed vouchers: %w", err)
+		}
+		out = append(out, n)
+	}
+	return out, rows.Err()
+}

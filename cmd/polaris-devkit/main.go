@@ -1,0 +1,115 @@
+// Command polaris-devkit is the cabinet as a developer runs it: the
+// devkit board's emulated acceptor and printer over pseudo-terminals and a
+// central system embedded in the process (firmware/devkit). The cabinet
+// binary, cmd/polaris, links none of that.
+//
+//	polaris-devkit run [-market demo|FILE] [-board devkit|FILE] [-data DIR] [-ledger-a DIR] [-ledger-b DIR]
+//	                   [-central HOST:PORT -pki DIR -id ID] [-fullscreen]
+//
+// opens the cabinet with its display (display/): on the devkit board a
+// window whose keyboard drives buttons, keys, doors, acceptor and printer.
+//
+//	polaris-devkit headless [the same profile and data flags] [-script FILE] [-fast] [-chaos SEED]
+//
+// runs the cabinet without a display. With -script it plays a scenario
+// (see firmware/scenario) and exits 0 when every step held, 1 otherwise;
+// with -chaos it plays at random until killed (the crash harness).
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/polaris-vlt/polaris/cmd/internal/boot"
+	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/devkit"
+	"github.com/polaris-vlt/polaris/firmware/scenario"
+)
+
+func usage() {
+	fmt.Fprintln(os.Stderr, `usage: polaris-devkit <command> [flags]
+
+commands:
+  headless   run the cabinet without a display (devkit board, embedded central system)
+  run        run the cabinet with its display (a window with the devkit board; H lists the keys)`)
+	os.Exit(2)
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		usage()
+	}
+	switch os.Args[1] {
+	case "headless":
+		os.Exit(headless(os.Args[2:]))
+	case "run":
+		os.Exit(run(os.Args[2:]))
+	default:
+		usage()
+	}
+}
+
+func headless(args []string) int {
+	fs := flag.NewFlagSet("headless", flag.ExitOnError)
+	var o app.Options
+	boot.Flags(fs, &o, "devkit")
+	script := fs.String("script", "", "scenario script to play; exits when it ends")
+	fast := fs.Bool("fast", false, "present rounds instantly (no spin or win animation time)")
+	verbose := fs.Bool("v", false, "log tilts and device refusals")
+	chaos := fs.Uint64("chaos", 0, "play at random with this seed until killed (the crash harness)")
+	fs.Parse(args)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o.Timing = cabinet.DefaultTiming
+	if *fast {
+		o.Timing = cabinet.Timing{}
+	}
+	if *verbose {
+		o.Logf = log.Printf
+	}
+	ready := boot.Gate(ctx, &o)
+	h, err := devkit.StartHeadless(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)
+		return 1
+	}
+	defer h.Close()
+	ready()
+	if *chaos != 0 {
+		fmt.Println("ready")
+		scenario.Chaos(ctx, h, *chaos)
+		return 0
+	}
+	if *script == "" {
+		fmt.Fprintf(os.Stderr, "polaris-devkit: headless cabinet running (market %s, data %s); Ctrl-C stops it\n", o.Market, o.DataDir)
+		<-ctx.Done()
+		return 0
+	}
+	f, err := os.Open(*script)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)
+		return 1
+	}
+	steps, err := scenario.Parse(f)
+	f.Close()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)
+		return 2
+	}
+	start := time.Now()
+	if err := scenario.Run(ctx, h, steps); err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)
+		return 1
+	}
+	fmt.Printf("scenario %s: %d steps held in %v\n", strings.TrimSuffix(*script, ".scn"), len(steps), time.Since(start).Round(time.Millisecond))
+	return 0
+}

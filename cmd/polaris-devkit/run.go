@@ -1,0 +1,212 @@
+//go:build display
+
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"log"
+	"os"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/cmd/internal/boot"
+	"github.com/polaris-vlt/polaris/display"
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
+	"github.com/polaris-vlt/polaris/drivers/printer/escposemu"
+	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/devkit"
+)
+
+// run opens the cabinet with its display: on the devkit board a window
+// whose keyboard drives the emulated buttons, keys, doors and devices.
+func run(args []string) int {
+	fs := flag.NewFlagSet("run", flag.ExitOnError)
+	var o app.Options
+	boot.Flags(fs, &o, "devkit")
+	full := fs.Bool("fullscreen", false, "full screen (a cabinet), not a window")
+	verbose := fs.Bool("v", false, "log tilts and device refusals")
+	fs.Parse(args)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	o.Timing = cabinet.DefaultTiming
+	if *verbose {
+		o.Logf = log.Printf
+	}
+	ready := boot.Gate(ctx, &o)
+	h, err := devkit.StartHeadless(ctx, o)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)
+		return 1
+	}
+	defer h.Close()
+	fmt.Fprintf(os.Stderr, "polaris-devkit: cabinet running (market %s, data %s); H shows the keys\n", o.Market, o.DataDir)
+	opt := display.Options{Source: h.App.Cabinet.View, Clock: time.Now, Fullscreen: *full}
+	if h.Devices() { // none when software verification failed
+		opt.Devkit = &keyboard{h: h, status: "acceptor ready · printer ready"}
+		opt.Keys, opt.NoteKeys = keyLayout(), board.DevkitNoteKeys
+	}
+	if err := boot.Window(ctx, o, opt, ready); err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)
+		return 1
+	}
+	return 0
+}
+
+// keyLayout is the devkit board's keyboard layout as the display takes it.
+func keyLayout() []display.KeyBinding {
+	var ks []display.KeyBinding
+	for _, b := range board.DevkitKeys {
+		ks = append(ks, display.KeyBinding{Key: b.Key, Input: int(b.Input), Toggle: b.Toggle})
+	}
+	return ks
+}
+
+// keyboard drives the headless cabinet's devkit board for the display.
+type keyboard struct {
+	h      *devkit.Headless
+	mu     sync.Mutex
+	keys   []string
+	status string
+	jam    bool
+	paper  bool
+}
+
+func (d *keyboard) SetInput(input int, on bool) error {
+	return d.h.App.Board.SetInput(gpio.Input(input), on)
+}
+
+func (d *keyboard) Toggle(input int) (bool, error) {
+	in := gpio.Input(input)
+	on, err := d.h.App.Board.Toggle(in)
+	if err == nil && (in == gpio.KeyAttendant || in == gpio.KeyTechnician) {
+		name := map[gpio.Input]string{gpio.KeyAttendant: "attendant key", gpio.KeyTechnician: "technician key"}[in]
+		d.mu.Lock()
+		keys := []string{}
+		for _, k := range d.keys {
+			if k != name {
+				keys = append(keys, k)
+			}
+		}
+		if on {
+			keys = append(keys, name)
+		}
+		d.keys = keys
+		d.mu.Unlock()
+	}
+	return on, err
+}
+
+// acceptor is the emulated acceptor, nil when there is none.
+func (d *keyboard) acceptor() *id003emu.Acceptor {
+	if e := d.h.Emulated(); e != nil {
+		return e.Acceptor
+	}
+	return nil
+}
+
+func (d *keyboard) InsertNote(code byte) error {
+	a := d.acceptor()
+	if a == nil {
+		return fmt.Errorf("no emulated acceptor")
+	}
+	return a.InsertNote(code)
+}
+
+func (d *keyboard) InsertLastTicket() error {
+	a := d.acceptor()
+	if a == nil {
+		return fmt.Errorf("no emulated acceptor")
+	}
+	n := d.h.LastVoucher()
+	if n == "" {
+		return fmt.Errorf("no voucher printed yet")
+	}
+	return a.InsertTicket(n)
+}
+
+func (d *keyboard) AcceptorJam(on bool) error {
+	a := d.acceptor()
+	if a == nil {
+		return fmt.Errorf("no emulated acceptor")
+	}
+	d.set(func() { d.jam = on })
+	if on {
+		return a.SetFault(id003emu.AcceptorJam)
+	}
+	a.ClearFault()
+	return nil
+}
+
+func (d *keyboard) PrinterPaperOut(on bool) {
+	e := d.h.Emulated()
+	switch {
+	case e == nil:
+	case e.TCL != nil:
+		e.TCL.SetPaperOut(on)
+	case e.ESCPOS != nil:
+		e.ESCPOS.SetPaperEnd(on)
+	}
+	d.set(func() { d.paper = on })
+}
+
+func (d *keyboard) PrinterJamNext() {
+	e := d.h.Emulated()
+	switch {
+	case e == nil:
+	case e.TCL != nil:
+		e.TCL.FailNextPrint(tclemu.Jam, tclemu.AfterValidation)
+	case e.ESCPOS != nil:
+		e.ESCPOS.FailNextPrint(escposemu.CutterJam, escposemu.AfterBarcode)
+	}
+}
+
+func (d *keyboard) NextGame() {
+	s := d.h.App.Cabinet.View()
+	if s == nil || len(s.Games) == 0 {
+		return
+	}
+	next := s.Games[0]
+	for i, g := range s.Games {
+		if g == s.Game {
+			next = s.Games[(i+1)%len(s.Games)]
+		}
+	}
+	d.h.App.Cabinet.Post(cabinet.SelectGame{Game: engine.GameID(next)})
+}
+
+func (d *keyboard) set(f func()) {
+	d.mu.Lock()
+	f()
+	parts := []string{"acceptor ready", "printer ready"}
+	if d.jam {
+		parts[0] = "ACCEPTOR JAMMED (F9)"
+	}
+	if d.paper {
+		parts[1] = "PRINTER PAPER OUT (F10)"
+	}
+	d.status = strings.Join(parts, " · ")
+	d.mu.Unlock()
+}
+
+func (d *keyboard) Keys() []string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.keys
+}
+
+func (d *keyboard) Status() string {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return d.status
+}

@@ -1,0 +1,25 @@
+package engine
+
+// Optional capabilities: what only some games have. A caller asks a game
+// for one by its name here (g.(engine.RoundCapper)), never with an
+// anonymous interface or a concrete game's type, so a new game gains a
+// capability by having the method, and no caller adds a case.
+
+// RoundCapper is a game whose paid round, with every feature and Risk
+// step it leads to, pays at most RoundCap at any stake (Magic Stars:
+// MS-7).
+type RoundCapper interface {
+	RoundCap() Money
+}
+
+// FixedJackpotter is a game with fixed jackpots, by stake (Wish Upon a
+// Star: WS-10).
+type FixedJackpotter interface {
+	FixedJackpots(stake Money) map[Jackpot]Money
+}
+
+// ExactRTPer is a game whose return to player is computed exactly, for
+// every stake of its ladder (the audit page shows it beside the meters).
+type ExactRTPer interface {
+	RTPByStake() (map[Money]float64, error)
+}

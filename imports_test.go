@@ -1,0 +1,213 @@
+package polaris_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os/exec"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// The import rules of ARCHITECTURE.md's table of rooms, checked on what
+// `go list` says every package imports (tests excluded: a test may reach
+// further than its package). A rule broken names the package and the
+// import that breaks it.
+
+const module = "github.com/polaris-vlt/polaris/"
+
+type pkg struct {
+	ImportPath string
+	Standard   bool
+	Imports    []string
+	Error      *struct{ Err string }
+}
+
+func goList(t *testing.T, args ...string) []pkg {
+	t.Helper()
+	cmd := exec.Command("go", append([]string{"list", "-e", "-json"}, args...)...)
+	var out, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("go list %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	var ps []pkg
+	for d := json.NewDecoder(&out); ; {
+		var p pkg
+		if err := d.Decode(&p); errors.Is(err, io.EOF) {
+			break
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		if p.Error != nil {
+			t.Fatalf("go list: %s: %s", p.ImportPath, p.Error.Err)
+		}
+		ps = append(ps, p)
+	}
+	return ps
+}
+
+// project is an import path inside the module, without the module's
+// prefix; ok is false for anything else.
+func project(path string) (string, bool) {
+	return strings.CutPrefix(path, module)
+}
+
+func standard(path string) bool { return !strings.Contains(strings.Split(path, "/")[0], ".") }
+
+func under(path, room string) bool { return path == room || strings.HasPrefix(path, room+"/") }
+
+// A room's rule: what its packages may import of the project. The most
+// specific room of a package is its rule.
+type room struct {
+	room string
+	may  []string // rooms of the project it may import (its own always)
+	// stdOnly: nothing outside the project but the standard library.
+	stdOnly bool
+	// libs are the outside modules it may import (when set).
+	libs []string
+	// noEmulators: no device emulator and nothing only emulators use.
+	noEmulators bool
+}
+
+var rooms = []room{
+	{room: "engine", stdOnly: true},
+	// The deck's vocabulary and the injected clock are leaves every room
+	// above the engine uses.
+	{room: "deck", stdOnly: true},
+	{room: "clock", stdOnly: true},
+	{room: "drivers", may: []string{"deck", "clock"}},
+	{room: "board", may: []string{"drivers", "deck", "clock"}},
+	{room: "central", may: []string{"engine"}},
+	// The cabinet program: the engine, the central system's client (not
+	// the central system), drivers through their ports, boards.
+	{room: "firmware", may: []string{"engine", "deck", "clock", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
+	// The devkit build adds the embedded central system and the emulators.
+	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "central", "drivers", "board"}},
+	// The ledger stores what it is given: nothing of the central system.
+	{room: "firmware/ledger", may: []string{"clock"}},
+	{room: "firmware/view", may: []string{"engine", "deck"}},
+	{room: "firmware/scenario", may: []string{"engine", "deck"}},
+	// The display draws snapshots: no board, no driver, no cabinet.
+	{room: "display", may: []string{"firmware/view", "engine", "deck"}, libs: []string{"github.com/hajimehoshi/ebiten/v2", "golang.org/x/image"}},
+}
+
+func ruleOf(path string) *room {
+	var best *room
+	for i := range rooms {
+		if under(path, rooms[i].room) && (best == nil || len(rooms[i].room) > len(best.room)) {
+			best = &rooms[i]
+		}
+	}
+	return best
+}
+
+// emulator: a device emulator, or what only emulators use.
+func emulator(path string) bool {
+	for _, seg := range strings.Split(path, "/") {
+		if seg == "emulator" || seg == "emulated" || strings.HasSuffix(seg, "emu") {
+			return true
+		}
+	}
+	return path == "drivers/ptypair"
+}
+
+// randomSources are the packages that draw random numbers; outcomes come
+// from them on the central system.
+var randomSources = []string{"math/rand", "math/rand/v2", "crypto/rand"}
+
+// broken lists what p's imports break of its room's rule.
+func broken(p pkg) []string {
+	self, ok := project(p.ImportPath)
+	if !ok {
+		return nil
+	}
+	r := ruleOf(self)
+	if r == nil {
+		return nil
+	}
+	var bad []string
+	for _, imp := range p.Imports {
+		dep, inProject := project(imp)
+		switch {
+		case !inProject && standard(imp):
+		case !inProject && r.stdOnly:
+			bad = append(bad, self+" imports "+imp+" ("+r.room+": standard library only)")
+		case !inProject && r.libs != nil && !anyUnder(imp, r.libs):
+			bad = append(bad, self+" imports "+imp+" ("+r.room+" may import "+strings.Join(r.libs, ", ")+")")
+		case !inProject:
+		case r.noEmulators && emulator(dep):
+			bad = append(bad, self+" imports "+dep+" ("+r.room+": emulators are the devkit's)")
+		case !under(dep, r.room) && !anyUnder(dep, r.may):
+			bad = append(bad, self+" imports "+dep+" ("+r.room+" may import "+mayList(r)+")")
+		}
+	}
+	return bad
+}
+
+func anyUnder(path string, rooms []string) bool {
+	for _, r := range rooms {
+		if under(path, r) {
+			return true
+		}
+	}
+	return false
+}
+
+func mayList(r *room) string {
+	if len(r.may) == 0 {
+		return "only itself"
+	}
+	return strings.Join(r.may, ", ")
+}
+
+func TestImportRules(t *testing.T) {
+	var bad []string
+	for _, p := range goList(t, "-tags", "display", "./...") {
+		bad = append(bad, broken(p)...)
+	}
+	sort.Strings(bad)
+	for _, b := range bad {
+		t.Error(b)
+	}
+}
+
+// The cabinet binary as the package installs it (with the display) links
+// no central system, no emulator and no package of the project that
+// imports a random source: it mirrors outcomes and has no code path that
+// makes one (standards check 30). Libraries may (gRPC's backoff jitter).
+func TestCabinetBinaryMakesNoOutcome(t *testing.T) {
+	forbidden := []string{"central/server", "central/jackpot", "central/embedded", "engine/draw", "firmware/devkit"}
+	deps := goList(t, "-tags", "display", "-deps", "./cmd/polaris")
+	seen := map[string]bool{}
+	for _, p := range deps {
+		self, ok := project(p.ImportPath)
+		if !ok {
+			continue
+		}
+		seen[self] = true
+		for _, f := range forbidden {
+			if under(self, f) {
+				t.Errorf("cmd/polaris links %s (the central system's or the devkit's)", self)
+			}
+		}
+		if emulator(self) {
+			t.Errorf("cmd/polaris links %s (an emulator: the devkit's)", self)
+		}
+		for _, imp := range p.Imports {
+			for _, r := range randomSources {
+				if imp == r {
+					t.Errorf("cmd/polaris links %s, which imports %s (a random source)", self, imp)
+				}
+			}
+		}
+	}
+	// The list is the real one: the cabinet, its ledger, its display.
+	for _, must := range []string{"firmware/cabinet", "firmware/ledger", "display", "engine"} {
+		if !seen[must] {
+			t.Errorf("cmd/polaris does not link %s: the dependency list is not the cabinet's", must)
+		}
+	}
+}
