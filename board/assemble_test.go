@@ -297,7 +297,7 @@ func TestTCLPrinterModelFromProfile(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got tcl.Config
-	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), TCLConfig: func(c *tcl.Config) {
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emulated.New(), TCLConfig: func(c *tcl.Config) {
 		got = *c
 		// the devkit's emulator answers ENQ and keeps Monaco's f4 bits
 		c.Broadcast, c.F4 = 0, tcl.F4Monaco
@@ -356,5 +356,20 @@ func TestEmulatedDeviceNeedsEmulators(t *testing.T) {
 	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
 	if err == nil || !strings.Contains(err.Error(), "acceptor is emulated") || !strings.Contains(err.Error(), "polaris-devkit") {
 		t.Fatalf("Assemble: %v", err)
+	}
+}
+
+// An emulated acceptor of a currency the devkit's emulator has no table
+// for is refused when the board is assembled, naming the tables it has
+// (the cabinet's own board links no emulator, so the profile cannot check).
+func TestEmulatedAcceptorUnknownCurrencyRefused(t *testing.T) {
+	text := strings.Replace(devkitText(t), "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nemulated = true\ncurrency = \"XYZ\"", 1)
+	p, err := Parse("xyz.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emulated.New()})
+	if err == nil || !strings.Contains(err.Error(), "no XYZ table (the emulator has CZK, EUR)") {
+		t.Fatalf("assemble: %v", err)
 	}
 }

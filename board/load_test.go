@@ -143,9 +143,6 @@ func TestBrokenProfilesRefused(t *testing.T) {
 		{"relative port", func() string {
 			return edit(t, base, "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nport = \"ttyUSB0\"")
 		}, `board profile devkit.toml:%d: acceptor.port: port "ttyUSB0" is not an absolute path`, `port = "ttyUSB0"`},
-		{"unknown acceptor currency", func() string {
-			return edit(t, base, "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nemulated = true\ncurrency = \"XYZ\"")
-		}, `board profile devkit.toml:%d: acceptor.currency: unknown acceptor currency "XYZ" (want one of CZK, EUR, or set acceptor.country_code)`, `currency = "XYZ"`},
 		{"real CZK acceptor without its country code", func() string {
 			return edit(t, base, "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nport = \"/dev/polaris-acceptor\"\ncurrency = \"CZK\"")
 		}, `board profile devkit.toml:%d: acceptor.country_code: no public country code for CZK: set it to the byte the unit's currency table (8A) carries`, `[acceptor]`},

@@ -233,4 +233,3 @@ func FuzzTapeReader(f *testing.F) {
 		}
 	})
 }
-

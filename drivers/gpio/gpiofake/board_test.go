@@ -76,7 +76,7 @@ func TestMeterStoreRefusesOverPulsing(t *testing.T) {
 // A lamp that blinks for months keeps a bounded record: the newest
 // HistoryKeep transitions at least, never 2·HistoryKeep or more.
 func TestHistoryBounded(t *testing.T) {
-	clk := NewClock(time.Unix(0, 0))
+	clk := clock.NewFake(time.Unix(0, 0))
 	b, err := New(clk, nil, []gpio.LineSpec{{Name: "LAMP"}})
 	if err != nil {
 		t.Fatal(err)
