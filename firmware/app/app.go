@@ -187,6 +187,8 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		BeforeReset:    a.beforeReset,
 		AcceptorConfig: o.AcceptorConfig,
 		GPIOHeartbeat:  a.register("gpio", GPIOWindow),
+		// The market's currency is the acceptor's unless the board names one.
+		AcceptorCurrency: prof.Currency.Code,
 	}
 	if bp.Acceptor != nil {
 		bo.AcceptorHeartbeat = a.register("acceptor", AcceptorWindow)

@@ -4,9 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
+	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
 // devApp is a cabinet with the devkit's parts, as polaris-devkit runs it.
@@ -31,5 +34,31 @@ func TestNoCentralSystemRefuses(t *testing.T) {
 	_, err := app.Start(context.Background(), app.Options{DataDir: t.TempDir(), Market: "demo"})
 	if err == nil || !strings.Contains(err.Error(), "no central system") || !strings.Contains(err.Error(), "polaris-devkit") {
 		t.Fatalf("Start without a central system: %v", err)
+	}
+}
+
+// In the cz market the devkit's acceptor carries the CZK table: escrow
+// code 61 is a 100 Kč note and is credited as 100 Kč (it carried the euro
+// table, so the keys put the Kč value of euro notes on the meter).
+func TestDevkitAcceptorTakesTheMarketsCurrency(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "cz", Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	defer func() { a.Cabinet.Post(cabinet.PowerOff{}); <-done }()
+	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	waitFor(t, a.App, "100 Kč credited", func(s *view.Snapshot) bool {
+		if s.Credit == 0 && time.Now().UnixMilli()%500 < 5 {
+			a.kit.Devices().Acceptor.InsertNote(0x61) // refused while the unit still starts up
+		}
+		return s.Credit != 0
+	})
+	if s := a.Cabinet.View(); s.Credit != 100 {
+		t.Fatalf("code 61 credited %d Kč, want 100", s.Credit)
 	}
 }

@@ -98,7 +98,7 @@ func readPhysical(dataDir string, prof *market.Profile) (*physical, error) {
 // noteValue is what the cabinet credits for a note escrow code (0 for a
 // code outside the table).
 func noteValue(code byte, prof *market.Profile) int64 {
-	for _, d := range id003emu.EUR {
+	for _, d := range noteTable(prof) {
 		if d.Code != code {
 			continue
 		}
@@ -275,4 +275,13 @@ func sortedKeys(m map[int64]bool) []int64 {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i] < out[j] })
 	return out
+}
+
+// noteTable is the emulated acceptor's table of the market's currency (the
+// devkit board takes the market's; euros where the emulator has none).
+func noteTable(prof *market.Profile) []id003emu.Denom {
+	if t, ok := id003emu.Tables[prof.Currency.Code]; ok {
+		return t.Denoms
+	}
+	return id003emu.EUR
 }

@@ -19,7 +19,6 @@ import (
 	"github.com/polaris-vlt/polaris/board/emulated"
 	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
@@ -272,7 +271,7 @@ func (h *Headless) ToMenuPage(ctx context.Context, title string) error {
 
 func (h *Headless) noteCode(v engine.Money) (byte, error) {
 	code := byte(0)
-	for _, d := range id003emu.EUR {
+	for _, d := range noteTable(h.App.Market) {
 		val := int64(d.Base)
 		for i := byte(0); i < d.Exponent; i++ {
 			val *= 10
