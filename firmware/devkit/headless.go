@@ -120,6 +120,14 @@ func (h *Headless) set(name string, active bool) error {
 		return err
 	}
 	time.Sleep(debounceWait)
+	// On a loaded machine the debouncer may not have sampled yet: a press
+	// released before it did would be lost. Wait until it took the level.
+	for deadline := time.Now().Add(10 * time.Second); h.App.Board.GPIO != nil && h.App.Board.GPIO.Inputs()[in] != active; {
+		if time.Now().After(deadline) {
+			return fmt.Errorf("input %q still not %v after debouncing", name, active)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 	return nil
 }
 
