@@ -5,7 +5,9 @@ package server_test
 // Where numbers come from: only the central system draws them
 // (server.NewValidationNumber, crypto/rand, at IssueVoucher). The cabinet
 // holds no generator state, so a cabinet RAM clear cannot reset or repeat
-// the generator; it issues no voucher while the link is down (Collect is a
+// the generator (and its document numbers, by which it asks for vouchers, go
+// on across a RAM clear: firmware/ledger TestCheck25NumbersGoOnAcrossARAMClear);
+// it issues no voucher while the link is down (Collect is a
 // cancel-credit handpay then), so there is no offline-issuance period and no
 // seed. The vouchers table's unique number is the last guard: a drawn number
 // already issued is drawn again (IssueVoucher's ON CONFLICT retry).
