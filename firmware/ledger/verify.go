@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 )
@@ -143,7 +144,7 @@ func Create(o Options, who string) (*Ledger, error) {
 			}
 		}
 	}
-	if err := writeGenesis(o, who, "created", 0, nil); err != nil {
+	if err := writeGenesis(o, who, "created", 0, nil, nil); err != nil {
 		return nil, err
 	}
 	return Open(o)
@@ -179,6 +180,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	if json.Unmarshal(l.kv["meters/"+string(ScopeCabinet)], &cab) == nil {
 		clears = cab[RAMClears]
 	}
+	seqs := lastSequences(l.kv, l.copies)
 	for _, s := range l.stores {
 		s.close()
 	}
@@ -202,7 +204,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 		prev = l.ram.Reason
 	}
 	text := fmt.Sprintf("RAM clear by %s: %s (RAM error: %s)", who, reason, prev)
-	if err := writeGenesis(l.o, who, text, clears, oldJSON); err != nil {
+	if err := writeGenesis(l.o, who, text, clears, oldJSON, seqs); err != nil {
 		return err
 	}
 	for _, s := range l.stores {
@@ -223,9 +225,36 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	return nil
 }
 
+// lastSequences is the highest value of every counter (seq/…) that the
+// state or either copy still shows. A RAM clear goes on from there: the
+// central system knows this cabinet's vouchers, rounds and outbox messages
+// by these numbers and answers a number it has seen with what it answered
+// before (the old voucher's validation number, the old round's outcome, a
+// duplicate message dropped). A gap is harmless, a repeat is not.
+func lastSequences(kv map[string][]byte, copies [2]*copyImage) map[string]int64 {
+	out := map[string]int64{}
+	srcs := []map[string][]byte{kv}
+	for _, c := range copies {
+		if c != nil {
+			srcs = append(srcs, c.kv)
+		}
+	}
+	for _, src := range srcs {
+		for k := range src {
+			if strings.HasPrefix(k, "seq/") {
+				if v := intOf(src, k); v > out[k] {
+					out[k] = v
+				}
+			}
+		}
+	}
+	return out
+}
+
 // writeGenesis writes transaction 1 of a new ledger into both directories,
-// each through a temporary file renamed into place.
-func writeGenesis(o Options, who, text string, clears int64, oldMeters []byte) error {
+// each through a temporary file renamed into place; seqs are the counters
+// it goes on from (lastSequences).
+func writeGenesis(o Options, who, text string, clears int64, oldMeters []byte, seqs map[string]int64) error {
 	g := newLedger(o)
 	g.kv = map[string][]byte{}
 	g.dig = newDigester(g.kv)
@@ -236,6 +265,9 @@ func writeGenesis(o Options, who, text string, clears int64, oldMeters []byte) e
 	t.putJSON("credit", int64(0))
 	t.putJSON("inv/base", int64(0))
 	t.add(RAMClears, clears+1, ScopeCabinet)
+	for k, v := range seqs {
+		t.putJSON(k, v)
+	}
 	kind := EventRAMClear
 	if clears == 0 && oldMeters == nil {
 		text = "ledger created by " + who
