@@ -214,14 +214,6 @@ func Fixtures(lang string) []Fixture {
 	rk.Lamps = lamps(view.BetMinus, view.BetPlus, view.Collect, view.Start)
 	add("risk", rk, T0)
 
-	// A lost card after the round settled: idle again, the card still shown.
-	rl := ms(view.ModeIdle)
-	rl.Round = msp.Round
-	lost := engine.RiskStep{Step: 1, Choice: engine.Red, Card: 40, Won: false, Before: 40, After: 0}
-	rl.Risk = &view.RiskView{Step: 1, Win: 0, Last: &lost, History: []engine.RiskStep{lost}, ShowUntil: T0.Add(2500 * time.Millisecond)}
-	rl.Lamps = lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect)
-	add("risk_lost", rl, T0.Add(time.Second))
-
 	jl := ms(view.ModeLockup)
 	jl.Round = msp.Round
 	jl.Lockup = &view.Lockup{Kind: "handpay_jackpot", Amount: 1234567}
@@ -308,6 +300,14 @@ func Fixtures(lang string) []Fixture {
 	cd.Lamps = lamps()
 	cd.Message, cd.MessageAmount = view.MsgCashoutDone, 2000
 	add("cashout_done", cd, T0)
+
+	// A lost card after the round settled: idle again, the card still shown.
+	rl := ms(view.ModeIdle)
+	rl.Round = msp.Round
+	lost := engine.RiskStep{Step: 1, Choice: engine.Red, Card: 40, Won: false, Before: 40, After: 0}
+	rl.Risk = &view.RiskView{Step: 1, Win: 0, Last: &lost, History: []engine.RiskStep{lost}, ShowUntil: T0.Add(2500 * time.Millisecond)}
+	rl.Lamps = lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect)
+	add("risk_lost", rl, T0.Add(time.Second))
 	return out
 }
 
