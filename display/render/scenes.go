@@ -165,10 +165,16 @@ func (r *Renderer) riskScene(s *view.Snapshot, now time.Time) {
 	// at stake and if right
 	left := image.Rect(160, 300, 700, 520)
 	right := image.Rect(W-700, 300, W-160, 520)
-	for i, box := range []image.Rectangle{left, right} {
+	boxes := []image.Rectangle{left, right}
+	stake := rv.Win
+	if s.Mode != view.ModeRisk && rv.Last != nil && !rv.Last.Won {
+		// Risk is over: the card shows what it took, and nothing is at stake.
+		boxes, stake = boxes[:1], rv.Last.Before
+	}
+	for i, box := range boxes {
 		r.fill(box, cPanel)
 		r.border(box, 4, cGoldDim)
-		key, amount := "risk.stake", rv.Win
+		key, amount := "risk.stake", stake
 		if i == 1 {
 			key, amount = "risk.double", 2*rv.Win
 		}
