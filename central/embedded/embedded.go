@@ -6,6 +6,7 @@ package embedded
 
 import (
 	"context"
+	"crypto/ed25519"
 	"fmt"
 	"log/slog"
 	"net"
@@ -141,6 +142,26 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	c.cancel = cancel
 	go func() { defer close(c.done); cl.Run(rctx) }()
 	return c, nil
+}
+
+// Dial connects one more client with a cabinet's certificate and key from
+// the embedded PKI (a copy of them, for tests of what such a copy can do),
+// verifying bodies with key (nil: the server's own).
+func (c *Central) Dial(cabinet string, key ed25519.PublicKey) (*link.Client, error) {
+	pkiDir := filepath.Join(c.Dir, "pki")
+	if cert, _ := pki.CabinetPaths(pkiDir, cabinet); !exists(cert) {
+		if _, _, err := pki.IssueCabinet(pkiDir, cabinet, time.Now()); err != nil {
+			return nil, err
+		}
+	}
+	ctls, err := pki.CabinetTLSDir(pkiDir, cabinet, "localhost")
+	if err != nil {
+		return nil, err
+	}
+	if key == nil {
+		key = c.Server.PublicKey()
+	}
+	return link.Dial(link.Config{Addr: c.Addr.String(), TLS: ctls, Cabinet: cabinet, SigningKey: key, Retries: 1})
 }
 
 // Close stops the client and the server.

@@ -20,6 +20,7 @@ import (
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/status"
 
 	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
@@ -70,6 +71,7 @@ type Server struct {
 	subs  map[*subscriber]struct{}
 
 	refused  refusals
+	alarms   alarms
 	stopJP   func()
 	jpDone   chan struct{}
 	closeMu  sync.Mutex
@@ -352,19 +354,55 @@ func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRepl
 	}
 	now := s.now()
 	var last sql.NullInt64
+	var mirrorCredit int64
+	var differs bool
+	var meterErr error
+	var suspect []string
+	cm := req.GetMeters()
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`UPDATE cabinets SET models=?, last_seen=? WHERE id=?`, strings.Join(ms, ","), now.UnixNano(), c.id); err != nil {
 			return err
 		}
-		return tx.QueryRow(`SELECT max(round) FROM rounds WHERE cabinet=?`, c.id).Scan(&last)
+		if err := tx.QueryRow(`SELECT max(round) FROM rounds WHERE cabinet=?`, c.id).Scan(&last); err != nil {
+			return err
+		}
+		// Reconciliation: the cabinet's meters against the mirror.
+		if suspect, err = s.voidUnprinted(tx, c.id, cm.GetUnprinted()); err != nil {
+			return err
+		}
+		m, err := s.loadMirror(tx, c.id)
+		if err != nil {
+			return err
+		}
+		meterErr, differs = nil, false
+		if cm.GetPresent() {
+			if err := s.report(tx, c.id, m, cm); err != nil {
+				if _, ok := status.FromError(err); !ok {
+					return err
+				}
+				meterErr = err // kept as they were; an alarm, but Hello goes on
+			}
+			differs = m.credit() != cm.GetCredit()
+		}
+		mirrorCredit = m.credit()
+		return nil
 	})
 	if err != nil {
 		return nil, storeErr(err)
+	}
+	if meterErr != nil {
+		s.raised(c.id, meterErr)
+	}
+	for _, t := range suspect {
+		s.alarm(c.id, ReasonUnprintedSuspect, t)
+	}
+	if differs {
+		s.alarm(c.id, ReasonMirrorDiffers, fmt.Sprintf("Hello: cabinet credit %d, central mirror %d", cm.GetCredit(), mirrorCredit))
 	}
 	en, reason := s.cabinetState(c.id)
 	return &pb.HelloReply{
 		Cabinet: c.id, Hall: c.hall, ServerTimeUnixNano: now.UnixNano(),
 		Models: s.models(), SigningPublicKey: s.pub, LastRound: uint64(last.Int64),
-		Enabled: en, DisabledReason: reason,
+		Enabled: en, DisabledReason: reason, MirrorCredit: mirrorCredit, MirrorDiffers: differs,
 	}, nil
 }

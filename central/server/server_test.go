@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -12,6 +14,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/central/server"
@@ -44,33 +47,45 @@ func TestValidationNumbers(t *testing.T) {
 
 // BenchmarkRequestOutcome is one new round over loopback mutual TLS to a
 // durable store (WAL, synchronous=FULL): request, draw, sign, commit to
-// disk, reply, verify. Parallel: the store's group commit at work.
+// disk, reply, verify; the previous round's commit rides on the request
+// (rounds are sequential per cabinet). Parallel: 128 cabinets, the
+// store's group commit at work.
 func BenchmarkRequestOutcome(b *testing.B) {
 	e := testenv.Start(b, nil)
-	c := e.Client("bench-1", nil)
+	ob := &link.MemOutbox{}
+	c := e.Client("bench-1", func(cfg *link.Config) { cfg.Outbox, cfg.CarryCommits = ob, true })
 	ctx := context.Background()
-	var n atomic.Uint64
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := c.RequestOutcome(ctx, n.Add(1), testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
+	for i := 1; i <= b.N; i++ {
+		if _, err := c.RequestOutcome(ctx, uint64(i), testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 			b.Fatal(err)
 		}
+		link.EnqueueCommit(ob, uint64(i))
 	}
 }
 
 func BenchmarkRequestOutcomeParallel(b *testing.B) {
 	e := testenv.Start(b, nil)
-	c := e.Client("bench-1", nil)
+	const cabinets = 128
+	clients := make([]*link.Client, cabinets)
+	outboxes := make([]*link.MemOutbox, cabinets)
+	for i := range clients {
+		outboxes[i] = &link.MemOutbox{}
+		clients[i] = e.Client(fmt.Sprintf("bench-%d", i), func(cfg *link.Config) { cfg.Outbox, cfg.CarryCommits = outboxes[i], true })
+	}
 	ctx := context.Background()
-	var n atomic.Uint64
-	b.SetParallelism(64)
+	var next atomic.Int32
+	b.SetParallelism(cabinets / runtime.GOMAXPROCS(0))
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := c.RequestOutcome(ctx, n.Add(1), testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
+		k := int(next.Add(1)-1) % cabinets
+		c, ob := clients[k], outboxes[k]
+		for n := uint64(1); pb.Next(); n++ {
+			if _, err := c.RequestOutcome(ctx, n, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 				b.Error(err)
 				return
 			}
+			link.EnqueueCommit(ob, n)
 		}
 	})
 }

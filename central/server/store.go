@@ -63,6 +63,25 @@ CREATE TABLE IF NOT EXISTS vouchers(
 	redeemed_at INTEGER NOT NULL DEFAULT 0,
 	UNIQUE(cabinet, sequence)
 );
+CREATE TABLE IF NOT EXISTS credit(
+	cabinet TEXT PRIMARY KEY,
+	stakes INTEGER NOT NULL DEFAULT 0,      -- booked at every draw
+	wins INTEGER NOT NULL DEFAULT 0,        -- drawn (round totals, Risk results)
+	tickets_in INTEGER NOT NULL DEFAULT 0,  -- vouchers redeemed at the cabinet
+	vouchers INTEGER NOT NULL DEFAULT 0,    -- vouchers issued to the cabinet
+	base INTEGER NOT NULL DEFAULT 0,        -- reported by the cabinet from here on
+	bills_in INTEGER NOT NULL DEFAULT 0,
+	wins_to_credit INTEGER NOT NULL DEFAULT 0,
+	cancelled INTEGER NOT NULL DEFAULT 0,
+	reported INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS alarms(
+	id INTEGER PRIMARY KEY,
+	cabinet TEXT NOT NULL,
+	at INTEGER NOT NULL,
+	reason TEXT NOT NULL,
+	text TEXT NOT NULL
+);
 CREATE TABLE IF NOT EXISTS messages(
 	cabinet TEXT NOT NULL,
 	message_id INTEGER NOT NULL,

@@ -3,7 +3,9 @@ package cabinet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -38,6 +40,12 @@ func (c *Cabinet) riskArrived(e riskReply) {
 		return
 	}
 	r.riskAsking = false
+	var sig *link.SignatureError
+	var body *link.BodyError
+	if errors.As(e.err, &sig) || errors.As(e.err, &body) {
+		c.setTilt("outcome", "risk card mismatch: "+e.err.Error(), true) // as a card that does not mirror
+		return
+	}
 	if e.err != nil {
 		// No card: the player may choose again; the step is idempotent on
 		// (round, step) at the central system.
