@@ -10,8 +10,8 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/central/server"
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
 )
