@@ -87,6 +87,12 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 		if _, _, err := pki.IssueCabinet(pkiDir, o.Cabinet, o.Now()); err != nil {
 			return nil, err
 		}
+	} else if reg, err := pki.LoadRegistry(filepath.Join(pkiDir, pki.CabinetRegistry)); err != nil || reg[o.Cabinet] == "" {
+		// A data directory from before the registry: its cabinet's
+		// certificate becomes the registered one.
+		if err := pki.Register(pkiDir, o.Cabinet); err != nil {
+			return nil, err
+		}
 	}
 	stls, err := pki.ServerTLSDir(pkiDir)
 	if err != nil {
@@ -104,7 +110,8 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	}
 	srv, err := server.New(server.Config{
 		DBPath: filepath.Join(dir, "central.db"), TLS: stls, SigningKey: key, Games: o.Games,
-		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
+		CertRegistry: filepath.Join(pkiDir, pki.CabinetRegistry),
+		Jackpots:     jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
 	})
 	if err != nil {
 		return nil, err

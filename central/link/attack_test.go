@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"errors"
 	"log/slog"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -432,5 +436,65 @@ func TestUnprintedVoucherVoided(t *testing.T) {
 		cfg.Credit = func() (link.CreditMeters, error) { return link.CreditMeters{Unprinted: []uint64{2}}, nil }
 	}).IssueVoucher(ctx(t), 1, 3); link.Reason(err) != server.ReasonVoucherAboveCredit || voucherState(t, e, v3.Number) != "issued" {
 		t.Fatalf("a voucher voided after the window: %v %s", err, voucherState(t, e, v3.Number))
+	}
+}
+
+// Issuing a cabinet a new certificate revokes the old one: a copy of the
+// old certificate and key is refused at the handshake, a connection made
+// with it before is refused on its next call, and a revoked cabinet has
+// no certificate at all.
+func TestRevokedCertificateRefused(t *testing.T) {
+	e, lb := startLogged(t, nil)
+	old := e.Client("cab-1", nil)
+	if _, err := old.Hello(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	cert, key := pki.CabinetPaths(e.PKI, "cab-1")
+	copyDir := t.TempDir()
+	for _, f := range []string{cert, key} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(copyDir, filepath.Base(f)), b, 0o600)
+	}
+	if _, _, err := pki.IssueCabinet(e.PKI, "cab-1", time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	// The connection made with the old certificate: refused on its next call.
+	_, err := old.Hello(ctx(t))
+	refusedAs(t, err, server.ReasonRevoked)
+	// A new connection with the copy: refused at the handshake.
+	refusedBefore, _ := e.Server.HandshakeRefusals()
+	tc, err := pki.ClientTLS(filepath.Join(copyDir, "cab-1.pem"), filepath.Join(copyDir, "cab-1.key"), filepath.Join(e.PKI, pki.CACert), "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := e.Client("cab-1", func(cfg *link.Config) { cfg.TLS, cfg.Retries = tc, 1 })
+	_, err = copied.Hello(ctx(t))
+	var ue *link.UnavailableError
+	if !errors.As(err, &ue) {
+		t.Fatalf("the old certificate: %v", err)
+	}
+	n, last := e.Server.HandshakeRefusals()
+	var re *pki.RevokedError
+	if n <= refusedBefore || !errors.As(last, &re) || re.Cabinet != "cab-1" {
+		t.Fatalf("handshake refusals %d (was %d), last %v", n, refusedBefore, last)
+	}
+	if !strings.Contains(lb.String(), "TLS handshake refused") || !strings.Contains(lb.String(), `cabinet \"cab-1\" is not its registered certificate`) {
+		t.Fatalf("not logged:\n%s", lb.String())
+	}
+	// The new certificate works; revoked, nothing of cab-1 does.
+	if _, err := e.Client("cab-1", nil).Hello(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	if err := pki.Revoke(e.PKI, "cab-1"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := e.Client("cab-1", func(cfg *link.Config) { cfg.Retries = 1 }).Hello(ctx(t)); !errors.As(err, &ue) {
+		t.Fatalf("a revoked cabinet: %v", err)
+	}
+	if e.Count("rounds", "") != 0 || e.Count("vouchers", "") != 0 {
+		t.Fatal("the store changed")
 	}
 }

@@ -9,6 +9,10 @@
 //	server.pem server.key    the central system's TLS certificate
 //	signing.key signing.pub  Ed25519 outcome-signing key (PKCS#8 / PKIX PEM)
 //	cabinets/<id>.pem .key   one client certificate per cabinet
+//	cabinets.reg             each cabinet's one valid certificate (fingerprint)
+//
+// The directory with ca.key is the offline one; Export copies the rest to
+// the server's own directory.
 package pki
 
 import (
@@ -111,6 +115,11 @@ func Init(dir string, hosts []string, now time.Time) error {
 			return err
 		}
 	}
+	if !exists(filepath.Join(dir, CabinetRegistry)) {
+		if err := updateRegistry(dir, "", ""); err != nil {
+			return err
+		}
+	}
 	if !exists(filepath.Join(dir, SigningKey)) {
 		pub, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
@@ -145,6 +154,11 @@ func IssueCabinet(dir, id string, now time.Time) (certPath, keyPath string, err 
 	}
 	c, k := filepath.Join(CabinetsSubdir, id+".pem"), filepath.Join(CabinetsSubdir, id+".key")
 	if err := issue(dir, c, k, tmpl); err != nil {
+		return "", "", err
+	}
+	// The new certificate is the cabinet's only one: any earlier one is
+	// revoked from here on.
+	if err := Register(dir, id); err != nil {
 		return "", "", err
 	}
 	return filepath.Join(dir, c), filepath.Join(dir, k), nil

@@ -34,6 +34,7 @@ const (
 	ReasonStoreFailed     = "STORE_FAILED"
 	ReasonJackpot         = "JACKPOT_REFUSED"
 	ReasonStopping        = "SERVER_STOPPING"
+	ReasonRevoked         = "CERTIFICATE_REVOKED" // not the cabinet's registered certificate
 	// A round of this cabinet other than the one asked for is drawn (or
 	// the cabinet is ahead of the store): never a refund, never a draw.
 	ReasonRoundSequence = "ROUND_OUT_OF_SEQUENCE"

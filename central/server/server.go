@@ -29,9 +29,13 @@ import (
 
 // Config configures a Server.
 type Config struct {
-	DBPath     string             // SQLite file of the store
-	TLS        *tls.Config        // must require and verify client certificates
-	SigningKey ed25519.PrivateKey // signs outcome and Risk bodies
+	DBPath string      // SQLite file of the store
+	TLS    *tls.Config // must require and verify client certificates
+	// CertRegistry is the PKI's cabinet registry (pki.CabinetRegistry):
+	// a cabinet certificate that is not its CN's registered one is
+	// refused at the handshake. Empty: any CA-signed certificate.
+	CertRegistry string
+	SigningKey   ed25519.PrivateKey // signs outcome and Risk bodies
 	// Games the server plays; nil means every registered engine game.
 	Games    []engine.Game
 	Jackpots Jackpots // nil: no progressive jackpot
@@ -66,6 +70,7 @@ type Server struct {
 
 	cabMu sync.Mutex
 	cabs  map[string]*cabinet
+	reg   *pki.RegistryCheck // nil: no registry
 
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
@@ -100,6 +105,24 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Now == nil {
 		cfg.Now = time.Now
 	}
+	var rc *pki.RegistryCheck
+	if cfg.CertRegistry != "" {
+		rc = &pki.RegistryCheck{Path: cfg.CertRegistry}
+		if _, err := pki.LoadRegistry(cfg.CertRegistry); err != nil {
+			return nil, fmt.Errorf("central server: %w", err)
+		}
+		t := cfg.TLS.Clone()
+		prev := t.VerifyConnection
+		t.VerifyConnection = func(cs tls.ConnectionState) error {
+			if prev != nil {
+				if err := prev(cs); err != nil {
+					return err
+				}
+			}
+			return rc.VerifyConnection(cs)
+		}
+		cfg.TLS = t
+	}
 	if cfg.NewSource == nil {
 		cfg.NewSource = func() engine.Source { return engine.NewCryptoSource() }
 	}
@@ -129,6 +152,7 @@ func New(cfg Config) (*Server, error) {
 		log:   cfg.Log,
 		cabs:  map[string]*cabinet{},
 		subs:  map[*subscriber]struct{}{},
+		reg:   rc,
 	}
 	for _, g := range cfg.Games {
 		s.games[g.ID()] = g
@@ -269,6 +293,14 @@ func (s *Server) admit(ctx context.Context) (*cabinet, error) {
 	id, err := pki.CabinetID(ti.State)
 	if err != nil {
 		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "%v", err)
+	}
+	if s.reg != nil {
+		// Checked on every call too: a connection made before the
+		// certificate was revoked ends with it.
+		if err := s.reg.Check(ti.State.VerifiedChains[0][0]); err != nil {
+			s.log.Warn("revoked certificate refused", "cabinet", id, "err", err)
+			return nil, refuse(codes.Unauthenticated, ReasonRevoked, "%v", err)
+		}
 	}
 	s.cabMu.Lock()
 	c := s.cabs[id]

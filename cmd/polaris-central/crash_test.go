@@ -55,13 +55,7 @@ func TestKilledServerGivesTheSameRound(t *testing.T) {
 		t.Skip("starts server processes")
 	}
 	dir := t.TempDir()
-	pkiDir := filepath.Join(dir, "pki")
-	if err := pki.Init(pkiDir, nil, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := pki.IssueCabinet(pkiDir, "cab-1", time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	pkiDir := serverPKI(t, dir, "cab-1")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)

@@ -3,7 +3,9 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/pki"
 )
@@ -36,5 +38,63 @@ func TestPKICommand(t *testing.T) {
 	}
 	if err := pkiCmd([]string{"cabinet", "-dir", dir, "-id", "bad id"}); err == nil {
 		t.Fatal("a bad cabinet id was accepted")
+	}
+}
+
+// serverPKI makes an offline PKI (with cabinets ids) beside dataDir and
+// exports the server's files to dataDir/pki, as an operator would; it
+// returns the offline directory (the cabinets' files are there).
+func serverPKI(t *testing.T, dataDir string, ids ...string) string {
+	t.Helper()
+	offline := filepath.Join(t.TempDir(), "offline-pki")
+	if err := pki.Init(offline, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range ids {
+		if _, _, err := pki.IssueCabinet(offline, id, time.Now()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := pkiCmd([]string{"export", "-dir", offline, "-to", filepath.Join(dataDir, "pki")}); err != nil {
+		t.Fatal(err)
+	}
+	return offline
+}
+
+// serve never creates the PKI, refuses to start with the CA key beside its
+// data, and with a signing or TLS key others may read.
+func TestServeKeyCustody(t *testing.T) {
+	data := t.TempDir()
+	args := []string{"-data", data, "-listen", "127.0.0.1:0", "-hall-addr="}
+	if err := serve(args); err == nil || !strings.Contains(err.Error(), "pki export") {
+		t.Fatalf("serve without a PKI: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(data, "pki", pki.CAKey)); err == nil {
+		t.Fatal("serve created a CA key")
+	}
+	offline := serverPKI(t, data)
+	for _, p := range []string{filepath.Join(data, "pki", pki.CAKey), filepath.Join(data, pki.CAKey)} {
+		b, _ := os.ReadFile(filepath.Join(offline, pki.CAKey))
+		os.WriteFile(p, b, 0o600)
+		if err := serve(args); err == nil || !strings.Contains(err.Error(), "keep it offline") {
+			t.Fatalf("serve with %s: %v", p, err)
+		}
+		os.Remove(p)
+	}
+	sk := filepath.Join(data, "pki", pki.SigningKey)
+	os.Chmod(sk, 0o640)
+	if err := serve(args); err == nil || !strings.Contains(err.Error(), "must be 0600") {
+		t.Fatalf("serve with a readable signing key: %v", err)
+	}
+	os.Chmod(sk, 0o600)
+	moved := filepath.Join(t.TempDir(), "hsm-slot.key")
+	os.Rename(sk, moved)
+	if err := serve(append(args, "-signing-key", sk)); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Fatalf("serve without its signing key: %v", err)
+	}
+	for _, name := range []string{pki.CACert, pki.ServerCert, pki.CabinetRegistry} {
+		if _, err := os.Stat(filepath.Join(data, "pki", name)); err != nil {
+			t.Fatalf("export left out %s", name)
+		}
 	}
 }
