@@ -110,8 +110,8 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	}
 	srv, err := server.New(server.Config{
 		DBPath: filepath.Join(dir, "central.db"), TLS: stls, SigningKey: key, Games: o.Games,
-		CertRegistry: filepath.Join(pkiDir, pki.CabinetRegistry),
-		Jackpots:     jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
+		CertRegistry: filepath.Join(pkiDir, pki.CabinetRegistry), StoreMarker: filepath.Join(pkiDir, "store.id"),
+		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
 	})
 	if err != nil {
 		return nil, err

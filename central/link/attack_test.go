@@ -2,6 +2,7 @@ package link_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"log/slog"
 	"os"
@@ -496,5 +497,193 @@ func TestRevokedCertificateRefused(t *testing.T) {
 	}
 	if e.Count("rounds", "") != 0 || e.Count("vouchers", "") != 0 {
 		t.Fatal("the store changed")
+	}
+}
+
+// The store fails closed, loudly: its database or WAL deleted while
+// serving, the server stops answering (a round asked again is not
+// answered from a store that is gone, nor drawn anew) and logs why; at
+// the next start a missing or another store is refused.
+func TestStoreDeletedFailsClosed(t *testing.T) {
+	for _, victim := range []string{"", "-wal"} {
+		t.Run("central.db"+victim, func(t *testing.T) {
+			e, lb := startLogged(t, nil)
+			c := e.Client("cab-1", func(cfg *link.Config) { cfg.Retries = 1 })
+			model := testenv.TheGame.ModelID()
+			first, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, model, 10)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := os.Remove(e.DB + victim); err != nil {
+				t.Fatal(err)
+			}
+			var ue *link.UnavailableError
+			for _, n := range []uint64{1, 2} {
+				if o, err := c.RequestOutcome(ctx(t), n, testenv.GameID, model, 10); !errors.As(err, &ue) || !strings.Contains(err.Error(), server.ReasonStoreFailed) {
+					t.Fatalf("round %d answered from a deleted store: %v %v", n, o, err)
+				}
+			}
+			if _, err := c.Hello(ctx(t)); !errors.As(err, &ue) {
+				t.Fatalf("hello from a deleted store: %v", err)
+			}
+			if !strings.Contains(lb.String(), "central store failed") || !strings.Contains(lb.String(), "central.db"+victim) {
+				t.Fatalf("not logged:\n%s", lb.String())
+			}
+			if err := e.Server.Check(ctx(t)); err == nil {
+				t.Fatal("the health check passes on a deleted store")
+			}
+			if victim == "" {
+				rescued, _ := filepath.Glob(e.DB + ".rescued-*")
+				if len(rescued) != 1 || !strings.Contains(lb.String(), "copied to "+rescued[0]) {
+					t.Fatalf("the deleted store was not rescued: %v", rescued)
+				}
+			} else if !strings.Contains(lb.String(), "checkpointed into") {
+				t.Fatalf("the WAL's rounds were not checkpointed:\n%s", lb.String())
+			}
+			e.Server.Close()
+			// Started again on what is left: never a new store that would
+			// draw round 1 again with other bytes.
+			s, err := server.New(e.Cfg)
+			if victim == "" {
+				if !errors.Is(err, server.ErrStoreMissing) {
+					t.Fatalf("started on a deleted store: %v", err)
+				}
+				return
+			}
+			// The WAL's rounds were saved in the database file: round 1
+			// comes back as it was.
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var body []byte
+			if err := s.DB().QueryRow(`SELECT body FROM rounds WHERE cabinet='cab-1' AND round=1`).Scan(&body); err != nil || !bytes.Equal(body, first.Body) {
+				t.Fatalf("round 1 after the WAL was deleted: %v", err)
+			}
+		})
+	}
+}
+
+// A ticket credited at the cabinet reaches the mirror with its
+// ConfirmRedeem, sent after the credit: a voucher that only this ticket
+// covers waits for it (UNAVAILABLE, retried), is issued once it came, and
+// is never issued on the hold alone.
+func TestVoucherWaitsForTicketConfirmation(t *testing.T) {
+	e, lb := startLogged(t, nil)
+	issuer := e.Client("cab-1", credited(500))
+	v, err := issuer.IssueVoucher(ctx(t), 500, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := e.Client("cab-2", func(cfg *link.Config) {
+		credited(0)(cfg)
+		cfg.Retries, cfg.Backoff, cfg.MaxBackoff = 3, 100*time.Millisecond, 100*time.Millisecond
+	})
+	h, err := c.RedeemVoucher(ctx(t), v.Number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ue *link.UnavailableError
+	if _, err := c.IssueVoucher(ctx(t), 500, 1); !errors.As(err, &ue) || !strings.Contains(err.Error(), server.ReasonConfirmPending) {
+		t.Fatalf("a voucher on a hold alone: %v", err)
+	}
+	if e.Count("vouchers", "cabinet='cab-2'") != 0 {
+		t.Fatal("a voucher was issued on a hold")
+	}
+	go func() {
+		time.Sleep(150 * time.Millisecond)
+		c.ConfirmRedeem(ctx(t), v.Number, h.Hold, 500)
+	}()
+	if _, err := c.IssueVoucher(ctx(t), 500, 1); err != nil {
+		t.Fatalf("after the confirmation: %v", err)
+	}
+	if n := e.Server.Alarms("cab-2")[server.ReasonVoucherAboveCredit]; n != 0 || strings.Contains(lb.String(), "reason=CONFIRM_PENDING") {
+		t.Fatal("a pending confirmation raised an alarm")
+	}
+}
+
+// Bounded work: an event batch or a message too large is refused whole
+// (nothing stored) and logged with the cabinet id; a third Subscribe of
+// one cabinet ends its oldest; connections beyond the limit wait.
+func TestBoundedWork(t *testing.T) {
+	e, lb := startLogged(t, func(cfg *server.Config) { cfg.MaxConnections = 2 })
+	c := e.Client("cab-1", func(cfg *link.Config) { cfg.Retries = 1 })
+	many := make([]link.Event, server.MaxEventsPerBatch+1)
+	for i := range many {
+		many[i] = link.Event{Seq: int64(i + 1), Kind: "k"}
+	}
+	err := c.ReportEvents(ctx(t), 1, many)
+	refusedAs(t, err, server.ReasonBadRequest)
+	if !strings.Contains(lb.String(), "report refused\" cabinet=cab-1") || e.Count("events", "") != 0 || e.Count("messages", "") != 0 {
+		t.Fatalf("a too large batch: stored or not logged:\n%s", lb.String())
+	}
+	big := []link.Event{{Seq: 1, Kind: "k", Text: strings.Repeat("x", server.MaxMessageBytes)}}
+	if err := c.ReportEvents(ctx(t), 2, big); err == nil || e.Count("events", "") != 0 {
+		t.Fatalf("a message above %d bytes: %v", server.MaxMessageBytes, err)
+	}
+	if err := c.ReportEvents(ctx(t), 3, many[:server.MaxEventsPerBatch]); err != nil {
+		t.Fatal(err)
+	}
+	// Connections: the limit is 2 (c holds one); a third waits until one closes.
+	d := e.Client("cab-2", nil)
+	if _, err := d.Hello(ctx(t)); err != nil {
+		t.Fatal(err)
+	}
+	third := e.Client("cab-3", func(cfg *link.Config) { cfg.Retries, cfg.CallTimeout = 1, 300*time.Millisecond })
+	if _, err := third.Hello(ctx(t)); err == nil {
+		t.Fatal("a third connection was served beyond the limit")
+	}
+	if !strings.Contains(lb.String(), "connection limit reached") {
+		t.Fatalf("the limit is not logged:\n%s", lb.String())
+	}
+	third.Close()
+	d.Close()
+	third2 := e.Client("cab-3", nil)
+	if _, err := third2.Hello(ctx(t)); err != nil {
+		t.Fatalf("after a connection closed: %v", err)
+	}
+}
+
+// A cabinet has at most server.MaxSubscribers streams: a third ends the oldest.
+func TestSubscribeStreamsPerCabinetBounded(t *testing.T) {
+	e, lb := startLogged(t, nil)
+	runCtx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	for i := 0; i < server.MaxSubscribers+1; i++ {
+		c := e.Client("cab-1", nil)
+		go c.Run(runCtx)
+		waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil })
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(lb.String(), "subscription ended: too many streams for the cabinet\" cabinet=cab-1") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no stream ended:\n%s", lb.String())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// A confirmation after the voucher expired, on a hold that lapsed, is
+// refused: the voucher is not redeemed and no ticket money is booked.
+func TestConfirmAfterExpiryOnLapsedHold(t *testing.T) {
+	e := testenv.Start(t, func(cfg *server.Config) { cfg.VoucherValidity, cfg.HoldTimeout = time.Minute, 2*time.Minute })
+	a, b := e.Client("cab-1", credited(1000)), e.Client("cab-2", credited(0))
+	v, err := a.IssueVoucher(ctx(t), 700, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Clock.Advance(59 * time.Second)
+	h, err := b.RedeemVoucher(ctx(t), v.Number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Clock.Advance(2*time.Minute + time.Second)
+	err = b.ConfirmRedeem(ctx(t), v.Number, h.Hold, 700)
+	refusedAs(t, err, server.ReasonVoucherExpired)
+	if voucherState(t, e, v.Number) == "redeemed" {
+		t.Fatal("redeemed after expiry on a lapsed hold")
+	}
+	if mc, _, _ := e.Server.MirrorCredit(ctx(t), "cab-2"); mc != 0 {
+		t.Fatalf("ticket money booked: %d", mc)
 	}
 }

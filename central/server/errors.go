@@ -52,6 +52,7 @@ const (
 	ReasonMetersDecreased    = "METERS_DECREASED"
 	ReasonCreditUnknown      = "CREDIT_UNKNOWN"
 	ReasonMirrorDiffers      = "MIRROR_DIFFERS"
+	ReasonConfirmPending     = "CONFIRM_PENDING" // UNAVAILABLE: a ticket's confirmation is on the way
 	// A voucher its cabinet said it never printed is presented; a cabinet
 	// says a voucher already held or redeemed was never printed.
 	ReasonVoucherVoid      = "VOUCHER_VOID"

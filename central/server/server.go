@@ -18,6 +18,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
@@ -31,6 +32,11 @@ import (
 type Config struct {
 	DBPath string      // SQLite file of the store
 	TLS    *tls.Config // must require and verify client certificates
+	// StoreMarker is a file (outside the database's directory if possible)
+	// that records the store's id: once it exists, a missing or another
+	// database is refused at start unless InitStore (an explicit init).
+	StoreMarker string
+	InitStore   bool
 	// CertRegistry is the PKI's cabinet registry (pki.CabinetRegistry):
 	// a cabinet certificate that is not its CN's registered one is
 	// refused at the handshake. Empty: any CA-signed certificate.
@@ -50,7 +56,10 @@ type Config struct {
 	// JackpotInterval spaces the jackpot value updates sent to one
 	// cabinet (default 250 ms); commands are never delayed.
 	JackpotInterval time.Duration
-	Now             func() time.Time
+	// MaxConnections bounds the connections served at once (default
+	// DefaultMaxConns); more wait in the listen backlog.
+	MaxConnections int
+	Now            func() time.Time
 	// NewSource gives the RNG; default engine.NewCryptoSource.
 	NewSource func() engine.Source
 	Log       *slog.Logger
@@ -71,6 +80,8 @@ type Server struct {
 	cabMu sync.Mutex
 	cabs  map[string]*cabinet
 	reg   *pki.RegistryCheck // nil: no registry
+
+	badMsgs sync.Map // undecodable requests (codec.go)
 
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
@@ -157,9 +168,12 @@ func New(cfg Config) (*Server, error) {
 	for _, g := range cfg.Games {
 		s.games[g.ID()] = g
 	}
-	st, err := openStore(cfg.DBPath)
+	st, err := openStore(cfg.DBPath, cfg.StoreMarker, cfg.InitStore)
 	if err != nil {
 		return nil, err
+	}
+	st.onBroken = func(err error) {
+		s.log.Error("central store failed: refusing every request until restarted", "err", err)
 	}
 	s.st = st
 	switch h := cfg.Jackpots.(type) {
@@ -196,6 +210,16 @@ func New(cfg Config) (*Server, error) {
 		// received data: system calls and TLS records per round.
 		grpc.InitialWindowSize(windowSize),
 		grpc.InitialConnWindowSize(windowSize),
+		// Bounded work per client: a message of at most MaxMessageBytes
+		// (a cabinet's are a few KiB), a TLS handshake done within
+		// HandshakeTimeout (a socket that never starts TLS is not held
+		// 120 s), a bounded number of calls in flight per connection.
+		grpc.MaxRecvMsgSize(MaxMessageBytes),
+		grpc.ConnectionTimeout(HandshakeTimeout),
+		grpc.MaxConcurrentStreams(MaxStreamsPerConn),
+		grpc.ForceServerCodecV2(strictCodec{CodecV2: encoding.GetCodecV2("proto"), bad: &s.badMsgs}),
+		grpc.UnaryInterceptor(s.unaryCheck),
+		grpc.StreamInterceptor(s.streamCheck),
 	)
 	pb.RegisterCentralServer(s.grpc, s)
 	return s, nil
@@ -204,11 +228,20 @@ func New(cfg Config) (*Server, error) {
 // windowSize is the HTTP/2 flow-control window of streams and connections.
 const windowSize = 1 << 20
 
+// Limits per client (PROTOCOL.md "Limits").
+const (
+	MaxMessageBytes   = 256 << 10
+	HandshakeTimeout  = 10 * time.Second
+	MaxStreamsPerConn = 256
+	MaxSubscribers    = 2     // Subscribe streams open per cabinet
+	DefaultMaxConns   = 10000 // connections at once (Config.MaxConnections)
+)
+
 // Serve answers on l until Close.
 func (s *Server) Serve(l net.Listener) error {
 	s.serving.Add(1)
 	defer s.serving.Add(-1)
-	return s.grpc.Serve(l)
+	return s.grpc.Serve(s.limit(l))
 }
 
 // Listen binds addr and serves in the background; it returns the bound address.
@@ -220,7 +253,7 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 	s.serving.Add(1)
 	go func() {
 		defer s.serving.Add(-1)
-		if err := s.grpc.Serve(l); err != nil {
+		if err := s.grpc.Serve(s.limit(l)); err != nil {
 			s.log.Error("central server stopped", "err", err)
 		}
 	}()

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
@@ -151,5 +152,39 @@ func TestCheck(t *testing.T) {
 	e.Stop()
 	if err := e.Server.Check(context.Background()); err == nil {
 		t.Fatal("a closed server passes its check")
+	}
+}
+
+// rawCodec sends bytes as they are: a client that sends garbage.
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
+	return mem.BufferSlice{mem.SliceBuffer(v.([]byte))}, nil
+}
+func (rawCodec) Unmarshal(mem.BufferSlice, any) error { return nil }
+func (rawCodec) Name() string                         { return "proto" }
+
+// Undecodable input is INVALID_ARGUMENT (not INTERNAL), nothing stored.
+func TestUndecodableRequestInvalidArgument(t *testing.T) {
+	e := testenv.Start(t, nil)
+	e.Client("cab-1", nil)
+	tc, err := pki.CabinetTLSDir(e.PKI, "cab-1", "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := grpc.NewClient("passthrough:///"+e.Addr, grpc.WithTransportCredentials(credentials.NewTLS(tc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var out []byte
+	for _, m := range []string{"RequestOutcome", "IssueVoucher", "ReportEvents"} {
+		err := conn.Invoke(context.Background(), "/polaris.central.v1.Central/"+m, []byte{0x0a, 0xff, 0xff, 0xff, 0xff}, &out, grpc.ForceCodecV2(rawCodec{}))
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), server.ReasonBadRequest) {
+			t.Errorf("%s with garbage: %v", m, err)
+		}
+	}
+	if e.Count("rounds", "") != 0 || e.Count("vouchers", "") != 0 || e.Count("messages", "") != 0 {
+		t.Fatal("garbage stored something")
 	}
 }

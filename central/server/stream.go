@@ -18,6 +18,7 @@ type subscriber struct {
 	kick          chan struct{}    // jackpot values changed (coalesced)
 	cmds          chan *pb.Command // commands, in order
 	cancel        context.CancelFunc
+	since         time.Time
 }
 
 // Subscribe streams jackpot values and commands to one cabinet.
@@ -28,7 +29,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel}
+	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel, since: time.Now()}
 	s.closeMu.Lock()
 	closed := s.closed
 	s.closeMu.Unlock()
@@ -36,6 +37,27 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 		return refuse(codes.Unavailable, ReasonStopping, "server is stopping")
 	}
 	s.subMu.Lock()
+	// At most MaxSubscribers streams per cabinet: a cabinet that
+	// reconnects before its old stream timed out keeps working, the
+	// oldest goes.
+	var mine []*subscriber
+	for o := range s.subs {
+		if o.cabinet == c.id {
+			mine = append(mine, o)
+		}
+	}
+	for len(mine) >= MaxSubscribers {
+		oldest := 0
+		for i, o := range mine {
+			if o.since.Before(mine[oldest].since) {
+				oldest = i
+			}
+		}
+		s.log.Warn("subscription ended: too many streams for the cabinet", "cabinet", c.id, "limit", MaxSubscribers)
+		mine[oldest].cancel()
+		delete(s.subs, mine[oldest])
+		mine = append(mine[:oldest], mine[oldest+1:]...)
+	}
 	s.subs[sub] = struct{}{}
 	s.subMu.Unlock()
 	defer func() {

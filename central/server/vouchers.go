@@ -119,6 +119,18 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 			return refuse(codes.FailedPrecondition, ReasonCreditUnknown, "cabinet %s reports no credit meters: no voucher", c.id)
 		}
 		if credit := m.credit(); amount > credit {
+			// A ticket the cabinet credited has its ConfirmRedeem on the
+			// way (sent after the credit): with this cabinet's holds the
+			// voucher would be covered, so the answer is "try again"
+			// (UNAVAILABLE, retried by the client), not a refusal. The
+			// holds themselves never count: a hold is not money in.
+			var held int64
+			if err := tx.QueryRow(`SELECT COALESCE(SUM(amount), 0) FROM vouchers WHERE hold_cabinet=? AND state='held'`, c.id).Scan(&held); err != nil {
+				return err
+			}
+			if held > 0 && amount <= credit+held {
+				return refuse(codes.Unavailable, ReasonConfirmPending, "voucher of %d waits for the confirmation of %d in tickets held (mirrored credit %d)", amount, held, credit)
+			}
 			return refuse(codes.FailedPrecondition, ReasonVoucherAboveCredit, "voucher of %d above the mirrored credit %d (%s)", amount, credit, describeMirror(m))
 		}
 		if err := s.book(tx, c.id, 0, 0, 0, amount); err != nil {
@@ -260,6 +272,11 @@ func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest
 			already = true
 			return nil
 		case "held":
+			// A hold is the promise until hold_until; past it, a voucher
+			// that has expired meanwhile is not redeemed.
+			if now := s.now().UnixNano(); now >= v.holdUntil && now >= v.expires {
+				return refuse(codes.FailedPrecondition, ReasonVoucherExpired, "voucher %s expired and its hold lapsed", number)
+			}
 			if _, err := tx.Exec(`UPDATE vouchers SET state='redeemed', redeemed_at=? WHERE number=?`, s.now().UnixNano(), number); err != nil {
 				return err
 			}

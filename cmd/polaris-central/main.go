@@ -19,6 +19,7 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -140,6 +141,7 @@ func serve(args []string) error {
 	data := fs.String("data", "", "data directory (default ./data/central)")
 	pkiDir := fs.String("pki", "", "the server's PKI directory, from `pki export` (default <data>/pki)")
 	signing := fs.String("signing-key", "", "the Ed25519 signing key (default <pki>/signing.key)")
+	initStore := fs.Bool("init-store", false, "make a new store although the marker says one was initialised (the old one is lost)")
 	jp := fs.String("jackpots", "", "jackpot configuration file (TOML or JSON)")
 	hallAddr := fs.String("hall-addr", "", "HTTP address of the hall jackpot page, e.g. 127.0.0.1:8080")
 	allow := fs.Bool("allow-unknown", false, "admit any cabinet whose certificate the CA signed")
@@ -198,13 +200,17 @@ func serve(args []string) error {
 	scfg := server.Config{
 		DBPath: filepath.Join(cfg.DataDir, "central.db"), TLS: stls, SigningKey: key,
 		CertRegistry: filepath.Join(cfg.PKIDir, pki.CabinetRegistry),
-		Halls:        cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,
+		StoreMarker:  filepath.Join(cfg.PKIDir, "store.id"), InitStore: *initStore,
+		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,
 		VoucherValidity: validity, HoldTimeout: hold, Now: time.Now, Log: log,
 	}
 	var adapter *jpserver.Adapter
 	if cfg.JackpotConfig != "" {
 		jc, err := jackpot.LoadConfig(cfg.JackpotConfig)
 		if err != nil {
+			return err
+		}
+		if scfg.Halls, err = hallsAgree(cfg.Halls, jc); err != nil {
 			return err
 		}
 		j, err := jackpot.New(jc, time.Now)
@@ -272,6 +278,32 @@ func serve(args []string) error {
 		cancel()
 	}
 	return srv.Close()
+}
+
+// hallsAgree makes one map of which hall each cabinet is in from the
+// central configuration ([halls]) and the jackpot file's [[hall]] tables:
+// a cabinet both name, in different halls, is refused at start (its screen
+// would show one hall's pool and it would be paid from another).
+func hallsAgree(central map[string]string, jc *jackpot.Config) (map[string]string, error) {
+	out := map[string]string{}
+	for cab, h := range central {
+		out[cab] = h
+	}
+	var bad []string
+	for _, h := range jc.Halls {
+		for _, cab := range h.Cabinets {
+			if other, ok := central[cab]; ok && other != h.ID {
+				bad = append(bad, fmt.Sprintf("cabinet %s is in hall %q in the configuration but in hall %q in the jackpot file", cab, other, h.ID))
+				continue
+			}
+			out[cab] = h.ID
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return nil, errors.New(strings.Join(bad, "; "))
+	}
+	return out, nil
 }
 
 // checkCustody refuses to serve with the CA key beside the server's data

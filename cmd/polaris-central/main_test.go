@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/pki"
 )
 
@@ -96,5 +97,29 @@ func TestServeKeyCustody(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(data, "pki", name)); err != nil {
 			t.Fatalf("export left out %s", name)
 		}
+	}
+}
+
+// One place says which hall a cabinet is in: the jackpot file and the
+// configuration agree or the server does not start.
+func TestHallsAgree(t *testing.T) {
+	jc, err := jackpot.LoadConfig("../../central/jackpot/jackpot.example.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := hallsAgree(map[string]string{"CAB-0001": "praha-1", "cab-9": "brno-1"}, jc)
+	if err != nil || m["CAB-0002"] != "praha-1" || m["cab-9"] != "brno-1" {
+		t.Fatalf("%v %v", m, err)
+	}
+	if _, err := hallsAgree(map[string]string{"CAB-0002": "brno-1"}, jc); err == nil || !strings.Contains(err.Error(), "CAB-0002") {
+		t.Fatalf("a cabinet in two halls: %v", err)
+	}
+	// serve refuses it before listening.
+	data := t.TempDir()
+	serverPKI(t, data)
+	cfg := filepath.Join(t.TempDir(), "c.toml")
+	os.WriteFile(cfg, []byte("jackpot_config = \"../../central/jackpot/jackpot.example.toml\"\n[halls]\nCAB-0001 = \"olomouc-1\"\n"), 0o600)
+	if err := serve([]string{"-config", cfg, "-data", data, "-listen", "127.0.0.1:0", "-hall-addr="}); err == nil || !strings.Contains(err.Error(), "CAB-0001") {
+		t.Fatalf("serve with two halls for a cabinet: %v", err)
 	}
 }
