@@ -548,6 +548,9 @@ func TestStoreDeletedFailsClosed(t *testing.T) {
 				if !errors.Is(err, server.ErrStoreMissing) {
 					t.Fatalf("started on a deleted store: %v", err)
 				}
+				if _, err := os.Stat(e.DB); err == nil {
+					t.Fatal("the refused start made a new empty store at the path")
+				}
 				return
 			}
 			// The WAL's rounds were saved in the database file: round 1

@@ -178,7 +178,8 @@ func TestUndecodableRequestInvalidArgument(t *testing.T) {
 	}
 	defer conn.Close()
 	var out []byte
-	for _, m := range []string{"RequestOutcome", "IssueVoucher", "ReportEvents"} {
+	// Hello: an empty request would be a valid one.
+	for _, m := range []string{"Hello", "RequestOutcome", "IssueVoucher", "ReportEvents"} {
 		err := conn.Invoke(context.Background(), "/polaris.central.v1.Central/"+m, []byte{0x0a, 0xff, 0xff, 0xff, 0xff}, &out, grpc.ForceCodecV2(rawCodec{}))
 		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), server.ReasonBadRequest) {
 			t.Errorf("%s with garbage: %v", m, err)

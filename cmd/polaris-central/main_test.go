@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -65,6 +66,17 @@ func serverPKI(t *testing.T, dataDir string, ids ...string) string {
 // serve never creates the PKI, refuses to start with the CA key beside its
 // data, and with a signing or TLS key others may read.
 func TestServeKeyCustody(t *testing.T) {
+	// serve returns at once when it refuses; one that starts is a failure.
+	serve := func(args []string) error {
+		ch := make(chan error, 1)
+		go func() { ch <- serve(args) }()
+		select {
+		case err := <-ch:
+			return err
+		case <-time.After(10 * time.Second):
+			return errors.New("serve started")
+		}
+	}
 	data := t.TempDir()
 	args := []string{"-data", data, "-listen", "127.0.0.1:0", "-hall-addr="}
 	if err := serve(args); err == nil || !strings.Contains(err.Error(), "pki export") {
