@@ -143,6 +143,12 @@ func (r *RegistryCheck) current() (map[string]string, error) {
 	return r.reg, r.err
 }
 
+// Has reports whether cabinet id has a registered certificate.
+func (r *RegistryCheck) Has(id string) bool {
+	reg, err := r.current()
+	return err == nil && reg[id] != ""
+}
+
 // VerifyConnection is a tls.Config.VerifyConnection.
 func (r *RegistryCheck) VerifyConnection(cs tls.ConnectionState) error {
 	if len(cs.VerifiedChains) == 0 || len(cs.VerifiedChains[0]) == 0 {

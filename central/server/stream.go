@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"sort"
 	"time"
 
@@ -195,6 +197,15 @@ func (s *Server) setEnabled(ctx context.Context, cabinet string, enabled bool, r
 		if !ok {
 			hall = s.cfg.DefaultHall
 		}
+		// A mistyped id must not report success: the cabinet is one that
+		// connected, is configured, or has a registered certificate.
+		var seen int
+		if err := tx.QueryRow(`SELECT count(*) FROM cabinets WHERE id=?`, cabinet).Scan(&seen); err != nil {
+			return err
+		}
+		if seen == 0 && !ok && (s.reg == nil || !s.reg.Has(cabinet)) {
+			return fmt.Errorf("%w: %q has never connected, is not configured and has no registered certificate", ErrUnknownCabinet, cabinet)
+		}
 		en := 0
 		if enabled {
 			en = 1
@@ -221,6 +232,9 @@ func (s *Server) setEnabled(ctx context.Context, cabinet string, enabled bool, r
 	s.sendCommand(cabinet, &pb.Command{Kind: kind, Reason: reason, ServerTimeUnixNano: now})
 	return nil
 }
+
+// ErrUnknownCabinet refuses Disable or Enable of a cabinet id nobody knows.
+var ErrUnknownCabinet = errors.New("central server: unknown cabinet")
 
 // Disable stops a cabinet from drawing new rounds (stored rounds are still
 // answered) and tells it so on its stream. The state is durable.
