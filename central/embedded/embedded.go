@@ -89,6 +89,12 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 		if _, _, err := mint.IssueCabinet(pkiDir, o.Cabinet, o.Now()); err != nil {
 			return nil, err
 		}
+	} else if reg, err := pki.LoadRegistry(filepath.Join(pkiDir, pki.CabinetRegistry)); err != nil || reg[o.Cabinet] == "" {
+		// A data directory from before the registry: its cabinet's
+		// certificate becomes the registered one.
+		if err := pki.Register(pkiDir, o.Cabinet); err != nil {
+			return nil, err
+		}
 	}
 	stls, err := pki.ServerTLSDir(pkiDir)
 	if err != nil {
@@ -106,6 +112,7 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	}
 	srv, err := server.New(server.Config{
 		DBPath: StorePath(o.DataDir), TLS: stls, SigningKey: key, Games: o.Games,
+		CertRegistry: filepath.Join(pkiDir, pki.CabinetRegistry), StoreMarker: filepath.Join(pkiDir, "store.id"),
 		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
 	})
 	if err != nil {
@@ -144,6 +151,26 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	c.cancel = cancel
 	go func() { defer close(c.done); cl.Run(rctx) }()
 	return c, nil
+}
+
+// Dial connects one more client with a cabinet's certificate and key from
+// the embedded PKI (a copy of them, for tests of what such a copy can do),
+// verifying bodies with key (nil: the server's own).
+func (c *Central) Dial(cabinet string, key ed25519.PublicKey) (*link.Client, error) {
+	pkiDir := filepath.Join(c.Dir, "pki")
+	if cert, _ := pki.CabinetPaths(pkiDir, cabinet); !exists(cert) {
+		if _, _, err := mint.IssueCabinet(pkiDir, cabinet, time.Now()); err != nil {
+			return nil, err
+		}
+	}
+	ctls, err := pki.CabinetTLSDir(pkiDir, cabinet, "localhost")
+	if err != nil {
+		return nil, err
+	}
+	if key == nil {
+		key = c.Server.PublicKey()
+	}
+	return link.Dial(link.Config{Addr: c.Addr.String(), TLS: ctls, Cabinet: cabinet, SigningKey: key, Retries: 1})
 }
 
 // Close stops the client and the server.

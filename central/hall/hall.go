@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"net/http"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
@@ -25,7 +26,13 @@ type Feed interface {
 type Options struct {
 	Title     string        // page heading; default "Magic Stars Jackpot"
 	Heartbeat time.Duration // SSE keep-alive comment interval; default 15 s
+	// MaxFeeds bounds the live feeds (/events) open at once (default
+	// DefaultMaxFeeds): more are answered 503 with Retry-After.
+	MaxFeeds int
 }
+
+// DefaultMaxFeeds is Options.MaxFeeds' default: a hall has a few screens.
+const DefaultMaxFeeds = 256
 
 //go:embed web
 var web embed.FS
@@ -79,9 +86,10 @@ func NewView(hall, title string, b jackpot.Board) View {
 }
 
 type handler struct {
-	feed Feed
-	opt  Options
-	mux  *http.ServeMux
+	feed  Feed
+	opt   Options
+	mux   *http.ServeMux
+	feeds atomic.Int64 // /events open
 }
 
 // Handler serves the display. Mount it under any prefix with
@@ -93,6 +101,9 @@ func Handler(f Feed, o Options) http.Handler {
 	}
 	if o.Heartbeat <= 0 {
 		o.Heartbeat = 15 * time.Second
+	}
+	if o.MaxFeeds <= 0 {
+		o.MaxFeeds = DefaultMaxFeeds
 	}
 	h := &handler{feed: f, opt: o, mux: http.NewServeMux()}
 	static, _ := fs.Sub(web, "web")
@@ -126,6 +137,13 @@ func (h *handler) values(w http.ResponseWriter, r *http.Request) {
 // with a comment line as keep-alive so proxies and the browser keep the
 // connection; EventSource reconnects by itself after a cut.
 func (h *handler) events(w http.ResponseWriter, r *http.Request) {
+	if h.feeds.Add(1) > int64(h.opt.MaxFeeds) {
+		h.feeds.Add(-1)
+		w.Header().Set("Retry-After", "10")
+		http.Error(w, "too many live feeds", http.StatusServiceUnavailable)
+		return
+	}
+	defer h.feeds.Add(-1)
 	rc := http.NewResponseController(w)
 	changed, cancel := h.feed.Subscribe() // before the first read: no change slips between
 	defer cancel()

@@ -182,3 +182,42 @@ cabinets = ["CAB-1"]
 		t.Fatalf("after a 1 000 CZK game: %+v", v)
 	}
 }
+
+// The live feeds are bounded: one beyond Options.MaxFeeds is 503 with
+// Retry-After; a feed closed frees its place.
+func TestLiveFeedsBounded(t *testing.T) {
+	feed := NewFakeFeed(board(5_000_0000, 0))
+	srv := httptest.NewServer(Handler(feed, Options{Heartbeat: time.Hour, MaxFeeds: 2}))
+	defer srv.Close()
+	defer srv.CloseClientConnections()
+	var open []*http.Response
+	for i := 0; i < 2; i++ {
+		resp, err := http.Get(srv.URL + "/events")
+		if err != nil || resp.StatusCode != http.StatusOK {
+			t.Fatalf("feed %d: %v %v", i, resp, err)
+		}
+		open = append(open, resp)
+	}
+	resp, err := http.Get(srv.URL + "/events")
+	if err != nil || resp.StatusCode != http.StatusServiceUnavailable || resp.Header.Get("Retry-After") == "" {
+		t.Fatalf("a third feed: %v %v", resp, err)
+	}
+	resp.Body.Close()
+	open[0].Body.Close()
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		resp, err := http.Get(srv.URL + "/events")
+		if err == nil && resp.StatusCode == http.StatusOK {
+			resp.Body.Close()
+			break
+		}
+		if resp != nil {
+			resp.Body.Close()
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("a closed feed's place never came free")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	open[1].Body.Close()
+}

@@ -4,7 +4,10 @@ import (
 	"context"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"time"
+
+	"google.golang.org/protobuf/proto"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/engine"
@@ -19,6 +22,25 @@ type HelloInfo struct {
 	LastRound      uint64
 	Enabled        bool
 	DisabledReason string
+	// MirrorCredit is the central system's mirror of the credit meter;
+	// MirrorDiffers says it differs from the credit the cabinet reported
+	// (an alarm at both ends).
+	MirrorCredit  engine.Money
+	MirrorDiffers bool
+}
+
+// creditMeters reads Config.Credit for a request (nil without one, or
+// when the read fails: the central system then issues no voucher).
+func (c *Client) creditMeters() *pb.CreditMeters {
+	if c.cfg.Credit == nil {
+		return nil
+	}
+	m, err := c.cfg.Credit()
+	if err != nil {
+		return nil
+	}
+	return &pb.CreditMeters{Base: int64(m.Base), BillsIn: int64(m.BillsIn), WinsToCredit: int64(m.WinsToCredit),
+		HandpayCancelled: int64(m.HandpayCancelled), Credit: int64(m.Credit), Present: true, Unprinted: m.Unprinted}
 }
 
 // Hello tells the central system which models the cabinet plays and gets
@@ -29,7 +51,7 @@ func (c *Client) Hello(ctx context.Context) (*HelloInfo, error) {
 }
 
 func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
-	req := &pb.HelloRequest{SoftwareVersion: c.cfg.Version}
+	req := &pb.HelloRequest{SoftwareVersion: c.cfg.Version, Meters: c.creditMeters()}
 	for _, g := range c.cfg.Games {
 		req.Models = append(req.Models, &pb.GameModel{Game: string(g.ID()), ModelId: g.ModelID()})
 	}
@@ -52,7 +74,8 @@ func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 	info := &HelloInfo{
 		Cabinet: rep.GetCabinet(), Hall: rep.GetHall(), ServerTime: st, Offset: st.Sub(c.cfg.Clock.Now()),
 		Models: map[engine.GameID]string{}, LastRound: rep.GetLastRound(), Enabled: rep.GetEnabled(),
-		DisabledReason: rep.GetDisabledReason(),
+		DisabledReason: rep.GetDisabledReason(), MirrorCredit: engine.Money(rep.GetMirrorCredit()),
+		MirrorDiffers: rep.GetMirrorDiffers(),
 	}
 	for _, m := range rep.GetModels() {
 		info.Models[engine.GameID(m.GetGame())] = m.GetModelId()
@@ -66,11 +89,23 @@ func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 func (c *Client) RequestOutcome(ctx context.Context, n uint64, game engine.GameID, modelID string, stake engine.Money) (*Outcome, error) {
 	req := &pb.OutcomeRequest{Round: n, Game: string(game), ModelId: modelID, Stake: int64(stake)}
 	carried := c.carryCommits(req)
+	if !c.cfg.CarryCommits {
+		c.sendCommits(ctx) // round n is drawn only once n-1 is settled
+	}
 	var sb *pb.SignedBody
-	err := c.call(ctx, "outcome", func(ctx context.Context) (err error) {
-		sb, err = c.api.RequestOutcome(ctx, req)
-		return err
-	})
+	ask := func() error {
+		return c.call(ctx, "outcome", func(ctx context.Context) (err error) {
+			sb, err = c.api.RequestOutcome(ctx, req)
+			return err
+		})
+	}
+	err := ask()
+	if r := (*RefusedError)(nil); errors.As(err, &r) && r.Reason == ReasonRoundOpen && c.sendCommits(ctx) {
+		err = ask() // the previous round's commit had not reached the central system yet
+	}
+	if r := (*RefusedError)(nil); errors.As(err, &r) && roundDrawnReason(r.Reason) {
+		return nil, c.roundDrawn(ctx, r)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -185,8 +220,9 @@ type Voucher struct {
 // sequence number seq (idempotent per seq).
 func (c *Client) IssueVoucher(ctx context.Context, amount engine.Money, seq uint64) (*Voucher, error) {
 	var rep *pb.VoucherReply
+	req := &pb.IssueVoucherRequest{Amount: int64(amount), Sequence: seq, Meters: c.creditMeters()}
 	err := c.call(ctx, "issue voucher", func(ctx context.Context) (err error) {
-		rep, err = c.api.IssueVoucher(ctx, &pb.IssueVoucherRequest{Amount: int64(amount), Sequence: seq})
+		rep, err = c.api.IssueVoucher(ctx, req)
 		return err
 	})
 	if err != nil {
@@ -283,4 +319,100 @@ func (c *Client) sendMeters(ctx context.Context, r *pb.MeterReport) error {
 		_, err := c.api.ReportMeters(ctx, r)
 		return err
 	})
+}
+
+// The refusals that mean "another round of this cabinet is drawn": the
+// stake of the round asked for must never be refunded.
+const (
+	ReasonRoundConflict = "ROUND_CONFLICT"
+	ReasonRoundSequence = "ROUND_OUT_OF_SEQUENCE"
+	ReasonRoundOpen     = "ROUND_OPEN"
+)
+
+func roundDrawnReason(r string) bool {
+	return r == ReasonRoundConflict || r == ReasonRoundSequence || r == ReasonRoundOpen
+}
+
+// sendCommits sends the commits waiting in the outbox at once (a round
+// is drawn only once the one before is settled) and reports whether any
+// was recorded.
+func (c *Client) sendCommits(ctx context.Context) bool {
+	if c.cfg.Outbox == nil {
+		return false
+	}
+	msgs, err := c.cfg.Outbox.Pending(commitScan)
+	if err != nil {
+		return false
+	}
+	sent := false
+	for _, m := range msgs {
+		if m.Kind != KindCommit || len(m.Payload) != 8 {
+			continue
+		}
+		if err := c.CommitOutcome(ctx, binary.BigEndian.Uint64(m.Payload)); err != nil {
+			continue // the drain reports it
+		}
+		sent = true
+		c.cfg.Outbox.Ack(m.ID)
+	}
+	return sent
+}
+
+// commitScan bounds the outbox messages sendCommits looks at.
+const commitScan = 1024
+
+// RoundDrawnError is RequestOutcome's answer when the central system has a
+// round of this cabinet drawn other than the one asked for (a copy of the
+// cabinet's key drew it, or the journal and the store disagree). The
+// wager must stay open, never refunded: the cabinet tilts for a
+// technician. Open is that round as the central system signed it (nil if
+// it could not be fetched or verified), Committed whether it is settled.
+type RoundDrawnError struct {
+	Refusal   *RefusedError
+	Open      *Outcome
+	Committed bool
+	LastRound uint64
+	OpenErr   error // why Open is nil
+}
+
+func (e *RoundDrawnError) Error() string {
+	open := "unknown"
+	if e.Open != nil {
+		open = fmt.Sprintf("round %d %s stake %d (settled %v)", e.Open.Round, e.Open.Game, e.Open.Stake, e.Committed)
+	} else if e.OpenErr != nil {
+		open = "unknown: " + e.OpenErr.Error()
+	}
+	return fmt.Sprintf("%v; the central system's latest round: %s", e.Refusal, open)
+}
+
+func (e *RoundDrawnError) Unwrap() error { return e.Refusal }
+
+// roundDrawn asks for the cabinet's latest round after r.
+func (c *Client) roundDrawn(ctx context.Context, r *RefusedError) error {
+	e := &RoundDrawnError{Refusal: r}
+	o, committed, last, err := c.OpenRound(ctx)
+	e.Open, e.Committed, e.LastRound, e.OpenErr = o, committed, last, err
+	return e
+}
+
+// OpenRound returns the cabinet's latest drawn round at the central system,
+// verified (nil when there is none), and whether it is settled.
+func (c *Client) OpenRound(ctx context.Context) (o *Outcome, committed bool, last uint64, err error) {
+	var rep *pb.OpenRoundReply
+	err = c.call(ctx, "open round", func(ctx context.Context) (err error) {
+		rep, err = c.api.OpenRound(ctx, &pb.OpenRoundRequest{})
+		return err
+	})
+	if err != nil || rep.GetRound() == nil {
+		return nil, false, rep.GetLastRound(), err
+	}
+	// The request is whatever the body says; VerifyOutcome checks the
+	// signature, the purpose and the cabinet.
+	var b pb.OutcomeBody
+	if err := proto.Unmarshal(rep.GetRound().GetBody(), &b); err != nil {
+		return nil, false, rep.GetLastRound(), &BodyError{Field: "body", Want: "an OutcomeBody", Got: err.Error()}
+	}
+	asked := OutcomeRequest{Round: b.GetRound(), Game: engine.GameID(b.GetGame()), ModelID: b.GetModelId(), Stake: engine.Money(b.GetStake())}
+	o, err = VerifyOutcome(c.cfg.SigningKey, c.cfg.Cabinet, asked, rep.GetRound().GetBody(), rep.GetRound().GetSignature())
+	return o, rep.GetCommitted(), rep.GetLastRound(), err
 }

@@ -61,6 +61,28 @@ type Config struct {
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
 	// Version is the software version sent in Hello.
 	Version string
+	// Credit reads the cabinet's credit meters, sent with every
+	// IssueVoucher and Hello for the central system's credit mirror. Nil:
+	// Outbox's, if it is a CreditSource (the cabinet's ledger is);
+	// without either the central system issues no voucher.
+	Credit func() (CreditMeters, error)
+}
+
+// CreditMeters are the cabinet's cumulative meters the central system's
+// credit mirror needs (PROTOCOL.md, "The credit mirror"), and its credit.
+type CreditMeters struct {
+	Base, BillsIn, WinsToCredit, HandpayCancelled, Credit engine.Money
+	// Unprinted are the sequences of vouchers issued but never printed
+	// (the newest MaxUnprinted): the central system voids them.
+	Unprinted []uint64
+}
+
+// MaxUnprinted bounds CreditMeters.Unprinted.
+const MaxUnprinted = 16
+
+// CreditSource is an Outbox that can also read the credit meters.
+type CreditSource interface {
+	CreditMeters() (CreditMeters, error)
 }
 
 // Client is the cabinet's connection to the central system. Calls are safe
@@ -100,6 +122,9 @@ func Dial(cfg Config) (*Client, error) {
 	}
 	if cfg.Games == nil {
 		cfg.Games = engine.Games()
+	}
+	if cs, ok := cfg.Outbox.(CreditSource); ok && cfg.Credit == nil {
+		cfg.Credit = cs.CreditMeters
 	}
 	if cfg.CallTimeout == 0 {
 		cfg.CallTimeout = 5 * time.Second

@@ -65,6 +65,9 @@ func TestJackpotValuesCoalesced(t *testing.T) {
 		if _, err := c.RequestOutcome(ctx(t), n, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 			t.Fatal(err)
 		}
+		if err := c.CommitOutcome(ctx(t), n); err != nil {
+			t.Fatal(err)
+		}
 	}
 	sends, last := 0, engine.Money(-1)
 	deadline := time.After(2 * time.Second)

@@ -99,6 +99,9 @@ func TestRoundConflictRefusedAndNothingChanged(t *testing.T) {
 		t.Fatal("the store changed")
 	}
 	// Bad requests change nothing either.
+	if err := c.CommitOutcome(ctx(t), 7); err != nil {
+		t.Fatal(err)
+	}
 	for _, tc := range []struct {
 		n      uint64
 		game   engine.GameID
@@ -308,24 +311,31 @@ func TestUnknownCabinetCertificateRefused(t *testing.T) {
 func TestRiskSteps(t *testing.T) {
 	e := testenv.Start(t, nil)
 	c := e.Client("cab-1", nil)
+	// Risk is only for the open round: each round is tried while it is
+	// the cabinet's latest.
 	var win *link.Outcome
-	var lose uint64
-	for n := uint64(1); n < 200 && (win == nil || lose == 0); n++ {
+	lost := false
+	for n := uint64(1); n < 200 && win == nil; n++ {
 		o, err := c.RequestOutcome(ctx(t), n, testenv.GameID, testenv.TheGame.ModelID(), 10)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if o.Result.Total > 0 && win == nil {
+		if o.Result.Total > 0 && lost {
 			win = o
-		} else if o.Result.Total == 0 {
-			lose = n
+			break
+		}
+		if o.Result.Total == 0 && !lost {
+			lost = true
+			if _, err := c.RequestRiskStep(ctx(t), n, 1, engine.Red); link.Reason(err) != server.ReasonRiskNotAllowed {
+				t.Fatalf("risk on a lost round: %v", err)
+			}
+		}
+		if err := c.CommitOutcome(ctx(t), n); err != nil {
+			t.Fatal(err)
 		}
 	}
-	if win == nil || lose == 0 {
+	if win == nil || !lost {
 		t.Fatal("no win or no loss in 200 rounds")
-	}
-	if _, err := c.RequestRiskStep(ctx(t), lose, 1, engine.Red); link.Reason(err) != server.ReasonRiskNotAllowed {
-		t.Fatalf("risk on a lost round: %v", err)
 	}
 	if _, err := c.RequestRiskStep(ctx(t), win.Round, 2, engine.Red); link.Reason(err) != server.ReasonRiskNotAllowed {
 		t.Fatalf("risk step 2 before step 1: %v", err)
@@ -373,6 +383,9 @@ func TestSignedGarbageRefused(t *testing.T) {
 			t.Fatal(err)
 		}
 		if o.Result.Total == 0 {
+			if err := c.CommitOutcome(ctx(t), n); err != nil {
+				t.Fatal(err)
+			}
 			continue
 		}
 		card, err := c.RequestRiskStep(ctx(t), n, 1, engine.Red)

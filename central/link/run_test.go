@@ -63,6 +63,11 @@ func TestOutboxDrainsInOrderOnce(t *testing.T) {
 		if _, err := link.EnqueueCommit(ob, n); err != nil {
 			t.Fatal(err)
 		}
+		if n < 3 { // the next round is drawn only once this one is settled
+			if err := c.CommitOutcome(ctx(t), n); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 	at := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 	if _, err := link.EnqueueEvents(ob, []link.Event{{Seq: 1, At: at, Kind: "door.open", Text: "main door"}, {Seq: 2, At: at, Kind: "door.closed"}}); err != nil {
@@ -142,6 +147,9 @@ func TestLinkStateAndCommands(t *testing.T) {
 
 	first, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 5)
 	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitOutcome(ctx(t), 1); err != nil {
 		t.Fatal(err)
 	}
 	if err := e.Server.Disable(ctx(t), "cab-1", "audit"); err != nil {

@@ -20,9 +20,17 @@ func voucherState(t *testing.T, e *testenv.Env, number string) string {
 	return s
 }
 
+// credited gives a client meters that say the cabinet took bills of
+// that much: the central credit mirror then lets it issue vouchers.
+func credited(bills engine.Money) func(*link.Config) {
+	return func(cfg *link.Config) {
+		cfg.Credit = func() (link.CreditMeters, error) { return link.CreditMeters{BillsIn: bills, Credit: bills}, nil }
+	}
+}
+
 func TestVoucherLifecycle(t *testing.T) {
 	e := testenv.Start(t, func(cfg *server.Config) { cfg.VoucherValidity = 24 * time.Hour })
-	a, b := e.Client("cab-1", nil), e.Client("cab-2", nil)
+	a, b := e.Client("cab-1", credited(1_000_000)), e.Client("cab-2", nil)
 
 	v, err := a.IssueVoucher(ctx(t), 1250, 1)
 	if err != nil {
@@ -99,7 +107,7 @@ func TestVoucherLifecycle(t *testing.T) {
 // voucher is redeemed exactly once.
 func TestVoucherRaceRedeemedOnce(t *testing.T) {
 	e := testenv.Start(t, nil)
-	issuer := e.Client("cab-0", nil)
+	issuer := e.Client("cab-0", credited(1_000_000))
 	racers := []*link.Client{e.Client("cab-1", nil), e.Client("cab-2", nil), e.Client("cab-3", nil)}
 	const n = 40
 	numbers := make([]string, n)
@@ -153,7 +161,7 @@ func int64ToMoney(i int) engine.Money { return engine.Money(i) }
 // redeem; the first cabinet's late confirm is refused, so the voucher pays once.
 func TestVoucherHoldExpiry(t *testing.T) {
 	e := testenv.Start(t, func(cfg *server.Config) { cfg.HoldTimeout = time.Minute })
-	a, b := e.Client("cab-1", nil), e.Client("cab-2", nil)
+	a, b := e.Client("cab-1", credited(1_000_000)), e.Client("cab-2", nil)
 	v, err := a.IssueVoucher(ctx(t), 700, 1)
 	if err != nil {
 		t.Fatal(err)

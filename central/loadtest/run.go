@@ -55,7 +55,6 @@ type Options struct {
 	// call (the protocol's first form) instead of carrying it in the next
 	// RequestOutcome (OutcomeRequest.settled).
 	SeparateCommits bool
-	NoCommit        bool // skip the commits altogether
 	// Journal makes each virtual cabinet durable too, as its ledger would
 	// be: WAGER before the request, OUTCOME (body and signature) after the
 	// reply, SETTLE (with its outbox commit) after it, each fsynced, in one
@@ -82,7 +81,7 @@ type Result struct {
 	Commit   []time.Duration // CommitOutcome latencies, sorted
 	// Commits is how rounds were committed: "carried" (in the next
 	// RequestOutcome; Commit then holds only each cabinet's last, drained
-	// alone), "separate" (a CommitOutcome each) or "none".
+	// alone), "separate" (a CommitOutcome each).
 	Commits  string
 	Journal  bool // the cabinets kept a durable journal (Options.Journal)
 	Errors   int64
@@ -287,10 +286,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	logf("%d cabinets connected", len(clients))
 
 	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j, Commits: "carried", Journal: o.Journal}
-	switch {
-	case o.NoCommit:
-		res.Commits = "none"
-	case o.SeparateCommits:
+	if o.SeparateCommits {
 		res.Commits = "separate"
 	}
 	res.LoadAvg[0] = loadavg()
@@ -430,7 +426,6 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 					}
 				}
 				switch {
-				case o.NoCommit:
 				case o.SeparateCommits:
 					t1 := time.Now()
 					if err := c.CommitOutcome(context.Background(), n); err != nil {
@@ -454,7 +449,7 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 			} else if k := outboxes[i].Len(); k != 0 {
 				fail(fmt.Errorf("%d commits left in the outbox", k))
 			}
-			if !o.NoCommit && !o.SeparateCommits {
+			if !o.SeparateCommits {
 				com = append(com, time.Since(t1))
 			}
 			mu.Lock()

@@ -9,10 +9,12 @@
 //	server.pem server.key    the central system's TLS certificate
 //	signing.key signing.pub  Ed25519 outcome-signing key (PKCS#8 / PKIX PEM)
 //	cabinets/<id>.pem .key   one client certificate per cabinet
+//	cabinets.reg             each cabinet's one valid certificate (fingerprint)
 //
-// central/pki/mint makes them; it is apart because making keys needs a
-// random source, and the cabinet binary, which only loads its keys,
-// imports none (check 30).
+// The directory with ca.key is the offline one; Export copies the rest to
+// the server's own directory. central/pki/mint makes the keys; it is apart
+// because making keys needs a random source, and the cabinet binary, which
+// only loads its keys, imports none (check 30).
 package pki
 
 import (

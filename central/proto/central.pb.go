@@ -124,7 +124,202 @@ func (x Command_Kind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use Command_Kind.Descriptor instead.
 func (Command_Kind) EnumDescriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{28, 0}
+	return file_central_proto_rawDescGZIP(), []int{31, 0}
+}
+
+// CreditMeters are the cabinet's cumulative meters for what the central
+// system cannot see itself (minor units, never decreasing): with what it
+// draws and books it keeps a mirror of the cabinet's credit meter from
+// them. They ride on the request that depends on them (IssueVoucher,
+// Hello), so no ordering against the outbox is needed.
+type CreditMeters struct {
+	state            protoimpl.MessageState `protogen:"open.v1"`
+	Base             int64                  `protobuf:"varint,1,opt,name=base,proto3" json:"base,omitempty"`                                                 // credit set by a technician (RAM clear), if any
+	BillsIn          int64                  `protobuf:"varint,2,opt,name=bills_in,json=billsIn,proto3" json:"bills_in,omitempty"`                            // notes stacked
+	WinsToCredit     int64                  `protobuf:"varint,3,opt,name=wins_to_credit,json=winsToCredit,proto3" json:"wins_to_credit,omitempty"`           // wins credited (a win paid by hand is not)
+	HandpayCancelled int64                  `protobuf:"varint,4,opt,name=handpay_cancelled,json=handpayCancelled,proto3" json:"handpay_cancelled,omitempty"` // credit cancelled by handpay
+	Credit           int64                  `protobuf:"varint,5,opt,name=credit,proto3" json:"credit,omitempty"`                                             // the credit meter now (Hello: reconciliation)
+	Present          bool                   `protobuf:"varint,6,opt,name=present,proto3" json:"present,omitempty"`                                           // the cabinet reports meters at all
+	// Vouchers (sequences) issued but never printed, the newest 16: voided
+	// if still issued and issued within the void window.
+	Unprinted     []uint64 `protobuf:"varint,7,rep,packed,name=unprinted,proto3" json:"unprinted,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *CreditMeters) Reset() {
+	*x = CreditMeters{}
+	mi := &file_central_proto_msgTypes[0]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *CreditMeters) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*CreditMeters) ProtoMessage() {}
+
+func (x *CreditMeters) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[0]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use CreditMeters.ProtoReflect.Descriptor instead.
+func (*CreditMeters) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{0}
+}
+
+func (x *CreditMeters) GetBase() int64 {
+	if x != nil {
+		return x.Base
+	}
+	return 0
+}
+
+func (x *CreditMeters) GetBillsIn() int64 {
+	if x != nil {
+		return x.BillsIn
+	}
+	return 0
+}
+
+func (x *CreditMeters) GetWinsToCredit() int64 {
+	if x != nil {
+		return x.WinsToCredit
+	}
+	return 0
+}
+
+func (x *CreditMeters) GetHandpayCancelled() int64 {
+	if x != nil {
+		return x.HandpayCancelled
+	}
+	return 0
+}
+
+func (x *CreditMeters) GetCredit() int64 {
+	if x != nil {
+		return x.Credit
+	}
+	return 0
+}
+
+func (x *CreditMeters) GetPresent() bool {
+	if x != nil {
+		return x.Present
+	}
+	return false
+}
+
+func (x *CreditMeters) GetUnprinted() []uint64 {
+	if x != nil {
+		return x.Unprinted
+	}
+	return nil
+}
+
+type OpenRoundRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenRoundRequest) Reset() {
+	*x = OpenRoundRequest{}
+	mi := &file_central_proto_msgTypes[1]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenRoundRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenRoundRequest) ProtoMessage() {}
+
+func (x *OpenRoundRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[1]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenRoundRequest.ProtoReflect.Descriptor instead.
+func (*OpenRoundRequest) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{1}
+}
+
+type OpenRoundReply struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Round         *SignedBody            `protobuf:"bytes,1,opt,name=round,proto3" json:"round,omitempty"`          // empty when the cabinet has no round
+	Committed     bool                   `protobuf:"varint,2,opt,name=committed,proto3" json:"committed,omitempty"` // settled (false: the open round)
+	LastRound     uint64                 `protobuf:"varint,3,opt,name=last_round,json=lastRound,proto3" json:"last_round,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *OpenRoundReply) Reset() {
+	*x = OpenRoundReply{}
+	mi := &file_central_proto_msgTypes[2]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *OpenRoundReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*OpenRoundReply) ProtoMessage() {}
+
+func (x *OpenRoundReply) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[2]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use OpenRoundReply.ProtoReflect.Descriptor instead.
+func (*OpenRoundReply) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{2}
+}
+
+func (x *OpenRoundReply) GetRound() *SignedBody {
+	if x != nil {
+		return x.Round
+	}
+	return nil
+}
+
+func (x *OpenRoundReply) GetCommitted() bool {
+	if x != nil {
+		return x.Committed
+	}
+	return false
+}
+
+func (x *OpenRoundReply) GetLastRound() uint64 {
+	if x != nil {
+		return x.LastRound
+	}
+	return 0
 }
 
 type GameModel struct {
@@ -137,7 +332,7 @@ type GameModel struct {
 
 func (x *GameModel) Reset() {
 	*x = GameModel{}
-	mi := &file_central_proto_msgTypes[0]
+	mi := &file_central_proto_msgTypes[3]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -149,7 +344,7 @@ func (x *GameModel) String() string {
 func (*GameModel) ProtoMessage() {}
 
 func (x *GameModel) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[0]
+	mi := &file_central_proto_msgTypes[3]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -162,7 +357,7 @@ func (x *GameModel) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use GameModel.ProtoReflect.Descriptor instead.
 func (*GameModel) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{0}
+	return file_central_proto_rawDescGZIP(), []int{3}
 }
 
 func (x *GameModel) GetGame() string {
@@ -184,13 +379,14 @@ type HelloRequest struct {
 	CabinetTimeUnixNano int64                  `protobuf:"varint,1,opt,name=cabinet_time_unix_nano,json=cabinetTimeUnixNano,proto3" json:"cabinet_time_unix_nano,omitempty"`
 	Models              []*GameModel           `protobuf:"bytes,2,rep,name=models,proto3" json:"models,omitempty"` // every game the cabinet offers
 	SoftwareVersion     string                 `protobuf:"bytes,3,opt,name=software_version,json=softwareVersion,proto3" json:"software_version,omitempty"`
+	Meters              *CreditMeters          `protobuf:"bytes,4,opt,name=meters,proto3" json:"meters,omitempty"` // reconciled with the central credit mirror
 	unknownFields       protoimpl.UnknownFields
 	sizeCache           protoimpl.SizeCache
 }
 
 func (x *HelloRequest) Reset() {
 	*x = HelloRequest{}
-	mi := &file_central_proto_msgTypes[1]
+	mi := &file_central_proto_msgTypes[4]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -202,7 +398,7 @@ func (x *HelloRequest) String() string {
 func (*HelloRequest) ProtoMessage() {}
 
 func (x *HelloRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[1]
+	mi := &file_central_proto_msgTypes[4]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -215,7 +411,7 @@ func (x *HelloRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloRequest.ProtoReflect.Descriptor instead.
 func (*HelloRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{1}
+	return file_central_proto_rawDescGZIP(), []int{4}
 }
 
 func (x *HelloRequest) GetCabinetTimeUnixNano() int64 {
@@ -239,6 +435,13 @@ func (x *HelloRequest) GetSoftwareVersion() string {
 	return ""
 }
 
+func (x *HelloRequest) GetMeters() *CreditMeters {
+	if x != nil {
+		return x.Meters
+	}
+	return nil
+}
+
 type HelloReply struct {
 	state              protoimpl.MessageState `protogen:"open.v1"`
 	Cabinet            string                 `protobuf:"bytes,1,opt,name=cabinet,proto3" json:"cabinet,omitempty"` // the id the server read from the certificate
@@ -249,13 +452,15 @@ type HelloReply struct {
 	LastRound          uint64                 `protobuf:"varint,6,opt,name=last_round,json=lastRound,proto3" json:"last_round,omitempty"`                       // highest round number stored for the cabinet
 	Enabled            bool                   `protobuf:"varint,7,opt,name=enabled,proto3" json:"enabled,omitempty"`
 	DisabledReason     string                 `protobuf:"bytes,8,opt,name=disabled_reason,json=disabledReason,proto3" json:"disabled_reason,omitempty"`
+	MirrorCredit       int64                  `protobuf:"varint,9,opt,name=mirror_credit,json=mirrorCredit,proto3" json:"mirror_credit,omitempty"`     // the central system's mirror of the credit meter
+	MirrorDiffers      bool                   `protobuf:"varint,10,opt,name=mirror_differs,json=mirrorDiffers,proto3" json:"mirror_differs,omitempty"` // the reported credit differs from the mirror (an alarm)
 	unknownFields      protoimpl.UnknownFields
 	sizeCache          protoimpl.SizeCache
 }
 
 func (x *HelloReply) Reset() {
 	*x = HelloReply{}
-	mi := &file_central_proto_msgTypes[2]
+	mi := &file_central_proto_msgTypes[5]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -267,7 +472,7 @@ func (x *HelloReply) String() string {
 func (*HelloReply) ProtoMessage() {}
 
 func (x *HelloReply) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[2]
+	mi := &file_central_proto_msgTypes[5]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -280,7 +485,7 @@ func (x *HelloReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use HelloReply.ProtoReflect.Descriptor instead.
 func (*HelloReply) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{2}
+	return file_central_proto_rawDescGZIP(), []int{5}
 }
 
 func (x *HelloReply) GetCabinet() string {
@@ -339,6 +544,20 @@ func (x *HelloReply) GetDisabledReason() string {
 	return ""
 }
 
+func (x *HelloReply) GetMirrorCredit() int64 {
+	if x != nil {
+		return x.MirrorCredit
+	}
+	return 0
+}
+
+func (x *HelloReply) GetMirrorDiffers() bool {
+	if x != nil {
+		return x.MirrorDiffers
+	}
+	return false
+}
+
 type OutcomeRequest struct {
 	state   protoimpl.MessageState `protogen:"open.v1"`
 	Round   uint64                 `protobuf:"varint,1,opt,name=round,proto3" json:"round,omitempty"` // the cabinet's round number n, > 0
@@ -357,7 +576,7 @@ type OutcomeRequest struct {
 
 func (x *OutcomeRequest) Reset() {
 	*x = OutcomeRequest{}
-	mi := &file_central_proto_msgTypes[3]
+	mi := &file_central_proto_msgTypes[6]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -369,7 +588,7 @@ func (x *OutcomeRequest) String() string {
 func (*OutcomeRequest) ProtoMessage() {}
 
 func (x *OutcomeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[3]
+	mi := &file_central_proto_msgTypes[6]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -382,7 +601,7 @@ func (x *OutcomeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutcomeRequest.ProtoReflect.Descriptor instead.
 func (*OutcomeRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{3}
+	return file_central_proto_rawDescGZIP(), []int{6}
 }
 
 func (x *OutcomeRequest) GetRound() uint64 {
@@ -436,7 +655,7 @@ type SignedBody struct {
 
 func (x *SignedBody) Reset() {
 	*x = SignedBody{}
-	mi := &file_central_proto_msgTypes[4]
+	mi := &file_central_proto_msgTypes[7]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -448,7 +667,7 @@ func (x *SignedBody) String() string {
 func (*SignedBody) ProtoMessage() {}
 
 func (x *SignedBody) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[4]
+	mi := &file_central_proto_msgTypes[7]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -461,7 +680,7 @@ func (x *SignedBody) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SignedBody.ProtoReflect.Descriptor instead.
 func (*SignedBody) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{4}
+	return file_central_proto_rawDescGZIP(), []int{7}
 }
 
 func (x *SignedBody) GetBody() []byte {
@@ -495,7 +714,7 @@ type Draw struct {
 
 func (x *Draw) Reset() {
 	*x = Draw{}
-	mi := &file_central_proto_msgTypes[5]
+	mi := &file_central_proto_msgTypes[8]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -507,7 +726,7 @@ func (x *Draw) String() string {
 func (*Draw) ProtoMessage() {}
 
 func (x *Draw) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[5]
+	mi := &file_central_proto_msgTypes[8]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -520,7 +739,7 @@ func (x *Draw) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Draw.ProtoReflect.Descriptor instead.
 func (*Draw) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{5}
+	return file_central_proto_rawDescGZIP(), []int{8}
 }
 
 func (x *Draw) GetValue() uint32 {
@@ -548,7 +767,7 @@ type JackpotHit struct {
 
 func (x *JackpotHit) Reset() {
 	*x = JackpotHit{}
-	mi := &file_central_proto_msgTypes[6]
+	mi := &file_central_proto_msgTypes[9]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -560,7 +779,7 @@ func (x *JackpotHit) String() string {
 func (*JackpotHit) ProtoMessage() {}
 
 func (x *JackpotHit) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[6]
+	mi := &file_central_proto_msgTypes[9]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -573,7 +792,7 @@ func (x *JackpotHit) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotHit.ProtoReflect.Descriptor instead.
 func (*JackpotHit) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{6}
+	return file_central_proto_rawDescGZIP(), []int{9}
 }
 
 func (x *JackpotHit) GetPool() string {
@@ -616,7 +835,7 @@ type OutcomeBody struct {
 
 func (x *OutcomeBody) Reset() {
 	*x = OutcomeBody{}
-	mi := &file_central_proto_msgTypes[7]
+	mi := &file_central_proto_msgTypes[10]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -628,7 +847,7 @@ func (x *OutcomeBody) String() string {
 func (*OutcomeBody) ProtoMessage() {}
 
 func (x *OutcomeBody) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[7]
+	mi := &file_central_proto_msgTypes[10]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -641,7 +860,7 @@ func (x *OutcomeBody) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use OutcomeBody.ProtoReflect.Descriptor instead.
 func (*OutcomeBody) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{7}
+	return file_central_proto_rawDescGZIP(), []int{10}
 }
 
 func (x *OutcomeBody) GetPurpose() string {
@@ -723,7 +942,7 @@ type CommitRequest struct {
 
 func (x *CommitRequest) Reset() {
 	*x = CommitRequest{}
-	mi := &file_central_proto_msgTypes[8]
+	mi := &file_central_proto_msgTypes[11]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -735,7 +954,7 @@ func (x *CommitRequest) String() string {
 func (*CommitRequest) ProtoMessage() {}
 
 func (x *CommitRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[8]
+	mi := &file_central_proto_msgTypes[11]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -748,7 +967,7 @@ func (x *CommitRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitRequest.ProtoReflect.Descriptor instead.
 func (*CommitRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{8}
+	return file_central_proto_rawDescGZIP(), []int{11}
 }
 
 func (x *CommitRequest) GetRound() uint64 {
@@ -767,7 +986,7 @@ type CommitReply struct {
 
 func (x *CommitReply) Reset() {
 	*x = CommitReply{}
-	mi := &file_central_proto_msgTypes[9]
+	mi := &file_central_proto_msgTypes[12]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -779,7 +998,7 @@ func (x *CommitReply) String() string {
 func (*CommitReply) ProtoMessage() {}
 
 func (x *CommitReply) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[9]
+	mi := &file_central_proto_msgTypes[12]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -792,7 +1011,7 @@ func (x *CommitReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CommitReply.ProtoReflect.Descriptor instead.
 func (*CommitReply) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{9}
+	return file_central_proto_rawDescGZIP(), []int{12}
 }
 
 func (x *CommitReply) GetAlready() bool {
@@ -813,7 +1032,7 @@ type RiskRequest struct {
 
 func (x *RiskRequest) Reset() {
 	*x = RiskRequest{}
-	mi := &file_central_proto_msgTypes[10]
+	mi := &file_central_proto_msgTypes[13]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -825,7 +1044,7 @@ func (x *RiskRequest) String() string {
 func (*RiskRequest) ProtoMessage() {}
 
 func (x *RiskRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[10]
+	mi := &file_central_proto_msgTypes[13]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -838,7 +1057,7 @@ func (x *RiskRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiskRequest.ProtoReflect.Descriptor instead.
 func (*RiskRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{10}
+	return file_central_proto_rawDescGZIP(), []int{13}
 }
 
 func (x *RiskRequest) GetRound() uint64 {
@@ -879,7 +1098,7 @@ type RiskBody struct {
 
 func (x *RiskBody) Reset() {
 	*x = RiskBody{}
-	mi := &file_central_proto_msgTypes[11]
+	mi := &file_central_proto_msgTypes[14]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -891,7 +1110,7 @@ func (x *RiskBody) String() string {
 func (*RiskBody) ProtoMessage() {}
 
 func (x *RiskBody) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[11]
+	mi := &file_central_proto_msgTypes[14]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -904,7 +1123,7 @@ func (x *RiskBody) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RiskBody.ProtoReflect.Descriptor instead.
 func (*RiskBody) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{11}
+	return file_central_proto_rawDescGZIP(), []int{14}
 }
 
 func (x *RiskBody) GetPurpose() string {
@@ -967,13 +1186,14 @@ type IssueVoucherRequest struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Amount        int64                  `protobuf:"varint,1,opt,name=amount,proto3" json:"amount,omitempty"`     // minor units, > 0
 	Sequence      uint64                 `protobuf:"varint,2,opt,name=sequence,proto3" json:"sequence,omitempty"` // the cabinet's voucher sequence number
+	Meters        *CreditMeters          `protobuf:"bytes,3,opt,name=meters,proto3" json:"meters,omitempty"`      // the money facts the mirror needs, as of just before this voucher
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
 
 func (x *IssueVoucherRequest) Reset() {
 	*x = IssueVoucherRequest{}
-	mi := &file_central_proto_msgTypes[12]
+	mi := &file_central_proto_msgTypes[15]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -985,7 +1205,7 @@ func (x *IssueVoucherRequest) String() string {
 func (*IssueVoucherRequest) ProtoMessage() {}
 
 func (x *IssueVoucherRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[12]
+	mi := &file_central_proto_msgTypes[15]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -998,7 +1218,7 @@ func (x *IssueVoucherRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use IssueVoucherRequest.ProtoReflect.Descriptor instead.
 func (*IssueVoucherRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{12}
+	return file_central_proto_rawDescGZIP(), []int{15}
 }
 
 func (x *IssueVoucherRequest) GetAmount() int64 {
@@ -1015,6 +1235,13 @@ func (x *IssueVoucherRequest) GetSequence() uint64 {
 	return 0
 }
 
+func (x *IssueVoucherRequest) GetMeters() *CreditMeters {
+	if x != nil {
+		return x.Meters
+	}
+	return nil
+}
+
 type VoucherReply struct {
 	state             protoimpl.MessageState `protogen:"open.v1"`
 	ValidationNumber  string                 `protobuf:"bytes,1,opt,name=validation_number,json=validationNumber,proto3" json:"validation_number,omitempty"` // 18 digits
@@ -1028,7 +1255,7 @@ type VoucherReply struct {
 
 func (x *VoucherReply) Reset() {
 	*x = VoucherReply{}
-	mi := &file_central_proto_msgTypes[13]
+	mi := &file_central_proto_msgTypes[16]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1040,7 +1267,7 @@ func (x *VoucherReply) String() string {
 func (*VoucherReply) ProtoMessage() {}
 
 func (x *VoucherReply) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[13]
+	mi := &file_central_proto_msgTypes[16]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1053,7 +1280,7 @@ func (x *VoucherReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use VoucherReply.ProtoReflect.Descriptor instead.
 func (*VoucherReply) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{13}
+	return file_central_proto_rawDescGZIP(), []int{16}
 }
 
 func (x *VoucherReply) GetValidationNumber() string {
@@ -1100,7 +1327,7 @@ type RedeemRequest struct {
 
 func (x *RedeemRequest) Reset() {
 	*x = RedeemRequest{}
-	mi := &file_central_proto_msgTypes[14]
+	mi := &file_central_proto_msgTypes[17]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1112,7 +1339,7 @@ func (x *RedeemRequest) String() string {
 func (*RedeemRequest) ProtoMessage() {}
 
 func (x *RedeemRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[14]
+	mi := &file_central_proto_msgTypes[17]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1125,7 +1352,7 @@ func (x *RedeemRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemRequest.ProtoReflect.Descriptor instead.
 func (*RedeemRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{14}
+	return file_central_proto_rawDescGZIP(), []int{17}
 }
 
 func (x *RedeemRequest) GetValidationNumber() string {
@@ -1147,7 +1374,7 @@ type RedeemReply struct {
 
 func (x *RedeemReply) Reset() {
 	*x = RedeemReply{}
-	mi := &file_central_proto_msgTypes[15]
+	mi := &file_central_proto_msgTypes[18]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1159,7 +1386,7 @@ func (x *RedeemReply) String() string {
 func (*RedeemReply) ProtoMessage() {}
 
 func (x *RedeemReply) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[15]
+	mi := &file_central_proto_msgTypes[18]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1172,7 +1399,7 @@ func (x *RedeemReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use RedeemReply.ProtoReflect.Descriptor instead.
 func (*RedeemReply) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{15}
+	return file_central_proto_rawDescGZIP(), []int{18}
 }
 
 func (x *RedeemReply) GetValidationNumber() string {
@@ -1214,7 +1441,7 @@ type ConfirmRedeemRequest struct {
 
 func (x *ConfirmRedeemRequest) Reset() {
 	*x = ConfirmRedeemRequest{}
-	mi := &file_central_proto_msgTypes[16]
+	mi := &file_central_proto_msgTypes[19]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1226,7 +1453,7 @@ func (x *ConfirmRedeemRequest) String() string {
 func (*ConfirmRedeemRequest) ProtoMessage() {}
 
 func (x *ConfirmRedeemRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[16]
+	mi := &file_central_proto_msgTypes[19]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1239,7 +1466,7 @@ func (x *ConfirmRedeemRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmRedeemRequest.ProtoReflect.Descriptor instead.
 func (*ConfirmRedeemRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{16}
+	return file_central_proto_rawDescGZIP(), []int{19}
 }
 
 func (x *ConfirmRedeemRequest) GetValidationNumber() string {
@@ -1272,7 +1499,7 @@ type ConfirmRedeemReply struct {
 
 func (x *ConfirmRedeemReply) Reset() {
 	*x = ConfirmRedeemReply{}
-	mi := &file_central_proto_msgTypes[17]
+	mi := &file_central_proto_msgTypes[20]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1284,7 +1511,7 @@ func (x *ConfirmRedeemReply) String() string {
 func (*ConfirmRedeemReply) ProtoMessage() {}
 
 func (x *ConfirmRedeemReply) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[17]
+	mi := &file_central_proto_msgTypes[20]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1297,7 +1524,7 @@ func (x *ConfirmRedeemReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use ConfirmRedeemReply.ProtoReflect.Descriptor instead.
 func (*ConfirmRedeemReply) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{17}
+	return file_central_proto_rawDescGZIP(), []int{20}
 }
 
 func (x *ConfirmRedeemReply) GetAlready() bool {
@@ -1317,7 +1544,7 @@ type CancelRedeemRequest struct {
 
 func (x *CancelRedeemRequest) Reset() {
 	*x = CancelRedeemRequest{}
-	mi := &file_central_proto_msgTypes[18]
+	mi := &file_central_proto_msgTypes[21]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1329,7 +1556,7 @@ func (x *CancelRedeemRequest) String() string {
 func (*CancelRedeemRequest) ProtoMessage() {}
 
 func (x *CancelRedeemRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[18]
+	mi := &file_central_proto_msgTypes[21]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1342,7 +1569,7 @@ func (x *CancelRedeemRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRedeemRequest.ProtoReflect.Descriptor instead.
 func (*CancelRedeemRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{18}
+	return file_central_proto_rawDescGZIP(), []int{21}
 }
 
 func (x *CancelRedeemRequest) GetValidationNumber() string {
@@ -1367,7 +1594,7 @@ type CancelRedeemReply struct {
 
 func (x *CancelRedeemReply) Reset() {
 	*x = CancelRedeemReply{}
-	mi := &file_central_proto_msgTypes[19]
+	mi := &file_central_proto_msgTypes[22]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1379,7 +1606,7 @@ func (x *CancelRedeemReply) String() string {
 func (*CancelRedeemReply) ProtoMessage() {}
 
 func (x *CancelRedeemReply) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[19]
+	mi := &file_central_proto_msgTypes[22]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1392,7 +1619,7 @@ func (x *CancelRedeemReply) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use CancelRedeemReply.ProtoReflect.Descriptor instead.
 func (*CancelRedeemReply) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{19}
+	return file_central_proto_rawDescGZIP(), []int{22}
 }
 
 type Event struct {
@@ -1409,7 +1636,7 @@ type Event struct {
 
 func (x *Event) Reset() {
 	*x = Event{}
-	mi := &file_central_proto_msgTypes[20]
+	mi := &file_central_proto_msgTypes[23]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1421,7 +1648,7 @@ func (x *Event) String() string {
 func (*Event) ProtoMessage() {}
 
 func (x *Event) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[20]
+	mi := &file_central_proto_msgTypes[23]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1434,7 +1661,7 @@ func (x *Event) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Event.ProtoReflect.Descriptor instead.
 func (*Event) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{20}
+	return file_central_proto_rawDescGZIP(), []int{23}
 }
 
 func (x *Event) GetSeq() int64 {
@@ -1489,7 +1716,7 @@ type EventBatch struct {
 
 func (x *EventBatch) Reset() {
 	*x = EventBatch{}
-	mi := &file_central_proto_msgTypes[21]
+	mi := &file_central_proto_msgTypes[24]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1501,7 +1728,7 @@ func (x *EventBatch) String() string {
 func (*EventBatch) ProtoMessage() {}
 
 func (x *EventBatch) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[21]
+	mi := &file_central_proto_msgTypes[24]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1514,7 +1741,7 @@ func (x *EventBatch) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use EventBatch.ProtoReflect.Descriptor instead.
 func (*EventBatch) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{21}
+	return file_central_proto_rawDescGZIP(), []int{24}
 }
 
 func (x *EventBatch) GetMessageId() int64 {
@@ -1541,7 +1768,7 @@ type Meter struct {
 
 func (x *Meter) Reset() {
 	*x = Meter{}
-	mi := &file_central_proto_msgTypes[22]
+	mi := &file_central_proto_msgTypes[25]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1553,7 +1780,7 @@ func (x *Meter) String() string {
 func (*Meter) ProtoMessage() {}
 
 func (x *Meter) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[22]
+	mi := &file_central_proto_msgTypes[25]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1566,7 +1793,7 @@ func (x *Meter) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Meter.ProtoReflect.Descriptor instead.
 func (*Meter) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{22}
+	return file_central_proto_rawDescGZIP(), []int{25}
 }
 
 func (x *Meter) GetName() string {
@@ -1594,7 +1821,7 @@ type MeterReport struct {
 
 func (x *MeterReport) Reset() {
 	*x = MeterReport{}
-	mi := &file_central_proto_msgTypes[23]
+	mi := &file_central_proto_msgTypes[26]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1606,7 +1833,7 @@ func (x *MeterReport) String() string {
 func (*MeterReport) ProtoMessage() {}
 
 func (x *MeterReport) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[23]
+	mi := &file_central_proto_msgTypes[26]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1619,7 +1846,7 @@ func (x *MeterReport) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use MeterReport.ProtoReflect.Descriptor instead.
 func (*MeterReport) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{23}
+	return file_central_proto_rawDescGZIP(), []int{26}
 }
 
 func (x *MeterReport) GetMessageId() int64 {
@@ -1653,7 +1880,7 @@ type Ack struct {
 
 func (x *Ack) Reset() {
 	*x = Ack{}
-	mi := &file_central_proto_msgTypes[24]
+	mi := &file_central_proto_msgTypes[27]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1665,7 +1892,7 @@ func (x *Ack) String() string {
 func (*Ack) ProtoMessage() {}
 
 func (x *Ack) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[24]
+	mi := &file_central_proto_msgTypes[27]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1678,7 +1905,7 @@ func (x *Ack) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Ack.ProtoReflect.Descriptor instead.
 func (*Ack) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{24}
+	return file_central_proto_rawDescGZIP(), []int{27}
 }
 
 func (x *Ack) GetMessageId() int64 {
@@ -1703,7 +1930,7 @@ type SubscribeRequest struct {
 
 func (x *SubscribeRequest) Reset() {
 	*x = SubscribeRequest{}
-	mi := &file_central_proto_msgTypes[25]
+	mi := &file_central_proto_msgTypes[28]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1715,7 +1942,7 @@ func (x *SubscribeRequest) String() string {
 func (*SubscribeRequest) ProtoMessage() {}
 
 func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[25]
+	mi := &file_central_proto_msgTypes[28]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1728,7 +1955,7 @@ func (x *SubscribeRequest) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use SubscribeRequest.ProtoReflect.Descriptor instead.
 func (*SubscribeRequest) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{25}
+	return file_central_proto_rawDescGZIP(), []int{28}
 }
 
 type JackpotValue struct {
@@ -1745,7 +1972,7 @@ type JackpotValue struct {
 
 func (x *JackpotValue) Reset() {
 	*x = JackpotValue{}
-	mi := &file_central_proto_msgTypes[26]
+	mi := &file_central_proto_msgTypes[29]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1757,7 +1984,7 @@ func (x *JackpotValue) String() string {
 func (*JackpotValue) ProtoMessage() {}
 
 func (x *JackpotValue) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[26]
+	mi := &file_central_proto_msgTypes[29]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1770,7 +1997,7 @@ func (x *JackpotValue) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotValue.ProtoReflect.Descriptor instead.
 func (*JackpotValue) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{26}
+	return file_central_proto_rawDescGZIP(), []int{29}
 }
 
 func (x *JackpotValue) GetPool() string {
@@ -1824,7 +2051,7 @@ type JackpotValues struct {
 
 func (x *JackpotValues) Reset() {
 	*x = JackpotValues{}
-	mi := &file_central_proto_msgTypes[27]
+	mi := &file_central_proto_msgTypes[30]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1836,7 +2063,7 @@ func (x *JackpotValues) String() string {
 func (*JackpotValues) ProtoMessage() {}
 
 func (x *JackpotValues) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[27]
+	mi := &file_central_proto_msgTypes[30]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1849,7 +2076,7 @@ func (x *JackpotValues) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use JackpotValues.ProtoReflect.Descriptor instead.
 func (*JackpotValues) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{27}
+	return file_central_proto_rawDescGZIP(), []int{30}
 }
 
 func (x *JackpotValues) GetValues() []*JackpotValue {
@@ -1870,7 +2097,7 @@ type Command struct {
 
 func (x *Command) Reset() {
 	*x = Command{}
-	mi := &file_central_proto_msgTypes[28]
+	mi := &file_central_proto_msgTypes[31]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1882,7 +2109,7 @@ func (x *Command) String() string {
 func (*Command) ProtoMessage() {}
 
 func (x *Command) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[28]
+	mi := &file_central_proto_msgTypes[31]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1895,7 +2122,7 @@ func (x *Command) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Command.ProtoReflect.Descriptor instead.
 func (*Command) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{28}
+	return file_central_proto_rawDescGZIP(), []int{31}
 }
 
 func (x *Command) GetKind() Command_Kind {
@@ -1932,7 +2159,7 @@ type Notice struct {
 
 func (x *Notice) Reset() {
 	*x = Notice{}
-	mi := &file_central_proto_msgTypes[29]
+	mi := &file_central_proto_msgTypes[32]
 	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 	ms.StoreMessageInfo(mi)
 }
@@ -1944,7 +2171,7 @@ func (x *Notice) String() string {
 func (*Notice) ProtoMessage() {}
 
 func (x *Notice) ProtoReflect() protoreflect.Message {
-	mi := &file_central_proto_msgTypes[29]
+	mi := &file_central_proto_msgTypes[32]
 	if x != nil {
 		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
 		if ms.LoadMessageInfo() == nil {
@@ -1957,7 +2184,7 @@ func (x *Notice) ProtoReflect() protoreflect.Message {
 
 // Deprecated: Use Notice.ProtoReflect.Descriptor instead.
 func (*Notice) Descriptor() ([]byte, []int) {
-	return file_central_proto_rawDescGZIP(), []int{29}
+	return file_central_proto_rawDescGZIP(), []int{32}
 }
 
 func (x *Notice) GetNotice() isNotice_Notice {
@@ -2005,14 +2232,29 @@ var File_central_proto protoreflect.FileDescriptor
 
 const file_central_proto_rawDesc = "" +
 	"\n" +
-	"\rcentral.proto\x12\x12polaris.central.v1\":\n" +
+	"\rcentral.proto\x12\x12polaris.central.v1\"\xe0\x01\n" +
+	"\fCreditMeters\x12\x12\n" +
+	"\x04base\x18\x01 \x01(\x03R\x04base\x12\x19\n" +
+	"\bbills_in\x18\x02 \x01(\x03R\abillsIn\x12$\n" +
+	"\x0ewins_to_credit\x18\x03 \x01(\x03R\fwinsToCredit\x12+\n" +
+	"\x11handpay_cancelled\x18\x04 \x01(\x03R\x10handpayCancelled\x12\x16\n" +
+	"\x06credit\x18\x05 \x01(\x03R\x06credit\x12\x18\n" +
+	"\apresent\x18\x06 \x01(\bR\apresent\x12\x1c\n" +
+	"\tunprinted\x18\a \x03(\x04R\tunprinted\"\x12\n" +
+	"\x10OpenRoundRequest\"\x83\x01\n" +
+	"\x0eOpenRoundReply\x124\n" +
+	"\x05round\x18\x01 \x01(\v2\x1e.polaris.central.v1.SignedBodyR\x05round\x12\x1c\n" +
+	"\tcommitted\x18\x02 \x01(\bR\tcommitted\x12\x1d\n" +
+	"\n" +
+	"last_round\x18\x03 \x01(\x04R\tlastRound\":\n" +
 	"\tGameModel\x12\x12\n" +
 	"\x04game\x18\x01 \x01(\tR\x04game\x12\x19\n" +
-	"\bmodel_id\x18\x02 \x01(\tR\amodelId\"\xa5\x01\n" +
+	"\bmodel_id\x18\x02 \x01(\tR\amodelId\"\xdf\x01\n" +
 	"\fHelloRequest\x123\n" +
 	"\x16cabinet_time_unix_nano\x18\x01 \x01(\x03R\x13cabinetTimeUnixNano\x125\n" +
 	"\x06models\x18\x02 \x03(\v2\x1d.polaris.central.v1.GameModelR\x06models\x12)\n" +
-	"\x10software_version\x18\x03 \x01(\tR\x0fsoftwareVersion\"\xb4\x02\n" +
+	"\x10software_version\x18\x03 \x01(\tR\x0fsoftwareVersion\x128\n" +
+	"\x06meters\x18\x04 \x01(\v2 .polaris.central.v1.CreditMetersR\x06meters\"\x80\x03\n" +
 	"\n" +
 	"HelloReply\x12\x18\n" +
 	"\acabinet\x18\x01 \x01(\tR\acabinet\x12\x12\n" +
@@ -2023,7 +2265,10 @@ const file_central_proto_rawDesc = "" +
 	"\n" +
 	"last_round\x18\x06 \x01(\x04R\tlastRound\x12\x18\n" +
 	"\aenabled\x18\a \x01(\bR\aenabled\x12'\n" +
-	"\x0fdisabled_reason\x18\b \x01(\tR\x0edisabledReason\"\x85\x01\n" +
+	"\x0fdisabled_reason\x18\b \x01(\tR\x0edisabledReason\x12#\n" +
+	"\rmirror_credit\x18\t \x01(\x03R\fmirrorCredit\x12%\n" +
+	"\x0emirror_differs\x18\n" +
+	" \x01(\bR\rmirrorDiffers\"\x85\x01\n" +
 	"\x0eOutcomeRequest\x12\x14\n" +
 	"\x05round\x18\x01 \x01(\x04R\x05round\x12\x12\n" +
 	"\x04game\x18\x02 \x01(\tR\x04game\x12\x19\n" +
@@ -2072,10 +2317,11 @@ const file_central_proto_rawDesc = "" +
 	"\x04tape\x18\x05 \x03(\v2\x18.polaris.central.v1.DrawR\x04tape\x12\x1b\n" +
 	"\tstep_json\x18\x06 \x01(\fR\bstepJson\x12\x1b\n" +
 	"\tround_cap\x18\a \x01(\x03R\broundCap\x12+\n" +
-	"\x12drawn_at_unix_nano\x18\b \x01(\x03R\x0fdrawnAtUnixNano\"I\n" +
+	"\x12drawn_at_unix_nano\x18\b \x01(\x03R\x0fdrawnAtUnixNano\"\x83\x01\n" +
 	"\x13IssueVoucherRequest\x12\x16\n" +
 	"\x06amount\x18\x01 \x01(\x03R\x06amount\x12\x1a\n" +
-	"\bsequence\x18\x02 \x01(\x04R\bsequence\"\xcf\x01\n" +
+	"\bsequence\x18\x02 \x01(\x04R\bsequence\x128\n" +
+	"\x06meters\x18\x03 \x01(\v2 .polaris.central.v1.CreditMetersR\x06meters\"\xcf\x01\n" +
 	"\fVoucherReply\x12+\n" +
 	"\x11validation_number\x18\x01 \x01(\tR\x10validationNumber\x12\x16\n" +
 	"\x06amount\x18\x02 \x01(\x03R\x06amount\x12\x1a\n" +
@@ -2152,7 +2398,7 @@ const file_central_proto_rawDesc = "" +
 	"\x06Colour\x12\x16\n" +
 	"\x12COLOUR_UNSPECIFIED\x10\x00\x12\a\n" +
 	"\x03RED\x10\x01\x12\t\n" +
-	"\x05BLACK\x10\x022\xaa\a\n" +
+	"\x05BLACK\x10\x022\x81\b\n" +
 	"\aCentral\x12I\n" +
 	"\x05Hello\x12 .polaris.central.v1.HelloRequest\x1a\x1e.polaris.central.v1.HelloReply\x12T\n" +
 	"\x0eRequestOutcome\x12\".polaris.central.v1.OutcomeRequest\x1a\x1e.polaris.central.v1.SignedBody\x12S\n" +
@@ -2164,7 +2410,8 @@ const file_central_proto_rawDesc = "" +
 	"\fCancelRedeem\x12'.polaris.central.v1.CancelRedeemRequest\x1a%.polaris.central.v1.CancelRedeemReply\x12G\n" +
 	"\fReportEvents\x12\x1e.polaris.central.v1.EventBatch\x1a\x17.polaris.central.v1.Ack\x12H\n" +
 	"\fReportMeters\x12\x1f.polaris.central.v1.MeterReport\x1a\x17.polaris.central.v1.Ack\x12O\n" +
-	"\tSubscribe\x12$.polaris.central.v1.SubscribeRequest\x1a\x1a.polaris.central.v1.Notice0\x01B8Z6github.com/polaris-vlt/polaris/central/proto;centralpbb\x06proto3"
+	"\tSubscribe\x12$.polaris.central.v1.SubscribeRequest\x1a\x1a.polaris.central.v1.Notice0\x01\x12U\n" +
+	"\tOpenRound\x12$.polaris.central.v1.OpenRoundRequest\x1a\".polaris.central.v1.OpenRoundReplyB8Z6github.com/polaris-vlt/polaris/central/proto;centralpbb\x06proto3"
 
 var (
 	file_central_proto_rawDescOnce sync.Once
@@ -2179,81 +2426,89 @@ func file_central_proto_rawDescGZIP() []byte {
 }
 
 var file_central_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_central_proto_msgTypes = make([]protoimpl.MessageInfo, 30)
+var file_central_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
 var file_central_proto_goTypes = []any{
 	(Colour)(0),                  // 0: polaris.central.v1.Colour
 	(Command_Kind)(0),            // 1: polaris.central.v1.Command.Kind
-	(*GameModel)(nil),            // 2: polaris.central.v1.GameModel
-	(*HelloRequest)(nil),         // 3: polaris.central.v1.HelloRequest
-	(*HelloReply)(nil),           // 4: polaris.central.v1.HelloReply
-	(*OutcomeRequest)(nil),       // 5: polaris.central.v1.OutcomeRequest
-	(*SignedBody)(nil),           // 6: polaris.central.v1.SignedBody
-	(*Draw)(nil),                 // 7: polaris.central.v1.Draw
-	(*JackpotHit)(nil),           // 8: polaris.central.v1.JackpotHit
-	(*OutcomeBody)(nil),          // 9: polaris.central.v1.OutcomeBody
-	(*CommitRequest)(nil),        // 10: polaris.central.v1.CommitRequest
-	(*CommitReply)(nil),          // 11: polaris.central.v1.CommitReply
-	(*RiskRequest)(nil),          // 12: polaris.central.v1.RiskRequest
-	(*RiskBody)(nil),             // 13: polaris.central.v1.RiskBody
-	(*IssueVoucherRequest)(nil),  // 14: polaris.central.v1.IssueVoucherRequest
-	(*VoucherReply)(nil),         // 15: polaris.central.v1.VoucherReply
-	(*RedeemRequest)(nil),        // 16: polaris.central.v1.RedeemRequest
-	(*RedeemReply)(nil),          // 17: polaris.central.v1.RedeemReply
-	(*ConfirmRedeemRequest)(nil), // 18: polaris.central.v1.ConfirmRedeemRequest
-	(*ConfirmRedeemReply)(nil),   // 19: polaris.central.v1.ConfirmRedeemReply
-	(*CancelRedeemRequest)(nil),  // 20: polaris.central.v1.CancelRedeemRequest
-	(*CancelRedeemReply)(nil),    // 21: polaris.central.v1.CancelRedeemReply
-	(*Event)(nil),                // 22: polaris.central.v1.Event
-	(*EventBatch)(nil),           // 23: polaris.central.v1.EventBatch
-	(*Meter)(nil),                // 24: polaris.central.v1.Meter
-	(*MeterReport)(nil),          // 25: polaris.central.v1.MeterReport
-	(*Ack)(nil),                  // 26: polaris.central.v1.Ack
-	(*SubscribeRequest)(nil),     // 27: polaris.central.v1.SubscribeRequest
-	(*JackpotValue)(nil),         // 28: polaris.central.v1.JackpotValue
-	(*JackpotValues)(nil),        // 29: polaris.central.v1.JackpotValues
-	(*Command)(nil),              // 30: polaris.central.v1.Command
-	(*Notice)(nil),               // 31: polaris.central.v1.Notice
+	(*CreditMeters)(nil),         // 2: polaris.central.v1.CreditMeters
+	(*OpenRoundRequest)(nil),     // 3: polaris.central.v1.OpenRoundRequest
+	(*OpenRoundReply)(nil),       // 4: polaris.central.v1.OpenRoundReply
+	(*GameModel)(nil),            // 5: polaris.central.v1.GameModel
+	(*HelloRequest)(nil),         // 6: polaris.central.v1.HelloRequest
+	(*HelloReply)(nil),           // 7: polaris.central.v1.HelloReply
+	(*OutcomeRequest)(nil),       // 8: polaris.central.v1.OutcomeRequest
+	(*SignedBody)(nil),           // 9: polaris.central.v1.SignedBody
+	(*Draw)(nil),                 // 10: polaris.central.v1.Draw
+	(*JackpotHit)(nil),           // 11: polaris.central.v1.JackpotHit
+	(*OutcomeBody)(nil),          // 12: polaris.central.v1.OutcomeBody
+	(*CommitRequest)(nil),        // 13: polaris.central.v1.CommitRequest
+	(*CommitReply)(nil),          // 14: polaris.central.v1.CommitReply
+	(*RiskRequest)(nil),          // 15: polaris.central.v1.RiskRequest
+	(*RiskBody)(nil),             // 16: polaris.central.v1.RiskBody
+	(*IssueVoucherRequest)(nil),  // 17: polaris.central.v1.IssueVoucherRequest
+	(*VoucherReply)(nil),         // 18: polaris.central.v1.VoucherReply
+	(*RedeemRequest)(nil),        // 19: polaris.central.v1.RedeemRequest
+	(*RedeemReply)(nil),          // 20: polaris.central.v1.RedeemReply
+	(*ConfirmRedeemRequest)(nil), // 21: polaris.central.v1.ConfirmRedeemRequest
+	(*ConfirmRedeemReply)(nil),   // 22: polaris.central.v1.ConfirmRedeemReply
+	(*CancelRedeemRequest)(nil),  // 23: polaris.central.v1.CancelRedeemRequest
+	(*CancelRedeemReply)(nil),    // 24: polaris.central.v1.CancelRedeemReply
+	(*Event)(nil),                // 25: polaris.central.v1.Event
+	(*EventBatch)(nil),           // 26: polaris.central.v1.EventBatch
+	(*Meter)(nil),                // 27: polaris.central.v1.Meter
+	(*MeterReport)(nil),          // 28: polaris.central.v1.MeterReport
+	(*Ack)(nil),                  // 29: polaris.central.v1.Ack
+	(*SubscribeRequest)(nil),     // 30: polaris.central.v1.SubscribeRequest
+	(*JackpotValue)(nil),         // 31: polaris.central.v1.JackpotValue
+	(*JackpotValues)(nil),        // 32: polaris.central.v1.JackpotValues
+	(*Command)(nil),              // 33: polaris.central.v1.Command
+	(*Notice)(nil),               // 34: polaris.central.v1.Notice
 }
 var file_central_proto_depIdxs = []int32{
-	2,  // 0: polaris.central.v1.HelloRequest.models:type_name -> polaris.central.v1.GameModel
-	2,  // 1: polaris.central.v1.HelloReply.models:type_name -> polaris.central.v1.GameModel
-	7,  // 2: polaris.central.v1.OutcomeBody.tape:type_name -> polaris.central.v1.Draw
-	8,  // 3: polaris.central.v1.OutcomeBody.jackpot:type_name -> polaris.central.v1.JackpotHit
-	0,  // 4: polaris.central.v1.RiskRequest.choice:type_name -> polaris.central.v1.Colour
-	7,  // 5: polaris.central.v1.RiskBody.tape:type_name -> polaris.central.v1.Draw
-	22, // 6: polaris.central.v1.EventBatch.events:type_name -> polaris.central.v1.Event
-	24, // 7: polaris.central.v1.MeterReport.meters:type_name -> polaris.central.v1.Meter
-	28, // 8: polaris.central.v1.JackpotValues.values:type_name -> polaris.central.v1.JackpotValue
-	1,  // 9: polaris.central.v1.Command.kind:type_name -> polaris.central.v1.Command.Kind
-	29, // 10: polaris.central.v1.Notice.jackpots:type_name -> polaris.central.v1.JackpotValues
-	30, // 11: polaris.central.v1.Notice.command:type_name -> polaris.central.v1.Command
-	3,  // 12: polaris.central.v1.Central.Hello:input_type -> polaris.central.v1.HelloRequest
-	5,  // 13: polaris.central.v1.Central.RequestOutcome:input_type -> polaris.central.v1.OutcomeRequest
-	10, // 14: polaris.central.v1.Central.CommitOutcome:input_type -> polaris.central.v1.CommitRequest
-	12, // 15: polaris.central.v1.Central.RequestRiskStep:input_type -> polaris.central.v1.RiskRequest
-	14, // 16: polaris.central.v1.Central.IssueVoucher:input_type -> polaris.central.v1.IssueVoucherRequest
-	16, // 17: polaris.central.v1.Central.RedeemVoucher:input_type -> polaris.central.v1.RedeemRequest
-	18, // 18: polaris.central.v1.Central.ConfirmRedeem:input_type -> polaris.central.v1.ConfirmRedeemRequest
-	20, // 19: polaris.central.v1.Central.CancelRedeem:input_type -> polaris.central.v1.CancelRedeemRequest
-	23, // 20: polaris.central.v1.Central.ReportEvents:input_type -> polaris.central.v1.EventBatch
-	25, // 21: polaris.central.v1.Central.ReportMeters:input_type -> polaris.central.v1.MeterReport
-	27, // 22: polaris.central.v1.Central.Subscribe:input_type -> polaris.central.v1.SubscribeRequest
-	4,  // 23: polaris.central.v1.Central.Hello:output_type -> polaris.central.v1.HelloReply
-	6,  // 24: polaris.central.v1.Central.RequestOutcome:output_type -> polaris.central.v1.SignedBody
-	11, // 25: polaris.central.v1.Central.CommitOutcome:output_type -> polaris.central.v1.CommitReply
-	6,  // 26: polaris.central.v1.Central.RequestRiskStep:output_type -> polaris.central.v1.SignedBody
-	15, // 27: polaris.central.v1.Central.IssueVoucher:output_type -> polaris.central.v1.VoucherReply
-	17, // 28: polaris.central.v1.Central.RedeemVoucher:output_type -> polaris.central.v1.RedeemReply
-	19, // 29: polaris.central.v1.Central.ConfirmRedeem:output_type -> polaris.central.v1.ConfirmRedeemReply
-	21, // 30: polaris.central.v1.Central.CancelRedeem:output_type -> polaris.central.v1.CancelRedeemReply
-	26, // 31: polaris.central.v1.Central.ReportEvents:output_type -> polaris.central.v1.Ack
-	26, // 32: polaris.central.v1.Central.ReportMeters:output_type -> polaris.central.v1.Ack
-	31, // 33: polaris.central.v1.Central.Subscribe:output_type -> polaris.central.v1.Notice
-	23, // [23:34] is the sub-list for method output_type
-	12, // [12:23] is the sub-list for method input_type
-	12, // [12:12] is the sub-list for extension type_name
-	12, // [12:12] is the sub-list for extension extendee
-	0,  // [0:12] is the sub-list for field type_name
+	9,  // 0: polaris.central.v1.OpenRoundReply.round:type_name -> polaris.central.v1.SignedBody
+	5,  // 1: polaris.central.v1.HelloRequest.models:type_name -> polaris.central.v1.GameModel
+	2,  // 2: polaris.central.v1.HelloRequest.meters:type_name -> polaris.central.v1.CreditMeters
+	5,  // 3: polaris.central.v1.HelloReply.models:type_name -> polaris.central.v1.GameModel
+	10, // 4: polaris.central.v1.OutcomeBody.tape:type_name -> polaris.central.v1.Draw
+	11, // 5: polaris.central.v1.OutcomeBody.jackpot:type_name -> polaris.central.v1.JackpotHit
+	0,  // 6: polaris.central.v1.RiskRequest.choice:type_name -> polaris.central.v1.Colour
+	10, // 7: polaris.central.v1.RiskBody.tape:type_name -> polaris.central.v1.Draw
+	2,  // 8: polaris.central.v1.IssueVoucherRequest.meters:type_name -> polaris.central.v1.CreditMeters
+	25, // 9: polaris.central.v1.EventBatch.events:type_name -> polaris.central.v1.Event
+	27, // 10: polaris.central.v1.MeterReport.meters:type_name -> polaris.central.v1.Meter
+	31, // 11: polaris.central.v1.JackpotValues.values:type_name -> polaris.central.v1.JackpotValue
+	1,  // 12: polaris.central.v1.Command.kind:type_name -> polaris.central.v1.Command.Kind
+	32, // 13: polaris.central.v1.Notice.jackpots:type_name -> polaris.central.v1.JackpotValues
+	33, // 14: polaris.central.v1.Notice.command:type_name -> polaris.central.v1.Command
+	6,  // 15: polaris.central.v1.Central.Hello:input_type -> polaris.central.v1.HelloRequest
+	8,  // 16: polaris.central.v1.Central.RequestOutcome:input_type -> polaris.central.v1.OutcomeRequest
+	13, // 17: polaris.central.v1.Central.CommitOutcome:input_type -> polaris.central.v1.CommitRequest
+	15, // 18: polaris.central.v1.Central.RequestRiskStep:input_type -> polaris.central.v1.RiskRequest
+	17, // 19: polaris.central.v1.Central.IssueVoucher:input_type -> polaris.central.v1.IssueVoucherRequest
+	19, // 20: polaris.central.v1.Central.RedeemVoucher:input_type -> polaris.central.v1.RedeemRequest
+	21, // 21: polaris.central.v1.Central.ConfirmRedeem:input_type -> polaris.central.v1.ConfirmRedeemRequest
+	23, // 22: polaris.central.v1.Central.CancelRedeem:input_type -> polaris.central.v1.CancelRedeemRequest
+	26, // 23: polaris.central.v1.Central.ReportEvents:input_type -> polaris.central.v1.EventBatch
+	28, // 24: polaris.central.v1.Central.ReportMeters:input_type -> polaris.central.v1.MeterReport
+	30, // 25: polaris.central.v1.Central.Subscribe:input_type -> polaris.central.v1.SubscribeRequest
+	3,  // 26: polaris.central.v1.Central.OpenRound:input_type -> polaris.central.v1.OpenRoundRequest
+	7,  // 27: polaris.central.v1.Central.Hello:output_type -> polaris.central.v1.HelloReply
+	9,  // 28: polaris.central.v1.Central.RequestOutcome:output_type -> polaris.central.v1.SignedBody
+	14, // 29: polaris.central.v1.Central.CommitOutcome:output_type -> polaris.central.v1.CommitReply
+	9,  // 30: polaris.central.v1.Central.RequestRiskStep:output_type -> polaris.central.v1.SignedBody
+	18, // 31: polaris.central.v1.Central.IssueVoucher:output_type -> polaris.central.v1.VoucherReply
+	20, // 32: polaris.central.v1.Central.RedeemVoucher:output_type -> polaris.central.v1.RedeemReply
+	22, // 33: polaris.central.v1.Central.ConfirmRedeem:output_type -> polaris.central.v1.ConfirmRedeemReply
+	24, // 34: polaris.central.v1.Central.CancelRedeem:output_type -> polaris.central.v1.CancelRedeemReply
+	29, // 35: polaris.central.v1.Central.ReportEvents:output_type -> polaris.central.v1.Ack
+	29, // 36: polaris.central.v1.Central.ReportMeters:output_type -> polaris.central.v1.Ack
+	34, // 37: polaris.central.v1.Central.Subscribe:output_type -> polaris.central.v1.Notice
+	4,  // 38: polaris.central.v1.Central.OpenRound:output_type -> polaris.central.v1.OpenRoundReply
+	27, // [27:39] is the sub-list for method output_type
+	15, // [15:27] is the sub-list for method input_type
+	15, // [15:15] is the sub-list for extension type_name
+	15, // [15:15] is the sub-list for extension extendee
+	0,  // [0:15] is the sub-list for field type_name
 }
 
 func init() { file_central_proto_init() }
@@ -2261,7 +2516,7 @@ func file_central_proto_init() {
 	if File_central_proto != nil {
 		return
 	}
-	file_central_proto_msgTypes[29].OneofWrappers = []any{
+	file_central_proto_msgTypes[32].OneofWrappers = []any{
 		(*Notice_Jackpots)(nil),
 		(*Notice_Command)(nil),
 	}
@@ -2271,7 +2526,7 @@ func file_central_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_central_proto_rawDesc), len(file_central_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   30,
+			NumMessages:   33,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

@@ -35,6 +35,7 @@ const (
 	Central_ReportEvents_FullMethodName    = "/polaris.central.v1.Central/ReportEvents"
 	Central_ReportMeters_FullMethodName    = "/polaris.central.v1.Central/ReportMeters"
 	Central_Subscribe_FullMethodName       = "/polaris.central.v1.Central/Subscribe"
+	Central_OpenRound_FullMethodName       = "/polaris.central.v1.Central/OpenRound"
 )
 
 // CentralClient is the client API for Central service.
@@ -70,6 +71,10 @@ type CentralClient interface {
 	// until the cabinet hangs up. The first notices are the current values and
 	// the cabinet's enable state.
 	Subscribe(ctx context.Context, in *SubscribeRequest, opts ...grpc.CallOption) (grpc.ServerStreamingClient[Notice], error)
+	// OpenRound returns the cabinet's latest drawn round (the open one, or the
+	// last settled): what a cabinet asks after a refusal that means "a round
+	// of yours is already drawn", to compare it with its journal.
+	OpenRound(ctx context.Context, in *OpenRoundRequest, opts ...grpc.CallOption) (*OpenRoundReply, error)
 }
 
 type centralClient struct {
@@ -199,6 +204,16 @@ func (c *centralClient) Subscribe(ctx context.Context, in *SubscribeRequest, opt
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Central_SubscribeClient = grpc.ServerStreamingClient[Notice]
 
+func (c *centralClient) OpenRound(ctx context.Context, in *OpenRoundRequest, opts ...grpc.CallOption) (*OpenRoundReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(OpenRoundReply)
+	err := c.cc.Invoke(ctx, Central_OpenRound_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CentralServer is the server API for Central service.
 // All implementations must embed UnimplementedCentralServer
 // for forward compatibility.
@@ -232,6 +247,10 @@ type CentralServer interface {
 	// until the cabinet hangs up. The first notices are the current values and
 	// the cabinet's enable state.
 	Subscribe(*SubscribeRequest, grpc.ServerStreamingServer[Notice]) error
+	// OpenRound returns the cabinet's latest drawn round (the open one, or the
+	// last settled): what a cabinet asks after a refusal that means "a round
+	// of yours is already drawn", to compare it with its journal.
+	OpenRound(context.Context, *OpenRoundRequest) (*OpenRoundReply, error)
 	mustEmbedUnimplementedCentralServer()
 }
 
@@ -274,6 +293,9 @@ func (UnimplementedCentralServer) ReportMeters(context.Context, *MeterReport) (*
 }
 func (UnimplementedCentralServer) Subscribe(*SubscribeRequest, grpc.ServerStreamingServer[Notice]) error {
 	return status.Error(codes.Unimplemented, "method Subscribe not implemented")
+}
+func (UnimplementedCentralServer) OpenRound(context.Context, *OpenRoundRequest) (*OpenRoundReply, error) {
+	return nil, status.Error(codes.Unimplemented, "method OpenRound not implemented")
 }
 func (UnimplementedCentralServer) mustEmbedUnimplementedCentralServer() {}
 func (UnimplementedCentralServer) testEmbeddedByValue()                 {}
@@ -487,6 +509,24 @@ func _Central_Subscribe_Handler(srv interface{}, stream grpc.ServerStream) error
 // This type alias is provided for backwards compatibility with existing code that references the prior non-generic stream type by name.
 type Central_SubscribeServer = grpc.ServerStreamingServer[Notice]
 
+func _Central_OpenRound_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(OpenRoundRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CentralServer).OpenRound(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Central_OpenRound_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CentralServer).OpenRound(ctx, req.(*OpenRoundRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Central_ServiceDesc is the grpc.ServiceDesc for Central service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -533,6 +573,10 @@ var Central_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "ReportMeters",
 			Handler:    _Central_ReportMeters_Handler,
+		},
+		{
+			MethodName: "OpenRound",
+			Handler:    _Central_OpenRound_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -49,3 +49,57 @@ func (s *Server) HandshakeRefusals() (int64, error) {
 	defer s.refused.mu.Unlock()
 	return s.refused.n.Load(), s.refused.last
 }
+
+// limitListener serves at most n connections at once: Accept waits for a
+// slot (the kernel's backlog holds the rest), and says so in the log.
+type limitListener struct {
+	net.Listener
+	s      *Server
+	slots  chan struct{}
+	closed chan struct{}
+	once   sync.Once
+}
+
+func (l *limitListener) Close() error {
+	l.once.Do(func() { close(l.closed) })
+	return l.Listener.Close()
+}
+
+func (s *Server) limit(l net.Listener) net.Listener {
+	n := s.cfg.MaxConnections
+	if n <= 0 {
+		n = DefaultMaxConns
+	}
+	return &limitListener{Listener: l, s: s, slots: make(chan struct{}, n), closed: make(chan struct{})}
+}
+
+func (l *limitListener) Accept() (net.Conn, error) {
+	select {
+	case l.slots <- struct{}{}:
+	default:
+		l.s.log.Warn("connection limit reached: new connections wait", "limit", cap(l.slots))
+		select {
+		case l.slots <- struct{}{}:
+		case <-l.closed:
+			return nil, net.ErrClosed
+		}
+	}
+	c, err := l.Listener.Accept()
+	if err != nil {
+		<-l.slots
+		return nil, err
+	}
+	return &limitedConn{Conn: c, release: func() { <-l.slots }}, nil
+}
+
+type limitedConn struct {
+	net.Conn
+	once    sync.Once
+	release func()
+}
+
+func (c *limitedConn) Close() error {
+	err := c.Conn.Close()
+	c.once.Do(c.release)
+	return err
+}

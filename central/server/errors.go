@@ -34,6 +34,30 @@ const (
 	ReasonStoreFailed     = "STORE_FAILED"
 	ReasonJackpot         = "JACKPOT_REFUSED"
 	ReasonStopping        = "SERVER_STOPPING"
+	ReasonRevoked         = "CERTIFICATE_REVOKED" // not the cabinet's registered certificate
+	// A round of this cabinet other than the one asked for is drawn (or
+	// the cabinet is ahead of the store): never a refund, never a draw.
+	ReasonRoundSequence = "ROUND_OUT_OF_SEQUENCE"
+	// The cabinet's latest round is not settled: no other is drawn.
+	ReasonRoundOpen = "ROUND_OPEN"
+	// A Risk card for a round that is not the cabinet's open one.
+	ReasonRiskNotOpen = "RISK_ROUND_NOT_OPEN"
+	// Disabled: no new Risk card, no voucher issued or redeemed.
+	ReasonDisabledRisk    = "CABINET_DISABLED_RISK"
+	ReasonDisabledVoucher = "CABINET_DISABLED_VOUCHER"
+	// The credit mirror: a voucher above it, meters that went down, a
+	// voucher from a cabinet that reports no meters, a reconciliation
+	// (Hello) that found a difference.
+	ReasonVoucherAboveCredit = "VOUCHER_ABOVE_CREDIT"
+	ReasonMetersDecreased    = "METERS_DECREASED"
+	ReasonCreditUnknown      = "CREDIT_UNKNOWN"
+	ReasonMirrorDiffers      = "MIRROR_DIFFERS"
+	ReasonConfirmPending     = "CONFIRM_PENDING" // UNAVAILABLE: a ticket's confirmation is on the way
+	// A voucher its cabinet said it never printed is presented; a cabinet
+	// says a voucher already held or redeemed was never printed.
+	ReasonVoucherVoid      = "VOUCHER_VOID"
+	ReasonMirrorAdjusted   = "MIRROR_ADJUSTED" // an operator's correction (an audit row, not a refusal)
+	ReasonUnprintedSuspect = "UNPRINTED_VOUCHER_USED"
 )
 
 func refuse(code codes.Code, reason, format string, args ...any) error {

@@ -97,6 +97,18 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 			out, err = r.answer(req, n)
 			return err
 		}
+		// Strictly upwards, one open round: a copied key cannot draw
+		// ahead, and a round once drawn is the one the cabinet plays.
+		last, settled, err := s.latestRound(tx, c.id)
+		if err != nil {
+			return err
+		}
+		if !settled {
+			return refuse(codes.FailedPrecondition, ReasonRoundOpen, "round %d is open: it is settled before round %d is drawn", last, n)
+		}
+		if err := checkSequence(n, last); err != nil {
+			return err
+		}
 		g, ok := s.games[engine.GameID(req.GetGame())]
 		if !ok {
 			return refuse(codes.InvalidArgument, ReasonUnknownGame, "game %q is not played here", req.GetGame())
@@ -157,11 +169,16 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		if err != nil {
 			return err
 		}
+		// The wager is booked as it is drawn: the stake leaves the mirror
+		// of the cabinet's credit, the win is there to be credited.
+		if err := s.book(tx, c.id, int64(stake), int64(round.Total), 0, 0); err != nil {
+			return err
+		}
 		out = &pb.SignedBody{Body: b, Signature: sig}
 		return nil
 	})
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, s.raised(c.id, storeErr(err))
 	}
 	if len(committed) > 0 {
 		out = &pb.SignedBody{Body: out.Body, Signature: out.Signature, Committed: committed}
@@ -268,6 +285,14 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 		if err != nil {
 			return err
 		}
+		if last, settled, err := s.latestRound(tx, c.id); err != nil {
+			return err
+		} else if last != n || settled {
+			return refuse(codes.FailedPrecondition, ReasonRiskNotOpen, "round %d is not the cabinet's open round (last drawn %d, settled %v)", n, last, settled)
+		}
+		if en, reason := s.cabinetState(c.id); !en {
+			return refuse(codes.FailedPrecondition, ReasonDisabledRisk, "cabinet %s is disabled (%s): no new Risk card", c.id, reason)
+		}
 		if ok == 0 {
 			return refuse(codes.FailedPrecondition, ReasonRiskNotAllowed, "round %d's win may not be gambled", n)
 		}
@@ -310,11 +335,14 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 			c.id, int64(n), step, int(choice), int64(rs.Before), int64(rs.After), b, sig, now); err != nil {
 			return err
 		}
+		if err := s.book(tx, c.id, 0, int64(rs.After)-int64(rs.Before), 0, 0); err != nil {
+			return err
+		}
 		out = &pb.SignedBody{Body: b, Signature: sig}
 		return nil
 	})
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, s.raised(c.id, storeErr(err))
 	}
 	return out, nil
 }

@@ -19,6 +19,14 @@ func dedupe(tx *sql.Tx, cab string, id int64, kind string, now int64) (bool, err
 	return n == 1, err
 }
 
+// Bounds on one report: a batch is one writer transaction, which must not
+// hold the store long enough to push another cabinet's round past its
+// deadline (a million events held it 7 s).
+const (
+	MaxEventsPerBatch  = 1000
+	MaxMetersPerReport = 1000
+)
+
 // ReportEvents stores a batch of events once per message id.
 func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack, error) {
 	c, err := s.admit(ctx)
@@ -28,6 +36,10 @@ func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack,
 	id := req.GetMessageId()
 	if id <= 0 {
 		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+	}
+	if n := len(req.GetEvents()); n > MaxEventsPerBatch {
+		s.log.Warn("report refused", "cabinet", c.id, "reason", ReasonBadRequest, "events", n)
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d events in one batch, at most %d", n, MaxEventsPerBatch)
 	}
 	dup := false
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
@@ -59,6 +71,10 @@ func (s *Server) ReportMeters(ctx context.Context, req *pb.MeterReport) (*pb.Ack
 	id := req.GetMessageId()
 	if id <= 0 {
 		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+	}
+	if n := len(req.GetMeters()); n > MaxMetersPerReport {
+		s.log.Warn("report refused", "cabinet", c.id, "reason", ReasonBadRequest, "meters", n)
+		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d meters in one report, at most %d", n, MaxMetersPerReport)
 	}
 	dup := false
 	err = s.st.write(ctx, func(tx *sql.Tx) error {

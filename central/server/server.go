@@ -18,8 +18,10 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/encoding"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/peer"
+	"google.golang.org/grpc/status"
 
 	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
@@ -29,9 +31,18 @@ import (
 
 // Config configures a Server.
 type Config struct {
-	DBPath     string             // SQLite file of the store
-	TLS        *tls.Config        // must require and verify client certificates
-	SigningKey ed25519.PrivateKey // signs outcome and Risk bodies
+	DBPath string      // SQLite file of the store
+	TLS    *tls.Config // must require and verify client certificates
+	// StoreMarker is a file (outside the database's directory if possible)
+	// that records the store's id: once it exists, a missing or another
+	// database is refused at start unless InitStore (an explicit init).
+	StoreMarker string
+	InitStore   bool
+	// CertRegistry is the PKI's cabinet registry (pki.CabinetRegistry):
+	// a cabinet certificate that is not its CN's registered one is
+	// refused at the handshake. Empty: any CA-signed certificate.
+	CertRegistry string
+	SigningKey   ed25519.PrivateKey // signs outcome and Risk bodies
 	// Games the server plays; nil means every registered engine game.
 	Games    []engine.Game
 	Jackpots Jackpots // nil: no progressive jackpot
@@ -46,7 +57,10 @@ type Config struct {
 	// JackpotInterval spaces the jackpot value updates sent to one
 	// cabinet (default 250 ms); commands are never delayed.
 	JackpotInterval time.Duration
-	Now             func() time.Time
+	// MaxConnections bounds the connections served at once (default
+	// DefaultMaxConns); more wait in the listen backlog.
+	MaxConnections int
+	Now            func() time.Time
 	// NewSource gives the RNG; default draw.NewCrypto.
 	NewSource func() engine.Source
 	Log       *slog.Logger
@@ -66,11 +80,15 @@ type Server struct {
 
 	cabMu sync.Mutex
 	cabs  map[string]*cabinet
+	reg   *pki.RegistryCheck // nil: no registry
+
+	badMsgs sync.Map // undecodable requests (codec.go)
 
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
 
 	refused  refusals
+	alarms   alarms
 	stopJP   func()
 	jpDone   chan struct{}
 	closeMu  sync.Mutex
@@ -98,6 +116,24 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.Now == nil {
 		cfg.Now = time.Now
+	}
+	var rc *pki.RegistryCheck
+	if cfg.CertRegistry != "" {
+		rc = &pki.RegistryCheck{Path: cfg.CertRegistry}
+		if _, err := pki.LoadRegistry(cfg.CertRegistry); err != nil {
+			return nil, fmt.Errorf("central server: %w", err)
+		}
+		t := cfg.TLS.Clone()
+		prev := t.VerifyConnection
+		t.VerifyConnection = func(cs tls.ConnectionState) error {
+			if prev != nil {
+				if err := prev(cs); err != nil {
+					return err
+				}
+			}
+			return rc.VerifyConnection(cs)
+		}
+		cfg.TLS = t
 	}
 	if cfg.NewSource == nil {
 		cfg.NewSource = func() engine.Source { return draw.NewCrypto() }
@@ -128,13 +164,17 @@ func New(cfg Config) (*Server, error) {
 		log:   cfg.Log,
 		cabs:  map[string]*cabinet{},
 		subs:  map[*subscriber]struct{}{},
+		reg:   rc,
 	}
 	for _, g := range cfg.Games {
 		s.games[g.ID()] = g
 	}
-	st, err := openStore(cfg.DBPath)
+	st, err := openStore(cfg.DBPath, cfg.StoreMarker, cfg.InitStore)
 	if err != nil {
 		return nil, err
+	}
+	st.onBroken = func(err error) {
+		s.log.Error("central store failed: refusing every request until restarted", "err", err)
 	}
 	s.st = st
 	switch h := cfg.Jackpots.(type) {
@@ -171,6 +211,16 @@ func New(cfg Config) (*Server, error) {
 		// received data: system calls and TLS records per round.
 		grpc.InitialWindowSize(windowSize),
 		grpc.InitialConnWindowSize(windowSize),
+		// Bounded work per client: a message of at most MaxMessageBytes
+		// (a cabinet's are a few KiB), a TLS handshake done within
+		// HandshakeTimeout (a socket that never starts TLS is not held
+		// 120 s), a bounded number of calls in flight per connection.
+		grpc.MaxRecvMsgSize(MaxMessageBytes),
+		grpc.ConnectionTimeout(HandshakeTimeout),
+		grpc.MaxConcurrentStreams(MaxStreamsPerConn),
+		grpc.ForceServerCodecV2(strictCodec{CodecV2: encoding.GetCodecV2("proto"), bad: &s.badMsgs}),
+		grpc.UnaryInterceptor(s.unaryCheck),
+		grpc.StreamInterceptor(s.streamCheck),
 	)
 	pb.RegisterCentralServer(s.grpc, s)
 	return s, nil
@@ -179,11 +229,20 @@ func New(cfg Config) (*Server, error) {
 // windowSize is the HTTP/2 flow-control window of streams and connections.
 const windowSize = 1 << 20
 
+// Limits per client (PROTOCOL.md "Limits").
+const (
+	MaxMessageBytes   = 256 << 10
+	HandshakeTimeout  = 10 * time.Second
+	MaxStreamsPerConn = 256
+	MaxSubscribers    = 2     // Subscribe streams open per cabinet
+	DefaultMaxConns   = 10000 // connections at once (Config.MaxConnections)
+)
+
 // Serve answers on l until Close.
 func (s *Server) Serve(l net.Listener) error {
 	s.serving.Add(1)
 	defer s.serving.Add(-1)
-	return s.grpc.Serve(l)
+	return s.grpc.Serve(s.limit(l))
 }
 
 // Listen binds addr and serves in the background; it returns the bound address.
@@ -195,7 +254,7 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 	s.serving.Add(1)
 	go func() {
 		defer s.serving.Add(-1)
-		if err := s.grpc.Serve(l); err != nil {
+		if err := s.grpc.Serve(s.limit(l)); err != nil {
 			s.log.Error("central server stopped", "err", err)
 		}
 	}()
@@ -268,6 +327,14 @@ func (s *Server) admit(ctx context.Context) (*cabinet, error) {
 	id, err := pki.CabinetID(ti.State)
 	if err != nil {
 		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "%v", err)
+	}
+	if s.reg != nil {
+		// Checked on every call too: a connection made before the
+		// certificate was revoked ends with it.
+		if err := s.reg.Check(ti.State.VerifiedChains[0][0]); err != nil {
+			s.log.Warn("revoked certificate refused", "cabinet", id, "err", err)
+			return nil, refuse(codes.Unauthenticated, ReasonRevoked, "%v", err)
+		}
 	}
 	s.cabMu.Lock()
 	c := s.cabs[id]
@@ -353,19 +420,55 @@ func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRepl
 	}
 	now := s.now()
 	var last sql.NullInt64
+	var mirrorCredit int64
+	var differs bool
+	var meterErr error
+	var suspect []string
+	cm := req.GetMeters()
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`UPDATE cabinets SET models=?, last_seen=? WHERE id=?`, strings.Join(ms, ","), now.UnixNano(), c.id); err != nil {
 			return err
 		}
-		return tx.QueryRow(`SELECT max(round) FROM rounds WHERE cabinet=?`, c.id).Scan(&last)
+		if err := tx.QueryRow(`SELECT max(round) FROM rounds WHERE cabinet=?`, c.id).Scan(&last); err != nil {
+			return err
+		}
+		// Reconciliation: the cabinet's meters against the mirror.
+		if suspect, err = s.voidUnprinted(tx, c.id, cm.GetUnprinted()); err != nil {
+			return err
+		}
+		m, err := s.loadMirror(tx, c.id)
+		if err != nil {
+			return err
+		}
+		meterErr, differs = nil, false
+		if cm.GetPresent() {
+			if err := s.report(tx, c.id, m, cm); err != nil {
+				if _, ok := status.FromError(err); !ok {
+					return err
+				}
+				meterErr = err // kept as they were; an alarm, but Hello goes on
+			}
+			differs = m.credit() != cm.GetCredit()
+		}
+		mirrorCredit = m.credit()
+		return nil
 	})
 	if err != nil {
 		return nil, storeErr(err)
+	}
+	if meterErr != nil {
+		s.raised(c.id, meterErr)
+	}
+	for _, t := range suspect {
+		s.alarm(c.id, ReasonUnprintedSuspect, t)
+	}
+	if differs {
+		s.alarm(c.id, ReasonMirrorDiffers, fmt.Sprintf("Hello: cabinet credit %d, central mirror %d", cm.GetCredit(), mirrorCredit))
 	}
 	en, reason := s.cabinetState(c.id)
 	return &pb.HelloReply{
 		Cabinet: c.id, Hall: c.hall, ServerTimeUnixNano: now.UnixNano(),
 		Models: s.models(), SigningPublicKey: s.pub, LastRound: uint64(last.Int64),
-		Enabled: en, DisabledReason: reason,
+		Enabled: en, DisabledReason: reason, MirrorCredit: mirrorCredit, MirrorDiffers: differs,
 	}, nil
 }

@@ -2,6 +2,8 @@ package server_test
 
 import (
 	"context"
+	"fmt"
+	"runtime"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -9,9 +11,11 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
+	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/central/server"
@@ -44,33 +48,45 @@ func TestValidationNumbers(t *testing.T) {
 
 // BenchmarkRequestOutcome is one new round over loopback mutual TLS to a
 // durable store (WAL, synchronous=FULL): request, draw, sign, commit to
-// disk, reply, verify. Parallel: the store's group commit at work.
+// disk, reply, verify; the previous round's commit rides on the request
+// (rounds are sequential per cabinet). Parallel: 128 cabinets, the
+// store's group commit at work.
 func BenchmarkRequestOutcome(b *testing.B) {
 	e := testenv.Start(b, nil)
-	c := e.Client("bench-1", nil)
+	ob := &link.MemOutbox{}
+	c := e.Client("bench-1", func(cfg *link.Config) { cfg.Outbox, cfg.CarryCommits = ob, true })
 	ctx := context.Background()
-	var n atomic.Uint64
 	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := c.RequestOutcome(ctx, n.Add(1), testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
+	for i := 1; i <= b.N; i++ {
+		if _, err := c.RequestOutcome(ctx, uint64(i), testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 			b.Fatal(err)
 		}
+		link.EnqueueCommit(ob, uint64(i))
 	}
 }
 
 func BenchmarkRequestOutcomeParallel(b *testing.B) {
 	e := testenv.Start(b, nil)
-	c := e.Client("bench-1", nil)
+	const cabinets = 128
+	clients := make([]*link.Client, cabinets)
+	outboxes := make([]*link.MemOutbox, cabinets)
+	for i := range clients {
+		outboxes[i] = &link.MemOutbox{}
+		clients[i] = e.Client(fmt.Sprintf("bench-%d", i), func(cfg *link.Config) { cfg.Outbox, cfg.CarryCommits = outboxes[i], true })
+	}
 	ctx := context.Background()
-	var n atomic.Uint64
-	b.SetParallelism(64)
+	var next atomic.Int32
+	b.SetParallelism(cabinets / runtime.GOMAXPROCS(0))
 	b.ResetTimer()
 	b.RunParallel(func(pb *testing.PB) {
-		for pb.Next() {
-			if _, err := c.RequestOutcome(ctx, n.Add(1), testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
+		k := int(next.Add(1)-1) % cabinets
+		c, ob := clients[k], outboxes[k]
+		for n := uint64(1); pb.Next(); n++ {
+			if _, err := c.RequestOutcome(ctx, n, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 				b.Error(err)
 				return
 			}
+			link.EnqueueCommit(ob, n)
 		}
 	})
 }
@@ -136,5 +152,40 @@ func TestCheck(t *testing.T) {
 	e.Stop()
 	if err := e.Server.Check(context.Background()); err == nil {
 		t.Fatal("a closed server passes its check")
+	}
+}
+
+// rawCodec sends bytes as they are: a client that sends garbage.
+type rawCodec struct{}
+
+func (rawCodec) Marshal(v any) (mem.BufferSlice, error) {
+	return mem.BufferSlice{mem.SliceBuffer(v.([]byte))}, nil
+}
+func (rawCodec) Unmarshal(mem.BufferSlice, any) error { return nil }
+func (rawCodec) Name() string                         { return "proto" }
+
+// Undecodable input is INVALID_ARGUMENT (not INTERNAL), nothing stored.
+func TestUndecodableRequestInvalidArgument(t *testing.T) {
+	e := testenv.Start(t, nil)
+	e.Client("cab-1", nil)
+	tc, err := pki.CabinetTLSDir(e.PKI, "cab-1", "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	conn, err := grpc.NewClient("passthrough:///"+e.Addr, grpc.WithTransportCredentials(credentials.NewTLS(tc)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	var out []byte
+	// Hello: an empty request would be a valid one.
+	for _, m := range []string{"Hello", "RequestOutcome", "IssueVoucher", "ReportEvents"} {
+		err := conn.Invoke(context.Background(), "/polaris.central.v1.Central/"+m, []byte{0x0a, 0xff, 0xff, 0xff, 0xff}, &out, grpc.ForceCodecV2(rawCodec{}))
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), server.ReasonBadRequest) {
+			t.Errorf("%s with garbage: %v", m, err)
+		}
+	}
+	if e.Count("rounds", "") != 0 || e.Count("vouchers", "") != 0 || e.Count("messages", "") != 0 {
+		t.Fatal("garbage stored something")
 	}
 }

@@ -5,7 +5,9 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
+	"time"
 
 	_ "modernc.org/sqlite"
 )
@@ -62,6 +64,30 @@ CREATE TABLE IF NOT EXISTS vouchers(
 	hold_until INTEGER NOT NULL DEFAULT 0,
 	redeemed_at INTEGER NOT NULL DEFAULT 0,
 	UNIQUE(cabinet, sequence)
+);
+CREATE INDEX IF NOT EXISTS vouchers_held ON vouchers(hold_cabinet) WHERE state='held';
+CREATE TABLE IF NOT EXISTS credit(
+	cabinet TEXT PRIMARY KEY,
+	stakes INTEGER NOT NULL DEFAULT 0,      -- booked at every draw
+	wins INTEGER NOT NULL DEFAULT 0,        -- drawn (round totals, Risk results)
+	tickets_in INTEGER NOT NULL DEFAULT 0,  -- vouchers redeemed at the cabinet
+	vouchers INTEGER NOT NULL DEFAULT 0,    -- vouchers issued to the cabinet
+	base INTEGER NOT NULL DEFAULT 0,        -- reported by the cabinet from here on
+	bills_in INTEGER NOT NULL DEFAULT 0,
+	wins_to_credit INTEGER NOT NULL DEFAULT 0,
+	cancelled INTEGER NOT NULL DEFAULT 0,
+	reported INTEGER NOT NULL DEFAULT 0
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS alarms(
+	id INTEGER PRIMARY KEY,
+	cabinet TEXT NOT NULL,
+	at INTEGER NOT NULL,
+	reason TEXT NOT NULL,
+	text TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS meta(
+	key TEXT PRIMARY KEY,
+	value TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS messages(
 	cabinet TEXT NOT NULL,
@@ -154,9 +180,15 @@ type store struct {
 	conn   *sql.Conn // the writer's own connection (writer goroutine only)
 	// Hooks for in-memory state that mirrors the store (the jackpot engine).
 	committed, rolledBack func()
+	files                 storeFiles
+	onBroken              func(error) // told once, when the store fails
+	id                    string      // the store id (meta), as in the marker
 }
 
-func openStore(path string) (*store, error) {
+func openStore(path, marker string, init bool) (*store, error) {
+	if err := checkStoreBefore(path, marker, init); err != nil {
+		return nil, err
+	}
 	// temp_store=MEMORY keeps the per-request savepoints' statement
 	// journals off the disk; synchronous=FULL makes every commit durable;
 	// an 8 MiB page cache per connection holds the hot end of the rounds
@@ -166,7 +198,20 @@ func openStore(path string) (*store, error) {
 	// a connection the bound was 512 MiB and a soak saw resident memory
 	// grow by 2.5 KiB a round until it got there).
 	dsn := "file:" + path + "?_pragma=journal_mode(WAL)&_pragma=synchronous(FULL)&_pragma=busy_timeout(10000)&_pragma=temp_store(2)&_pragma=cache_size(-8192)&_pragma=wal_autocheckpoint(8192)&_txlock=immediate"
-	db, err := sql.Open("sqlite", dsn)
+	// Only this first open may create the file: the pool's connections
+	// open it mode=rw, so one opened after the file was deleted fails
+	// instead of making an empty store at the same path.
+	if _, err := os.Stat(path); errors.Is(err, os.ErrNotExist) {
+		c, err := sql.Open("sqlite", dsn+"&mode=rwc")
+		if err == nil {
+			_, err = c.Exec(schema)
+			c.Close()
+		}
+		if err != nil {
+			return nil, fmt.Errorf("central store: create: %w", err)
+		}
+	}
+	db, err := sql.Open("sqlite", dsn+"&mode=rw")
 	if err != nil {
 		return nil, err
 	}
@@ -175,10 +220,57 @@ func openStore(path string) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("central store: schema: %w", err)
 	}
-	st := &store{db: db, jobs: make(chan job, 1024), quit: make(chan struct{}), exited: make(chan struct{})}
-	st.wg.Add(1)
+	st := &store{db: db, jobs: make(chan job, 1024), quit: make(chan struct{}), exited: make(chan struct{}), files: storeFiles{path: path}}
+	if st.id, err = checkStoreAfter(db, marker, init); err != nil {
+		db.Close()
+		return nil, err
+	}
+	if err := st.files.snapshot(); err != nil {
+		db.Close()
+		return nil, fmt.Errorf("central store: %w", err)
+	}
+	st.wg.Add(2)
 	go st.writer()
+	go st.watch()
 	return st, nil
+}
+
+// watch checks the store's files every storeFilesCheckEvery, also while no
+// request comes (runBatch checks them before every batch).
+func (st *store) watch() {
+	defer st.wg.Done()
+	t := time.NewTicker(storeFilesCheckEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-st.quit:
+			return
+		case <-t.C:
+			// Through the writer, which checks the files before a batch
+			// and rescues what the open files still hold.
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			st.probe(ctx)
+			cancel()
+			if err := st.files.check(true); err != nil {
+				st.breakOn(err)
+			}
+		}
+	}
+}
+
+// breakOn fails the store for good and says why, once.
+func (st *store) breakOn(err error) error {
+	st.mu.Lock()
+	first := st.broken == nil
+	if first {
+		st.broken = fmt.Errorf("%w: %v", errStoreFailed, err)
+	}
+	broken := st.broken
+	st.mu.Unlock()
+	if first && st.onBroken != nil {
+		st.onBroken(broken)
+	}
+	return broken
 }
 
 // write runs fn in the writer's transaction, in its own savepoint, and
@@ -290,13 +382,16 @@ func (st *store) runBatch(batch []job) {
 	}
 	errs := make([]error, len(batch))
 	fail := func(err error) {
-		st.mu.Lock()
-		st.broken = fmt.Errorf("%w: %v", errStoreFailed, err)
-		broken := st.broken
-		st.mu.Unlock()
+		broken := st.breakOn(err)
 		for _, j := range batch {
 			j.done <- broken
 		}
+	}
+	// The files as opened, or nothing is answered: a reply from a store
+	// that is no longer on disk would be lost at the next start.
+	if err := st.files.check(false); err != nil {
+		fail(fmt.Errorf("%v; %s", err, st.rescue()))
+		return
 	}
 	tx, err := st.conn.BeginTx(context.Background(), nil)
 	if err != nil {
@@ -336,6 +431,29 @@ func (st *store) runBatch(batch []job) {
 	for i, j := range batch {
 		j.done <- errs[i]
 	}
+}
+
+// rescue saves what the writer's open files still hold when the files on
+// disk are gone: with the database file still in place (its WAL deleted)
+// a checkpoint moves the committed rounds into it; with the database file
+// deleted or replaced, VACUUM INTO copies the whole store beside it for
+// the operator. Writer goroutine only, outside a transaction.
+func (st *store) rescue() string {
+	if st.conn == nil {
+		return "nothing rescued (no writer connection)"
+	}
+	ctx := context.Background()
+	if cur, err := os.Stat(st.files.path); err == nil && os.SameFile(cur, st.files.db) {
+		if _, err := st.conn.ExecContext(ctx, "PRAGMA wal_checkpoint(FULL)"); err != nil {
+			return "checkpoint into the database file failed: " + err.Error()
+		}
+		return "the committed rounds were checkpointed into " + st.files.path
+	}
+	to := fmt.Sprintf("%s.rescued-%d", st.files.path, time.Now().UnixNano())
+	if _, err := st.conn.ExecContext(ctx, "VACUUM INTO ?", to); err != nil {
+		return "copy of the store failed: " + err.Error()
+	}
+	return "the store as the server had it was copied to " + to
 }
 
 func (st *store) close() error {

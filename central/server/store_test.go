@@ -12,7 +12,7 @@ import (
 // The watchdog's probe fails when the writer is stuck, when the store has
 // failed a commit, and once the store is closed; it passes otherwise.
 func TestStoreProbe(t *testing.T) {
-	st, err := openStore(filepath.Join(t.TempDir(), "c.db"))
+	st, err := openStore(filepath.Join(t.TempDir(), "c.db"), "", false)
 	if err != nil {
 		t.Fatal(err)
 	}

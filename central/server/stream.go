@@ -3,6 +3,8 @@ package server
 import (
 	"context"
 	"database/sql"
+	"errors"
+	"fmt"
 	"sort"
 	"time"
 
@@ -18,6 +20,7 @@ type subscriber struct {
 	kick          chan struct{}    // jackpot values changed (coalesced)
 	cmds          chan *pb.Command // commands, in order
 	cancel        context.CancelFunc
+	since         time.Time
 }
 
 // Subscribe streams jackpot values and commands to one cabinet.
@@ -28,7 +31,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel}
+	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel, since: time.Now()}
 	s.closeMu.Lock()
 	closed := s.closed
 	s.closeMu.Unlock()
@@ -36,6 +39,27 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 		return refuse(codes.Unavailable, ReasonStopping, "server is stopping")
 	}
 	s.subMu.Lock()
+	// At most MaxSubscribers streams per cabinet: a cabinet that
+	// reconnects before its old stream timed out keeps working, the
+	// oldest goes.
+	var mine []*subscriber
+	for o := range s.subs {
+		if o.cabinet == c.id {
+			mine = append(mine, o)
+		}
+	}
+	for len(mine) >= MaxSubscribers {
+		oldest := 0
+		for i, o := range mine {
+			if o.since.Before(mine[oldest].since) {
+				oldest = i
+			}
+		}
+		s.log.Warn("subscription ended: too many streams for the cabinet", "cabinet", c.id, "limit", MaxSubscribers)
+		mine[oldest].cancel()
+		delete(s.subs, mine[oldest])
+		mine = append(mine[:oldest], mine[oldest+1:]...)
+	}
 	s.subs[sub] = struct{}{}
 	s.subMu.Unlock()
 	defer func() {
@@ -173,6 +197,15 @@ func (s *Server) setEnabled(ctx context.Context, cabinet string, enabled bool, r
 		if !ok {
 			hall = s.cfg.DefaultHall
 		}
+		// A mistyped id must not report success: the cabinet is one that
+		// connected, is configured, or has a registered certificate.
+		var seen int
+		if err := tx.QueryRow(`SELECT count(*) FROM cabinets WHERE id=?`, cabinet).Scan(&seen); err != nil {
+			return err
+		}
+		if seen == 0 && !ok && (s.reg == nil || !s.reg.Has(cabinet)) {
+			return fmt.Errorf("%w: %q has never connected, is not configured and has no registered certificate", ErrUnknownCabinet, cabinet)
+		}
 		en := 0
 		if enabled {
 			en = 1
@@ -199,6 +232,9 @@ func (s *Server) setEnabled(ctx context.Context, cabinet string, enabled bool, r
 	s.sendCommand(cabinet, &pb.Command{Kind: kind, Reason: reason, ServerTimeUnixNano: now})
 	return nil
 }
+
+// ErrUnknownCabinet refuses Disable or Enable of a cabinet id nobody knows.
+var ErrUnknownCabinet = errors.New("central server: unknown cabinet")
 
 // Disable stops a cabinet from drawing new rounds (stored rounds are still
 // answered) and tells it so on its stream. The state is durable.

@@ -84,7 +84,9 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "voucher sequence %d out of range", seq)
 	}
 	var out *pb.VoucherReply
+	var suspect []string
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		suspect = nil
 		var number string
 		var amt, issued, expires int64
 		err := tx.QueryRow(`SELECT number, amount, issued_at, expires_at FROM vouchers WHERE cabinet=? AND sequence=?`, c.id, int64(seq)).
@@ -97,6 +99,41 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 			return nil
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
+			return err
+		}
+		if en, reason := s.cabinetState(c.id); !en {
+			return refuse(codes.FailedPrecondition, ReasonDisabledVoucher, "cabinet %s is disabled (%s): no voucher issued", c.id, reason)
+		}
+		// Never more than the central system knows the cabinet holds.
+		if suspect, err = s.voidUnprinted(tx, c.id, req.GetMeters().GetUnprinted()); err != nil {
+			return err
+		}
+		m, err := s.loadMirror(tx, c.id)
+		if err != nil {
+			return err
+		}
+		if err := s.report(tx, c.id, m, req.GetMeters()); err != nil {
+			return err
+		}
+		if !m.reported {
+			return refuse(codes.FailedPrecondition, ReasonCreditUnknown, "cabinet %s reports no credit meters: no voucher", c.id)
+		}
+		if credit := m.credit(); amount > credit {
+			// A ticket the cabinet credited has its ConfirmRedeem on the
+			// way (sent after the credit): with this cabinet's holds the
+			// voucher would be covered, so the answer is "try again"
+			// (UNAVAILABLE, retried by the client), not a refusal. The
+			// holds themselves never count: a hold is not money in.
+			var held int64
+			if err := tx.QueryRow(`SELECT COALESCE(SUM(amount), 0) FROM vouchers WHERE hold_cabinet=? AND state='held'`, c.id).Scan(&held); err != nil {
+				return err
+			}
+			if held > 0 && amount <= credit+held {
+				return refuse(codes.Unavailable, ReasonConfirmPending, "voucher of %d waits for the confirmation of %d in tickets held (mirrored credit %d)", amount, held, credit)
+			}
+			return refuse(codes.FailedPrecondition, ReasonVoucherAboveCredit, "voucher of %d above the mirrored credit %d (%s)", amount, credit, describeMirror(m))
+		}
+		if err := s.book(tx, c.id, 0, 0, 0, amount); err != nil {
 			return err
 		}
 		now := s.now()
@@ -120,8 +157,11 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 		out = voucherReply(number, amount, seq, issued, expires)
 		return nil
 	})
+	for _, t := range suspect {
+		s.alarm(c.id, ReasonUnprintedSuspect, t)
+	}
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, s.raised(c.id, storeErr(err))
 	}
 	return out, nil
 }
@@ -170,6 +210,8 @@ func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.
 		}
 		now := s.now()
 		switch {
+		case v.state == "void":
+			return refuse(codes.FailedPrecondition, ReasonVoucherVoid, "voucher %s was reported never printed by the cabinet that issued it", number)
 		case v.state == "redeemed":
 			return refuse(codes.FailedPrecondition, ReasonVoucherRedeemed, "voucher %s is already redeemed", number)
 		case now.UnixNano() >= v.expires:
@@ -179,6 +221,9 @@ func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.
 			return nil
 		case v.state == "held" && now.UnixNano() < v.holdUntil:
 			return refuse(codes.FailedPrecondition, ReasonVoucherHeld, "voucher %s is being redeemed at another cabinet", number)
+		}
+		if en, reason := s.cabinetState(c.id); !en {
+			return refuse(codes.FailedPrecondition, ReasonDisabledVoucher, "cabinet %s is disabled (%s): no voucher redeemed", c.id, reason)
 		}
 		var hb [12]byte
 		if _, err := rand.Read(hb[:]); err != nil {
@@ -192,7 +237,7 @@ func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.
 		return nil
 	})
 	if err != nil {
-		return nil, storeErr(err)
+		return nil, s.raised(c.id, storeErr(err))
 	}
 	return out, nil
 }
@@ -227,8 +272,15 @@ func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest
 			already = true
 			return nil
 		case "held":
-			_, err := tx.Exec(`UPDATE vouchers SET state='redeemed', redeemed_at=? WHERE number=?`, s.now().UnixNano(), number)
-			return err
+			// A hold is the promise until hold_until; past it, a voucher
+			// that has expired meanwhile is not redeemed.
+			if now := s.now().UnixNano(); now >= v.holdUntil && now >= v.expires {
+				return refuse(codes.FailedPrecondition, ReasonVoucherExpired, "voucher %s expired and its hold lapsed", number)
+			}
+			if _, err := tx.Exec(`UPDATE vouchers SET state='redeemed', redeemed_at=? WHERE number=?`, s.now().UnixNano(), number); err != nil {
+				return err
+			}
+			return s.book(tx, c.id, 0, 0, v.amount, 0) // the ticket's money is now the cabinet's credit
 		}
 		return refuse(codes.FailedPrecondition, ReasonVoucherHold, "voucher %s has no hold (state %s)", number, v.state)
 	})

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -20,7 +21,7 @@ func TestAdminSocket(t *testing.T) {
 	}
 	stls, _ := pki.ServerTLSDir(p)
 	key, _ := pki.LoadSigningKey(filepath.Join(p, pki.SigningKey))
-	s, err := server.New(server.Config{DBPath: filepath.Join(dir, "c.db"), TLS: stls, SigningKey: key})
+	s, err := server.New(server.Config{DBPath: filepath.Join(dir, "c.db"), TLS: stls, SigningKey: key, Halls: map[string]string{"cab-1": "hall-a"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,5 +55,13 @@ func TestAdminSocket(t *testing.T) {
 	}
 	if err := adminCmd([]string{"-socket", sock, "disable"}); err == nil {
 		t.Fatal("disable without an id accepted")
+	}
+	if err := adminCmd([]string{"-socket", sock, "disable", "cab-l", "typo"}); err == nil || !strings.Contains(err.Error(), "unknown cabinet") {
+		t.Fatalf("disable of a mistyped id: %v", err)
+	}
+	var n int
+	s.DB().QueryRow(`SELECT count(*) FROM cabinets WHERE id='cab-l'`).Scan(&n)
+	if n != 0 {
+		t.Fatal("a mistyped id was stored")
 	}
 }

@@ -3,17 +3,18 @@ package main
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
-	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -56,13 +57,7 @@ func TestKilledServerGivesTheSameRound(t *testing.T) {
 		t.Skip("starts server processes")
 	}
 	dir := t.TempDir()
-	pkiDir := filepath.Join(dir, "pki")
-	if err := mint.Init(pkiDir, nil, time.Now()); err != nil {
-		t.Fatal(err)
-	}
-	if _, _, err := mint.IssueCabinet(pkiDir, "cab-1", time.Now()); err != nil {
-		t.Fatal(err)
-	}
+	pkiDir := serverPKI(t, dir, "cab-1")
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -114,5 +109,71 @@ func TestKilledServerGivesTheSameRound(t *testing.T) {
 	}
 	if err := c.CommitOutcome(ctx, 1); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// The WAL deleted under a serving process, then SIGKILL: the server stops
+// answering at once and saves the WAL's rounds into the database file, so
+// that started again it answers the round with the same bytes (before, the
+// rounds in the WAL were lost and drawn again with other bytes).
+func TestWALDeletedThenKilled(t *testing.T) {
+	if testing.Short() {
+		t.Skip("starts server processes")
+	}
+	dir := t.TempDir()
+	pkiDir := serverPKI(t, dir, "cab-1")
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	l.Close()
+	tlsCfg, err := pki.CabinetTLSDir(pkiDir, "cab-1", "localhost")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pub, err := pki.LoadSigningPublicKey(filepath.Join(pkiDir, pki.SigningPub))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := link.Dial(link.Config{Addr: addr, TLS: tlsCfg, SigningKey: pub, Retries: 40,
+		Backoff: 50 * time.Millisecond, MaxBackoff: 250 * time.Millisecond, CallTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	g, err := engine.Lookup(engine.MagicStars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	child := startChild(t, dir, addr)
+	first, err := c.RequestOutcome(ctx, 1, g.ID(), g.ModelID(), g.Stakes()[0])
+	if err != nil {
+		child.Process.Kill()
+		t.Fatal(err)
+	}
+	if err := os.Remove(filepath.Join(dir, "central.db-wal")); err != nil {
+		child.Process.Kill()
+		t.Fatal(err)
+	}
+	quick, _ := link.Dial(link.Config{Addr: addr, TLS: tlsCfg, SigningKey: pub, Retries: 1, CallTimeout: 5 * time.Second})
+	defer quick.Close()
+	if _, err := quick.RequestOutcome(ctx, 1, g.ID(), g.ModelID(), g.Stakes()[0]); !strings.Contains(fmt.Sprint(err), "STORE_FAILED") {
+		child.Process.Kill()
+		t.Fatalf("answered without its WAL: %v", err)
+	}
+	child.Process.Signal(syscall.SIGKILL)
+	child.Wait()
+
+	child = startChild(t, dir, addr)
+	defer func() { child.Process.Signal(syscall.SIGTERM); child.Wait() }()
+	again, err := c.RequestOutcome(ctx, 1, g.ID(), g.ModelID(), g.Stakes()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(first.Body, again.Body) {
+		t.Fatal("the round came back with other bytes")
 	}
 }

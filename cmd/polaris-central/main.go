@@ -15,11 +15,11 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
-	"net"
 	"net/http"
 	"os"
 	"os/signal"
 	"path/filepath"
+	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -41,8 +41,8 @@ import (
 type Config struct {
 	Listen               string            `toml:"listen"`         // gRPC mTLS address
 	DataDir              string            `toml:"data_dir"`       // central.db lives here
-	PKIDir               string            `toml:"pki_dir"`        // default data_dir/pki
-	Hosts                []string          `toml:"hosts"`          // server certificate names (pki init)
+	PKIDir               string            `toml:"pki_dir"`        // default data_dir/pki: the server's files, never the CA key
+	SigningKeyPath       string            `toml:"signing_key"`    // default pki_dir/signing.key (0600, the service's own)
 	JackpotConfig        string            `toml:"jackpot_config"` // Magic Stars pools; empty = none
 	HallAddr             string            `toml:"hall_addr"`      // plain HTTP for the hall page; empty = off
 	AdminSocket          string            `toml:"admin_socket"`   // Unix socket for `polaris-central admin`; default data_dir/admin.sock
@@ -78,12 +78,13 @@ func main() {
 
 func pkiCmd(args []string) error {
 	if len(args) == 0 {
-		return errors.New("pki: init or cabinet")
+		return errors.New("pki: init, cabinet, revoke or export")
 	}
 	fs := flag.NewFlagSet("pki "+args[0], flag.ContinueOnError)
 	dir := fs.String("dir", "pki", "PKI directory")
 	hosts := fs.String("hosts", "localhost,127.0.0.1,::1", "server certificate names, comma separated")
 	id := fs.String("id", "", "cabinet id (the certificate's CN)")
+	to := fs.String("to", "", "export: the server's PKI directory")
 	if err := fs.Parse(args[1:]); err != nil {
 		return err
 	}
@@ -103,8 +104,23 @@ func pkiCmd(args []string) error {
 		if err != nil {
 			return err
 		}
-		fmt.Printf("cabinet %s: %s %s (CA %s, central key %s)\n", *id, c, k,
+		fmt.Printf("cabinet %s: %s %s (CA %s, central key %s); any earlier certificate of it is revoked\n", *id, c, k,
 			filepath.Join(*dir, pki.CACert), filepath.Join(*dir, pki.SigningPub))
+		return nil
+	case "revoke":
+		if err := pki.Revoke(*dir, *id); err != nil {
+			return err
+		}
+		fmt.Printf("cabinet %s revoked in %s (export it to the server)\n", *id, filepath.Join(*dir, pki.CabinetRegistry))
+		return nil
+	case "export":
+		if *to == "" {
+			return errors.New("pki export: -to the server's PKI directory")
+		}
+		if err := pki.Export(*dir, *to); err != nil {
+			return err
+		}
+		fmt.Printf("server files exported to %s (the CA key stays in %s)\n", *to, *dir)
 		return nil
 	}
 	return fmt.Errorf("pki: unknown subcommand %q", args[0])
@@ -125,7 +141,9 @@ func serve(args []string) error {
 	cfgPath := fs.String("config", "", "TOML configuration file")
 	listen := fs.String("listen", "", "gRPC address (default 127.0.0.1:7443)")
 	data := fs.String("data", "", "data directory (default ./data/central)")
-	pkiDir := fs.String("pki", "", "PKI directory (default <data>/pki)")
+	pkiDir := fs.String("pki", "", "the server's PKI directory, from `pki export` (default <data>/pki)")
+	signing := fs.String("signing-key", "", "the Ed25519 signing key (default <pki>/signing.key)")
+	initStore := fs.Bool("init-store", false, "make a new store although the marker says one was initialised (the old one is lost)")
 	jp := fs.String("jackpots", "", "jackpot configuration file (TOML or JSON)")
 	hallAddr := fs.String("hall-addr", "", "HTTP address of the hall jackpot page, e.g. 127.0.0.1:8080")
 	allow := fs.Bool("allow-unknown", false, "admit any cabinet whose certificate the CA signed")
@@ -152,6 +170,7 @@ func serve(args []string) error {
 	set(&cfg.Listen, *listen, "127.0.0.1:7443")
 	set(&cfg.DataDir, *data, "data/central")
 	set(&cfg.PKIDir, *pkiDir, filepath.Join(cfg.DataDir, "pki"))
+	set(&cfg.SigningKeyPath, *signing, filepath.Join(cfg.PKIDir, pki.SigningKey))
 	set(&cfg.JackpotConfig, *jp, "")
 	set(&cfg.HallAddr, *hallAddr, "")
 	set(&cfg.AdminSocket, "", filepath.Join(cfg.DataDir, "admin.sock"))
@@ -170,25 +189,21 @@ func serve(args []string) error {
 	if err := os.MkdirAll(cfg.DataDir, 0o700); err != nil {
 		return err
 	}
-	hosts := cfg.Hosts
-	if len(hosts) == 0 {
-		if h, _, err := net.SplitHostPort(cfg.Listen); err == nil && h != "" && h != "0.0.0.0" && h != "::" {
-			hosts = []string{"localhost", "127.0.0.1", "::1", h}
-		}
-	}
-	if err := mint.Init(cfg.PKIDir, hosts, time.Now()); err != nil {
+	if err := checkCustody(cfg); err != nil {
 		return err
 	}
 	stls, err := pki.ServerTLSDir(cfg.PKIDir)
 	if err != nil {
-		return err
+		return fmt.Errorf("%w (make the PKI offline with `pki init`, then `pki export -to %s`)", err, cfg.PKIDir)
 	}
-	key, err := pki.LoadSigningKey(filepath.Join(cfg.PKIDir, pki.SigningKey))
+	key, err := pki.LoadSigningKey(cfg.SigningKeyPath)
 	if err != nil {
 		return err
 	}
 	scfg := server.Config{
 		DBPath: filepath.Join(cfg.DataDir, "central.db"), TLS: stls, SigningKey: key,
+		CertRegistry: filepath.Join(cfg.PKIDir, pki.CabinetRegistry),
+		StoreMarker:  filepath.Join(cfg.PKIDir, "store.id"), InitStore: *initStore,
 		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,
 		VoucherValidity: validity, HoldTimeout: hold, Now: time.Now, Log: log,
 	}
@@ -196,6 +211,9 @@ func serve(args []string) error {
 	if cfg.JackpotConfig != "" {
 		jc, err := jackpot.LoadConfig(cfg.JackpotConfig)
 		if err != nil {
+			return err
+		}
+		if scfg.Halls, err = hallsAgree(cfg.Halls, jc); err != nil {
 			return err
 		}
 		j, err := jackpot.New(jc, time.Now)
@@ -264,6 +282,54 @@ func serve(args []string) error {
 	}
 	return srv.Close()
 }
+
+// hallsAgree makes one map of which hall each cabinet is in from the
+// central configuration ([halls]) and the jackpot file's [[hall]] tables:
+// a cabinet both name, in different halls, is refused at start (its screen
+// would show one hall's pool and it would be paid from another).
+func hallsAgree(central map[string]string, jc *jackpot.Config) (map[string]string, error) {
+	out := map[string]string{}
+	for cab, h := range central {
+		out[cab] = h
+	}
+	var bad []string
+	for _, h := range jc.Halls {
+		for _, cab := range h.Cabinets {
+			if other, ok := central[cab]; ok && other != h.ID {
+				bad = append(bad, fmt.Sprintf("cabinet %s is in hall %q in the configuration but in hall %q in the jackpot file", cab, other, h.ID))
+				continue
+			}
+			out[cab] = h.ID
+		}
+	}
+	if len(bad) > 0 {
+		sort.Strings(bad)
+		return nil, errors.New(strings.Join(bad, "; "))
+	}
+	return out, nil
+}
+
+// checkCustody refuses to serve with the CA key beside the server's data
+// (it stays offline: the server never creates or reads it) and with a TLS
+// or signing key that others may read.
+func checkCustody(cfg Config) error {
+	for _, d := range []string{cfg.PKIDir, cfg.DataDir, filepath.Dir(cfg.SigningKeyPath)} {
+		if p := filepath.Join(d, pki.CAKey); fileExists(p) {
+			return fmt.Errorf("the CA key %s is beside the server's data: keep it offline (`pki init` in its own directory, `pki export -to %s`)", p, cfg.PKIDir)
+		}
+	}
+	for _, p := range []string{cfg.SigningKeyPath, filepath.Join(cfg.PKIDir, pki.ServerKey)} {
+		if !fileExists(p) {
+			return fmt.Errorf("%s is missing (make the PKI offline with `pki init`, then `pki export -to %s`)", p, cfg.PKIDir)
+		}
+		if err := pki.CheckPrivateFile(p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func fileExists(p string) bool { _, err := os.Stat(p); return err == nil }
 
 // loadConfig reads the TOML file; an unknown key is an error, not ignored.
 func loadConfig(path string) (*Config, error) {

@@ -106,7 +106,9 @@ func TestServeNotifiesSystemd(t *testing.T) {
 	}
 	addr := l.Addr().String()
 	l.Close()
-	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "-data", t.TempDir(), "-listen", addr, "-hall-addr=")
+	data := t.TempDir()
+	serverPKI(t, data)
+	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "-data", data, "-listen", addr, "-hall-addr=")
 	cmd.Env = append(os.Environ(), "POLARIS_CENTRAL_CHILD=1", "WATCHDOG_USEC=600000")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {

@@ -32,7 +32,6 @@ func main() {
 	flag.BoolVar(&o.Mirror, "mirror", false, "replay each outcome with engine.Mirror on the cabinet side (on the same cores)")
 	flag.DurationVar(&o.Every, "every", 0, "pace each cabinet to one round per this interval, e.g. 2.5s (sets -rate to cabinets/every)")
 	flag.BoolVar(&o.SeparateCommits, "separate-commits", false, "commit each round with its own CommitOutcome call instead of carrying it in the next RequestOutcome")
-	flag.BoolVar(&o.NoCommit, "no-commit", false, "skip the commits")
 	flag.BoolVar(&o.Journal, "cabinet-journal", false, "make every virtual cabinet durable too: WAGER, OUTCOME and SETTLE fsynced (group-committed) in a journal, as its ledger would")
 	flag.BoolVar(&o.NoJackpot, "no-jackpot", false, "run the server without the jackpot engine (to measure its cost)")
 	flag.StringVar(&o.Dir, "dir", "", "data directory to keep (default: a temporary one, removed)")

@@ -354,6 +354,14 @@ func (a *App) pump(ctx context.Context, next func() (cabinet.Event, bool)) {
 }
 
 func noticeEvent(n link.Notice) cabinet.Event {
+	if n.Hello != nil {
+		// The reconciliation at Hello: a central credit mirror that differs
+		// from the meters is logged on the cabinet too (an alarm on both sides).
+		if n.Hello.MirrorDiffers {
+			return cabinet.CentralCommand{Command: "mirror_differs", Reason: fmt.Sprintf("central credit mirror %d", n.Hello.MirrorCredit)}
+		}
+		return nil
+	}
 	if n.Command != nil {
 		switch n.Command.Kind {
 		case link.CmdDisable:

@@ -64,6 +64,16 @@ func (g *gatedOutbox) Ack(id int64) error {
 	return g.led.Ack(id)
 }
 
+// CreditMeters keeps the ledger's role as the link's link.CreditSource.
+func (g *gatedOutbox) CreditMeters() (link.CreditMeters, error) {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.led == nil {
+		return link.CreditMeters{}, errNoLedger
+	}
+	return outbox.Of(g.led).(link.CreditSource).CreditMeters()
+}
+
 type centralEvent struct {
 	seq        int64
 	kind, text string

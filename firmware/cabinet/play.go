@@ -11,6 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -248,6 +249,19 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 	}
 	r.asking = false
 	if e.err != nil {
+		var drawn *link.RoundDrawnError
+		if errors.As(e.err, &drawn) {
+			c.roundDrawnElsewhere(r, drawn)
+			return
+		}
+		var sig *link.SignatureError
+		var body *link.BodyError
+		if errors.As(e.err, &sig) || errors.As(e.err, &body) {
+			// Bytes the central key did not sign, or not this round's:
+			// as a mirror mismatch, nothing is paid and a technician looks.
+			c.refuseOutcome(r, e.err)
+			return
+		}
 		var refused *link.RefusedError
 		if errors.As(e.err, &refused) {
 			// The central system will never draw this round: refund it.
@@ -298,11 +312,34 @@ func (c *Cabinet) check(r *roundState, o *link.Outcome) error {
 	return nil
 }
 
+// roundDrawnElsewhere: the central system holds another round of this
+// cabinet drawn (a copy of its key asked for it, or journal and store
+// disagree). The stake was booked there: it is never refunded. The round
+// the central system has is the open one if it is exactly this one;
+// otherwise the cabinet tilts for a technician with the wager left open.
+func (c *Cabinet) roundDrawnElsewhere(r *roundState, e *link.RoundDrawnError) {
+	if o := e.Open; o != nil && !e.Committed && c.check(r, o) == nil {
+		env, _ := json.Marshal(outcomeEnvelope{Body: o.Body, Signature: o.Signature})
+		if err := c.led.Outcome(r.n, int64(o.Result.Total), env); err != nil {
+			c.ledgerFailed("the outcome", err)
+			return
+		}
+		c.present(r, o)
+		return
+	}
+	c.logEvent("round_drawn_elsewhere", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
+	c.setTilt("central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason), true)
+}
+
 // refuseOutcome: nothing is paid; the stake goes back and the cabinet
 // tilts until a technician has looked.
 func (c *Cabinet) refuseOutcome(r *roundState, why error) {
 	if err := c.led.Refund(r.n, "outcome mismatch"); err != nil {
 		c.ledgerFailed("the refund", err)
+	} else if _, err := link.EnqueueCommit(outbox.Of(c.led), r.n); err != nil {
+		// The central system drew the round: it must hear that it is
+		// over, or it draws no other for this cabinet.
+		c.ledgerFailed("the commit of a refused outcome", err)
 	}
 	c.round = nil
 	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)

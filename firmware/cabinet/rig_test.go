@@ -85,6 +85,7 @@ type rig struct {
 	prn      *printer.Fake
 	dir      string
 	jackpots server.Jackpots
+	outbox   *gatedOutbox // the ledger of the latest start, for the central link
 	cancel   context.CancelFunc
 	done     chan struct{}
 	// eventsOut opens the ledger with outbox.EventMessage, as firmware/app does.
@@ -124,8 +125,12 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 		t.Fatal(err)
 	}
 	r.led = led
+	if r.outbox == nil {
+		r.outbox = &gatedOutbox{}
+	}
+	r.outbox.set(led, true) // the link client follows the ledger across restarts
 	if r.central == nil {
-		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: outbox.Of(led), Jackpots: r.jackpots, NoJackpot: r.jackpots == nil})
+		r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: r.dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: r.outbox, Jackpots: r.jackpots, NoJackpot: r.jackpots == nil})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -142,6 +147,9 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 		SigningKey: r.central.Server.PublicKey(), Logf: t.Logf}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if sc, ok := cfg.Central.(*scriptedCentral); ok {
+		sc.srv = r.central.Server
 	}
 	cab, err := New(cfg)
 	if err != nil {

@@ -3,8 +3,10 @@ package cabinet
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -43,6 +45,12 @@ func (c *Cabinet) riskArrived(e riskReply) {
 		return
 	}
 	r.riskAsking = false
+	var sig *link.SignatureError
+	var body *link.BodyError
+	if errors.As(e.err, &sig) || errors.As(e.err, &body) {
+		c.setTilt("outcome", "risk card mismatch: "+e.err.Error(), true) // as a card that does not mirror
+		return
+	}
 	if e.err != nil {
 		// No card: the player may choose again; the step is idempotent on
 		// (round, step) at the central system.

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/draw"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
@@ -34,6 +35,42 @@ type scriptedCentral struct {
 	riskSrc *draw.Seeded
 	// asked, when set, sees every outcome request before it is drawn.
 	asked func(n uint64)
+	// srv is the embedded central system under it: the scripted rounds'
+	// net result is booked into its credit mirror before a voucher.
+	srv    *server.Server
+	booked map[uint64]bool
+}
+
+// IssueVoucher books the scripted rounds the real central system never
+// drew into its credit mirror, then asks it for the voucher.
+func (s *scriptedCentral) IssueVoucher(ctx context.Context, amount engine.Money, seq uint64) (*link.Voucher, error) {
+	s.mu.Lock()
+	var delta engine.Money
+	if s.booked == nil {
+		s.booked = map[uint64]bool{}
+	}
+	for n, o := range s.rounds {
+		if s.booked[n] {
+			continue
+		}
+		s.booked[n] = true
+		won := o.Result.Total
+		for step := uint64(1); ; step++ {
+			c, ok := s.risk[[2]uint64{n, step}]
+			if !ok {
+				break
+			}
+			won = c.Step.After
+		}
+		delta += won - o.Stake
+	}
+	s.mu.Unlock()
+	if s.srv != nil {
+		if err := s.srv.AdjustCredit(ctx, "cab-1", int64(delta), "scripted rounds"); err != nil {
+			return nil, err
+		}
+	}
+	return s.Central.IssueVoucher(ctx, amount, seq)
 }
 
 func newScriptedCentral() *scriptedCentral {

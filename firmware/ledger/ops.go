@@ -463,6 +463,12 @@ func (l *Ledger) VoucherFailed(id uint64, reason string) error {
 			return err
 		}
 		t.finishDoc(d, DocFailed, "")
+		if d.Number != "" {
+			// Issued centrally but never on paper: the central system
+			// voids it (CreditMeters.Unprinted) so its credit mirror
+			// does not count it out.
+			t.putJSON(seqKey("unprinted", id), d.Number)
+		}
 		t.event("device_fault", "printer", "voucher not printed: "+reason, d.Amount, nil)
 		return nil
 	})

@@ -34,6 +34,20 @@ func (o ledgerOutbox) Pending(limit int) ([]link.OutboxMessage, error) {
 
 func (o ledgerOutbox) Ack(id int64) error { return o.l.Ack(id) }
 
+// CreditMeters makes the ledger's outbox a link.CreditSource: the meters
+// the central system's credit mirror needs, sent with every voucher
+// request and Hello.
+func (o ledgerOutbox) CreditMeters() (link.CreditMeters, error) {
+	c, err := o.l.CreditState(link.MaxUnprinted)
+	if err != nil {
+		return link.CreditMeters{}, err
+	}
+	return link.CreditMeters{Base: engine.Money(c.Base), BillsIn: engine.Money(c.BillsIn), WinsToCredit: engine.Money(c.WinsToCredit),
+		HandpayCancelled: engine.Money(c.HandpayCancelled), Credit: engine.Money(c.Credit), Unprinted: c.Unprinted}, nil
+}
+
+var _ link.CreditSource = ledgerOutbox{}
+
 // EventMessage is ledger.Options.EventMessage for a cabinet whose events go
 // to the central system: one event as a link.KindEvents message, in the
 // link's own wire format so the client sends it as it is. The source (a

@@ -111,6 +111,7 @@ func Start(t testing.TB, mod func(*server.Config)) *Env {
 		t.Fatal(err)
 	}
 	e.Cfg = server.Config{DBPath: e.DB, TLS: stls, SigningKey: key, Games: []engine.Game{TheGame},
+		CertRegistry: filepath.Join(e.PKI, pki.CabinetRegistry), StoreMarker: filepath.Join(dir, "store.id"),
 		AllowUnknownCabinets: true, Now: e.Clock.Now}
 	if mod != nil {
 		mod(&e.Cfg)

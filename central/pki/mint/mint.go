@@ -79,6 +79,9 @@ func Init(dir string, hosts []string, now time.Time) error {
 			return err
 		}
 	}
+	if err := pki.InitRegistry(dir); err != nil {
+		return err
+	}
 	if !exists(filepath.Join(dir, pki.SigningKey)) {
 		pub, priv, err := ed25519.GenerateKey(rand.Reader)
 		if err != nil {
@@ -113,6 +116,11 @@ func IssueCabinet(dir, id string, now time.Time) (certPath, keyPath string, err 
 	}
 	c, k := filepath.Join(pki.CabinetsSubdir, id+".pem"), filepath.Join(pki.CabinetsSubdir, id+".key")
 	if err := issue(dir, c, k, tmpl); err != nil {
+		return "", "", err
+	}
+	// The new certificate is the cabinet's only one: any earlier one is
+	// revoked from here on.
+	if err := pki.Register(dir, id); err != nil {
 		return "", "", err
 	}
 	return filepath.Join(dir, c), filepath.Join(dir, k), nil

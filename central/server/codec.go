@@ -1,0 +1,65 @@
+package server
+
+import (
+	"context"
+	"sync"
+
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/encoding"
+	_ "google.golang.org/grpc/encoding/proto" // registers "proto"
+	"google.golang.org/grpc/mem"
+	"google.golang.org/grpc/peer"
+)
+
+// Undecodable input is INVALID_ARGUMENT (gRPC itself answers INTERNAL, as
+// if the server had failed): the codec lets a message that does not
+// decode through empty and remembers it; the interceptors refuse it
+// before any handler sees it, and log it with the peer.
+type strictCodec struct {
+	encoding.CodecV2
+	bad *sync.Map // message -> decoding error
+}
+
+func (c strictCodec) Unmarshal(data mem.BufferSlice, v any) error {
+	if err := c.CodecV2.Unmarshal(data, v); err != nil {
+		c.bad.Store(v, err)
+	}
+	return nil
+}
+
+func (s *Server) undecodable(ctx context.Context, m any) error {
+	e, ok := s.badMsgs.LoadAndDelete(m)
+	if !ok {
+		return nil
+	}
+	who := "unknown"
+	if p, ok := peer.FromContext(ctx); ok {
+		who = p.Addr.String()
+	}
+	s.log.Warn("undecodable request refused", "peer", who, "err", e)
+	return refuse(codes.InvalidArgument, ReasonBadRequest, "undecodable message: %v", e)
+}
+
+func (s *Server) unaryCheck(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+	if err := s.undecodable(ctx, req); err != nil {
+		return nil, err
+	}
+	return h(ctx, req)
+}
+
+type checkedStream struct {
+	grpc.ServerStream
+	s *Server
+}
+
+func (c checkedStream) RecvMsg(m any) error {
+	if err := c.ServerStream.RecvMsg(m); err != nil {
+		return err
+	}
+	return c.s.undecodable(c.Context(), m)
+}
+
+func (s *Server) streamCheck(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+	return h(srv, checkedStream{ServerStream: ss, s: s})
+}
