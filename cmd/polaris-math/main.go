@@ -224,6 +224,10 @@ func writeResult(path string, res *sim.Result) error {
 		return err
 	}
 	defer os.Remove(f.Name())
+	if err := f.Chmod(0o644); err != nil { // CreateTemp makes it 0600
+		f.Close()
+		return err
+	}
 	if err := res.WriteJSON(f); err != nil {
 		f.Close()
 		return err
