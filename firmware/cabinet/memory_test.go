@@ -20,11 +20,11 @@ import (
 // system behind the real link in one process, autoplay with no
 // presentation time.
 const (
-	memWarmRounds  = 200
-	memRounds      = 600 // after the warm-up, in memCheckpoints steps
+	memWarmRounds  = 150
+	memRounds      = 450 // after the warm-up, in memCheckpoints steps
 	memCheckpoints = 3
 	// memHeapBound is the growth of the heap in use (after a GC) allowed
-	// past the warm-up: 512 KiB over 600 rounds catches a leak of 900
+	// past the warm-up: 512 KiB over 450 rounds catches a leak of 1 200
 	// bytes a round; the noise between checkpoints is a few tens of KiB.
 	memHeapBound = 512 << 10
 	// memGoroutineBound: the count at rest (autoplay stopped, the outbox
@@ -34,7 +34,7 @@ const (
 
 func TestMemoryBoundedAfterWarmup(t *testing.T) {
 	if testing.Short() {
-		t.Skip("plays 800 rounds")
+		t.Skip("plays 600 rounds")
 	}
 	r := newBenchRig(t)
 	play := func(n int) {
