@@ -60,9 +60,16 @@ func main() {
 	flag.Float64Var(&o.warmup, "warmup", 0.25, "share of the run (by rounds) that is warm-up, left out of the slope test")
 	flag.Uint64Var(&o.seed, "seed", 1, "chaos seed")
 	flag.StringVar(&o.market, "market", "demo", "market profile of the cabinet")
+	again := flag.String("replot", "", "judge and plot this soak.csv again (a soak still running or interrupted) and exit")
 	flag.BoolVar(&o.embedded, "embedded", false, "the central system embedded in the cabinet's process (the devkit), not a separate polaris-central")
 	flag.Parse()
-	growing, err := soak(o)
+	var growing int
+	var err error
+	if *again != "" {
+		growing, err = replot(*again, o.warmup)
+	} else {
+		growing, err = soak(o)
+	}
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris-soak:", err)
 		os.Exit(2)
@@ -368,19 +375,7 @@ func soak(o options) (growing int, err error) {
 	fmt.Printf("soak: %s, %d rounds in %v (%.1f rounds/s), %d samples, warm-up the first %d rounds; %s, %s\n",
 		mode, last.Rounds, time.Duration(last.T*float64(time.Second)).Round(time.Second), float64(last.Rounds)/last.T,
 		len(rows), rows[warmAt].Rounds, csvPath, pngPath)
-	growing = 0
-	for _, v := range verdicts {
-		fmt.Println(v)
-		if !v.Flat {
-			growing++
-		}
-	}
-	if growing > 0 {
-		fmt.Printf("soak: %d series growing\n", growing)
-	} else {
-		fmt.Println("soak: every series flat")
-	}
-	return growing, nil
+	return report(verdicts), nil
 }
 
 func profiles(out, when string, cab, cen *proc) error {
