@@ -82,8 +82,51 @@ func (r *TapeReader) Err() error {
 	return nil
 }
 
-// Intn is src.Intn(n): the one call every game's draw goes through. (A
-// fast path for the simulation's concrete generator would need engine to
-// know it; the generators live in engine/draw so that the cabinet, which
-// only mirrors tapes, links none, check 30.)
-func Intn(src Source, n int) int { return src.Intn(n) }
+// Words is a source that hands the engine its random words a buffer at a
+// time: engine.Intn reads them inline and calls Refill once every
+// len(W) draws instead of a method per draw. It makes no word itself (a
+// simulation's generator in engine/draw fills it), so the engine, which
+// the cabinet links, still draws nothing (check 30).
+type Words struct {
+	W      [64]uint64
+	I      int          // the next unread word; len(W) means empty
+	Refill func(*Words) // fills W and sets I to 0
+}
+
+// Intn is Lemire's multiply-and-reject on the buffered words (Uniform).
+func (w *Words) Intn(n int) int {
+	hi, lo := bits.Mul64(w.next(), uint64(n))
+	if lo < uint64(n) {
+		return w.reject(hi, lo, uint64(n))
+	}
+	return int(hi)
+}
+
+func (w *Words) next() uint64 {
+	if w.I == len(w.W) {
+		w.Refill(w)
+	}
+	v := w.W[w.I]
+	w.I++
+	return v
+}
+
+// reject finishes a draw whose low product fell below n (probability
+// n/2^64), out of line so that Intn inlines.
+func (w *Words) reject(hi, lo, n uint64) int {
+	thresh := -n % n
+	for lo < thresh {
+		hi, lo = bits.Mul64(w.next(), n)
+	}
+	return int(hi)
+}
+
+// Intn is src.Intn(n): the one call every game's draw goes through. A
+// *Words source is read inline (simulations); every other source (crypto,
+// recorder, tape) through its method.
+func Intn(src Source, n int) int {
+	if w, ok := src.(*Words); ok {
+		return w.Intn(n)
+	}
+	return src.Intn(n)
+}

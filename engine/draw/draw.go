@@ -73,6 +73,20 @@ func (s *Seeded) Uint64() uint64 {
 	return hi
 }
 
+// Words is the stream as an engine.Words buffer: the source a simulation
+// passes to Play, whose draws engine.Intn then reads inline. The words and
+// the values drawn are those of s itself, in the same order.
+func (s *Seeded) Words() *engine.Words {
+	w := &engine.Words{Refill: func(w *engine.Words) {
+		for i := range w.W {
+			w.W[i] = s.Uint64()
+		}
+		w.I = 0
+	}}
+	w.I = len(w.W)
+	return w
+}
+
 // Intn is uniform's multiply-and-reject on the inlined words.
 func (s *Seeded) Intn(n int) int {
 	hi, lo := bits.Mul64(s.Uint64(), uint64(n))

@@ -5,6 +5,7 @@ import (
 	mrand "math/rand/v2"
 	"testing"
 
+	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/draw"
 )
 
@@ -34,6 +35,21 @@ func TestSeededIsMathRandPCG(t *testing.T) {
 					t.Fatalf("seed %v: Intn(%d) %d, math/rand/v2 %d", seed, n, x, y)
 				}
 			}
+		}
+	}
+}
+
+// The buffered words draw what the stream itself draws, in order, through
+// engine.Intn's inline path (the simulation's results do not change).
+func TestWordsDrawAsTheStream(t *testing.T) {
+	a, b := draw.NewSeeded(7, 9), draw.NewSeeded(7, 9).Words()
+	for i := range 10000 {
+		n := 1 + i%97
+		if i%1000 == 999 {
+			n = 1<<31 + 1 // rejections happen
+		}
+		if x, y := a.Intn(n), engine.Intn(b, n); x != y {
+			t.Fatalf("draw %d of range %d: stream %d, words %d", i, n, x, y)
 		}
 	}
 }

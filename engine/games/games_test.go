@@ -33,7 +33,7 @@ func BenchmarkPlay(b *testing.B) {
 		b.Run(string(g.ID()), func(b *testing.B) {
 			runtime.LockOSThread()
 			defer runtime.UnlockOSThread()
-			src := draw.NewSeeded(1, 2)
+			src := draw.NewSeeded(1, 2).Words()
 			var r engine.Round
 			stake := g.Stakes()[0]
 			b.ReportAllocs()

@@ -210,7 +210,7 @@ func Run(ctx context.Context, cfg Config) (*Result, error) {
 				if int64(gi) < cfg.N%int64(groups) {
 					n++
 				}
-				src := GroupSource(cfg.Seed, gi)
+				src := GroupSource(cfg.Seed, gi).Words() // read inline by engine.Intn
 				g := &res.Groups[gi]
 				for i := int64(0); i < n; i++ {
 					if err := cfg.Game.Play(src, cfg.Stake, &r); err != nil {
