@@ -124,6 +124,7 @@ type Driver struct {
 	have     bool
 	online   bool
 	lastRx   time.Time
+	enqSent  time.Time // the last ENQ written (see enq)
 	frames   int
 	poll     time.Time
 	job      *job
@@ -232,7 +233,7 @@ func (d *Driver) waitStatus(timeout time.Duration, ok func(Status) bool, minFram
 			return nil
 		}
 		if d.cfg.Broadcast == 0 {
-			d.tryWrite([]byte{ENQ})
+			d.enq()
 		}
 		time.Sleep(d.cfg.PollPrinting)
 	}
@@ -258,6 +259,31 @@ func (d *Driver) write(msgs ...[]byte) error {
 
 // tryWrite sends m only if the line is free now (polls: a later poll
 // does as well, and the status loop must not wait behind a long message).
+// enqPatience is how long an ENQ may go unanswered before the next: a
+// printer that takes one message per read discards a read holding two
+// ENQs, which a second ENQ behind an unanswered one risks when the printer
+// reads late.
+const enqPatience = time.Second
+
+// enq polls the status unless an ENQ is still unanswered (then it reports
+// true: there is nothing to retry yet); false means the line was busy.
+func (d *Driver) enq() bool {
+	now := d.cfg.Now()
+	d.mu.Lock()
+	waiting := d.enqSent.After(d.lastRx) && now.Sub(d.enqSent) < enqPatience
+	d.mu.Unlock()
+	if waiting {
+		return true
+	}
+	if !d.tryWrite([]byte{ENQ}) {
+		return false
+	}
+	d.mu.Lock()
+	d.enqSent = now
+	d.mu.Unlock()
+	return true
+}
+
 func (d *Driver) tryWrite(m []byte) bool {
 	if !d.wmu.TryLock() {
 		return false
@@ -486,7 +512,7 @@ func (d *Driver) tick() {
 	if again != nil {
 		d.write(append(append([][]byte{}, again...), ClearErrors)...)
 	}
-	if sendENQ && d.cfg.Broadcast == 0 && !d.tryWrite([]byte{ENQ}) {
+	if sendENQ && d.cfg.Broadcast == 0 && !d.enq() {
 		d.mu.Lock()
 		d.poll = time.Time{} // the line is busy with a message: poll as soon as it is free
 		d.mu.Unlock()
