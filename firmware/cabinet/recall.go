@@ -55,7 +55,7 @@ func (c *Cabinet) loadRecall() {
 		if len(lr.Outcome) > 0 {
 			if eg, err := engine.Lookup(engine.GameID(lr.Game)); err != nil {
 				g.problem = err.Error()
-			} else if o, err := c.storedOutcome(lr, eg); err != nil {
+			} else if o, err := c.recalledOutcome(lr, eg); err != nil {
 				g.problem = "outcome does not verify: " + err.Error()
 			} else {
 				g.steps = o.Result.Steps

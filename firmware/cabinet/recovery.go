@@ -146,6 +146,38 @@ func (c *Cabinet) storedOutcome(lr ledger.Round, g engine.Game) (*link.Outcome, 
 	return o, nil
 }
 
+// recalledOutcome is storedOutcome for the recall, which also shows a
+// round played on a retired model of its game (engine.RetiredModels): a
+// round the cabinet played before a model change is shown as it was paid,
+// verified and mirrored on the model it was drawn on. Only the recall: an
+// open round is resumed on the current model alone.
+func (c *Cabinet) recalledOutcome(lr ledger.Round, g engine.Game) (*link.Outcome, error) {
+	o, err := c.storedOutcome(lr, g)
+	if err == nil || c.cfg.SigningKey == nil {
+		return o, err
+	}
+	var env outcomeEnvelope
+	if json.Unmarshal(lr.Outcome, &env) != nil {
+		return nil, err
+	}
+	for _, id := range engine.RetiredModels(g.ID()) {
+		old, lerr := engine.LookupModel(g.ID(), id)
+		if lerr != nil {
+			continue
+		}
+		ro, verr := link.VerifyOutcome(c.cfg.SigningKey, c.cfg.ID, link.OutcomeRequest{Round: lr.Number, Game: g.ID(),
+			ModelID: id, Stake: engine.Money(lr.Stake)}, env.Body, env.Signature)
+		if verr != nil {
+			continue // signed for another model
+		}
+		if _, merr := engine.Mirror(old, engine.Money(lr.Stake), ro.Tape, ro.Result); merr != nil {
+			return nil, merr
+		}
+		return ro, nil
+	}
+	return nil, err
+}
+
 // deviceTiltsKey keeps the device tilts (cleared by the device itself)
 // apart from "tilts", those a technician ends.
 const deviceTiltsKey = "device_tilts"
