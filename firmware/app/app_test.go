@@ -113,16 +113,7 @@ func TestSoftwareErrorRefusesPlay(t *testing.T) {
 // the bet on screen at every stake, from the values the embedded central
 // system sends for all stakes (they read €5 000 Grand at every bet).
 func TestWishStarJackpotMetersFollowTheBet(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "at", Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	done := make(chan error, 1)
-	go func() { done <- a.Run(ctx) }()
-	defer func() { a.Cabinet.Post(cabinet.PowerOff{}); <-done }()
+	a := running(t, "at")
 	multiple := map[string]engine.Money{"mini": 20, "minor": 30, "major": 50, "grand": 200}
 	meters := func(s *view.Snapshot) map[string]engine.Money {
 		m := map[string]engine.Money{}

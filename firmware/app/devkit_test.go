@@ -28,6 +28,27 @@ func start(ctx context.Context, o app.Options) (*devApp, error) {
 	return &devApp{a, kit}, nil
 }
 
+// running starts a devkit cabinet of market and runs it until the test
+// ends (powered off, then closed).
+func running(t *testing.T, market string) *devApp {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: market, Logf: t.Logf})
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	t.Cleanup(func() {
+		a.Cabinet.Post(cabinet.PowerOff{})
+		<-done
+		a.Close()
+		cancel()
+	})
+	return a
+}
+
 // The cabinet binary's app embeds no central system: without an address
 // it refuses to start, saying where one is.
 func TestNoCentralSystemRefuses(t *testing.T) {
@@ -41,16 +62,7 @@ func TestNoCentralSystemRefuses(t *testing.T) {
 // code 61 is a 100 Kč note and is credited as 100 Kč (it carried the euro
 // table, so the keys put the Kč value of euro notes on the meter).
 func TestDevkitAcceptorTakesTheMarketsCurrency(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: "cz", Logf: t.Logf})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer a.Close()
-	done := make(chan error, 1)
-	go func() { done <- a.Run(ctx) }()
-	defer func() { a.Cabinet.Post(cabinet.PowerOff{}); <-done }()
+	a := running(t, "cz")
 	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
 	waitFor(t, a.App, "100 Kč credited", func(s *view.Snapshot) bool {
 		if s.Credit == 0 && time.Now().UnixMilli()%500 < 5 {
