@@ -86,7 +86,7 @@ func updateRegistry(dir, id, fp string) error {
 	for _, k := range ids {
 		fmt.Fprintf(&out, "%s %s\n", k, reg[k])
 	}
-	return writeFile(path, out.Bytes(), 0o644)
+	return WriteFile(path, out.Bytes(), 0o644)
 }
 
 // InitRegistry makes the registry file when it is missing (mint.Init).
@@ -200,7 +200,7 @@ func Export(dir, to string) error {
 		if err != nil {
 			return err
 		}
-		if err := writeFile(filepath.Join(to, f.name), b, f.mode); err != nil {
+		if err := WriteFile(filepath.Join(to, f.name), b, f.mode); err != nil {
 			return err
 		}
 	}
@@ -224,8 +224,9 @@ func CheckPrivateFile(path string) error {
 	return nil
 }
 
-// writeFile writes through a temporary file and a rename.
-func writeFile(path string, b []byte, mode os.FileMode) error {
+// WriteFile writes through a temporary file, a sync and a rename, so a
+// crash never leaves half a file (a key, the registry) behind.
+func WriteFile(path string, b []byte, mode os.FileMode) error {
 	tmp := path + ".tmp"
 	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
 	if err != nil {

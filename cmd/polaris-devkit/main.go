@@ -17,14 +17,10 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"log"
 	"os"
-	"os/signal"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/polaris-vlt/polaris/cmd/internal/boot"
@@ -63,18 +59,13 @@ func headless(args []string) int {
 	boot.Flags(fs, &o, "devkit")
 	script := fs.String("script", "", "scenario script to play; exits when it ends")
 	fast := fs.Bool("fast", false, "present rounds instantly (no spin or win animation time)")
-	verbose := fs.Bool("v", false, "log tilts and device refusals")
 	chaos := fs.Uint64("chaos", 0, "play at random with this seed until killed (the crash harness)")
 	fs.Parse(args)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := boot.Signals()
 	defer stop()
-	o.Timing = cabinet.DefaultTiming
 	if *fast {
 		o.Timing = cabinet.Timing{}
-	}
-	if *verbose {
-		o.Logf = log.Printf
 	}
 	ready := boot.Gate(ctx, &o)
 	h, err := devkit.StartHeadless(ctx, o)

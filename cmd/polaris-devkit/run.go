@@ -3,15 +3,11 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"log"
 	"os"
-	"os/signal"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
@@ -34,15 +30,10 @@ func run(args []string) int {
 	var o app.Options
 	boot.Flags(fs, &o, "devkit")
 	full := fs.Bool("fullscreen", false, "full screen (a cabinet), not a window")
-	verbose := fs.Bool("v", false, "log tilts and device refusals")
 	fs.Parse(args)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := boot.Signals()
 	defer stop()
-	o.Timing = cabinet.DefaultTiming
-	if *verbose {
-		o.Logf = log.Printf
-	}
 	ready := boot.Gate(ctx, &o)
 	h, err := devkit.StartHeadless(ctx, o)
 	if err != nil {

@@ -3,19 +3,14 @@
 package main
 
 import (
-	"context"
 	"flag"
 	"fmt"
-	"log"
 	"os"
-	"os/signal"
-	"syscall"
 	"time"
 
 	"github.com/polaris-vlt/polaris/cmd/internal/boot"
 	"github.com/polaris-vlt/polaris/display"
 	"github.com/polaris-vlt/polaris/firmware/app"
-	"github.com/polaris-vlt/polaris/firmware/cabinet"
 )
 
 // run opens the cabinet with its display, full screen on a cabinet.
@@ -24,15 +19,10 @@ func run(args []string) int {
 	var o app.Options
 	boot.Flags(fs, &o, "rpi-cabinet")
 	full := fs.Bool("fullscreen", false, "full screen (a cabinet), not a window")
-	verbose := fs.Bool("v", false, "log tilts and device refusals")
 	fs.Parse(args)
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ctx, stop := boot.Signals()
 	defer stop()
-	o.Timing = cabinet.DefaultTiming
-	if *verbose {
-		o.Logf = log.Printf
-	}
 	ready := boot.Gate(ctx, &o)
 	a, err := app.Start(ctx, o)
 	if err != nil {

@@ -103,8 +103,10 @@ func isShell(name string, b []byte) bool {
 		return true
 	}
 	first, _, _ := bytes.Cut(b, []byte("\n"))
-	return regexp.MustCompile(`^#!\s*(/usr)?/bin/(env\s+)?(ba)?sh\b`).Match(first)
+	return shebang.Match(first)
 }
+
+var shebang = regexp.MustCompile(`^#!\s*(/usr)?/bin/(env\s+)?(ba)?sh\b`)
 
 // ---- Go ----
 

@@ -181,29 +181,12 @@ func writeKey(path string, key any) error {
 	return writePEM(path, "PRIVATE KEY", der, 0o600)
 }
 
-// writePEM writes through a temporary file and a rename, so a crash never
-// leaves half a key behind.
+// writePEM writes one PEM block with pki.WriteFile.
 func writePEM(path, typ string, der []byte, mode os.FileMode) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	tmp := path + ".tmp"
-	f, err := os.OpenFile(tmp, os.O_CREATE|os.O_TRUNC|os.O_WRONLY, mode)
-	if err != nil {
-		return err
-	}
-	if err := pem.Encode(f, &pem.Block{Type: typ, Bytes: der}); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
+	return pki.WriteFile(path, pem.EncodeToMemory(&pem.Block{Type: typ, Bytes: der}), mode)
 }
 
 func exists(path string) bool {
