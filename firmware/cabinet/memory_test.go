@@ -45,7 +45,12 @@ func TestMemoryBoundedAfterWarmup(t *testing.T) {
 		deadline := time.Now().Add(2 * time.Minute)
 		r.press(view.Auto)
 		for r.meter(ledger.GamesPlayed) < target {
-			if s := r.cab.View(); !s.Auto && s.Mode == view.ModeIdle {
+			// The state now, not the last published snapshot: Auto pressed on
+			// a stale "idle" (a loaded machine) turned autoplay off in the
+			// next round's Risk offer, and nothing took the win.
+			var s *view.Snapshot
+			r.cab.Do(func() { r.cab.publish(); s = r.cab.View() })
+			if !s.Auto && s.Mode == view.ModeIdle {
 				r.press(view.Auto)
 			}
 			if time.Now().After(deadline) {
