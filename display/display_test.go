@@ -421,6 +421,7 @@ func (f *fakeDevkit) SetInput(input int, on bool) error {
 func (f *fakeDevkit) Toggle(int) (bool, error) { return true, nil }
 func (f *fakeDevkit) InsertNote(byte) error    { return nil }
 func (f *fakeDevkit) InsertLastTicket() error  { return nil }
+func (f *fakeDevkit) TakeTicket() error        { return nil }
 func (f *fakeDevkit) AcceptorJam(bool) error   { return nil }
 func (f *fakeDevkit) PrinterPaperOut(bool)     {}
 func (f *fakeDevkit) PrinterJamNext()          {}

@@ -23,8 +23,12 @@ type Devkit interface {
 	Toggle(input int) (bool, error)
 	// InsertNote feeds the acceptor emulator a note by escrow code.
 	InsertNote(code byte) error
-	// InsertLastTicket feeds the last printed voucher back in.
+	// InsertLastTicket takes the last printed voucher from the chute and
+	// feeds it back in.
 	InsertLastTicket() error
+	// TakeTicket takes whatever waits in the printer's chute (a receipt,
+	// a test ticket, a voucher kept): until then the printer prints nothing.
+	TakeTicket() error
 	// AcceptorJam jams the acceptor, or clears the jam.
 	AcceptorJam(on bool) error
 	// PrinterPaperOut takes the paper out or puts it back.
@@ -341,6 +345,10 @@ func (g *Game) input() {
 	case inpututil.IsKeyJustPressed(ebiten.KeyDigit0):
 		if err := d.InsertLastTicket(); err != nil {
 			g.o.Logf("display: ticket: %v", err)
+		}
+	case inpututil.IsKeyJustPressed(ebiten.KeyP):
+		if err := d.TakeTicket(); err != nil {
+			g.o.Logf("display: take ticket: %v", err)
 		}
 	case inpututil.IsKeyJustPressed(ebiten.KeyF9):
 		g.jam = !g.jam

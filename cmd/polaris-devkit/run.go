@@ -115,15 +115,17 @@ func (d *keyboard) InsertNote(code byte) error {
 }
 
 func (d *keyboard) InsertLastTicket() error {
-	a := d.acceptor()
-	if a == nil {
+	if d.acceptor() == nil {
 		return fmt.Errorf("no emulated acceptor")
 	}
-	n := d.h.LastVoucher()
-	if n == "" {
-		return fmt.Errorf("no voucher printed yet")
+	return d.h.InsertLastTicket()
+}
+
+func (d *keyboard) TakeTicket() error {
+	if !d.h.TakeTicket() {
+		return fmt.Errorf("the printer has no chute to take a ticket from")
 	}
-	return a.InsertTicket(n)
+	return nil
 }
 
 func (d *keyboard) AcceptorJam(on bool) error {

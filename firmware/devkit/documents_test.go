@@ -218,3 +218,29 @@ func TestTestModeTicketIsNoMoney(t *testing.T) {
 	untilCredit(t, h, 2000)
 	reconcileClean(t, dir, h)
 }
+
+// The devkit's player takes the voucher from the chute to insert it:
+// a ticket left there refuses every later print, so before this a second
+// cash-out in `make run` never printed (issue 18, fix 8).
+func TestInsertingTheLastTicketEmptiesTheChute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a devkit cabinet")
+	}
+	_, h := withPaper(t)
+	run(t, h, "wait idle\nnote 2000\n")
+	cashOut(t, h)
+	insertLastVoucher(t, h)
+	untilCredit(t, h, 2000)
+	cashOut(t, h)
+	if err := h.until(context.Background(), 20*time.Second, func(*view.Snapshot) bool {
+		n := 0
+		for _, p := range h.Emulated().TCL.Printouts() {
+			if p.Complete && p.ValidationPrinted {
+				n++
+			}
+		}
+		return n == 2
+	}, "the second voucher printed"); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -167,14 +167,10 @@ func (h *Headless) Do(ctx context.Context, s scenario.Step) error {
 		v, _ := strconv.ParseInt(a[0], 10, 64)
 		return h.insertNote(ctx, engine.Money(v))
 	case "ticket":
-		number := a[0]
-		if number == "last" {
-			number = h.LastVoucher()
-			if number == "" {
-				return errors.New("no voucher printed yet")
-			}
+		if a[0] == "last" {
+			return h.InsertLastTicket()
 		}
-		return h.Emulated().Acceptor.InsertTicket(number)
+		return h.Emulated().Acceptor.InsertTicket(a[0])
 	case "wait":
 		d := 20 * time.Second
 		if len(a) == 2 {
@@ -238,6 +234,18 @@ func (h *Headless) TakeTicket() bool {
 	}
 	e.TCL.TakeTicket()
 	return true
+}
+
+// InsertLastTicket is the player taking the last voucher from the chute
+// (a ticket cannot be both there and in the acceptor) and inserting it.
+// Left in the chute it would refuse every later print.
+func (h *Headless) InsertLastTicket() error {
+	number := h.LastVoucher()
+	if number == "" {
+		return errors.New("no voucher printed yet")
+	}
+	h.TakeTicket()
+	return h.Emulated().Acceptor.InsertTicket(number)
 }
 
 // InsertTicket puts a voucher into the acceptor's slot.

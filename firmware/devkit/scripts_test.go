@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -20,25 +21,43 @@ func TestScripts(t *testing.T) {
 		t.Fatal("no scripts")
 	}
 	for _, f := range files {
-		t.Run(filepath.Base(f), func(t *testing.T) {
-			src, err := os.ReadFile(f)
-			if err != nil {
-				t.Fatal(err)
-			}
-			steps, err := scenario.Parse(strings.NewReader(string(src)))
-			if err != nil {
-				t.Fatal(err)
-			}
-			ctx := context.Background()
-			h, err := StartHeadless(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", Logf: t.Logf})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer h.Close()
-			if err := scenario.Run(ctx, h, steps); err != nil {
-				t.Fatal(err)
-			}
-		})
+		t.Run(filepath.Base(f), func(t *testing.T) { runScript(t, f, "demo") })
+	}
+}
+
+// The README's headless example runs as written: its market and its
+// script (once it named -market cz with a script written for euros).
+func TestREADMEHeadlessExampleRuns(t *testing.T) {
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`bin/polaris-devkit headless -market (\\w+) -script firmware/devkit/(testdata/[\\w.-]+)`").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("README has no `bin/polaris-devkit headless -market M -script firmware/devkit/testdata/…` example")
+	}
+	runScript(t, string(m[2]), string(m[1]))
+}
+
+// runScript plays a scenario file on a headless cabinet of market.
+func runScript(t *testing.T, f, market string) {
+	t.Helper()
+	src, err := os.ReadFile(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	steps, err := scenario.Parse(strings.NewReader(string(src)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	h, err := StartHeadless(ctx, app.Options{DataDir: t.TempDir(), Market: market, Logf: t.Logf})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if err := scenario.Run(ctx, h, steps); err != nil {
+		t.Fatal(err)
 	}
 }
 
