@@ -25,8 +25,11 @@ import (
 	"time"
 	"unicode/utf8"
 
+	// the games a market profile names must be known to load it (-market)
+	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/ledger/crashtest"
+	"github.com/polaris-vlt/polaris/firmware/market"
 )
 
 func main() {
@@ -130,6 +133,9 @@ type dumpOut struct {
 	Events  []ledger.Event
 	Config  map[string]string
 	Outbox  int
+	// Currency is the unit of every amount (the ledger's "currency"
+	// configuration, or -market).
+	Currency market.Currency
 	// per copy, shown when the values are suspect
 	CopyMeters [2]map[ledger.Scope]map[ledger.Meter]int64 `json:",omitempty"`
 	CopyCredit [2]*int64                                  `json:",omitempty"`
@@ -142,6 +148,7 @@ func dump(args []string, w io.Writer) error {
 	asJSON := fs.Bool("json", false, "JSON output")
 	nRecall := fs.Int("recall", 10, "games to show (max 100)")
 	nEvents := fs.Int("events", 50, "events to show (max 1000)")
+	mkt := fs.String("market", "", "format amounts in this market's currency (default: the one the ledger records)")
 	fs.Parse(args)
 	if *a == "" || *b == "" {
 		return fmt.Errorf("dump needs -a and -b")
@@ -153,6 +160,9 @@ func dump(args []string, w io.Writer) error {
 	d := dumpOut{Copies: in.Copies, Chosen: in.Chosen, Verdict: in.Verdict, Status: in.Status(),
 		Recall: in.Recall(*nRecall), Pending: in.PendingDocs(), DocsIn: in.DocsIn(), DocsOut: in.DocsOut(),
 		Events: in.Events(*nEvents), Config: in.ConfigAll()}
+	if d.Currency, err = currencyOf(*mkt, d.Config); err != nil {
+		return err
+	}
 	d.Credit, d.Suspect = in.Credit()
 	if d.Suspect {
 		d.CopyMeters, d.CopyCredit = in.CopyMeters, in.CopyCredit
@@ -177,6 +187,7 @@ func dump(args []string, w io.Writer) error {
 
 func writeText(w io.Writer, d dumpOut) error {
 	p := func(format string, a ...any) { fmt.Fprintf(w, format+"\n", a...) }
+	money := d.Currency.Format
 	p("POLARIS LEDGER DUMP (read-only)")
 	for _, c := range d.Copies {
 		state := "GOOD"
@@ -222,11 +233,11 @@ func writeText(w io.Writer, d dumpOut) error {
 	}
 	if d.Open != nil {
 		p("\nOPEN ROUND")
-		writeRound(p, *d.Open)
+		writeRound(p, money, *d.Open)
 	}
 	p("\nRECALL (newest first, %d shown)", len(d.Recall))
 	for _, r := range d.Recall {
-		writeRound(p, r)
+		writeRound(p, money, r)
 	}
 	p("\nPENDING DOCUMENTS")
 	for _, x := range d.Pending {
@@ -243,7 +254,7 @@ func writeText(w io.Writer, d dumpOut) error {
 	p("\nEVENTS (newest first, %d shown)", len(d.Events))
 	for _, e := range d.Events {
 		p("  #%d %s +%s pu%d %s %s %s %s", e.Seq, e.Wall.Format(time.RFC3339), e.Mono.Round(time.Millisecond), e.PowerUp,
-			e.Kind, e.Source, e.Text, amountIf(e.Amount))
+			e.Kind, e.Source, e.Text, amountIf(money, e.Amount))
 	}
 	p("\nCONFIGURATION")
 	keys := make([]string, 0, len(d.Config))
@@ -305,7 +316,7 @@ func writeByCopy(p func(string, ...any), d dumpOut) {
 	}
 }
 
-func writeRound(p func(string, ...any), r ledger.Round) {
+func writeRound(p func(string, ...any), money func(int64) string, r ledger.Round) {
 	p("  round %d %s %s denom %d stake %s win %s credit %s -> %s", r.Number, r.Game, r.Status, r.Denom,
 		money(r.Stake), money(r.Win), money(r.CreditBefore), money(r.CreditAfter))
 	if len(r.Choices) > 0 {
@@ -331,15 +342,24 @@ func writeRound(p func(string, ...any), r ledger.Round) {
 	p("    journal %s", strings.Join(j, " "))
 }
 
-func money(v int64) string {
-	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
+// currencyOf is the -market profile's currency, else the one the ledger
+// records; a ledger of a cabinet that never recorded one shows minor units.
+func currencyOf(name string, config map[string]string) (market.Currency, error) {
+	if name != "" {
+		p, err := market.Load(name)
+		if err != nil {
+			return market.Currency{}, err
+		}
+		return p.Currency, nil
 	}
-	return fmt.Sprintf("%s%d.%02d", sign, v/100, v%100)
+	var c market.Currency
+	if _, err := fmt.Sscanf(config[ledger.ConfigCurrency], "%s %d", &c.Code, &c.MinorUnits); err != nil {
+		return market.Currency{Code: "(minor units; give -market)"}, nil
+	}
+	return c, nil
 }
 
-func amountIf(v int64) string {
+func amountIf(money func(int64) string, v int64) string {
 	if v == 0 {
 		return ""
 	}

@@ -34,7 +34,7 @@ func TestDump(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := out.String()
-	for _, want := range []string{"CREDIT 14.40", "both copies good and equal", "round 1 wish settled", `{"screen":"A K Q"}`,
+	for _, want := range []string{"CREDIT 1440 (minor units", "both copies good and equal", "round 1 wish settled", `{"screen":"A K Q"}`,
 		"**************5678", "coin_in                             100"} {
 		if !strings.Contains(s, want) {
 			t.Errorf("dump lacks %q:\n%s", want, s)
@@ -42,6 +42,20 @@ func TestDump(t *testing.T) {
 	}
 	if strings.Contains(s, "123456789012345678") {
 		t.Error("full validation number shown")
+	}
+	// amounts in the unit the cabinet recorded, or the one -market names
+	// (a Czech ledger once showed 2 500 Kč as "25.00")
+	if err := l.SetConfig(ledger.ConfigCurrency, "CZK 0", "market cz"); err != nil {
+		t.Fatal(err)
+	}
+	for args, want := range map[string]string{"": "CREDIT 1440 CZK", "-market at": "CREDIT 14.40 EUR"} {
+		out.Reset()
+		if err := dump(append([]string{"-a", a, "-b", b}, strings.Fields(args)...), &out); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out.String(), want+"\n") {
+			t.Errorf("dump %s lacks %q:\n%s", args, want, out.String())
+		}
 	}
 	out.Reset()
 	if err := dump([]string{"-a", a, "-b", b, "-json"}, &out); err != nil {

@@ -176,6 +176,12 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		a.cab = a.Cabinet
 		return a, nil
 	}
+	unit := fmt.Sprintf("%s %d", prof.Currency.Code, prof.Currency.MinorUnits)
+	if err := a.Ledger.SetConfig(ledger.ConfigCurrency, unit, "market "+prof.ID); err != nil {
+		// A ledger in RAM error refuses writes: the cabinet shows that
+		// itself (check 4); only the dump's formatting is lost.
+		o.Logf("app: ledger: recording the currency: %v", err)
+	}
 	a.Link, a.signingKey, err = a.connectCentral(ctx)
 	if err != nil {
 		return nil, err

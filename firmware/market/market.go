@@ -27,6 +27,23 @@ type Currency struct {
 	Symbol     string `toml:"symbol"`      // "€", "Kč"
 }
 
+// Format writes v (minor units) as the technician's pages and tools show
+// it: "2500 CZK", "-12.50 EUR".
+func (c Currency) Format(v int64) string {
+	sign := ""
+	if v < 0 {
+		sign, v = "-", -v
+	}
+	if c.MinorUnits <= 0 {
+		return fmt.Sprintf("%s%d %s", sign, v, c.Code)
+	}
+	div := int64(1)
+	for i := 0; i < c.MinorUnits; i++ {
+		div *= 10
+	}
+	return fmt.Sprintf("%s%d.%0*d %s", sign, v/div, c.MinorUnits, v%div, c.Code)
+}
+
 // Game is one game a market offers, with its stake ladder.
 type Game struct {
 	ID           engine.GameID  `toml:"id"`
