@@ -121,6 +121,7 @@ func Fixtures(lang string) []Fixture {
 	add := func(name string, s *view.Snapshot, at time.Time) { out = append(out, Fixture{name, s, at}) }
 
 	a := ws(view.ModeAttract)
+	a.Market = "demo" // both games
 	a.Credit = 0
 	a.Lamps = lamps(view.BetMinus, view.BetPlus)
 	add("attract", a, T0)
@@ -308,6 +309,13 @@ func Fixtures(lang string) []Fixture {
 	rl.Risk = &view.RiskView{Step: 1, Win: 0, Last: &lost, History: []engine.RiskStep{lost}, ShowUntil: T0.Add(2500 * time.Millisecond)}
 	rl.Lamps = lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect)
 	add("risk_lost", rl, T0.Add(time.Second))
+
+	// A Czech cabinet offers Magic Stars only: its attract mode parades
+	// that game under its name.
+	ac := ms(view.ModeAttract)
+	ac.Credit = 0
+	ac.Lamps = lamps(view.BetMinus, view.BetPlus)
+	add("attract_cz", ac, T0)
 	return out
 }
 

@@ -495,3 +495,23 @@ func TestLostRiskCardStaysForItsTime(t *testing.T) {
 		t.Error("the card and the game render the same")
 	}
 }
+
+// Attract mode advertises only what the market offers: a one-game market
+// parades that game under its name, never "two games" and the other game's
+// symbols (issue 18, fix 6).
+func TestAttractShowsOnlyTheMarketsGames(t *testing.T) {
+	for _, c := range []struct {
+		games []engine.GameID
+		rows  [2]engine.GameID
+		title string
+	}{
+		{[]engine.GameID{engine.MagicStars}, [2]engine.GameID{engine.MagicStars, engine.MagicStars}, "Magic Stars"},
+		{[]engine.GameID{engine.WishStar}, [2]engine.GameID{engine.WishStar, engine.WishStar}, "Wish Upon a Star"},
+		{[]engine.GameID{engine.WishStar, engine.MagicStars}, [2]engine.GameID{engine.WishStar, engine.MagicStars}, "Two games: Wish Upon a Star and Magic Stars"},
+	} {
+		rows, title := attractGames(&view.Snapshot{Language: "en", Game: c.games[0], Games: c.games})
+		if len(rows) != 2 || rows[0] != c.rows[0] || rows[1] != c.rows[1] || title != c.title {
+			t.Errorf("market of %v: attract parades %v under %q, want %v under %q", c.games, rows, title, c.rows, c.title)
+		}
+	}
+}

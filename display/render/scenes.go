@@ -96,6 +96,21 @@ func (r *Renderer) drawCard(c engine.Card, back bool, at image.Point) {
 
 // ---- attract ------------------------------------------------------------
 
+// attractGames is what attract mode parades, two rows of symbols, and its
+// title: one row per game the market offers, or both rows of its only game
+// with its name (a Czech cabinet once paraded Wish Upon a Star, which it
+// does not offer, under "Two games").
+func attractGames(s *view.Snapshot) ([]engine.GameID, string) {
+	games := s.Games
+	if len(games) == 0 {
+		games = []engine.GameID{s.Game}
+	}
+	if len(games) == 1 {
+		return []engine.GameID{games[0], games[0]}, i18n.T(s.Language, "game."+string(games[0]))
+	}
+	return games[:2], i18n.T(s.Language, "attract.choose")
+}
+
 func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	copy(r.frame.Pix, r.attract.Pix)
 	// the parade steps every 50 ms: smooth enough for a backdrop, and an
@@ -104,8 +119,8 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	tick := now.UnixNano() / int64(step)
 	r.until(time.Unix(0, (tick+1)*int64(step)))
 	lang := s.Language
-	// a parade of symbols drifting across, one row per game
-	for i, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
+	rows, title := attractGames(s)
+	for i, g := range rows {
 		l := LayoutOf(g)
 		syms := art.Symbols(g)
 		pitch := l.CellW + 30
@@ -125,7 +140,7 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 		}
 	}
 	r.fHuge.Draw(r.frame, "POLARIS", W/2, 60, Center, cGold)
-	r.fBody.Draw(r.frame, i18n.T(lang, "attract.choose"), W/2, 230, Center, cText)
+	r.fBody.Draw(r.frame, title, W/2, 230, Center, cText)
 	if r.blink(now, 1600*time.Millisecond) {
 		f, t := r.fBig, i18n.T(lang, "attract.insert")
 		if f.Width(t) > W-80 {
