@@ -518,10 +518,12 @@ func (r *Renderer) jackpots(s *view.Snapshot, g engine.GameID) {
 		}
 		return
 	}
-	box := image.Rect(760, 24, 1500, 136)
+	// The progressive is Magic Stars' headline prize: centred over the
+	// reels, its amount in the field font (it was small and off-centre).
+	box := image.Rect(W/2-420, 14, W/2+420, 142)
 	r.fill(box, cPanel)
 	r.border(box, 3, cGoldDim)
-	r.fLabel.Draw(r.frame, i18n.T(lang, "jackpot.progressive"), (box.Min.X+box.Max.X)/2, box.Min.Y+10, Center, cGold)
+	r.fLabel.Draw(r.frame, i18n.T(lang, "jackpot.progressive"), W/2, box.Min.Y+8, Center, cGold)
 	var amount engine.Money
 	for _, v := range s.Jackpots {
 		if jackpotTier(v.Name) == engine.NoJackpot {
@@ -529,7 +531,7 @@ func (r *Renderer) jackpots(s *view.Snapshot, g engine.GameID) {
 			break
 		}
 	}
-	r.fValue.DrawB(r.frame, r.money(s, amount), (box.Min.X+box.Max.X)/2, box.Min.Y+56, Center, cWhite)
+	r.fField.DrawB(r.frame, r.money(s, amount), W/2, box.Min.Y+46, Center, cWhite)
 }
 
 func jackpotTier(name string) engine.Jackpot {
