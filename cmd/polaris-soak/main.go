@@ -283,16 +283,20 @@ func soak(o options) (growing int, err error) {
 	centralDB := filepath.Join(o.data, "cabinet", "central", "central.db")
 	var cen *proc
 	if !o.embedded {
-		pkiDir := filepath.Join(o.data, "pki")
-		if out, err := exec.Command(bin("polaris-central"), "pki", "cabinet", "-dir", pkiDir, "-id", "dev-1").CombinedOutput(); err != nil {
-			return 0, fmt.Errorf("pki: %v: %s", err, out)
+		// The CA stays offline (pkiDir, the cabinet's); the server gets
+		// its export, without the CA key, or refuses to start.
+		pkiDir, serverPKI := filepath.Join(o.data, "pki"), filepath.Join(o.data, "central-pki")
+		for _, args := range [][]string{{"cabinet", "-dir", pkiDir, "-id", "dev-1"}, {"export", "-dir", pkiDir, "-to", serverPKI}} {
+			if out, err := exec.Command(bin("polaris-central"), append([]string{"pki"}, args...)...).CombinedOutput(); err != nil {
+				return 0, fmt.Errorf("pki %s: %v: %s", args[0], err, out)
+			}
 		}
 		listen, err := freePort()
 		if err != nil {
 			return 0, err
 		}
 		cen, err = start("central", filepath.Join(o.out, "central.log"), "", bin("polaris-central"), "serve",
-			"-data", filepath.Join(o.data, "central"), "-pki", pkiDir, "-listen", listen, "-allow-unknown", "-debug-addr", "127.0.0.1:0")
+			"-data", filepath.Join(o.data, "central"), "-pki", serverPKI, "-listen", listen, "-allow-unknown", "-debug-addr", "127.0.0.1:0")
 		if err != nil {
 			return 0, err
 		}
