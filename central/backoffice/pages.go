@@ -548,7 +548,7 @@ func (c *Console) vouchers(w http.ResponseWriter, r *http.Request, s *session) {
 		out = append(out, vv)
 	}
 	c.render(w, r, s, http.StatusOK, "vouchers", map[string]any{"Vouchers": out, "Q": q, "Filter": filter,
-		"Outstanding": outstanding, "Expired": expired, "CanVoid": s.User.Role == RoleAdmin || s.User.Role == RoleManager})
+		"Outstanding": outstanding, "Expired": expired, "Filters": []string{"all", "outstanding", "expired", "pending"}, "CanVoid": s.User.Role == RoleAdmin || s.User.Role == RoleManager})
 }
 
 // voucherVoid requests a void (first person) or approves one (a second,
