@@ -74,7 +74,7 @@ func (b *browserT) eval(expr string) string {
 	b.t.Helper()
 	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
 	defer cancel()
-	s, err := chromedp.Run(ctx, chromedp.Evaluate[string]("String(" + expr + ")"))
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string]("String("+expr+")"))
 	if err != nil {
 		b.t.Fatalf("%s: %v", expr, err)
 	}
@@ -196,6 +196,28 @@ func TestConsoleInChromium(t *testing.T) {
 	// Log in; the dashboard counts both cabinets online.
 	b.login("alice")
 	b.waitText("#n-online", "2", 10*time.Second)
+
+	// The cabinets report events and meters: a tilt cleared and a handpay
+	// at Praha, an open tilt at Brno (the dashboard counts it).
+	at := r.e.Clock.Now()
+	bg := context.Background()
+	if err := r.cabs["CAB-PRAHA"].ReportEvents(bg, 1, []link.Event{
+		{Seq: 1, At: at, Kind: "tilt", Text: "door open"},
+		{Seq: 2, At: at.Add(time.Second), Kind: "tilt_cleared", Text: "door closed"},
+		{Seq: 3, At: at.Add(2 * time.Second), Kind: "handpay_paid", Text: "large win paid by the attendant", Amount: 500},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cabs["CAB-PRAHA"].ReportMeters(bg, 2, at, []link.Meter{{Name: "coin_in", Value: 80}, {Name: "coin_out", Value: 90}, {Name: "games_played", Value: 8}, {Name: "handpay_paid", Value: 500}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cabs["CAB-BRNO"].ReportEvents(bg, 1, []link.Event{{Seq: 1, At: at, Kind: "tilt", Text: "printer: paper out"}}); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/")
+	if got := b.text("#n-tilted") + "/" + b.text("#n-online"); got != "1/1" {
+		t.Fatalf("dashboard tilted/online %s, want 1/1", got)
+	}
 
 	// The cabinet that just played, with its rounds.
 	played := r.e.Count("rounds", "cabinet = 'CAB-PRAHA'")
@@ -319,8 +341,8 @@ func TestConsoleInChromium(t *testing.T) {
 	if err := r.e.Server.DB().QueryRow(`SELECT count(*), sum(stake), sum(total), sum(jackpot_amount) FROM rounds`).Scan(&n, &stakes, &wins2, &jps); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"total", "", "", fmt.Sprint(n), fmt.Sprint(stakes), fmt.Sprint(wins2), fmt.Sprint(stakes - wins2), fmt.Sprint(jps)}
-	if strings.Join(last[:8], ",") != strings.Join(want, ",") {
+	want := []string{"total", "", "", fmt.Sprint(n), fmt.Sprint(stakes), fmt.Sprint(wins2), fmt.Sprint(stakes - wins2), fmt.Sprint(jps), "500", "250", "0"}
+	if strings.Join(last, ",") != strings.Join(want, ",") {
 		t.Fatalf("CSV total %v, the store's rounds %v", last, want)
 	}
 	var sumRounds int64

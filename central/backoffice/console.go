@@ -339,7 +339,6 @@ func (c *Console) Handler() http.Handler {
 		if l := r.URL.Query().Get("lang"); l != "" {
 			if _, ok := catalog[l]; ok {
 				c.setCookie(w, cookieLang, l, 365*24*3600)
-				r.AddCookie(&http.Cookie{Name: cookieLang, Value: l})
 			}
 		}
 		switch r.URL.Path {

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
-	"reflect"
 	"sort"
 	"strconv"
 	"strings"
@@ -34,7 +33,6 @@ func parsePages() (pageSet, error) {
 		"ts":    ts,
 		"day":   func(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02") },
 		"join":  strings.Join,
-		"int64": func(v any) int64 { return reflect.ValueOf(v).Int() },
 	}).Parse(pagesHTML)
 	if err != nil {
 		return pageSet{}, fmt.Errorf("backoffice: templates: %w", err)
@@ -85,6 +83,13 @@ type navItem struct {
 }
 
 func (c *Console) lang(r *http.Request) string {
+	// ?lang= chooses (and the handler keeps it in a cookie), then the
+	// cookie, then the browser's languages.
+	if l := r.URL.Query().Get("lang"); l != "" {
+		if _, ok := catalog[l]; ok {
+			return l
+		}
+	}
 	if ck, err := r.Cookie(cookieLang); err == nil {
 		if _, ok := catalog[ck.Value]; ok {
 			return ck.Value
@@ -416,8 +421,14 @@ func (c *Console) jackpotRegister(ctx context.Context, u *User) ([]winView, erro
 }
 
 type poolView struct {
-	Hall  string
-	Pools []server.JackpotValue
+	Hall         string
+	Pools        []poolValue
+	Hits, Unpaid map[string]int // per pool, in this hall's register
+}
+
+type poolValue struct {
+	Pool, Name, Game string
+	Amount           int64
 }
 
 func (c *Console) jackpots(w http.ResponseWriter, r *http.Request, s *session) {
@@ -438,7 +449,19 @@ func (c *Console) jackpots(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	var pools []poolView
 	for h := range halls {
-		pools = append(pools, poolView{Hall: h, Pools: c.srv.JackpotValues(h)})
+		pv := poolView{Hall: h, Hits: map[string]int{}, Unpaid: map[string]int{}}
+		for _, v := range c.srv.JackpotValues(h) {
+			pv.Pools = append(pv.Pools, poolValue{Pool: v.Pool, Name: v.Name, Game: string(v.Game), Amount: int64(v.Amount)})
+		}
+		for _, w := range reg {
+			if w.Hall == h {
+				pv.Hits[w.Pool]++
+				if w.Paid == nil {
+					pv.Unpaid[w.Pool]++
+				}
+			}
+		}
+		pools = append(pools, pv)
 	}
 	sort.Slice(pools, func(i, j int) bool { return pools[i].Hall < pools[j].Hall })
 	c.render(w, r, s, http.StatusOK, "jackpots", map[string]any{"Register": reg, "Pools": pools,

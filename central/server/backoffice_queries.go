@@ -19,7 +19,11 @@ type CabinetRow struct {
 	Rounds                   int64
 	Stakes, Wins             int64
 	LastTilt, LastTiltClear  int64 // unix ns of the last "tilt" / "tilt_cleared" event, 0 if none
+	LastRoundAt              int64 // unix ns of the newest round drawn
 }
+
+// LastActive is when the cabinet last said Hello or drew a round.
+func (c CabinetRow) LastActive() int64 { return max(c.LastSeen, c.LastRoundAt) }
 
 // Tilted: the cabinet reported a tilt that it has not reported cleared.
 func (c CabinetRow) Tilted() bool { return c.LastTilt > c.LastTiltClear }
@@ -31,7 +35,8 @@ func Cabinets(ctx context.Context, db Querier) ([]CabinetRow, error) {
 		(SELECT coalesce(sum(stake), 0) FROM rounds r WHERE r.cabinet = c.id),
 		(SELECT coalesce(sum(total), 0) FROM rounds r WHERE r.cabinet = c.id),
 		(SELECT coalesce(max(at), 0) FROM events e WHERE e.cabinet = c.id AND e.kind = 'tilt'),
-		(SELECT coalesce(max(at), 0) FROM events e WHERE e.cabinet = c.id AND e.kind = 'tilt_cleared')
+		(SELECT coalesce(max(at), 0) FROM events e WHERE e.cabinet = c.id AND e.kind = 'tilt_cleared'),
+		(SELECT coalesce(max(drawn_at), 0) FROM rounds r WHERE r.cabinet = c.id)
 		FROM cabinets c ORDER BY c.id`)
 	if err != nil {
 		return nil, fmt.Errorf("server: cabinets: %w", err)
@@ -41,7 +46,7 @@ func Cabinets(ctx context.Context, db Querier) ([]CabinetRow, error) {
 	for rows.Next() {
 		var c CabinetRow
 		var en int
-		if err := rows.Scan(&c.ID, &c.Hall, &en, &c.Reason, &c.Models, &c.FirstSeen, &c.LastSeen, &c.Rounds, &c.Stakes, &c.Wins, &c.LastTilt, &c.LastTiltClear); err != nil {
+		if err := rows.Scan(&c.ID, &c.Hall, &en, &c.Reason, &c.Models, &c.FirstSeen, &c.LastSeen, &c.Rounds, &c.Stakes, &c.Wins, &c.LastTilt, &c.LastTiltClear, &c.LastRoundAt); err != nil {
 			return nil, fmt.Errorf("server: cabinets: %w", err)
 		}
 		c.Enabled = en != 0
