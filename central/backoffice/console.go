@@ -427,3 +427,38 @@ func (c *Console) badRequest(w http.ResponseWriter, r *http.Request, s *session,
 	c.log.Warn("back office form refused", "path", r.URL.Path, "user", s.User.Name, "why", msg)
 	c.render(w, r, s, http.StatusBadRequest, "error", map[string]any{"Message": msg})
 }
+
+// Bootstrap creates the first administrator when the console has no user
+// yet (polaris-central serve -backoffice-admin NAME, the password from
+// the environment); with users already, it does nothing.
+func (c *Console) Bootstrap(ctx context.Context, name, password string) (created bool, err error) {
+	var n int
+	if err := c.srv.DB().QueryRowContext(ctx, `SELECT count(*) FROM bo_users`).Scan(&n); err != nil {
+		return false, err
+	}
+	if n > 0 {
+		return false, nil
+	}
+	if err := c.AddUser(ctx, "bootstrap", name, password, RoleAdmin, nil); err != nil {
+		return false, err
+	}
+	return true, nil
+}
+
+// Start makes the console for srv and serves it on addr over TLS with the
+// server certificate of pkiDir.
+func Start(ctx context.Context, srv *server.Server, addr, pkiDir string, log *slog.Logger) (*Console, *http.Server, net.Addr, error) {
+	c, err := New(ctx, Options{Server: srv, Log: log})
+	if err != nil {
+		return nil, nil, nil, err
+	}
+	t, err := TLSConfig(pkiDir)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("backoffice: %w", err)
+	}
+	hs, a, err := c.ListenTLS(addr, t)
+	if err != nil {
+		return nil, nil, nil, fmt.Errorf("backoffice: %w", err)
+	}
+	return c, hs, a, nil
+}
