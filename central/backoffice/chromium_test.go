@@ -232,6 +232,10 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := b.eval(`document.querySelectorAll('#rounds tr').length - 1`); got != strconv.Itoa(min(played, 20)) {
 		t.Fatalf("cabinet page lists %s rounds", got)
 	}
+	// Every round's outcome is shown from its signed body, signature checked.
+	if got := b.eval(`document.querySelectorAll('#rounds .sig.ok').length`); got != strconv.Itoa(min(played, 20)) {
+		t.Fatalf("%s rounds with a checked outcome", got)
+	}
 	b.typeInto("#reason", "door alarm check")
 	b.click("#disable")
 	if got := b.text("#cab-state"); got != "disabled" {

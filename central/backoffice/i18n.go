@@ -37,7 +37,7 @@ var catalog = map[string]map[string]string{
 		"err.sameperson":  "A void must be approved by a second person, not the one who requested it.",
 		"err.notvoidable": "This voucher cannot be voided.", "err.report": "Bad report parameters.",
 		"role.administrator": "administrator", "role.manager": "hall manager", "role.auditor": "auditor", "role.attendant": "attendant",
-		"back": "Back", "nav.cabinet": "Cabinet", "nav.login": "Login", "nav.forbidden": "Forbidden", "nav.error": "Error",
+		"back": "Back", "outcome": "Outcome (as the recall shows it)", "sig.ok": "signature of the central system checked", "sig.bad": "SIGNATURE OR BODY WRONG", "nav.cabinet": "Cabinet", "nav.login": "Login", "nav.forbidden": "Forbidden", "nav.error": "Error",
 	},
 	"cs": {
 		"nav.dashboard": "Přehled", "nav.cabinets": "Terminály", "nav.jackpots": "Jackpoty", "nav.vouchers": "Tikety",
@@ -73,7 +73,7 @@ var catalog = map[string]map[string]string{
 		"err.sameperson":  "Zneplatnění musí schválit druhá osoba, ne ta, která o ně žádala.",
 		"err.notvoidable": "Tento tiket nelze zneplatnit.", "err.report": "Chybné parametry výkazu.",
 		"role.administrator": "administrátor", "role.manager": "vedoucí herny", "role.auditor": "auditor", "role.attendant": "obsluha",
-		"back": "Zpět",
+		"back": "Zpět", "outcome": "Výsledek (jako v historii her)", "sig.ok": "podpis centrálního systému ověřen", "sig.bad": "PODPIS NEBO OBSAH CHYBNÝ",
 	},
 	"de": {
 		"nav.dashboard": "Übersicht", "nav.cabinets": "Terminals", "nav.jackpots": "Jackpots", "nav.vouchers": "Tickets",
@@ -109,7 +109,7 @@ var catalog = map[string]map[string]string{
 		"err.sameperson":  "Ein Storno muss eine zweite Person genehmigen, nicht die antragstellende.",
 		"err.notvoidable": "Dieses Ticket kann nicht storniert werden.", "err.report": "Falsche Berichtsparameter.",
 		"role.administrator": "Administrator", "role.manager": "Hallenleiter", "role.auditor": "Prüfer", "role.attendant": "Aufsicht",
-		"back": "Zurück",
+		"back": "Zurück", "outcome": "Ergebnis (wie in der Spielhistorie)", "sig.ok": "Signatur des Zentralsystems geprüft", "sig.bad": "SIGNATUR ODER INHALT FALSCH",
 	},
 }
 

@@ -330,6 +330,14 @@ func (c *Console) cabinet(w http.ResponseWriter, r *http.Request, s *session) {
 		c.fail(w, r, err)
 		return
 	}
+	type roundView struct {
+		server.RoundRow
+		Outcome outcomeView
+	}
+	rv := make([]roundView, len(rounds))
+	for i, rd := range rounds {
+		rv[i] = roundView{rd, describeOutcome(c.srv.PublicKey(), id, rd)}
+	}
 	alarms := c.srv.Alarms(id)
 	var al []string
 	for k, v := range alarms {
@@ -337,7 +345,7 @@ func (c *Console) cabinet(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	sort.Strings(al)
 	c.render(w, r, s, http.StatusOK, "cabinet", map[string]any{
-		"Cab": cb, "Meters": meters, "Events": events, "Rounds": rounds, "AlarmCounts": al,
+		"Cab": cb, "Meters": meters, "Events": events, "Rounds": rv, "AlarmCounts": al,
 		"CanSwitch": s.User.Role == RoleAdmin || s.User.Role == RoleManager,
 	})
 }

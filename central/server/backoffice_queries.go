@@ -115,11 +115,12 @@ type RoundRow struct {
 	Jackpot              int64
 	RiskOK, Committed    bool
 	DrawnAt, CommittedAt int64
+	Body, Sig            []byte // the signed outcome as sent to the cabinet
 }
 
 // LastRounds lists a cabinet's newest rounds, at most limit.
 func LastRounds(ctx context.Context, db Querier, cabinet string, limit int) ([]RoundRow, error) {
-	rows, err := db.QueryContext(ctx, `SELECT round, game, model_id, stake, total, jackpot_pool, jackpot_amount, risk_ok, drawn_at, coalesce(committed_at, 0)
+	rows, err := db.QueryContext(ctx, `SELECT round, game, model_id, stake, total, jackpot_pool, jackpot_amount, risk_ok, drawn_at, coalesce(committed_at, 0), body, sig
 		FROM rounds WHERE cabinet = ? ORDER BY round DESC LIMIT ?`, cabinet, limit)
 	if err != nil {
 		return nil, fmt.Errorf("server: rounds: %w", err)
@@ -129,7 +130,7 @@ func LastRounds(ctx context.Context, db Querier, cabinet string, limit int) ([]R
 	for rows.Next() {
 		var r RoundRow
 		var risk int
-		if err := rows.Scan(&r.Round, &r.Game, &r.Model, &r.Stake, &r.Total, &r.JackpotPool, &r.Jackpot, &risk, &r.DrawnAt, &r.CommittedAt); err != nil {
+		if err := rows.Scan(&r.Round, &r.Game, &r.Model, &r.Stake, &r.Total, &r.JackpotPool, &r.Jackpot, &risk, &r.DrawnAt, &r.CommittedAt, &r.Body, &r.Sig); err != nil {
 			return nil, fmt.Errorf("server: rounds: %w", err)
 		}
 		r.RiskOK, r.Committed = risk != 0, r.CommittedAt != 0
