@@ -143,7 +143,7 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, s *session, sta
 func (c *Console) renderLogin(w http.ResponseWriter, r *http.Request, status int, msg string) {
 	token := randomHex(32)
 	c.setCookie(w, cookieLogin, token, 3600)
-	v := view{Title: c.title, Lang: c.lang(r), Page: "login", CSRF: token, D: map[string]any{"Message": msg}}
+	v := view{Title: c.title, Lang: c.lang(r), Page: "login", CSRF: token, Now: c.now().UnixNano(), D: map[string]any{"Message": msg}}
 	var buf bytes.Buffer
 	if err := c.pages.t.ExecuteTemplate(&buf, "login", v); err != nil {
 		c.fail(w, r, err)
