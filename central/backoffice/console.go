@@ -176,9 +176,20 @@ func (c *Console) wait(keys ...string) time.Duration {
 	return longest
 }
 
+// maxTracked bounds the failure table: a flood of invented user names
+// must not grow it without end. Entries whose wait has passed go first.
+const maxTracked = 10000
+
 func (c *Console) failed(keys ...string) {
 	c.limMu.Lock()
 	defer c.limMu.Unlock()
+	if len(c.fails) >= maxTracked {
+		for k, f := range c.fails {
+			if c.now().Sub(f.last) > maxWait {
+				delete(c.fails, k)
+			}
+		}
+	}
 	for _, k := range keys {
 		f := c.fails[k]
 		if f == nil {

@@ -228,8 +228,51 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 	if len(open) > 20 {
 		open = open[:20]
 	}
+	// Per hall: the cabinets by state and today's (UTC) play.
+	type hallRow struct {
+		Hall                               string
+		Cabinets, Online, Tilted, Disabled int
+		Rounds, Stakes, Wins, GGR          int64
+	}
+	hallsBy := map[string]*hallRow{}
+	for _, cb := range cabs {
+		h := hallsBy[cb.Hall]
+		if h == nil {
+			h = &hallRow{Hall: cb.Hall}
+			hallsBy[cb.Hall] = h
+		}
+		h.Cabinets++
+		switch cb.State {
+		case "online":
+			h.Online++
+		case "tilted":
+			h.Tilted++
+		case "disabled":
+			h.Disabled++
+		}
+	}
+	day := now.UTC().Truncate(24 * time.Hour)
+	today, err := server.DailyTotals(ctx, c.srv.DB(), day.UnixNano(), day.Add(24*time.Hour).UnixNano())
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	for _, d := range today {
+		if h := hallsBy[d.Hall]; h != nil && mine[d.Cabinet] {
+			h.Rounds += d.Rounds
+			h.Stakes += d.Stakes
+			h.Wins += d.Wins
+			h.GGR += d.Stakes - d.Wins
+		}
+	}
+	var halls []hallRow
+	for _, h := range hallsBy {
+		halls = append(halls, *h)
+	}
+	sort.Slice(halls, func(i, j int) bool { return halls[i].Hall < halls[j].Hall })
 	lang := c.lang(r)
 	c.render(w, r, s, http.StatusOK, "dashboard", map[string]any{
+		"Halls":       halls,
 		"Counts":      counts,
 		"RoundsChart": hourChart(hours, since, 24, func(b server.HourBucket) int64 { return b.Rounds }, tr(lang, "dash.rounds"), false),
 		"StakesChart": hourChart(hours, since, 24, func(b server.HourBucket) int64 { return b.Stakes }, tr(lang, "dash.stakes"), true),

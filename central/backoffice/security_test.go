@@ -3,6 +3,7 @@ package backoffice
 import (
 	"context"
 	"database/sql"
+	"fmt"
 	"net/http"
 	"net/url"
 	"strings"
@@ -209,5 +210,108 @@ func TestVoucherVoidNeedsTwoPeople(t *testing.T) {
 	}
 	if _, err := r.cabs["CAB-BRNO"].RedeemVoucher(context.Background(), v.Number); err == nil {
 		t.Fatal("a void voucher was redeemed")
+	}
+}
+
+// Sessions end: at logout (the old cookie no longer works) and after
+// SessionTTL.
+func TestSessionsEnd(t *testing.T) {
+	r := newRig(t)
+	c, token := r.login("alice")
+	if st, _ := r.post(c, "/logout", url.Values{"csrf": {token}}); st != http.StatusSeeOther {
+		t.Fatalf("logout: %d", st)
+	}
+	if st, _ := r.get(c, "/"); st != http.StatusSeeOther {
+		t.Fatalf("after logout: %d, want the login redirect", st)
+	}
+	// Replaying the old cookie after logout: refused too.
+	c2, _ := r.login("bob")
+	u, _ := url.Parse(r.url)
+	old := c2.Jar.Cookies(u)
+	r.post(c2, "/logout", url.Values{"csrf": {csrfOf(t, func() string { _, b := r.get(c2, "/players"); return b }())}})
+	replay := r.client()
+	replay.Jar.SetCookies(u, old)
+	if st, _ := r.get(replay, "/"); st != http.StatusSeeOther {
+		t.Fatalf("an old session cookie after logout: %d", st)
+	}
+	c3, _ := r.login("eva")
+	if st, _ := r.get(c3, "/audit"); st != http.StatusOK {
+		t.Fatalf("fresh session: %d", st)
+	}
+	r.e.Clock.Advance(8*time.Hour + time.Second)
+	if st, _ := r.get(c3, "/audit"); st != http.StatusSeeOther {
+		t.Fatalf("after the session's 8 h: %d, want the login redirect", st)
+	}
+}
+
+// Payouts: an attendant pays only their hall's jackpots, and an incomplete
+// MS-18 form is refused and records nothing.
+func TestJackpotPayoutChecks(t *testing.T) {
+	r := newRig(t)
+	for i := 0; r.e.Count("rounds", "jackpot_amount > 0 AND cabinet = 'CAB-BRNO'") == 0; i++ {
+		if i > 200 {
+			t.Fatal("no jackpot")
+		}
+		r.play("CAB-BRNO", 1)
+	}
+	var round int64
+	r.e.Server.DB().QueryRow(`SELECT round FROM rounds WHERE jackpot_amount > 0 AND cabinet = 'CAB-BRNO'`).Scan(&round)
+	form := url.Values{"cabinet": {"CAB-BRNO"}, "round": {fmt.Sprint(round)}, "attendant": {"Karel"}, "form": {"F-1"}, "winner": {"W"}, "document": {"D"}}
+	ck, tk := r.login("karel") // attendant of praha-1
+	form.Set("csrf", tk)
+	if st, _ := r.post(ck, "/jackpots", form); st != http.StatusForbidden {
+		t.Fatalf("praha attendant pays a brno jackpot: %d", st)
+	}
+	cj, tj := r.login("jana") // manager of brno-1
+	form.Set("csrf", tj)
+	form.Del("document")
+	if st, _ := r.post(cj, "/jackpots", form); st != http.StatusBadRequest {
+		t.Fatalf("payout without the ID document: %d", st)
+	}
+	if n := r.e.Count("bo_jackpot_payouts", ""); n != 0 {
+		t.Fatalf("%d payouts recorded from refused forms", n)
+	}
+	form.Set("document", "OP 1")
+	if st, _ := r.post(cj, "/jackpots", form); st != http.StatusSeeOther {
+		t.Fatalf("complete form: %d", st)
+	}
+	if st, _ := r.post(cj, "/jackpots", form); st != http.StatusBadRequest {
+		t.Fatalf("paid twice: %d", st)
+	}
+	if n := r.e.Count("bo_jackpot_payouts", ""); n != 1 {
+		t.Fatalf("%d payouts", n)
+	}
+}
+
+// Only an administrator adds users; the new user can log in with the
+// role given.
+func TestUsersByAdministratorOnly(t *testing.T) {
+	r := newRig(t)
+	add := url.Values{"name": {"zdena"}, "password": {"another long password"}, "role": {RoleAttendant}, "halls": {"brno-1"}}
+	cp, tp := r.login("petr")
+	add.Set("csrf", tp)
+	if st, _ := r.post(cp, "/users", add); st != http.StatusForbidden {
+		t.Fatalf("a manager adds a user: %d", st)
+	}
+	ca, ta := r.login("alice")
+	add.Set("csrf", ta)
+	add.Set("password", "short")
+	if st, _ := r.post(ca, "/users", add); st != http.StatusBadRequest {
+		t.Fatalf("a short password: %d", st)
+	}
+	add.Set("password", "another long password")
+	if st, _ := r.post(ca, "/users", add); st != http.StatusSeeOther {
+		t.Fatalf("add: %d", st)
+	}
+	c := r.client()
+	_, body := r.get(c, "/login")
+	if st, _ := r.post(c, "/login", url.Values{"csrf": {csrfOf(t, body)}, "user": {"zdena"}, "password": {"another long password"}}); st != http.StatusSeeOther {
+		t.Fatalf("the new user logs in: %d", st)
+	}
+	if st, _ := r.get(c, "/reports"); st != http.StatusForbidden {
+		t.Fatalf("the new attendant opens reports: %d", st)
+	}
+	if r.e.Count("bo_audit", "action = 'user.create' AND actor = 'alice' AND object = 'zdena'") != 1 {
+		t.Fatal("the user creation is not in the audit log")
 	}
 }
