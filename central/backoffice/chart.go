@@ -44,7 +44,7 @@ func hourChart(buckets []server.HourBucket, since time.Time, n int, val func(ser
 		x := float64(left) + float64(i)*bw
 		fmt.Fprintf(&b, `<rect class="bar" x="%.1f" y="%.1f" width="%.1f" height="%.1f"><title>%s: %d</title></rect>`,
 			x+1, float64(topPad)+plotH-h, bw-2, h, time.Unix(0, (first+int64(i))*int64(time.Hour)).UTC().Format("15:04"), v)
-		if i%3 == 0 {
+		if (n-1-i)%3 == 0 { // the current hour (the last bar) labelled
 			fmt.Fprintf(&b, `<text class="axis" x="%.1f" y="%d" text-anchor="middle">%s</text>`, x+bw/2, H-6,
 				time.Unix(0, (first+int64(i))*int64(time.Hour)).UTC().Format("15h"))
 		}
