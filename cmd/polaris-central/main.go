@@ -26,6 +26,7 @@ import (
 
 	"github.com/pelletier/go-toml/v2"
 
+	"github.com/polaris-vlt/polaris/central/backoffice"
 	"github.com/polaris-vlt/polaris/central/hall"
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
@@ -51,6 +52,8 @@ type Config struct {
 	VoucherValidity      string            `toml:"voucher_validity"` // Go duration, default 720h
 	HoldTimeout          string            `toml:"hold_timeout"`     // Go duration, default 2m
 	Halls                map[string]string `toml:"halls"`            // cabinet id -> hall id
+
+	BackofficeAddr string `toml:"backoffice_addr"` // HTTPS back office console (central/backoffice); empty = off
 }
 
 func main() {
@@ -147,6 +150,8 @@ func serve(args []string) error {
 	jp := fs.String("jackpots", "", "jackpot configuration file (TOML or JSON)")
 	hallAddr := fs.String("hall-addr", "", "HTTP address of the hall jackpot page, e.g. 127.0.0.1:8080")
 	allow := fs.Bool("allow-unknown", false, "admit any cabinet whose certificate the CA signed")
+	boAddr := fs.String("backoffice", "", "HTTPS address of the back office console, e.g. 127.0.0.1:8443")
+	boAdmin := fs.String("backoffice-admin", "", "create this first back office administrator if there is no user (password from $POLARIS_BACKOFFICE_PASSWORD)")
 	fs.Func("debug-addr", "loopback address of a pprof and runtime-numbers endpoint (soak tests; off unless given)", rtdebug.Flag("polaris-central"))
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -173,6 +178,7 @@ func serve(args []string) error {
 	set(&cfg.SigningKeyPath, *signing, filepath.Join(cfg.PKIDir, pki.SigningKey))
 	set(&cfg.JackpotConfig, *jp, "")
 	set(&cfg.HallAddr, *hallAddr, "")
+	set(&cfg.BackofficeAddr, *boAddr, "")
 	set(&cfg.AdminSocket, "", filepath.Join(cfg.DataDir, "admin.sock"))
 	if *allow {
 		cfg.AllowUnknownCabinets = true
@@ -240,6 +246,23 @@ func serve(args []string) error {
 	}
 	defer admin.Close()
 	log.Info("admin socket", "path", cfg.AdminSocket)
+	if cfg.BackofficeAddr != "" {
+		bo, bsrv, baddr, err := backoffice.Start(context.Background(), srv, cfg.BackofficeAddr, cfg.PKIDir, log)
+		if err != nil {
+			srv.Close()
+			return err
+		}
+		defer bsrv.Close()
+		if *boAdmin != "" {
+			if made, err := bo.Bootstrap(context.Background(), *boAdmin, os.Getenv("POLARIS_BACKOFFICE_PASSWORD")); err != nil {
+				srv.Close()
+				return err
+			} else if made {
+				log.Info("back office administrator created", "user", *boAdmin)
+			}
+		}
+		log.Info("back office console", "url", "https://"+baddr.String()+"/")
+	}
 	var hsrv *http.Server
 	if cfg.HallAddr != "" {
 		if adapter == nil {

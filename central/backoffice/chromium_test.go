@@ -1,0 +1,394 @@
+package backoffice
+
+import (
+	"context"
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/chromedp/cdproto/browser"
+	"github.com/chromedp/cdproto/cdp"
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
+	"github.com/polaris-vlt/polaris/central/internal/testenv"
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/internal/hosttools"
+)
+
+// ScreenshotsEnv names a directory the browser test writes its PNGs to
+// (the committed ones: POLARIS_BACKOFFICE_SCREENSHOTS=screenshots, run in
+// this package's directory); unset, they go to a temporary directory.
+const ScreenshotsEnv = "POLARIS_BACKOFFICE_SCREENSHOTS"
+
+type browserT struct {
+	t   *testing.T
+	r   *rig
+	ctx context.Context
+	dir string // screenshots
+}
+
+func (b *browserT) do(steps ...chromedp.Action[chromedp.Void]) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	if err := chromedp.Do(ctx, steps...); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *browserT) open(path string) {
+	b.t.Helper()
+	b.do(chromedp.Navigate(b.r.url + path))
+}
+
+// click clicks sel and waits for the page it loads (a form's answer).
+func (b *browserT) click(sel string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	if _, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
+		b.t.Fatalf("click %s: %v", sel, err)
+	}
+}
+
+func (b *browserT) text(sel string) string {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
+	if err != nil {
+		b.t.Fatalf("text of %s: %v", sel, err)
+	}
+	return strings.TrimSpace(s)
+}
+
+func (b *browserT) eval(expr string) string {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	s, err := chromedp.Run(ctx, chromedp.Evaluate[string]("String("+expr+")"))
+	if err != nil {
+		b.t.Fatalf("%s: %v", expr, err)
+	}
+	return s
+}
+
+func (b *browserT) typeInto(sel, v string) {
+	b.t.Helper()
+	b.do(chromedp.SendKeys(chromedp.CSS(sel), v))
+}
+
+func (b *browserT) shot(name string) {
+	b.t.Helper()
+	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	defer cancel()
+	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		b.t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(b.dir, name+".png"), png, 0o644); err != nil {
+		b.t.Fatal(err)
+	}
+}
+
+func (b *browserT) theme(dark bool) {
+	b.t.Helper()
+	v := "light"
+	if dark {
+		v = "dark"
+	}
+	b.do(func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, emulation.SetEmulatedMedia, emulation.SetEmulatedMediaParams{
+			Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: v}}})
+		return chromedp.Void{}, err
+	})
+}
+
+func (b *browserT) login(name string) {
+	b.t.Helper()
+	b.open("/login")
+	b.typeInto("#user", name)
+	b.typeInto("#password", password)
+	b.click("#login")
+	if got := b.text("#me"); got != name {
+		b.t.Fatalf("logged in as %q, want %s", got, name)
+	}
+}
+
+func (b *browserT) waitText(sel, want string, within time.Duration) {
+	b.t.Helper()
+	deadline := time.Now().Add(within)
+	got := ""
+	for time.Now().Before(deadline) {
+		if got = b.text(sel); got == want {
+			return
+		}
+		time.Sleep(200 * time.Millisecond)
+		b.do(chromedp.Reload())
+	}
+	b.t.Fatalf("%s shows %q, want %q", sel, got, want)
+}
+
+// TestConsoleInChromium drives the console in real headless Chromium over
+// TLS against a real central server with two cabinets playing over real
+// gRPC: log in, see the cabinet that just played, disable it (its next
+// round is refused), mark a jackpot paid and find it in the register and
+// the audit log, void a voucher with two people, download a report whose
+// totals equal the store's rounds; and a screenshot of every page, light
+// and dark.
+func TestConsoleInChromium(t *testing.T) {
+	bin := hosttools.Need(t, "chromium", "chromium-browser", "google-chrome")
+	r := newRig(t)
+	// Play until the Praha cabinet won a jackpot (one in four rounds).
+	for i := 0; ; i++ {
+		if r.play("CAB-PRAHA", 1) > 0 && i >= 5 {
+			break
+		}
+		if i > 200 {
+			t.Fatal("no jackpot in 200 rounds")
+		}
+	}
+	r.play("CAB-BRNO", 7)
+	voucher, err := r.cabs["CAB-PRAHA"].IssueVoucher(context.Background(), 250, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	dir := os.Getenv(ScreenshotsEnv)
+	if dir == "" {
+		dir = t.TempDir()
+	} else if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	downloads := t.TempDir()
+	opts := append(chromedp.DefaultExecAllocatorOptions[:], chromedp.ExecPath(bin), chromedp.NoSandbox, chromedp.DisableGPU,
+		chromedp.WindowSize(1280, 900), chromedp.UserDataDir(t.TempDir()),
+		// The console's certificate is signed by the test PKI's CA, which
+		// this browser profile does not know.
+		chromedp.Flag("ignore-certificate-errors", true), chromedp.Flag("lang", "en-US"))
+	actx, cancelA := chromedp.NewExecAllocator(context.Background(), opts...)
+	defer cancelA()
+	ctx, cancel := chromedp.NewContext(actx)
+	defer cancel()
+	b := &browserT{t: t, r: r, ctx: ctx, dir: dir}
+	// The first call starts the browser, which lives as long as its
+	// context: no timeout on this one.
+	if err := chromedp.Do(ctx, chromedp.Navigate("about:blank")); err != nil {
+		t.Fatal(err)
+	}
+
+	b.theme(false)
+	b.open("/login")
+	b.shot("01_login_light")
+	b.theme(true)
+	b.do(chromedp.Reload())
+	b.shot("01_login_dark")
+	b.theme(false)
+
+	// Log in; the dashboard counts both cabinets online.
+	b.login("alice")
+	b.waitText("#n-online", "2", 10*time.Second)
+
+	// The cabinets report events and meters: a tilt cleared and a handpay
+	// at Praha, an open tilt at Brno (the dashboard counts it).
+	at := r.e.Clock.Now()
+	bg := context.Background()
+	if err := r.cabs["CAB-PRAHA"].ReportEvents(bg, 1, []link.Event{
+		{Seq: 1, At: at, Kind: "tilt", Text: "door open"},
+		{Seq: 2, At: at.Add(time.Second), Kind: "tilt_cleared", Text: "door closed"},
+		{Seq: 3, At: at.Add(2 * time.Second), Kind: "handpay_paid", Text: "large win paid by the attendant", Amount: 500},
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cabs["CAB-PRAHA"].ReportMeters(bg, 2, at, []link.Meter{{Name: "coin_in", Value: 80}, {Name: "coin_out", Value: 90}, {Name: "games_played", Value: 8}, {Name: "handpay_paid", Value: 500}}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.cabs["CAB-BRNO"].ReportEvents(bg, 1, []link.Event{{Seq: 1, At: at, Kind: "tilt", Text: "printer: paper out"}}); err != nil {
+		t.Fatal(err)
+	}
+	b.open("/")
+	if got := b.text("#n-tilted") + "/" + b.text("#n-online"); got != "1/1" {
+		t.Fatalf("dashboard tilted/online %s, want 1/1", got)
+	}
+
+	// The cabinet that just played, with its rounds.
+	played := r.e.Count("rounds", "cabinet = 'CAB-PRAHA'")
+	b.open("/cabinets")
+	if got := b.text(`tr[data-cabinet="CAB-PRAHA"] .rounds`); got != strconv.Itoa(played) {
+		t.Fatalf("cabinets page: CAB-PRAHA has %s rounds, the store %d", got, played)
+	}
+
+	// Disable it with a reason: the cabinet is told at once and its next
+	// round is refused.
+	b.open("/cabinet?id=CAB-PRAHA")
+	if got := b.eval(`document.querySelectorAll('#rounds tr').length - 1`); got != strconv.Itoa(min(played, 20)) {
+		t.Fatalf("cabinet page lists %s rounds", got)
+	}
+	// Every round's outcome is shown from its signed body, signature checked.
+	if got := b.eval(`document.querySelectorAll('#rounds .sig.ok').length`); got != strconv.Itoa(min(played, 20)) {
+		t.Fatalf("%s rounds with a checked outcome", got)
+	}
+	b.typeInto("#reason", "door alarm check")
+	b.click("#disable")
+	if got := b.text("#cab-state"); got != "disabled" {
+		t.Fatalf("cabinet state after disable: %q", got)
+	}
+	if !strings.Contains(b.text("#cab-reason"), "door alarm check") {
+		t.Fatal("the reason is not shown")
+	}
+	cab := r.cabs["CAB-PRAHA"]
+	wait := time.After(10 * time.Second)
+	for got := false; !got; {
+		select {
+		case n := <-cab.Notices():
+			got = n.Command != nil && n.Command.Kind == link.CmdDisable && strings.Contains(n.Command.Reason, "door alarm check")
+		case <-wait:
+			t.Fatal("the cabinet was not told it is disabled")
+		}
+	}
+	nextRound["CAB-PRAHA"]++
+	_, err = cab.RequestOutcome(context.Background(), nextRound["CAB-PRAHA"], testenv.GameID, testenv.TheGame.ModelID(), 10)
+	if link.Reason(err) != server.ReasonCabinetDisabled {
+		t.Fatalf("the next round of the disabled cabinet: %v, want %s", err, server.ReasonCabinetDisabled)
+	}
+	nextRound["CAB-PRAHA"]--
+	b.shot("04_cabinet_light")
+
+	// Mark a jackpot paid; it shows in the register and the audit log.
+	wins, err := server.JackpotWins(context.Background(), r.e.Server.DB())
+	if err != nil || len(wins) == 0 {
+		t.Fatalf("jackpot wins %v %v", wins, err)
+	}
+	var w server.JackpotWin
+	for _, x := range wins {
+		if x.Cabinet == "CAB-PRAHA" {
+			w = x
+		}
+	}
+	row := fmt.Sprintf(`tr[data-win="CAB-PRAHA/%d"]`, w.Round)
+	b.open("/jackpots")
+	b.typeInto(row+` input[name="attendant"]`, "Karel Novák")
+	b.typeInto(row+` input[name="form"]`, "JP-2026-0042")
+	b.typeInto(row+` input[name="winner"]`, "Jan Dvořák")
+	b.typeInto(row+` input[name="document"]`, "OP 123456789")
+	b.click(row + ` button`)
+	if got := b.text(row + ` .form`); got != "JP-2026-0042" {
+		t.Fatalf("register shows form %q", got)
+	}
+	b.open("/audit")
+	found := b.eval(`[...document.querySelectorAll('#audit tr')].some(tr => tr.querySelector('.action')?.textContent === 'jackpot.paid' && tr.querySelector('.object')?.textContent === 'CAB-PRAHA/` + strconv.FormatUint(w.Round, 10) + `' && tr.textContent.includes('JP-2026-0042'))`)
+	if found != "true" {
+		t.Fatal("the payout is not in the audit log")
+	}
+
+	// Void a voucher: alice asks, bob approves.
+	vrow := fmt.Sprintf(`tr[data-voucher="%s"]`, voucher.Number)
+	b.open("/vouchers?q=" + voucher.Number)
+	b.typeInto(vrow+" .reason", "ticket printed twice")
+	b.click(vrow + " .request")
+	if b.eval(`document.querySelector('`+vrow+` .approve') !== null`) != "true" {
+		t.Fatal("no approval button after the request")
+	}
+	b.click(vrow + " .approve") // alice herself: refused
+	if !strings.Contains(b.text("#error"), "second person") {
+		t.Fatal("the requester approved her own void")
+	}
+	b.click("#logout")
+	b.login("bob")
+	b.open("/vouchers?q=" + voucher.Number)
+	b.click(vrow + " .approve")
+	if got := b.text(vrow + " .vstate"); got != "void" {
+		t.Fatalf("voucher state %q after approval", got)
+	}
+	if _, err := r.cabs["CAB-BRNO"].RedeemVoucher(context.Background(), voucher.Number); link.Reason(err) != server.ReasonVoucherVoid {
+		t.Fatalf("redeem the void voucher: %v", err)
+	}
+
+	// Download the daily report by cabinet: its totals are the store's.
+	b.open("/reports?period=day&by=cabinet")
+	b.do(func(ctx context.Context, t *chromedp.Target) (chromedp.Void, error) {
+		_, err := cdp.Call(ctx, t, browser.SetDownloadBehavior, browser.SetDownloadBehaviorParams{
+			Behavior: browser.SetDownloadBehaviorBehaviorAllow, DownloadPath: downloads})
+		return chromedp.Void{}, err
+	})
+	b.do(chromedp.Click(chromedp.ID("csv")))
+	var file string
+	for i := 0; file == "" && i < 100; i++ {
+		m, _ := filepath.Glob(filepath.Join(downloads, "*.csv"))
+		if len(m) == 1 {
+			file = m[0]
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	if file == "" {
+		t.Fatal("no CSV downloaded")
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := recs[len(recs)-1]
+	var n, stakes, wins2, jps int64
+	if err := r.e.Server.DB().QueryRow(`SELECT count(*), sum(stake), sum(total), sum(jackpot_amount) FROM rounds`).Scan(&n, &stakes, &wins2, &jps); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"total", "", "", fmt.Sprint(n), fmt.Sprint(stakes), fmt.Sprint(wins2), fmt.Sprint(stakes - wins2), fmt.Sprint(jps), "500", "250", "0"}
+	if strings.Join(last, ",") != strings.Join(want, ",") {
+		t.Fatalf("CSV total %v, the store's rounds %v", last, want)
+	}
+	var sumRounds int64
+	for _, rec := range recs[1 : len(recs)-1] {
+		v, _ := strconv.ParseInt(rec[3], 10, 64)
+		sumRounds += v
+	}
+	if sumRounds != n || len(recs) != 4 { // header, two cabinets, total
+		t.Fatalf("CSV rows %v", recs)
+	}
+
+	// A hall manager is refused another hall's cabinet.
+	b.click("#logout")
+	b.login("petr")
+	b.open("/cabinet?id=CAB-BRNO")
+	if b.text("h1") != "403" {
+		t.Fatal("petr opened a Brno cabinet")
+	}
+	b.shot("11_forbidden_light")
+	b.click("#logout")
+
+	// Every page, light and dark, as the administrator; the dashboard in
+	// each language.
+	b.login("alice")
+	pages := []struct{ name, path string }{
+		{"02_dashboard", "/"}, {"03_cabinets", "/cabinets"}, {"04_cabinet", "/cabinet?id=CAB-PRAHA"},
+		{"05_jackpots", "/jackpots"}, {"06_vouchers", "/vouchers"}, {"07_reports_day", "/reports?period=day&by=cabinet"},
+		{"08_reports_month", "/reports?period=month&by=hall"}, {"09_audit", "/audit"}, {"10_users", "/users"}, {"12_players", "/players"},
+	}
+	for _, dark := range []bool{false, true} {
+		b.theme(dark)
+		suffix := map[bool]string{false: "_light", true: "_dark"}[dark]
+		for _, p := range pages {
+			b.open(p.path)
+			b.shot(p.name + suffix)
+		}
+	}
+	b.theme(false)
+	for _, l := range []string{"cs", "de"} {
+		b.open("/?lang=" + l)
+		b.shot("02_dashboard_" + l)
+	}
+	b.open("/?lang=en")
+	t.Logf("screenshots in %s", dir)
+}

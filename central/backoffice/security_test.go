@@ -1,0 +1,317 @@
+package backoffice
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strings"
+	"testing"
+	"time"
+)
+
+// Every page refuses a user without the role; a hall manager sees only
+// their hall's cabinets, and another hall's cabinet is refused.
+func TestPagesRefuseUsersWithoutTheRole(t *testing.T) {
+	r := newRig(t)
+	r.play("CAB-PRAHA", 2)
+	r.play("CAB-BRNO", 2)
+	pages := []string{"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/users", "/players"}
+	allowed := map[string][]string{
+		"alice": pages,
+		"eva":   {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/players"},
+		"petr":  {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/players"},
+		"karel": {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/players"},
+	}
+	anon := r.client()
+	for _, p := range pages {
+		if st, _ := r.get(anon, p); st != http.StatusSeeOther {
+			t.Errorf("%s without a login: %d, want a redirect to the login", p, st)
+		}
+	}
+	for name, ok := range allowed {
+		c, _ := r.login(name)
+		for _, p := range pages {
+			want := http.StatusForbidden
+			for _, a := range ok {
+				if a == p {
+					want = http.StatusOK
+				}
+			}
+			if st, _ := r.get(c, p); st != want {
+				t.Errorf("%s opens %s: %d, want %d", name, p, st, want)
+			}
+		}
+	}
+	// What a hall manager's pages hold: their hall only.
+	c, _ := r.login("petr")
+	for _, p := range []string{"/cabinets", "/", "/reports.csv", "/reports?by=hall"} {
+		_, body := r.get(c, p)
+		if strings.Contains(body, "CAB-BRNO") || strings.Contains(body, "brno-1") {
+			t.Errorf("petr (praha-1) sees Brno on %s", p)
+		}
+	}
+	if _, body := r.get(c, "/cabinets"); !strings.Contains(body, "CAB-PRAHA") {
+		t.Error("petr does not see his own cabinet")
+	}
+}
+
+// A POST without the session's CSRF token (or with another session's) is
+// refused and changes nothing; so is a login form without its token.
+func TestCSRFRefused(t *testing.T) {
+	r := newRig(t)
+	r.play("CAB-PRAHA", 1)
+	c, token := r.login("alice")
+	_, other := r.login("bob")
+	for _, v := range []url.Values{
+		{"id": {"CAB-PRAHA"}, "action": {"disable"}, "reason": {"csrf test"}},
+		{"id": {"CAB-PRAHA"}, "action": {"disable"}, "reason": {"csrf test"}, "csrf": {""}},
+		{"id": {"CAB-PRAHA"}, "action": {"disable"}, "reason": {"csrf test"}, "csrf": {other}},
+	} {
+		if st, _ := r.post(c, "/cabinet", v); st != http.StatusForbidden {
+			t.Errorf("disable with csrf %q: %d, want 403", v.Get("csrf"), st)
+		}
+	}
+	if n := r.e.Count("cabinets", "enabled = 0"); n != 0 {
+		t.Fatalf("a refused POST disabled %d cabinets", n)
+	}
+	if n := r.auditCount("cabinet.disable"); n != 0 {
+		t.Fatalf("%d audit rows of a refused disable", n)
+	}
+	// With the token it works (the test can fail the other way).
+	if st, _ := r.post(c, "/cabinet", url.Values{"id": {"CAB-PRAHA"}, "action": {"disable"}, "reason": {"csrf test"}, "csrf": {token}}); st != http.StatusSeeOther {
+		t.Fatalf("disable with the token: %d", st)
+	}
+	if n := r.e.Count("cabinets", "enabled = 0"); n != 1 {
+		t.Fatalf("%d disabled cabinets after the real disable", n)
+	}
+	// The login form's own token.
+	anon := r.client()
+	if st, _ := r.post(anon, "/login", url.Values{"user": {"alice"}, "password": {password}}); st != http.StatusForbidden {
+		t.Errorf("login without a token: %d, want 403", st)
+	}
+	// The auditor reads only: with a valid token a POST is still refused.
+	ce, te := r.login("eva")
+	if st, _ := r.post(ce, "/cabinet", url.Values{"id": {"CAB-PRAHA"}, "action": {"enable"}, "csrf": {te}}); st != http.StatusForbidden {
+		t.Errorf("auditor enables a cabinet: %d, want 403", st)
+	}
+	// A hall manager cannot act on another hall's cabinet.
+	cj, tj := r.login("jana")
+	if st, _ := r.post(cj, "/cabinet", url.Values{"id": {"CAB-PRAHA"}, "action": {"enable"}, "csrf": {tj}}); st != http.StatusForbidden {
+		t.Errorf("brno manager enables a Praha cabinet: %d, want 403", st)
+	}
+	if n := r.e.Count("cabinets", "enabled = 0"); n != 1 {
+		t.Fatal("a refused enable enabled the cabinet")
+	}
+}
+
+// Repeated bad logins slow the next attempts, per user and per address,
+// even with the right password; the wait passes with the clock.
+func TestBadLoginsSlowed(t *testing.T) {
+	r := newRig(t)
+	try := func(user, pw string) int {
+		c := r.client()
+		_, body := r.get(c, "/login")
+		st, _ := r.post(c, "/login", url.Values{"csrf": {csrfOf(t, body)}, "user": {user}, "password": {pw}})
+		return st
+	}
+	for i := range freeFailures {
+		if st := try("alice", "wrong password"); st != http.StatusUnauthorized {
+			t.Fatalf("bad login %d: %d, want 401", i+1, st)
+		}
+	}
+	if st := try("alice", password); st != http.StatusTooManyRequests {
+		t.Fatalf("right password after %d failures: %d, want 429 (slowed)", freeFailures, st)
+	}
+	// The address is slowed too: another user from the same address waits.
+	if st := try("bob", password); st != http.StatusTooManyRequests {
+		t.Fatalf("another user from the same address: %d, want 429", st)
+	}
+	if n := r.auditCount("login.failed"); n != freeFailures {
+		t.Fatalf("%d login.failed audit rows, want %d", n, freeFailures)
+	}
+	if n := r.auditCount("login.throttled"); n != 2 {
+		t.Fatalf("%d login.throttled audit rows, want 2", n)
+	}
+	r.e.Clock.Advance(2 * time.Second)
+	if st := try("alice", password); st != http.StatusSeeOther {
+		t.Fatalf("after the wait: %d, want a login", st)
+	}
+	// The wait doubles with each further failure.
+	for range freeFailures + 2 {
+		r.e.Clock.Advance(time.Hour)
+		try("carol", "nobody")
+	}
+	if d := r.con.wait("u:carol"); d < 3*time.Second || d > 4*time.Second {
+		t.Fatalf("after %d failures the wait is %v, want 4 s", freeFailures+2, d)
+	}
+}
+
+// The audit log cannot be edited: no console route writes it other than by
+// appending, and the store's triggers refuse UPDATE and DELETE.
+func TestAuditLogCannotBeEdited(t *testing.T) {
+	r := newRig(t)
+	c, token := r.login("alice")
+	n := r.e.Count("bo_audit", "")
+	if n < 2 { // six users created and one login
+		t.Fatalf("%d audit rows", n)
+	}
+	for _, m := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		req, _ := http.NewRequest(m, r.url+"/audit", strings.NewReader(url.Values{"csrf": {token}, "seq": {"1"}}.Encode()))
+		req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+		resp, err := c.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMethodNotAllowed {
+			t.Errorf("%s /audit: %d, want 405", m, resp.StatusCode)
+		}
+	}
+	ctx := context.Background()
+	for _, q := range []string{`UPDATE bo_audit SET actor = 'mallory'`, `DELETE FROM bo_audit`} {
+		err := r.e.Server.Write(ctx, func(tx *sql.Tx) error { _, err := tx.Exec(q); return err })
+		if err == nil || !strings.Contains(err.Error(), "append-only") {
+			t.Errorf("%s: %v, want the trigger's refusal", q, err)
+		}
+	}
+	if got := r.e.Count("bo_audit", ""); got != n {
+		t.Fatalf("audit rows %d → %d", n, got)
+	}
+	if r.e.Count("bo_audit", "actor = 'mallory'") != 0 {
+		t.Fatal("an audit row was changed")
+	}
+}
+
+// A voucher void needs a second person: the requester cannot approve it.
+func TestVoucherVoidNeedsTwoPeople(t *testing.T) {
+	r := newRig(t)
+	v, err := r.cabs["CAB-PRAHA"].IssueVoucher(context.Background(), 300, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, token := r.login("alice")
+	if st, _ := r.post(c, "/vouchers", url.Values{"csrf": {token}, "number": {v.Number}, "action": {"request"}, "reason": {"printer jam"}}); st != http.StatusSeeOther {
+		t.Fatalf("request: %d", st)
+	}
+	if st, body := r.post(c, "/vouchers", url.Values{"csrf": {token}, "number": {v.Number}, "action": {"approve"}}); st != http.StatusBadRequest || !strings.Contains(body, "second person") {
+		t.Fatalf("the requester approves: %d", st)
+	}
+	if r.e.Count("vouchers", "state = 'void'") != 0 {
+		t.Fatal("voided by one person")
+	}
+	cb, tb := r.login("bob")
+	if st, _ := r.post(cb, "/vouchers", url.Values{"csrf": {tb}, "number": {v.Number}, "action": {"approve"}}); st != http.StatusSeeOther {
+		t.Fatalf("approve: %d", st)
+	}
+	if r.e.Count("vouchers", "state = 'void' AND number = ?", v.Number) != 1 {
+		t.Fatal("not voided")
+	}
+	if _, err := r.cabs["CAB-BRNO"].RedeemVoucher(context.Background(), v.Number); err == nil {
+		t.Fatal("a void voucher was redeemed")
+	}
+}
+
+// Sessions end: at logout (the old cookie no longer works) and after
+// SessionTTL.
+func TestSessionsEnd(t *testing.T) {
+	r := newRig(t)
+	c, token := r.login("alice")
+	if st, _ := r.post(c, "/logout", url.Values{"csrf": {token}}); st != http.StatusSeeOther {
+		t.Fatalf("logout: %d", st)
+	}
+	if st, _ := r.get(c, "/"); st != http.StatusSeeOther {
+		t.Fatalf("after logout: %d, want the login redirect", st)
+	}
+	// Replaying the old cookie after logout: refused too.
+	c2, _ := r.login("bob")
+	u, _ := url.Parse(r.url)
+	old := c2.Jar.Cookies(u)
+	r.post(c2, "/logout", url.Values{"csrf": {csrfOf(t, func() string { _, b := r.get(c2, "/players"); return b }())}})
+	replay := r.client()
+	replay.Jar.SetCookies(u, old)
+	if st, _ := r.get(replay, "/"); st != http.StatusSeeOther {
+		t.Fatalf("an old session cookie after logout: %d", st)
+	}
+	c3, _ := r.login("eva")
+	if st, _ := r.get(c3, "/audit"); st != http.StatusOK {
+		t.Fatalf("fresh session: %d", st)
+	}
+	r.e.Clock.Advance(8*time.Hour + time.Second)
+	if st, _ := r.get(c3, "/audit"); st != http.StatusSeeOther {
+		t.Fatalf("after the session's 8 h: %d, want the login redirect", st)
+	}
+}
+
+// Payouts: an attendant pays only their hall's jackpots, and an incomplete
+// MS-18 form is refused and records nothing.
+func TestJackpotPayoutChecks(t *testing.T) {
+	r := newRig(t)
+	for i := 0; r.e.Count("rounds", "jackpot_amount > 0 AND cabinet = 'CAB-BRNO'") == 0; i++ {
+		if i > 200 {
+			t.Fatal("no jackpot")
+		}
+		r.play("CAB-BRNO", 1)
+	}
+	var round int64
+	r.e.Server.DB().QueryRow(`SELECT round FROM rounds WHERE jackpot_amount > 0 AND cabinet = 'CAB-BRNO'`).Scan(&round)
+	form := url.Values{"cabinet": {"CAB-BRNO"}, "round": {fmt.Sprint(round)}, "attendant": {"Karel"}, "form": {"F-1"}, "winner": {"W"}, "document": {"D"}}
+	ck, tk := r.login("karel") // attendant of praha-1
+	form.Set("csrf", tk)
+	if st, _ := r.post(ck, "/jackpots", form); st != http.StatusForbidden {
+		t.Fatalf("praha attendant pays a brno jackpot: %d", st)
+	}
+	cj, tj := r.login("jana") // manager of brno-1
+	form.Set("csrf", tj)
+	form.Del("document")
+	if st, _ := r.post(cj, "/jackpots", form); st != http.StatusBadRequest {
+		t.Fatalf("payout without the ID document: %d", st)
+	}
+	if n := r.e.Count("bo_jackpot_payouts", ""); n != 0 {
+		t.Fatalf("%d payouts recorded from refused forms", n)
+	}
+	form.Set("document", "OP 1")
+	if st, _ := r.post(cj, "/jackpots", form); st != http.StatusSeeOther {
+		t.Fatalf("complete form: %d", st)
+	}
+	if st, _ := r.post(cj, "/jackpots", form); st != http.StatusBadRequest {
+		t.Fatalf("paid twice: %d", st)
+	}
+	if n := r.e.Count("bo_jackpot_payouts", ""); n != 1 {
+		t.Fatalf("%d payouts", n)
+	}
+}
+
+// Only an administrator adds users; the new user can log in with the
+// role given.
+func TestUsersByAdministratorOnly(t *testing.T) {
+	r := newRig(t)
+	add := url.Values{"name": {"zdena"}, "password": {"another long password"}, "role": {RoleAttendant}, "halls": {"brno-1"}}
+	cp, tp := r.login("petr")
+	add.Set("csrf", tp)
+	if st, _ := r.post(cp, "/users", add); st != http.StatusForbidden {
+		t.Fatalf("a manager adds a user: %d", st)
+	}
+	ca, ta := r.login("alice")
+	add.Set("csrf", ta)
+	add.Set("password", "short")
+	if st, _ := r.post(ca, "/users", add); st != http.StatusBadRequest {
+		t.Fatalf("a short password: %d", st)
+	}
+	add.Set("password", "another long password")
+	if st, _ := r.post(ca, "/users", add); st != http.StatusSeeOther {
+		t.Fatalf("add: %d", st)
+	}
+	c := r.client()
+	_, body := r.get(c, "/login")
+	if st, _ := r.post(c, "/login", url.Values{"csrf": {csrfOf(t, body)}, "user": {"zdena"}, "password": {"another long password"}}); st != http.StatusSeeOther {
+		t.Fatalf("the new user logs in: %d", st)
+	}
+	if st, _ := r.get(c, "/reports"); st != http.StatusForbidden {
+		t.Fatalf("the new attendant opens reports: %d", st)
+	}
+	if r.e.Count("bo_audit", "action = 'user.create' AND actor = 'alice' AND object = 'zdena'") != 1 {
+		t.Fatal("the user creation is not in the audit log")
+	}
+}
