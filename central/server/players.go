@@ -185,3 +185,7 @@ func statePB(st *players.State) *pb.PlayerState {
 	}
 	return out
 }
+
+// Players returns the configured player accounts (nil: none), for the
+// operator's commands.
+func (s *Server) Players() Players { return s.cfg.Players }

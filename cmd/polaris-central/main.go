@@ -67,6 +67,8 @@ func main() {
 		err = pkiCmd(args)
 	case "admin":
 		err = adminCmd(args)
+	case "players":
+		err = playersCmd(args)
 	default:
 		err = fmt.Errorf("unknown command %q (serve, pki)", cmd)
 	}
