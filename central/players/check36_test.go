@@ -44,6 +44,47 @@ func TestCheck36DemoPlaysWithoutCard(t *testing.T) {
 	if n := r.e.Count("player_bets", ""); n != 0 {
 		t.Fatalf("an anonymous round was booked to a player")
 	}
+	// With a card, the player's limits hold in demo too.
+	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", map[string]int64{players.BetsDay: 10})
+	r.mustLogin(c, "card-1")
+	r.mustPlay(c, 10)
+	r.refused(c, r.play(c, 5), players.ReasonLimit)
+}
+
+// The card taken out mid-round: the round drawn is completed (its commit
+// is taken), the session ends, no new round.
+func TestCheck36CardOutMidRound(t *testing.T) {
+	r := newRig(t, "cz")
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	c := r.cabinet("cab-1")
+	r.mustLogin(c, "card-1")
+	r.rounds["cab-1"] = 1
+	if _, err := c.RequestOutcome(r.ctx(), 1, "testgame", "test-model-1", 10); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := c.PlayerLogout(r.ctx(), "card removed"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitOutcome(r.ctx(), 1); err != nil {
+		t.Fatalf("the round in play when the card came out: %v", err)
+	}
+	r.refused(c, r.play(c, 10), players.ReasonNoSession)
+	hist, err := r.reg.History(r.ctx(), id, time.Time{}, r.e.Clock.Now().Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var bets, ended int
+	for _, h := range hist {
+		switch {
+		case h.Kind == "bet" && h.Round == 1 && h.Stake == 10:
+			bets++
+		case h.Kind == "session" && !h.Ended.IsZero() && h.Text == "card removed":
+			ended++
+		}
+	}
+	if bets != 1 || ended != 1 {
+		t.Fatalf("history %+v: want the bet and the ended session", hist)
+	}
 }
 
 func TestCheck36UndecidedLimitsRefused(t *testing.T) {

@@ -33,6 +33,9 @@ type State struct {
 	BreakCredit  string        `json:"breakCredit,omitempty"`  // "keep" or "payout"
 }
 
+// ChallengeLen is the length of a card challenge (the card scheme's).
+const ChallengeLen = 32
+
 // Challenge is a fresh random challenge for card at cabinet, answerable
 // once within ChallengeTTL.
 func (r *Registry) Challenge(tx *sql.Tx, cabinet, card string) ([]byte, time.Time, error) {
@@ -40,7 +43,7 @@ func (r *Registry) Challenge(tx *sql.Tx, cabinet, card string) ([]byte, time.Tim
 		return nil, time.Time{}, refusef(ReasonInvalid, "card id %q: 1-64 of A-Za-z0-9._-", card)
 	}
 	now := r.cfg.Now()
-	c := make([]byte, 16)
+	c := make([]byte, ChallengeLen)
 	if _, err := rand.Read(c); err != nil {
 		return nil, time.Time{}, err
 	}
