@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // Standards check 36 (Czech responsible gaming), the central half: every
@@ -155,6 +156,10 @@ func TestCheck36DailyBetLimitStopsExactly(t *testing.T) {
 	r.refused(c, r.play(c, 10), players.ReasonLimit) // 30 > 25: crosses
 	r.mustPlay(c, 5)                                 // 25: at the limit, taken
 	r.refused(c, r.play(c, 5), players.ReasonLimit)
+	// The refusals are in the player's log (a write after the refused one).
+	poll.Until(t, 5*time.Second, "the two refused rounds in the player's log", func() bool {
+		return r.e.Count("player_log", "kind='refused' AND text LIKE '%PLAYER_LIMIT%'") == 2
+	})
 	st, err := c.PlayerState(r.ctx())
 	if err != nil {
 		t.Fatal(err)

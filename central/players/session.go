@@ -365,3 +365,20 @@ func (r *Registry) Win(tx *sql.Tx, cabinet string, round uint64, amount int64) e
 	_, err := tx.Exec(`UPDATE player_bets SET win=win+? WHERE cabinet=? AND round=?`, amount, cabinet, int64(round))
 	return err
 }
+
+// RefusedWager records a refused round in the player's log (the refused
+// request's own transaction was rolled back, so this is a write of its
+// own, after it). Without a session at the cabinet there is no player to
+// record it for.
+func (r *Registry) RefusedWager(tx *sql.Tx, cabinet string, round uint64, stake int64, reason string) error {
+	now := r.cfg.Now()
+	var account string
+	err := tx.QueryRow(`SELECT account FROM player_sessions WHERE cabinet=? AND ended_at IS NULL`, cabinet).Scan(&account)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return logf(tx, account, now, "refused", "round %d at %s, stake %d: %s", round, cabinet, stake, reason)
+}

@@ -29,6 +29,9 @@ type Players interface {
 	Wager(tx *sql.Tx, cabinet string, round uint64, stake int64) error
 	// Win adds a drawn win to the round's bet.
 	Win(tx *sql.Tx, cabinet string, round uint64, amount int64) error
+	// RefusedWager records a refused round for the cabinet's player (a
+	// write after the refused request's, which was rolled back).
+	RefusedWager(tx *sql.Tx, cabinet string, round uint64, stake int64, reason string) error
 }
 
 // PlayersWrite runs fn in a store write transaction (players.Store): the
@@ -69,8 +72,17 @@ func (s *Server) playerWager(tx *sql.Tx, cab string, n uint64, stake int64) erro
 		return nil
 	}
 	if err := s.cfg.Players.Wager(tx, cab, n, stake); err != nil {
-		if _, ok := players.AsRefusal(err); ok {
+		if r, ok := players.AsRefusal(err); ok {
 			s.log.Info("round refused for the player", "cabinet", cab, "round", n, "stake", stake, "err", err)
+			// Queued behind the batch running this request (waiting
+			// for it here would wait for the writer from the writer).
+			go func() {
+				if err := s.st.write(context.Background(), func(tx *sql.Tx) error {
+					return s.cfg.Players.RefusedWager(tx, cab, n, stake, r.Error())
+				}); err != nil && !errors.Is(err, errStoreClosed) {
+					s.log.Error("refused round not in the player's log", "cabinet", cab, "round", n, "err", err)
+				}
+			}()
 		}
 		return playerRefused(err)
 	}
