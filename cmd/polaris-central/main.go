@@ -51,6 +51,7 @@ type Config struct {
 	VoucherValidity      string            `toml:"voucher_validity"` // Go duration, default 720h
 	HoldTimeout          string            `toml:"hold_timeout"`     // Go duration, default 2m
 	Halls                map[string]string `toml:"halls"`            // cabinet id -> hall id
+	Players              *PlayersConfig    `toml:"players"`          // registered players; absent = none
 }
 
 func main() {
@@ -208,6 +209,9 @@ func serve(args []string) error {
 		StoreMarker:  filepath.Join(cfg.PKIDir, "store.id"), InitStore: *initStore,
 		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,
 		VoucherValidity: validity, HoldTimeout: hold, Now: time.Now, Log: log,
+	}
+	if scfg.Players, err = loadPlayers(cfg.Players, log); err != nil {
+		return err
 	}
 	var adapter *jpserver.Adapter
 	if cfg.JackpotConfig != "" {

@@ -2,17 +2,21 @@ package main
 
 import (
 	"bytes"
+	"crypto/ed25519"
+	"encoding/base64"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"net/http"
 	"os"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
 )
@@ -242,4 +246,69 @@ func playersCmd(args []string) error {
 	}
 	os.Stdout.Write(b)
 	return nil
+}
+
+// PlayersConfig is the [players] section: registered players, their cards
+// and limits (central/players). Absent: no player accounts.
+type PlayersConfig struct {
+	Market string `toml:"market"` // cz, at, demo: the rules (players.ProfileFor)
+	// HashKey keys the hashes of identity document numbers (at least 32
+	// bytes, 0600): outside the data directory, so that a copy of the
+	// store alone does not reveal them.
+	HashKey string `toml:"hash_key"`
+	// CardMasterKey derives the player cards' keys (0600).
+	CardMasterKey string `toml:"card_master_key"`
+	// RegisterKey is the exclusion register's Ed25519 public key, base64.
+	RegisterKey string `toml:"register_key"`
+}
+
+// cardVerifier is the card scheme's verifier for the operator's master
+// key. The scheme (cardauth, issue 19's card reader) is not in this tree
+// yet: until it is, [players] cannot be served.
+var cardVerifier = func(master []byte) (players.CardVerifier, error) {
+	return nil, errors.New("the player card scheme (cardauth) is not built into this polaris-central yet")
+}
+
+// loadPlayers makes the registry [players] asks for (nil: no section).
+func loadPlayers(c *PlayersConfig, log *slog.Logger) (server.Players, error) {
+	if c == nil {
+		return nil, nil
+	}
+	prof, err := players.ProfileFor(c.Market)
+	if err != nil {
+		return nil, err
+	}
+	secret := func(name, path string) ([]byte, error) {
+		if path == "" {
+			return nil, fmt.Errorf("[players] %s missing", name)
+		}
+		if err := pki.CheckPrivateFile(path); err != nil {
+			return nil, fmt.Errorf("[players] %s: %w", name, err)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		if len(b) < 32 {
+			return nil, fmt.Errorf("[players] %s %s: %d bytes, at least 32", name, path, len(b))
+		}
+		return b, nil
+	}
+	hashKey, err := secret("hash_key", c.HashKey)
+	if err != nil {
+		return nil, err
+	}
+	master, err := secret("card_master_key", c.CardMasterKey)
+	if err != nil {
+		return nil, err
+	}
+	rk, err := base64.StdEncoding.DecodeString(strings.TrimSpace(c.RegisterKey))
+	if err != nil || len(rk) != ed25519.PublicKeySize {
+		return nil, errors.New("[players] register_key: not the base64 of an Ed25519 public key")
+	}
+	cards, err := cardVerifier(master)
+	if err != nil {
+		return nil, fmt.Errorf("[players]: %w", err)
+	}
+	return players.New(players.Config{Profile: prof, HashKey: hashKey, Cards: cards, RegisterKey: ed25519.PublicKey(rk), Now: time.Now, Log: log})
 }

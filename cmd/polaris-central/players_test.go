@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/ed25519"
 	"crypto/rand"
+	"encoding/base64"
 	"errors"
 	"os"
 	"path/filepath"
@@ -84,5 +85,44 @@ func TestPlayersCommands(t *testing.T) {
 	in, err := reg.Show(t.Context(), id)
 	if err != nil || !in.Excluded || len(in.Cards) != 1 || !in.Cards[0].Blocked || in.Limits[0].Amount != 500 || in.Account.Blocked != "" {
 		t.Fatalf("after the commands: %+v %v", in, err)
+	}
+}
+
+// [players]: keys 0600 and long enough, a known market, the register's
+// public key; the card scheme's verifier built from the master key.
+func TestLoadPlayers(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name string, b []byte, mode os.FileMode) string {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, b, mode); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	pub, _, _ := ed25519.GenerateKey(rand.Reader)
+	good := PlayersConfig{Market: "cz", HashKey: write("hash.key", make([]byte, 32), 0o600),
+		CardMasterKey: write("cards.key", make([]byte, 32), 0o600), RegisterKey: base64.StdEncoding.EncodeToString(pub)}
+	if _, err := loadPlayers(&good, nil); err == nil || !strings.Contains(err.Error(), "card scheme") {
+		t.Fatalf("without the card scheme: %v", err)
+	}
+	old := cardVerifier
+	t.Cleanup(func() { cardVerifier = old })
+	cardVerifier = func([]byte) (players.CardVerifier, error) { return noCards{}, nil }
+	if p, err := loadPlayers(nil, nil); p != nil || err != nil {
+		t.Fatalf("no section: %v %v", p, err)
+	}
+	if p, err := loadPlayers(&good, nil); p == nil || err != nil {
+		t.Fatalf("good section: %v", err)
+	}
+	for name, c := range map[string]PlayersConfig{
+		"market":   {Market: "xx", HashKey: good.HashKey, CardMasterKey: good.CardMasterKey, RegisterKey: good.RegisterKey},
+		"mode":     {Market: "cz", HashKey: write("open.key", make([]byte, 32), 0o644), CardMasterKey: good.CardMasterKey, RegisterKey: good.RegisterKey},
+		"short":    {Market: "cz", HashKey: write("short.key", make([]byte, 16), 0o600), CardMasterKey: good.CardMasterKey, RegisterKey: good.RegisterKey},
+		"register": {Market: "cz", HashKey: good.HashKey, CardMasterKey: good.CardMasterKey, RegisterKey: "not base64"},
+		"missing":  {Market: "cz", CardMasterKey: good.CardMasterKey, RegisterKey: good.RegisterKey},
+	} {
+		if _, err := loadPlayers(&c, nil); err == nil {
+			t.Errorf("%s: accepted", name)
+		}
 	}
 }
