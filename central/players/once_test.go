@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"database/sql"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/engine"
 )
 
 // A bet counts against a limit once per (cabinet, round): a round asked
@@ -86,4 +88,38 @@ func TestLoginRepeated(t *testing.T) {
 	})
 	wantReason(t, err, players.ReasonCardAuth)
 	r.mustPlay(c, 10)
+}
+
+// Every bet and win is recorded per player: a round's total, then a Risk
+// card's change, in the player's history.
+func TestWinsRecordedWithRisk(t *testing.T) {
+	r := newRig(t, "cz")
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	c := r.cabinet("cab-1")
+	r.mustLogin(c, "card-1")
+	r.src.win()
+	if _, err := c.RequestOutcome(r.ctx(), 1, testenv.GameID, testenv.TheGame.ModelID(), 10); err != nil {
+		t.Fatal(err)
+	}
+	card, err := c.RequestRiskStep(r.ctx(), 1, 1, engine.Red)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitOutcome(r.ctx(), 1); err != nil {
+		t.Fatal(err)
+	}
+	hist, err := r.reg.History(r.ctx(), id, time.Time{}, r.e.Clock.Now().Add(time.Second))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := int64(card.Step.After) // the round's 30, doubled or lost
+	for _, h := range hist {
+		if h.Kind == "bet" {
+			if h.Stake != 10 || h.Win != want || h.Cabinet != "cab-1" || h.Round != 1 {
+				t.Fatalf("bet %+v, want stake 10 win %d", h, want)
+			}
+			return
+		}
+	}
+	t.Fatalf("no bet in %+v", hist)
 }

@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"time"
 )
 
@@ -74,7 +75,7 @@ func (r *Registry) Show(ctx context.Context, account string) (*Info, error) {
 			if in.Session, err = r.state(tx, a, sid, cab, now); err != nil {
 				return err
 			}
-		} else if err != sql.ErrNoRows {
+		} else if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
 		out = in
