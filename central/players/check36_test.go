@@ -282,3 +282,22 @@ func TestCheck36ClonedCardRefused(t *testing.T) {
 		t.Fatalf("%d refused logins in the player's log, want the copy, the replay and the blocked card: %+v", refusals, hist)
 	}
 }
+
+// A blocked account: its session ends, no login until unblocked.
+func TestCheck36BlockedAccount(t *testing.T) {
+	r := newRig(t, "cz")
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	c := r.cabinet("cab-1")
+	r.mustLogin(c, "card-1")
+	if err := r.reg.Block(r.ctx(), id, "asked by the player"); err != nil {
+		t.Fatal(err)
+	}
+	r.refused(c, r.play(c, 10), players.ReasonNoSession)
+	_, err := r.login(c, "card-1")
+	r.refused(c, err, players.ReasonBlocked)
+	if err := r.reg.Block(r.ctx(), id, ""); err != nil {
+		t.Fatal(err)
+	}
+	r.mustLogin(c, "card-1")
+	r.mustPlay(c, 10)
+}

@@ -112,6 +112,13 @@ func TestWinsRecordedWithRisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The jackpot form's data (MS-18): the verified account of the round.
+	if a, err := r.reg.RoundPlayer(r.ctx(), "cab-1", 1); err != nil || a == nil || a.ID != id || a.Name != "Jan Novák" || a.BirthDate != "1980-01-31" || a.VerifiedBy != "clerk 7" {
+		t.Fatalf("round player: %+v %v", a, err)
+	}
+	if a, err := r.reg.RoundPlayer(r.ctx(), "cab-1", 2); err != nil || a != nil {
+		t.Fatalf("a round never played: %+v %v", a, err)
+	}
 	want := int64(card.Step.After) // the round's 30, doubled or lost
 	for _, h := range hist {
 		if h.Kind == "bet" {

@@ -131,3 +131,30 @@ func (r *Registry) History(ctx context.Context, account string, since, until tim
 	})
 	return out, err
 }
+
+// RoundPlayer is the verified account that played a cabinet's round (nil:
+// an anonymous round): the jackpot payout form (MS-18) is filled from it.
+func (r *Registry) RoundPlayer(ctx context.Context, cabinet string, round uint64) (*Account, error) {
+	var out *Account
+	err := r.write(ctx, func(tx *sql.Tx) error {
+		var id string
+		err := tx.QueryRow(`SELECT account FROM player_bets WHERE cabinet=? AND round=?`, cabinet, int64(round)).Scan(&id)
+		if errors.Is(err, sql.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		var a Account
+		var vat, oat int64
+		var closed sql.NullInt64
+		if err := tx.QueryRow(`SELECT id, name, birth_date, verified_by, verified_at, opened_at, closed_at, blocked FROM player_accounts WHERE id=?`, id).
+			Scan(&a.ID, &a.Name, &a.BirthDate, &a.VerifiedBy, &vat, &oat, &closed, &a.Blocked); err != nil {
+			return err
+		}
+		a.VerifiedAt, a.OpenedAt, a.Closed = time.Unix(0, vat).UTC(), time.Unix(0, oat).UTC(), closed.Valid
+		out = &a
+		return nil
+	})
+	return out, err
+}
