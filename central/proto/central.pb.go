@@ -2228,6 +2228,509 @@ func (*Notice_Jackpots) isNotice_Notice() {}
 
 func (*Notice_Command) isNotice_Notice() {}
 
+type PlayerChallengeRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerChallengeRequest) Reset() {
+	*x = PlayerChallengeRequest{}
+	mi := &file_central_proto_msgTypes[33]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerChallengeRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerChallengeRequest) ProtoMessage() {}
+
+func (x *PlayerChallengeRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[33]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerChallengeRequest.ProtoReflect.Descriptor instead.
+func (*PlayerChallengeRequest) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{33}
+}
+
+func (x *PlayerChallengeRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+type PlayerChallengeReply struct {
+	state           protoimpl.MessageState `protogen:"open.v1"`
+	Challenge       []byte                 `protobuf:"bytes,1,opt,name=challenge,proto3" json:"challenge,omitempty"`
+	ExpiresUnixNano int64                  `protobuf:"varint,2,opt,name=expires_unix_nano,json=expiresUnixNano,proto3" json:"expires_unix_nano,omitempty"`
+	unknownFields   protoimpl.UnknownFields
+	sizeCache       protoimpl.SizeCache
+}
+
+func (x *PlayerChallengeReply) Reset() {
+	*x = PlayerChallengeReply{}
+	mi := &file_central_proto_msgTypes[34]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerChallengeReply) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerChallengeReply) ProtoMessage() {}
+
+func (x *PlayerChallengeReply) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[34]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerChallengeReply.ProtoReflect.Descriptor instead.
+func (*PlayerChallengeReply) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{34}
+}
+
+func (x *PlayerChallengeReply) GetChallenge() []byte {
+	if x != nil {
+		return x.Challenge
+	}
+	return nil
+}
+
+func (x *PlayerChallengeReply) GetExpiresUnixNano() int64 {
+	if x != nil {
+		return x.ExpiresUnixNano
+	}
+	return 0
+}
+
+type PlayerLoginRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	CardId        string                 `protobuf:"bytes,1,opt,name=card_id,json=cardId,proto3" json:"card_id,omitempty"`
+	Challenge     []byte                 `protobuf:"bytes,2,opt,name=challenge,proto3" json:"challenge,omitempty"` // as PlayerChallenge gave it
+	Response      []byte                 `protobuf:"bytes,3,opt,name=response,proto3" json:"response,omitempty"`   // the card's answer
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerLoginRequest) Reset() {
+	*x = PlayerLoginRequest{}
+	mi := &file_central_proto_msgTypes[35]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerLoginRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerLoginRequest) ProtoMessage() {}
+
+func (x *PlayerLoginRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[35]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerLoginRequest.ProtoReflect.Descriptor instead.
+func (*PlayerLoginRequest) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{35}
+}
+
+func (x *PlayerLoginRequest) GetCardId() string {
+	if x != nil {
+		return x.CardId
+	}
+	return ""
+}
+
+func (x *PlayerLoginRequest) GetChallenge() []byte {
+	if x != nil {
+		return x.Challenge
+	}
+	return nil
+}
+
+func (x *PlayerLoginRequest) GetResponse() []byte {
+	if x != nil {
+		return x.Response
+	}
+	return nil
+}
+
+type PlayerLogoutRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	Reason        string                 `protobuf:"bytes,1,opt,name=reason,proto3" json:"reason,omitempty"` // "card removed", "player", ...
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerLogoutRequest) Reset() {
+	*x = PlayerLogoutRequest{}
+	mi := &file_central_proto_msgTypes[36]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerLogoutRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerLogoutRequest) ProtoMessage() {}
+
+func (x *PlayerLogoutRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[36]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerLogoutRequest.ProtoReflect.Descriptor instead.
+func (*PlayerLogoutRequest) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{36}
+}
+
+func (x *PlayerLogoutRequest) GetReason() string {
+	if x != nil {
+		return x.Reason
+	}
+	return ""
+}
+
+type PlayerStateRequest struct {
+	state         protoimpl.MessageState `protogen:"open.v1"`
+	unknownFields protoimpl.UnknownFields
+	sizeCache     protoimpl.SizeCache
+}
+
+func (x *PlayerStateRequest) Reset() {
+	*x = PlayerStateRequest{}
+	mi := &file_central_proto_msgTypes[37]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerStateRequest) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerStateRequest) ProtoMessage() {}
+
+func (x *PlayerStateRequest) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[37]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerStateRequest.ProtoReflect.Descriptor instead.
+func (*PlayerStateRequest) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{37}
+}
+
+// PlayerLimit is one self-limit: bets or net losses (bets minus wins) per
+// calendar day or month, in minor units.
+type PlayerLimit struct {
+	state               protoimpl.MessageState `protogen:"open.v1"`
+	Kind                string                 `protobuf:"bytes,1,opt,name=kind,proto3" json:"kind,omitempty"`        // bets_day, bets_month, loss_day, loss_month
+	Decided             bool                   `protobuf:"varint,2,opt,name=decided,proto3" json:"decided,omitempty"` // set or explicitly refused
+	Set                 bool                   `protobuf:"varint,3,opt,name=set,proto3" json:"set,omitempty"`         // false: the player refused this limit
+	Amount              int64                  `protobuf:"varint,4,opt,name=amount,proto3" json:"amount,omitempty"`
+	Used                int64                  `protobuf:"varint,5,opt,name=used,proto3" json:"used,omitempty"`
+	Left                int64                  `protobuf:"varint,6,opt,name=left,proto3" json:"left,omitempty"`
+	Pending             bool                   `protobuf:"varint,7,opt,name=pending,proto3" json:"pending,omitempty"` // a milder value waits
+	PendingSet          bool                   `protobuf:"varint,8,opt,name=pending_set,json=pendingSet,proto3" json:"pending_set,omitempty"`
+	PendingAmount       int64                  `protobuf:"varint,9,opt,name=pending_amount,json=pendingAmount,proto3" json:"pending_amount,omitempty"`
+	PendingFromUnixNano int64                  `protobuf:"varint,10,opt,name=pending_from_unix_nano,json=pendingFromUnixNano,proto3" json:"pending_from_unix_nano,omitempty"`
+	unknownFields       protoimpl.UnknownFields
+	sizeCache           protoimpl.SizeCache
+}
+
+func (x *PlayerLimit) Reset() {
+	*x = PlayerLimit{}
+	mi := &file_central_proto_msgTypes[38]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerLimit) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerLimit) ProtoMessage() {}
+
+func (x *PlayerLimit) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[38]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerLimit.ProtoReflect.Descriptor instead.
+func (*PlayerLimit) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{38}
+}
+
+func (x *PlayerLimit) GetKind() string {
+	if x != nil {
+		return x.Kind
+	}
+	return ""
+}
+
+func (x *PlayerLimit) GetDecided() bool {
+	if x != nil {
+		return x.Decided
+	}
+	return false
+}
+
+func (x *PlayerLimit) GetSet() bool {
+	if x != nil {
+		return x.Set
+	}
+	return false
+}
+
+func (x *PlayerLimit) GetAmount() int64 {
+	if x != nil {
+		return x.Amount
+	}
+	return 0
+}
+
+func (x *PlayerLimit) GetUsed() int64 {
+	if x != nil {
+		return x.Used
+	}
+	return 0
+}
+
+func (x *PlayerLimit) GetLeft() int64 {
+	if x != nil {
+		return x.Left
+	}
+	return 0
+}
+
+func (x *PlayerLimit) GetPending() bool {
+	if x != nil {
+		return x.Pending
+	}
+	return false
+}
+
+func (x *PlayerLimit) GetPendingSet() bool {
+	if x != nil {
+		return x.PendingSet
+	}
+	return false
+}
+
+func (x *PlayerLimit) GetPendingAmount() int64 {
+	if x != nil {
+		return x.PendingAmount
+	}
+	return 0
+}
+
+func (x *PlayerLimit) GetPendingFromUnixNano() int64 {
+	if x != nil {
+		return x.PendingFromUnixNano
+	}
+	return 0
+}
+
+// PlayerState is what the cabinet shows while a player is logged in.
+type PlayerState struct {
+	state              protoimpl.MessageState `protogen:"open.v1"`
+	Active             bool                   `protobuf:"varint,1,opt,name=active,proto3" json:"active,omitempty"` // a session at this cabinet
+	Session            int64                  `protobuf:"varint,2,opt,name=session,proto3" json:"session,omitempty"`
+	Account            string                 `protobuf:"bytes,3,opt,name=account,proto3" json:"account,omitempty"`
+	Name               string                 `protobuf:"bytes,4,opt,name=name,proto3" json:"name,omitempty"` // verified identity (the jackpot form, MS-18)
+	IdentityVerified   bool                   `protobuf:"varint,5,opt,name=identity_verified,json=identityVerified,proto3" json:"identity_verified,omitempty"`
+	Market             string                 `protobuf:"bytes,6,opt,name=market,proto3" json:"market,omitempty"`
+	CardRequired       bool                   `protobuf:"varint,7,opt,name=card_required,json=cardRequired,proto3" json:"card_required,omitempty"` // no round without a session
+	Limits             []*PlayerLimit         `protobuf:"bytes,8,rep,name=limits,proto3" json:"limits,omitempty"`
+	PlayedSeconds      int64                  `protobuf:"varint,9,opt,name=played_seconds,json=playedSeconds,proto3" json:"played_seconds,omitempty"`            // continuous play so far
+	BreakAtUnixNano    int64                  `protobuf:"varint,10,opt,name=break_at_unix_nano,json=breakAtUnixNano,proto3" json:"break_at_unix_nano,omitempty"` // 0: no break rule
+	BreakUntilUnixNano int64                  `protobuf:"varint,11,opt,name=break_until_unix_nano,json=breakUntilUnixNano,proto3" json:"break_until_unix_nano,omitempty"`
+	InBreak            bool                   `protobuf:"varint,12,opt,name=in_break,json=inBreak,proto3" json:"in_break,omitempty"`                // no new game; information only
+	BreakWarning       bool                   `protobuf:"varint,13,opt,name=break_warning,json=breakWarning,proto3" json:"break_warning,omitempty"` // the break comes soon: say so
+	BreakCredit        string                 `protobuf:"bytes,14,opt,name=break_credit,json=breakCredit,proto3" json:"break_credit,omitempty"`     // the market's rule at the break: "keep" or "payout"
+	unknownFields      protoimpl.UnknownFields
+	sizeCache          protoimpl.SizeCache
+}
+
+func (x *PlayerState) Reset() {
+	*x = PlayerState{}
+	mi := &file_central_proto_msgTypes[39]
+	ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+	ms.StoreMessageInfo(mi)
+}
+
+func (x *PlayerState) String() string {
+	return protoimpl.X.MessageStringOf(x)
+}
+
+func (*PlayerState) ProtoMessage() {}
+
+func (x *PlayerState) ProtoReflect() protoreflect.Message {
+	mi := &file_central_proto_msgTypes[39]
+	if x != nil {
+		ms := protoimpl.X.MessageStateOf(protoimpl.Pointer(x))
+		if ms.LoadMessageInfo() == nil {
+			ms.StoreMessageInfo(mi)
+		}
+		return ms
+	}
+	return mi.MessageOf(x)
+}
+
+// Deprecated: Use PlayerState.ProtoReflect.Descriptor instead.
+func (*PlayerState) Descriptor() ([]byte, []int) {
+	return file_central_proto_rawDescGZIP(), []int{39}
+}
+
+func (x *PlayerState) GetActive() bool {
+	if x != nil {
+		return x.Active
+	}
+	return false
+}
+
+func (x *PlayerState) GetSession() int64 {
+	if x != nil {
+		return x.Session
+	}
+	return 0
+}
+
+func (x *PlayerState) GetAccount() string {
+	if x != nil {
+		return x.Account
+	}
+	return ""
+}
+
+func (x *PlayerState) GetName() string {
+	if x != nil {
+		return x.Name
+	}
+	return ""
+}
+
+func (x *PlayerState) GetIdentityVerified() bool {
+	if x != nil {
+		return x.IdentityVerified
+	}
+	return false
+}
+
+func (x *PlayerState) GetMarket() string {
+	if x != nil {
+		return x.Market
+	}
+	return ""
+}
+
+func (x *PlayerState) GetCardRequired() bool {
+	if x != nil {
+		return x.CardRequired
+	}
+	return false
+}
+
+func (x *PlayerState) GetLimits() []*PlayerLimit {
+	if x != nil {
+		return x.Limits
+	}
+	return nil
+}
+
+func (x *PlayerState) GetPlayedSeconds() int64 {
+	if x != nil {
+		return x.PlayedSeconds
+	}
+	return 0
+}
+
+func (x *PlayerState) GetBreakAtUnixNano() int64 {
+	if x != nil {
+		return x.BreakAtUnixNano
+	}
+	return 0
+}
+
+func (x *PlayerState) GetBreakUntilUnixNano() int64 {
+	if x != nil {
+		return x.BreakUntilUnixNano
+	}
+	return 0
+}
+
+func (x *PlayerState) GetInBreak() bool {
+	if x != nil {
+		return x.InBreak
+	}
+	return false
+}
+
+func (x *PlayerState) GetBreakWarning() bool {
+	if x != nil {
+		return x.BreakWarning
+	}
+	return false
+}
+
+func (x *PlayerState) GetBreakCredit() string {
+	if x != nil {
+		return x.BreakCredit
+	}
+	return ""
+}
+
 var File_central_proto protoreflect.FileDescriptor
 
 const file_central_proto_rawDesc = "" +
@@ -2394,11 +2897,53 @@ const file_central_proto_rawDesc = "" +
 	"\x06Notice\x12?\n" +
 	"\bjackpots\x18\x01 \x01(\v2!.polaris.central.v1.JackpotValuesH\x00R\bjackpots\x127\n" +
 	"\acommand\x18\x02 \x01(\v2\x1b.polaris.central.v1.CommandH\x00R\acommandB\b\n" +
-	"\x06notice*4\n" +
+	"\x06notice\"1\n" +
+	"\x16PlayerChallengeRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\"`\n" +
+	"\x14PlayerChallengeReply\x12\x1c\n" +
+	"\tchallenge\x18\x01 \x01(\fR\tchallenge\x12*\n" +
+	"\x11expires_unix_nano\x18\x02 \x01(\x03R\x0fexpiresUnixNano\"g\n" +
+	"\x12PlayerLoginRequest\x12\x17\n" +
+	"\acard_id\x18\x01 \x01(\tR\x06cardId\x12\x1c\n" +
+	"\tchallenge\x18\x02 \x01(\fR\tchallenge\x12\x1a\n" +
+	"\bresponse\x18\x03 \x01(\fR\bresponse\"-\n" +
+	"\x13PlayerLogoutRequest\x12\x16\n" +
+	"\x06reason\x18\x01 \x01(\tR\x06reason\"\x14\n" +
+	"\x12PlayerStateRequest\"\xa4\x02\n" +
+	"\vPlayerLimit\x12\x12\n" +
+	"\x04kind\x18\x01 \x01(\tR\x04kind\x12\x18\n" +
+	"\adecided\x18\x02 \x01(\bR\adecided\x12\x10\n" +
+	"\x03set\x18\x03 \x01(\bR\x03set\x12\x16\n" +
+	"\x06amount\x18\x04 \x01(\x03R\x06amount\x12\x12\n" +
+	"\x04used\x18\x05 \x01(\x03R\x04used\x12\x12\n" +
+	"\x04left\x18\x06 \x01(\x03R\x04left\x12\x18\n" +
+	"\apending\x18\a \x01(\bR\apending\x12\x1f\n" +
+	"\vpending_set\x18\b \x01(\bR\n" +
+	"pendingSet\x12%\n" +
+	"\x0epending_amount\x18\t \x01(\x03R\rpendingAmount\x123\n" +
+	"\x16pending_from_unix_nano\x18\n" +
+	" \x01(\x03R\x13pendingFromUnixNano\"\xfa\x03\n" +
+	"\vPlayerState\x12\x16\n" +
+	"\x06active\x18\x01 \x01(\bR\x06active\x12\x18\n" +
+	"\asession\x18\x02 \x01(\x03R\asession\x12\x18\n" +
+	"\aaccount\x18\x03 \x01(\tR\aaccount\x12\x12\n" +
+	"\x04name\x18\x04 \x01(\tR\x04name\x12+\n" +
+	"\x11identity_verified\x18\x05 \x01(\bR\x10identityVerified\x12\x16\n" +
+	"\x06market\x18\x06 \x01(\tR\x06market\x12#\n" +
+	"\rcard_required\x18\a \x01(\bR\fcardRequired\x127\n" +
+	"\x06limits\x18\b \x03(\v2\x1f.polaris.central.v1.PlayerLimitR\x06limits\x12%\n" +
+	"\x0eplayed_seconds\x18\t \x01(\x03R\rplayedSeconds\x12+\n" +
+	"\x12break_at_unix_nano\x18\n" +
+	" \x01(\x03R\x0fbreakAtUnixNano\x121\n" +
+	"\x15break_until_unix_nano\x18\v \x01(\x03R\x12breakUntilUnixNano\x12\x19\n" +
+	"\bin_break\x18\f \x01(\bR\ainBreak\x12#\n" +
+	"\rbreak_warning\x18\r \x01(\bR\fbreakWarning\x12!\n" +
+	"\fbreak_credit\x18\x0e \x01(\tR\vbreakCredit*4\n" +
 	"\x06Colour\x12\x16\n" +
 	"\x12COLOUR_UNSPECIFIED\x10\x00\x12\a\n" +
 	"\x03RED\x10\x01\x12\t\n" +
-	"\x05BLACK\x10\x022\x81\b\n" +
+	"\x05BLACK\x10\x022\xf7\n" +
+	"\n" +
 	"\aCentral\x12I\n" +
 	"\x05Hello\x12 .polaris.central.v1.HelloRequest\x1a\x1e.polaris.central.v1.HelloReply\x12T\n" +
 	"\x0eRequestOutcome\x12\".polaris.central.v1.OutcomeRequest\x1a\x1e.polaris.central.v1.SignedBody\x12S\n" +
@@ -2411,7 +2956,11 @@ const file_central_proto_rawDesc = "" +
 	"\fReportEvents\x12\x1e.polaris.central.v1.EventBatch\x1a\x17.polaris.central.v1.Ack\x12H\n" +
 	"\fReportMeters\x12\x1f.polaris.central.v1.MeterReport\x1a\x17.polaris.central.v1.Ack\x12O\n" +
 	"\tSubscribe\x12$.polaris.central.v1.SubscribeRequest\x1a\x1a.polaris.central.v1.Notice0\x01\x12U\n" +
-	"\tOpenRound\x12$.polaris.central.v1.OpenRoundRequest\x1a\".polaris.central.v1.OpenRoundReplyB8Z6github.com/polaris-vlt/polaris/central/proto;centralpbb\x06proto3"
+	"\tOpenRound\x12$.polaris.central.v1.OpenRoundRequest\x1a\".polaris.central.v1.OpenRoundReply\x12g\n" +
+	"\x0fPlayerChallenge\x12*.polaris.central.v1.PlayerChallengeRequest\x1a(.polaris.central.v1.PlayerChallengeReply\x12V\n" +
+	"\vPlayerLogin\x12&.polaris.central.v1.PlayerLoginRequest\x1a\x1f.polaris.central.v1.PlayerState\x12X\n" +
+	"\fPlayerLogout\x12'.polaris.central.v1.PlayerLogoutRequest\x1a\x1f.polaris.central.v1.PlayerState\x12Y\n" +
+	"\x0eGetPlayerState\x12&.polaris.central.v1.PlayerStateRequest\x1a\x1f.polaris.central.v1.PlayerStateB8Z6github.com/polaris-vlt/polaris/central/proto;centralpbb\x06proto3"
 
 var (
 	file_central_proto_rawDescOnce sync.Once
@@ -2426,43 +2975,50 @@ func file_central_proto_rawDescGZIP() []byte {
 }
 
 var file_central_proto_enumTypes = make([]protoimpl.EnumInfo, 2)
-var file_central_proto_msgTypes = make([]protoimpl.MessageInfo, 33)
+var file_central_proto_msgTypes = make([]protoimpl.MessageInfo, 40)
 var file_central_proto_goTypes = []any{
-	(Colour)(0),                  // 0: polaris.central.v1.Colour
-	(Command_Kind)(0),            // 1: polaris.central.v1.Command.Kind
-	(*CreditMeters)(nil),         // 2: polaris.central.v1.CreditMeters
-	(*OpenRoundRequest)(nil),     // 3: polaris.central.v1.OpenRoundRequest
-	(*OpenRoundReply)(nil),       // 4: polaris.central.v1.OpenRoundReply
-	(*GameModel)(nil),            // 5: polaris.central.v1.GameModel
-	(*HelloRequest)(nil),         // 6: polaris.central.v1.HelloRequest
-	(*HelloReply)(nil),           // 7: polaris.central.v1.HelloReply
-	(*OutcomeRequest)(nil),       // 8: polaris.central.v1.OutcomeRequest
-	(*SignedBody)(nil),           // 9: polaris.central.v1.SignedBody
-	(*Draw)(nil),                 // 10: polaris.central.v1.Draw
-	(*JackpotHit)(nil),           // 11: polaris.central.v1.JackpotHit
-	(*OutcomeBody)(nil),          // 12: polaris.central.v1.OutcomeBody
-	(*CommitRequest)(nil),        // 13: polaris.central.v1.CommitRequest
-	(*CommitReply)(nil),          // 14: polaris.central.v1.CommitReply
-	(*RiskRequest)(nil),          // 15: polaris.central.v1.RiskRequest
-	(*RiskBody)(nil),             // 16: polaris.central.v1.RiskBody
-	(*IssueVoucherRequest)(nil),  // 17: polaris.central.v1.IssueVoucherRequest
-	(*VoucherReply)(nil),         // 18: polaris.central.v1.VoucherReply
-	(*RedeemRequest)(nil),        // 19: polaris.central.v1.RedeemRequest
-	(*RedeemReply)(nil),          // 20: polaris.central.v1.RedeemReply
-	(*ConfirmRedeemRequest)(nil), // 21: polaris.central.v1.ConfirmRedeemRequest
-	(*ConfirmRedeemReply)(nil),   // 22: polaris.central.v1.ConfirmRedeemReply
-	(*CancelRedeemRequest)(nil),  // 23: polaris.central.v1.CancelRedeemRequest
-	(*CancelRedeemReply)(nil),    // 24: polaris.central.v1.CancelRedeemReply
-	(*Event)(nil),                // 25: polaris.central.v1.Event
-	(*EventBatch)(nil),           // 26: polaris.central.v1.EventBatch
-	(*Meter)(nil),                // 27: polaris.central.v1.Meter
-	(*MeterReport)(nil),          // 28: polaris.central.v1.MeterReport
-	(*Ack)(nil),                  // 29: polaris.central.v1.Ack
-	(*SubscribeRequest)(nil),     // 30: polaris.central.v1.SubscribeRequest
-	(*JackpotValue)(nil),         // 31: polaris.central.v1.JackpotValue
-	(*JackpotValues)(nil),        // 32: polaris.central.v1.JackpotValues
-	(*Command)(nil),              // 33: polaris.central.v1.Command
-	(*Notice)(nil),               // 34: polaris.central.v1.Notice
+	(Colour)(0),                    // 0: polaris.central.v1.Colour
+	(Command_Kind)(0),              // 1: polaris.central.v1.Command.Kind
+	(*CreditMeters)(nil),           // 2: polaris.central.v1.CreditMeters
+	(*OpenRoundRequest)(nil),       // 3: polaris.central.v1.OpenRoundRequest
+	(*OpenRoundReply)(nil),         // 4: polaris.central.v1.OpenRoundReply
+	(*GameModel)(nil),              // 5: polaris.central.v1.GameModel
+	(*HelloRequest)(nil),           // 6: polaris.central.v1.HelloRequest
+	(*HelloReply)(nil),             // 7: polaris.central.v1.HelloReply
+	(*OutcomeRequest)(nil),         // 8: polaris.central.v1.OutcomeRequest
+	(*SignedBody)(nil),             // 9: polaris.central.v1.SignedBody
+	(*Draw)(nil),                   // 10: polaris.central.v1.Draw
+	(*JackpotHit)(nil),             // 11: polaris.central.v1.JackpotHit
+	(*OutcomeBody)(nil),            // 12: polaris.central.v1.OutcomeBody
+	(*CommitRequest)(nil),          // 13: polaris.central.v1.CommitRequest
+	(*CommitReply)(nil),            // 14: polaris.central.v1.CommitReply
+	(*RiskRequest)(nil),            // 15: polaris.central.v1.RiskRequest
+	(*RiskBody)(nil),               // 16: polaris.central.v1.RiskBody
+	(*IssueVoucherRequest)(nil),    // 17: polaris.central.v1.IssueVoucherRequest
+	(*VoucherReply)(nil),           // 18: polaris.central.v1.VoucherReply
+	(*RedeemRequest)(nil),          // 19: polaris.central.v1.RedeemRequest
+	(*RedeemReply)(nil),            // 20: polaris.central.v1.RedeemReply
+	(*ConfirmRedeemRequest)(nil),   // 21: polaris.central.v1.ConfirmRedeemRequest
+	(*ConfirmRedeemReply)(nil),     // 22: polaris.central.v1.ConfirmRedeemReply
+	(*CancelRedeemRequest)(nil),    // 23: polaris.central.v1.CancelRedeemRequest
+	(*CancelRedeemReply)(nil),      // 24: polaris.central.v1.CancelRedeemReply
+	(*Event)(nil),                  // 25: polaris.central.v1.Event
+	(*EventBatch)(nil),             // 26: polaris.central.v1.EventBatch
+	(*Meter)(nil),                  // 27: polaris.central.v1.Meter
+	(*MeterReport)(nil),            // 28: polaris.central.v1.MeterReport
+	(*Ack)(nil),                    // 29: polaris.central.v1.Ack
+	(*SubscribeRequest)(nil),       // 30: polaris.central.v1.SubscribeRequest
+	(*JackpotValue)(nil),           // 31: polaris.central.v1.JackpotValue
+	(*JackpotValues)(nil),          // 32: polaris.central.v1.JackpotValues
+	(*Command)(nil),                // 33: polaris.central.v1.Command
+	(*Notice)(nil),                 // 34: polaris.central.v1.Notice
+	(*PlayerChallengeRequest)(nil), // 35: polaris.central.v1.PlayerChallengeRequest
+	(*PlayerChallengeReply)(nil),   // 36: polaris.central.v1.PlayerChallengeReply
+	(*PlayerLoginRequest)(nil),     // 37: polaris.central.v1.PlayerLoginRequest
+	(*PlayerLogoutRequest)(nil),    // 38: polaris.central.v1.PlayerLogoutRequest
+	(*PlayerStateRequest)(nil),     // 39: polaris.central.v1.PlayerStateRequest
+	(*PlayerLimit)(nil),            // 40: polaris.central.v1.PlayerLimit
+	(*PlayerState)(nil),            // 41: polaris.central.v1.PlayerState
 }
 var file_central_proto_depIdxs = []int32{
 	9,  // 0: polaris.central.v1.OpenRoundReply.round:type_name -> polaris.central.v1.SignedBody
@@ -2480,35 +3036,44 @@ var file_central_proto_depIdxs = []int32{
 	1,  // 12: polaris.central.v1.Command.kind:type_name -> polaris.central.v1.Command.Kind
 	32, // 13: polaris.central.v1.Notice.jackpots:type_name -> polaris.central.v1.JackpotValues
 	33, // 14: polaris.central.v1.Notice.command:type_name -> polaris.central.v1.Command
-	6,  // 15: polaris.central.v1.Central.Hello:input_type -> polaris.central.v1.HelloRequest
-	8,  // 16: polaris.central.v1.Central.RequestOutcome:input_type -> polaris.central.v1.OutcomeRequest
-	13, // 17: polaris.central.v1.Central.CommitOutcome:input_type -> polaris.central.v1.CommitRequest
-	15, // 18: polaris.central.v1.Central.RequestRiskStep:input_type -> polaris.central.v1.RiskRequest
-	17, // 19: polaris.central.v1.Central.IssueVoucher:input_type -> polaris.central.v1.IssueVoucherRequest
-	19, // 20: polaris.central.v1.Central.RedeemVoucher:input_type -> polaris.central.v1.RedeemRequest
-	21, // 21: polaris.central.v1.Central.ConfirmRedeem:input_type -> polaris.central.v1.ConfirmRedeemRequest
-	23, // 22: polaris.central.v1.Central.CancelRedeem:input_type -> polaris.central.v1.CancelRedeemRequest
-	26, // 23: polaris.central.v1.Central.ReportEvents:input_type -> polaris.central.v1.EventBatch
-	28, // 24: polaris.central.v1.Central.ReportMeters:input_type -> polaris.central.v1.MeterReport
-	30, // 25: polaris.central.v1.Central.Subscribe:input_type -> polaris.central.v1.SubscribeRequest
-	3,  // 26: polaris.central.v1.Central.OpenRound:input_type -> polaris.central.v1.OpenRoundRequest
-	7,  // 27: polaris.central.v1.Central.Hello:output_type -> polaris.central.v1.HelloReply
-	9,  // 28: polaris.central.v1.Central.RequestOutcome:output_type -> polaris.central.v1.SignedBody
-	14, // 29: polaris.central.v1.Central.CommitOutcome:output_type -> polaris.central.v1.CommitReply
-	9,  // 30: polaris.central.v1.Central.RequestRiskStep:output_type -> polaris.central.v1.SignedBody
-	18, // 31: polaris.central.v1.Central.IssueVoucher:output_type -> polaris.central.v1.VoucherReply
-	20, // 32: polaris.central.v1.Central.RedeemVoucher:output_type -> polaris.central.v1.RedeemReply
-	22, // 33: polaris.central.v1.Central.ConfirmRedeem:output_type -> polaris.central.v1.ConfirmRedeemReply
-	24, // 34: polaris.central.v1.Central.CancelRedeem:output_type -> polaris.central.v1.CancelRedeemReply
-	29, // 35: polaris.central.v1.Central.ReportEvents:output_type -> polaris.central.v1.Ack
-	29, // 36: polaris.central.v1.Central.ReportMeters:output_type -> polaris.central.v1.Ack
-	34, // 37: polaris.central.v1.Central.Subscribe:output_type -> polaris.central.v1.Notice
-	4,  // 38: polaris.central.v1.Central.OpenRound:output_type -> polaris.central.v1.OpenRoundReply
-	27, // [27:39] is the sub-list for method output_type
-	15, // [15:27] is the sub-list for method input_type
-	15, // [15:15] is the sub-list for extension type_name
-	15, // [15:15] is the sub-list for extension extendee
-	0,  // [0:15] is the sub-list for field type_name
+	40, // 15: polaris.central.v1.PlayerState.limits:type_name -> polaris.central.v1.PlayerLimit
+	6,  // 16: polaris.central.v1.Central.Hello:input_type -> polaris.central.v1.HelloRequest
+	8,  // 17: polaris.central.v1.Central.RequestOutcome:input_type -> polaris.central.v1.OutcomeRequest
+	13, // 18: polaris.central.v1.Central.CommitOutcome:input_type -> polaris.central.v1.CommitRequest
+	15, // 19: polaris.central.v1.Central.RequestRiskStep:input_type -> polaris.central.v1.RiskRequest
+	17, // 20: polaris.central.v1.Central.IssueVoucher:input_type -> polaris.central.v1.IssueVoucherRequest
+	19, // 21: polaris.central.v1.Central.RedeemVoucher:input_type -> polaris.central.v1.RedeemRequest
+	21, // 22: polaris.central.v1.Central.ConfirmRedeem:input_type -> polaris.central.v1.ConfirmRedeemRequest
+	23, // 23: polaris.central.v1.Central.CancelRedeem:input_type -> polaris.central.v1.CancelRedeemRequest
+	26, // 24: polaris.central.v1.Central.ReportEvents:input_type -> polaris.central.v1.EventBatch
+	28, // 25: polaris.central.v1.Central.ReportMeters:input_type -> polaris.central.v1.MeterReport
+	30, // 26: polaris.central.v1.Central.Subscribe:input_type -> polaris.central.v1.SubscribeRequest
+	3,  // 27: polaris.central.v1.Central.OpenRound:input_type -> polaris.central.v1.OpenRoundRequest
+	35, // 28: polaris.central.v1.Central.PlayerChallenge:input_type -> polaris.central.v1.PlayerChallengeRequest
+	37, // 29: polaris.central.v1.Central.PlayerLogin:input_type -> polaris.central.v1.PlayerLoginRequest
+	38, // 30: polaris.central.v1.Central.PlayerLogout:input_type -> polaris.central.v1.PlayerLogoutRequest
+	39, // 31: polaris.central.v1.Central.GetPlayerState:input_type -> polaris.central.v1.PlayerStateRequest
+	7,  // 32: polaris.central.v1.Central.Hello:output_type -> polaris.central.v1.HelloReply
+	9,  // 33: polaris.central.v1.Central.RequestOutcome:output_type -> polaris.central.v1.SignedBody
+	14, // 34: polaris.central.v1.Central.CommitOutcome:output_type -> polaris.central.v1.CommitReply
+	9,  // 35: polaris.central.v1.Central.RequestRiskStep:output_type -> polaris.central.v1.SignedBody
+	18, // 36: polaris.central.v1.Central.IssueVoucher:output_type -> polaris.central.v1.VoucherReply
+	20, // 37: polaris.central.v1.Central.RedeemVoucher:output_type -> polaris.central.v1.RedeemReply
+	22, // 38: polaris.central.v1.Central.ConfirmRedeem:output_type -> polaris.central.v1.ConfirmRedeemReply
+	24, // 39: polaris.central.v1.Central.CancelRedeem:output_type -> polaris.central.v1.CancelRedeemReply
+	29, // 40: polaris.central.v1.Central.ReportEvents:output_type -> polaris.central.v1.Ack
+	29, // 41: polaris.central.v1.Central.ReportMeters:output_type -> polaris.central.v1.Ack
+	34, // 42: polaris.central.v1.Central.Subscribe:output_type -> polaris.central.v1.Notice
+	4,  // 43: polaris.central.v1.Central.OpenRound:output_type -> polaris.central.v1.OpenRoundReply
+	36, // 44: polaris.central.v1.Central.PlayerChallenge:output_type -> polaris.central.v1.PlayerChallengeReply
+	41, // 45: polaris.central.v1.Central.PlayerLogin:output_type -> polaris.central.v1.PlayerState
+	41, // 46: polaris.central.v1.Central.PlayerLogout:output_type -> polaris.central.v1.PlayerState
+	41, // 47: polaris.central.v1.Central.GetPlayerState:output_type -> polaris.central.v1.PlayerState
+	32, // [32:48] is the sub-list for method output_type
+	16, // [16:32] is the sub-list for method input_type
+	16, // [16:16] is the sub-list for extension type_name
+	16, // [16:16] is the sub-list for extension extendee
+	0,  // [0:16] is the sub-list for field type_name
 }
 
 func init() { file_central_proto_init() }
@@ -2526,7 +3091,7 @@ func file_central_proto_init() {
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_central_proto_rawDesc), len(file_central_proto_rawDesc)),
 			NumEnums:      2,
-			NumMessages:   33,
+			NumMessages:   40,
 			NumExtensions: 0,
 			NumServices:   1,
 		},

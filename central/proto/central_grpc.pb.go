@@ -36,6 +36,10 @@ const (
 	Central_ReportMeters_FullMethodName    = "/polaris.central.v1.Central/ReportMeters"
 	Central_Subscribe_FullMethodName       = "/polaris.central.v1.Central/Subscribe"
 	Central_OpenRound_FullMethodName       = "/polaris.central.v1.Central/OpenRound"
+	Central_PlayerChallenge_FullMethodName = "/polaris.central.v1.Central/PlayerChallenge"
+	Central_PlayerLogin_FullMethodName     = "/polaris.central.v1.Central/PlayerLogin"
+	Central_PlayerLogout_FullMethodName    = "/polaris.central.v1.Central/PlayerLogout"
+	Central_GetPlayerState_FullMethodName  = "/polaris.central.v1.Central/GetPlayerState"
 )
 
 // CentralClient is the client API for Central service.
@@ -75,6 +79,20 @@ type CentralClient interface {
 	// last settled): what a cabinet asks after a refusal that means "a round
 	// of yours is already drawn", to compare it with its journal.
 	OpenRound(ctx context.Context, in *OpenRoundRequest, opts ...grpc.CallOption) (*OpenRoundReply, error)
+	// PlayerChallenge gives a fresh challenge for the player card in the
+	// cabinet's reader, answerable once within a short time.
+	PlayerChallenge(ctx context.Context, in *PlayerChallengeRequest, opts ...grpc.CallOption) (*PlayerChallengeReply, error)
+	// PlayerLogin opens the player's session at this cabinet with the card's
+	// answer to the challenge (a copied card number alone cannot answer); it
+	// refuses an unknown, blocked or copied card and a blocked, excluded or
+	// undecided-limits player (FAILED_PRECONDITION with a PLAYER_/CARD_ reason).
+	PlayerLogin(ctx context.Context, in *PlayerLoginRequest, opts ...grpc.CallOption) (*PlayerState, error)
+	// PlayerLogout ends the cabinet's session (card out); idempotent.
+	PlayerLogout(ctx context.Context, in *PlayerLogoutRequest, opts ...grpc.CallOption) (*PlayerState, error)
+	// GetPlayerState is the session, the limits with what is left and the
+	// break; the cabinet asks at least every minute while a player is in
+	// (it keeps the session alive) and shows it.
+	GetPlayerState(ctx context.Context, in *PlayerStateRequest, opts ...grpc.CallOption) (*PlayerState, error)
 }
 
 type centralClient struct {
@@ -214,6 +232,46 @@ func (c *centralClient) OpenRound(ctx context.Context, in *OpenRoundRequest, opt
 	return out, nil
 }
 
+func (c *centralClient) PlayerChallenge(ctx context.Context, in *PlayerChallengeRequest, opts ...grpc.CallOption) (*PlayerChallengeReply, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerChallengeReply)
+	err := c.cc.Invoke(ctx, Central_PlayerChallenge_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *centralClient) PlayerLogin(ctx context.Context, in *PlayerLoginRequest, opts ...grpc.CallOption) (*PlayerState, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerState)
+	err := c.cc.Invoke(ctx, Central_PlayerLogin_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *centralClient) PlayerLogout(ctx context.Context, in *PlayerLogoutRequest, opts ...grpc.CallOption) (*PlayerState, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerState)
+	err := c.cc.Invoke(ctx, Central_PlayerLogout_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func (c *centralClient) GetPlayerState(ctx context.Context, in *PlayerStateRequest, opts ...grpc.CallOption) (*PlayerState, error) {
+	cOpts := append([]grpc.CallOption{grpc.StaticMethod()}, opts...)
+	out := new(PlayerState)
+	err := c.cc.Invoke(ctx, Central_GetPlayerState_FullMethodName, in, out, cOpts...)
+	if err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
 // CentralServer is the server API for Central service.
 // All implementations must embed UnimplementedCentralServer
 // for forward compatibility.
@@ -251,6 +309,20 @@ type CentralServer interface {
 	// last settled): what a cabinet asks after a refusal that means "a round
 	// of yours is already drawn", to compare it with its journal.
 	OpenRound(context.Context, *OpenRoundRequest) (*OpenRoundReply, error)
+	// PlayerChallenge gives a fresh challenge for the player card in the
+	// cabinet's reader, answerable once within a short time.
+	PlayerChallenge(context.Context, *PlayerChallengeRequest) (*PlayerChallengeReply, error)
+	// PlayerLogin opens the player's session at this cabinet with the card's
+	// answer to the challenge (a copied card number alone cannot answer); it
+	// refuses an unknown, blocked or copied card and a blocked, excluded or
+	// undecided-limits player (FAILED_PRECONDITION with a PLAYER_/CARD_ reason).
+	PlayerLogin(context.Context, *PlayerLoginRequest) (*PlayerState, error)
+	// PlayerLogout ends the cabinet's session (card out); idempotent.
+	PlayerLogout(context.Context, *PlayerLogoutRequest) (*PlayerState, error)
+	// GetPlayerState is the session, the limits with what is left and the
+	// break; the cabinet asks at least every minute while a player is in
+	// (it keeps the session alive) and shows it.
+	GetPlayerState(context.Context, *PlayerStateRequest) (*PlayerState, error)
 	mustEmbedUnimplementedCentralServer()
 }
 
@@ -296,6 +368,18 @@ func (UnimplementedCentralServer) Subscribe(*SubscribeRequest, grpc.ServerStream
 }
 func (UnimplementedCentralServer) OpenRound(context.Context, *OpenRoundRequest) (*OpenRoundReply, error) {
 	return nil, status.Error(codes.Unimplemented, "method OpenRound not implemented")
+}
+func (UnimplementedCentralServer) PlayerChallenge(context.Context, *PlayerChallengeRequest) (*PlayerChallengeReply, error) {
+	return nil, status.Error(codes.Unimplemented, "method PlayerChallenge not implemented")
+}
+func (UnimplementedCentralServer) PlayerLogin(context.Context, *PlayerLoginRequest) (*PlayerState, error) {
+	return nil, status.Error(codes.Unimplemented, "method PlayerLogin not implemented")
+}
+func (UnimplementedCentralServer) PlayerLogout(context.Context, *PlayerLogoutRequest) (*PlayerState, error) {
+	return nil, status.Error(codes.Unimplemented, "method PlayerLogout not implemented")
+}
+func (UnimplementedCentralServer) GetPlayerState(context.Context, *PlayerStateRequest) (*PlayerState, error) {
+	return nil, status.Error(codes.Unimplemented, "method GetPlayerState not implemented")
 }
 func (UnimplementedCentralServer) mustEmbedUnimplementedCentralServer() {}
 func (UnimplementedCentralServer) testEmbeddedByValue()                 {}
@@ -527,6 +611,78 @@ func _Central_OpenRound_Handler(srv interface{}, ctx context.Context, dec func(i
 	return interceptor(ctx, in, info, handler)
 }
 
+func _Central_PlayerChallenge_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PlayerChallengeRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CentralServer).PlayerChallenge(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Central_PlayerChallenge_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CentralServer).PlayerChallenge(ctx, req.(*PlayerChallengeRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Central_PlayerLogin_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PlayerLoginRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CentralServer).PlayerLogin(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Central_PlayerLogin_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CentralServer).PlayerLogin(ctx, req.(*PlayerLoginRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Central_PlayerLogout_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PlayerLogoutRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CentralServer).PlayerLogout(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Central_PlayerLogout_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CentralServer).PlayerLogout(ctx, req.(*PlayerLogoutRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
+func _Central_GetPlayerState_Handler(srv interface{}, ctx context.Context, dec func(interface{}) error, interceptor grpc.UnaryServerInterceptor) (interface{}, error) {
+	in := new(PlayerStateRequest)
+	if err := dec(in); err != nil {
+		return nil, err
+	}
+	if interceptor == nil {
+		return srv.(CentralServer).GetPlayerState(ctx, in)
+	}
+	info := &grpc.UnaryServerInfo{
+		Server:     srv,
+		FullMethod: Central_GetPlayerState_FullMethodName,
+	}
+	handler := func(ctx context.Context, req interface{}) (interface{}, error) {
+		return srv.(CentralServer).GetPlayerState(ctx, req.(*PlayerStateRequest))
+	}
+	return interceptor(ctx, in, info, handler)
+}
+
 // Central_ServiceDesc is the grpc.ServiceDesc for Central service.
 // It's only intended for direct use with grpc.RegisterService,
 // and not to be introspected or modified (even as a copy)
@@ -577,6 +733,22 @@ var Central_ServiceDesc = grpc.ServiceDesc{
 		{
 			MethodName: "OpenRound",
 			Handler:    _Central_OpenRound_Handler,
+		},
+		{
+			MethodName: "PlayerChallenge",
+			Handler:    _Central_PlayerChallenge_Handler,
+		},
+		{
+			MethodName: "PlayerLogin",
+			Handler:    _Central_PlayerLogin_Handler,
+		},
+		{
+			MethodName: "PlayerLogout",
+			Handler:    _Central_PlayerLogout_Handler,
+		},
+		{
+			MethodName: "GetPlayerState",
+			Handler:    _Central_GetPlayerState_Handler,
 		},
 	},
 	Streams: []grpc.StreamDesc{

@@ -123,6 +123,9 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 			return refuse(codes.FailedPrecondition, ReasonCabinetDisabled, "cabinet %s is disabled: %s", c.id, reason)
 		}
 		stake := engine.Money(req.GetStake())
+		if err := s.playerWager(tx, c.id, n, int64(stake)); err != nil {
+			return err
+		}
 		round, tape, err := engine.Play(g, s.src, stake)
 		if err != nil {
 			return refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
@@ -172,6 +175,9 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		// The wager is booked as it is drawn: the stake leaves the mirror
 		// of the cabinet's credit, the win is there to be credited.
 		if err := s.book(tx, c.id, int64(stake), int64(round.Total), 0, 0); err != nil {
+			return err
+		}
+		if err := s.playerWin(tx, c.id, n, int64(round.Total)); err != nil {
 			return err
 		}
 		out = &pb.SignedBody{Body: b, Signature: sig}
@@ -336,6 +342,9 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 			return err
 		}
 		if err := s.book(tx, c.id, 0, int64(rs.After)-int64(rs.Before), 0, 0); err != nil {
+			return err
+		}
+		if err := s.playerWin(tx, c.id, n, int64(rs.After)-int64(rs.Before)); err != nil {
 			return err
 		}
 		out = &pb.SignedBody{Body: b, Signature: sig}

@@ -46,6 +46,7 @@ type Config struct {
 	// Games the server plays; nil means every registered engine game.
 	Games    []engine.Game
 	Jackpots Jackpots // nil: no progressive jackpot
+	Players  Players  // nil: no player accounts (central/players)
 	// Halls maps cabinet ids to halls; others get DefaultHall ("default").
 	Halls       map[string]string
 	DefaultHall string
@@ -185,6 +186,10 @@ func New(cfg Config) (*Server, error) {
 	}
 	if h, ok := cfg.Jackpots.(interface{ RolledBack() }); ok {
 		st.rolledBack = h.RolledBack
+	}
+	if err := s.setupPlayers(); err != nil {
+		st.close()
+		return nil, fmt.Errorf("central server: players setup: %w", err)
 	}
 	if cfg.Jackpots != nil {
 		if err := st.write(context.Background(), cfg.Jackpots.Setup); err != nil {

@@ -58,6 +58,7 @@ func adminHandler(s *server.Server) http.Handler {
 		}
 		fmt.Fprintf(w, "cabinet %s enabled\n", id)
 	})
+	playersRoutes(mux, s)
 	mux.HandleFunc("POST /time", func(w http.ResponseWriter, r *http.Request) {
 		s.SendTime()
 		fmt.Fprintln(w, "time sent")
@@ -116,12 +117,7 @@ func adminCmd(args []string) error {
 	if len(args) == 0 {
 		return errors.New("admin: disable ID [REASON] | enable ID | time | cabinets")
 	}
-	c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
-		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
-			var d net.Dialer
-			return d.DialContext(ctx, "unix", sock)
-		},
-	}}
+	c := adminClient(sock)
 	var resp *http.Response
 	var err error
 	q := func(k, v string) string { return k + "=" + urlEscape(v) }
@@ -152,6 +148,16 @@ func adminCmd(args []string) error {
 	}
 	os.Stdout.Write(b)
 	return nil
+}
+
+// adminClient speaks HTTP to the admin socket.
+func adminClient(sock string) *http.Client {
+	return &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{
+		DialContext: func(ctx context.Context, _, _ string) (net.Conn, error) {
+			var d net.Dialer
+			return d.DialContext(ctx, "unix", sock)
+		},
+	}}
 }
 
 func urlEscape(s string) string {

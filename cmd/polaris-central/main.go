@@ -52,6 +52,7 @@ type Config struct {
 	VoucherValidity      string            `toml:"voucher_validity"` // Go duration, default 720h
 	HoldTimeout          string            `toml:"hold_timeout"`     // Go duration, default 2m
 	Halls                map[string]string `toml:"halls"`            // cabinet id -> hall id
+	Players              *PlayersConfig    `toml:"players"`          // registered players; absent = none
 
 	BackofficeAddr string `toml:"backoffice_addr"` // HTTPS back office console (central/backoffice); empty = off
 }
@@ -70,6 +71,8 @@ func main() {
 		err = pkiCmd(args)
 	case "admin":
 		err = adminCmd(args)
+	case "players":
+		err = playersCmd(args)
 	default:
 		err = fmt.Errorf("unknown command %q (serve, pki)", cmd)
 	}
@@ -212,6 +215,9 @@ func serve(args []string) error {
 		StoreMarker:  filepath.Join(cfg.PKIDir, "store.id"), InitStore: *initStore,
 		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,
 		VoucherValidity: validity, HoldTimeout: hold, Now: time.Now, Log: log,
+	}
+	if scfg.Players, err = loadPlayers(cfg.Players, log); err != nil {
+		return err
 	}
 	var adapter *jpserver.Adapter
 	if cfg.JackpotConfig != "" {

@@ -1,0 +1,140 @@
+package players_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/internal/testenv"
+	"github.com/polaris-vlt/polaris/central/players"
+)
+
+func wantReason(t *testing.T, err error, reason string) {
+	t.Helper()
+	r, ok := players.AsRefusal(err)
+	if !ok || r.Reason != reason {
+		t.Fatalf("want %s, got %v", reason, err)
+	}
+}
+
+func TestRegistration(t *testing.T) {
+	r := newRig(t, "cz")
+	reg := func(name, birth, doc string, verified bool) error {
+		_, err := r.reg.Register(r.ctx(), players.Registration{Name: name, BirthDate: birth, DocumentNumber: doc, IdentityVerified: verified, VerifiedBy: "clerk 7"})
+		return err
+	}
+	// The clock is 2026-11-29: born 2008-11-30 is one day short of 18.
+	wantReason(t, reg("Young One", "2008-11-30", "AA000001", true), players.ReasonUnderage)
+	if err := reg("Just Eighteen", "2008-11-29", "AA000002", true); err != nil {
+		t.Fatal(err)
+	}
+	wantReason(t, reg("Not Seen", "1980-01-01", "AA000003", false), players.ReasonNotVerified)
+	wantReason(t, reg("Bad Date", "1980-13-01", "AA000004", true), players.ReasonInvalid)
+	wantReason(t, reg("No Doc", "1980-01-01", "", true), players.ReasonInvalid)
+	// One account per person: the same document, written otherwise.
+	wantReason(t, reg("Just Eighteen", "2008-11-29", "aa-000 002", true), players.ReasonDuplicate)
+	if n := r.e.Count("player_accounts", ""); n != 1 {
+		t.Fatalf("%d accounts, want 1", n)
+	}
+	// The store keeps no document number, only its keyed hash.
+	var name, doc string
+	if err := r.e.Server.DB().QueryRow(`SELECT name, doc_hash FROM player_accounts`).Scan(&name, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(doc, "000002") || len(doc) != 64 {
+		t.Fatalf("doc_hash %q", doc)
+	}
+	// A card id is issued once.
+	id := "P000000000001"
+	if err := r.reg.IssueCard(r.ctx(), id, "card-1"); err != nil {
+		t.Fatal(err)
+	}
+	wantReason(t, r.reg.IssueCard(r.ctx(), id, "card-1"), players.ReasonDuplicate)
+	wantReason(t, r.reg.IssueCard(r.ctx(), "P000000000099", "card-2"), players.ReasonNotFound)
+}
+
+func TestLimitRules(t *testing.T) {
+	r := newRig(t, "cz")
+	wait := r.reg.Profile().LoosenWait
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", map[string]int64{players.BetsDay: 100})
+	// Tightening: at once.
+	l, err := r.reg.SetLimit(r.ctx(), id, players.BetsDay, amt(50))
+	if err != nil || l.Amount != 50 || l.Pending {
+		t.Fatalf("tighten: %+v %v", l, err)
+	}
+	// Loosening (a higher value, or refusing the limit): after the wait.
+	l, err = r.reg.SetLimit(r.ctx(), id, players.BetsDay, amt(500))
+	if err != nil || l.Amount != 50 || !l.Pending || l.PendingAmt != 500 || !l.PendingFrom.Equal(r.e.Clock.Now().Add(wait)) {
+		t.Fatalf("loosen: %+v %v", l, err)
+	}
+	r.e.Clock.Advance(wait - time.Second)
+	if in, _ := r.reg.Show(r.ctx(), id); in.Limits[0].Amount != 50 {
+		t.Fatalf("before the wait: %+v", in.Limits[0])
+	}
+	r.e.Clock.Advance(time.Second)
+	if in, _ := r.reg.Show(r.ctx(), id); in.Limits[0].Amount != 500 || in.Limits[0].Pending {
+		t.Fatalf("after the wait: %+v", in.Limits[0])
+	}
+	// A stricter value cancels a pending milder one.
+	r.reg.SetLimit(r.ctx(), id, players.BetsDay, nil)
+	l, _ = r.reg.SetLimit(r.ctx(), id, players.BetsDay, amt(300))
+	if l.Amount != 300 || l.Pending {
+		t.Fatalf("stricter over pending: %+v", l)
+	}
+	wantReason(t, func() error { _, err := r.reg.SetLimit(r.ctx(), id, "bets_year", amt(1)); return err }(), players.ReasonInvalid)
+
+	// Closing an account with a limit: a new account of the person within
+	// 7 days has it, and a milder one waits until 7 days after the closing.
+	if err := r.reg.Close(r.ctx(), id); err != nil {
+		t.Fatal(err)
+	}
+	r.e.Clock.Advance(24 * time.Hour)
+	closedAt := r.e.Clock.Now().Add(-24 * time.Hour)
+	a, err := r.reg.Register(r.ctx(), players.Registration{Name: "Jan Novák", BirthDate: "1980-01-31", DocumentNumber: "AB123456", IdentityVerified: true, VerifiedBy: "clerk 7"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, _ := r.reg.Show(r.ctx(), a.ID)
+	if !in.Limits[0].Decided || in.Limits[0].Amount != 300 {
+		t.Fatalf("new account's limits: %+v", in.Limits)
+	}
+	r.reg.Profile()
+	l, _ = r.reg.SetLimit(r.ctx(), a.ID, players.BetsDay, amt(1000))
+	if !l.Pending || l.PendingFrom.Before(closedAt.Add(7*24*time.Hour)) {
+		t.Fatalf("milder limit within 7 days of closing: %+v", l)
+	}
+}
+
+func TestExclusionRegisterFile(t *testing.T) {
+	r := newRig(t, "cz")
+	today := r.e.Clock.Now().Format("2006-01-02")
+	good := players.SignExclusions(r.regKey, today, []string{"NOVÁK Jan|1980-01-31|AB123456"})
+	imp := func(b []byte) error { _, err := r.reg.ImportExclusions(r.ctx(), b); return err }
+	// One byte changed: the signature does not verify.
+	bad := []byte(strings.Replace(string(good), "1980", "1981", 1))
+	wantReason(t, imp(bad), players.ReasonInvalid)
+	// Signed by another key.
+	other := newRig(t, "cz")
+	wantReason(t, imp(players.SignExclusions(other.regKey, today, nil)), players.ReasonInvalid)
+	wantReason(t, imp(players.SignExclusions(r.regKey, today, []string{"no fields"})), players.ReasonInvalid)
+	wantReason(t, imp([]byte("POLARIS-EXCLUSIONS 1\ndate "+today+"\n")), players.ReasonInvalid)
+	if n := r.e.Count("player_exclusions", ""); n != 0 {
+		t.Fatalf("a refused file changed the register: %d rows", n)
+	}
+	if err := imp(good); err != nil {
+		t.Fatal(err)
+	}
+	res, err := r.reg.ImportExclusions(r.ctx(), good)
+	if err != nil || !res.Already {
+		t.Fatalf("the same file again: %+v %v", res, err)
+	}
+	// An older register would lift exclusions: refused.
+	wantReason(t, imp(players.SignExclusions(r.regKey, "2026-11-01", nil)), players.ReasonInvalid)
+	// Only keyed hashes are kept: no name, no number.
+	var h string
+	r.e.Server.DB().QueryRow(`SELECT hash FROM player_exclusions LIMIT 1`).Scan(&h)
+	if len(h) != 64 || r.e.Count("player_exclusions", "") != 2 {
+		t.Fatalf("register rows: %q, %d", h, r.e.Count("player_exclusions", ""))
+	}
+	_ = testenv.GameID
+}
