@@ -33,7 +33,10 @@ type rig struct {
 	r    *pcsc.Reader
 }
 
+// newRig runs the test beside the others: each has its own pcscd, socket
+// and vpcd port, so they do not meet.
 func newRig(t *testing.T) *rig {
+	t.Parallel()
 	d := pcscdtest.Start(t)
 	r, err := pcsc.Open(pcsc.Config{Socket: d.Socket, Reader: pcscdtest.Slot0, RetryInterval: 200 * time.Millisecond,
 		Log: slog.New(slog.NewTextHandler(tWriter{t}, nil))})
@@ -272,6 +275,7 @@ func TestReaderLostAndBack(t *testing.T) {
 }
 
 func TestMissingReaderIsLost(t *testing.T) {
+	t.Parallel()
 	d := pcscdtest.Start(t)
 	r, err := pcsc.Open(pcsc.Config{Socket: d.Socket, Reader: "ACS ACR39U"})
 	if err != nil {

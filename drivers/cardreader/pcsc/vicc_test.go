@@ -58,6 +58,7 @@ func startVICC(t *testing.T, d *pcscdtest.Daemon) *exec.Cmd {
 // unknown card, not a player; a raw APDU through the same client gets the
 // card's own answer; killing vicc is the card taken out.
 func TestDebianVICCCard(t *testing.T) {
+	t.Parallel()
 	d := pcscdtest.Start(t)
 	r, err := pcsc.Open(pcsc.Config{Socket: d.Socket, Reader: pcscdtest.Slot0})
 	if err != nil {
