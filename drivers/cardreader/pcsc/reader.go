@@ -385,6 +385,9 @@ func (r *Reader) identify(reader string, counter uint32) (string, error) {
 
 // Authenticate implements cardreader.Reader. The card must still give the
 // number it gave at insertion: another number is a swap (ErrCardRemoved).
+// ctx is checked before the exchange starts; once started, the exchange
+// (a few short APDUs) is bounded by Config.Timeout per request instead,
+// so it is never abandoned half-way with the card in a transaction.
 func (r *Reader) Authenticate(ctx context.Context, challenge []byte) (cardreader.Response, error) {
 	if len(challenge) < cardauth.MinChallenge || len(challenge) > cardauth.MaxChallenge {
 		return cardreader.Response{}, cardreader.ErrChallenge
