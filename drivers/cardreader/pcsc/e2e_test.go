@@ -291,3 +291,45 @@ func TestMissingReaderIsLost(t *testing.T) {
 		t.Fatal("no event")
 	}
 }
+
+// A card another program holds exclusively cannot be read when it comes;
+// pcscd signals nothing when that program lets go, so the reader looks
+// again on its own and reports the card then.
+func TestCardHeldExclusivelyIsReadWhenReleased(t *testing.T) {
+	t.Parallel()
+	d := pcscdtest.Start(t)
+	slot := cardemu.NewSlot(d.Addr(0))
+	if err := slot.Insert(cardemu.PlayerCard(master, idA)); err != nil {
+		t.Fatal(err)
+	}
+	defer slot.Remove()
+	other, err := pcsc.Dial(d.Socket, 5*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	ctx, err := other.EstablishContext()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var card pcsc.Card
+	deadline := time.Now().Add(10 * time.Second)
+	for card, err = other.Connect(ctx, pcscdtest.Slot0, pcsc.ShareExclusive, pcsc.ProtocolT0|pcsc.ProtocolT1); err != nil; card, err = other.Connect(ctx, pcscdtest.Slot0, pcsc.ShareExclusive, pcsc.ProtocolT0|pcsc.ProtocolT1) {
+		if time.Now().After(deadline) {
+			t.Fatalf("exclusive connect: %v", err)
+		}
+		time.Sleep(100 * time.Millisecond) // until pcscd has seen the card
+	}
+	r, err := pcsc.Open(pcsc.Config{Socket: d.Socket, Reader: pcscdtest.Slot0, RetryInterval: 200 * time.Millisecond,
+		Log: slog.New(slog.NewTextHandler(tWriter{t}, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	g := &rig{t: t, d: d, r: r}
+	g.quiet(time.Second) // held: not readable, nothing reported
+	if err := other.Disconnect(card, pcsc.LeaveCard); err != nil {
+		t.Fatal(err)
+	}
+	g.want("inserted " + idA)
+}

@@ -46,14 +46,16 @@ type Reader struct {
 	ops  *Conn
 	ctx  uint32
 
-	stMu    sync.Mutex
-	name    string // the matched reader's full name
-	cardID  string // "" when no player card is in
-	unknown bool   // an unknown card is in (reported by UnknownCard)
-	counter uint32 // pcscd's event counter of the insertion last read
-	seenSet bool
-	lost    bool
-	closed  bool
+	stMu     sync.Mutex
+	name     string // the matched reader's full name
+	cardID   string // "" when no player card is in
+	unknown  bool   // an unknown card is in (reported by UnknownCard)
+	counter  uint32 // pcscd's event counter of the insertion last read
+	seenSet  bool
+	reread   bool // a card could not be read: look again
+	retrying bool // and its failure was logged
+	lost     bool
+	closed   bool
 }
 
 // Open starts watching the reader. It does not fail when pcscd or the
@@ -140,6 +142,9 @@ func (r *Reader) run() {
 			r.watchMu.Unlock()
 			err = r.watchLoop(c)
 			c.Close()
+			if errors.Is(err, errReread) {
+				continue // a fresh registration reads the table again
+			}
 		}
 		if r.stopped() {
 			return
@@ -173,9 +178,21 @@ func (r *Reader) watchLoop(c *Conn) error {
 			if changed {
 				break
 			}
+			r.stMu.Lock()
+			reread := r.reread
+			r.reread = false
+			r.stMu.Unlock()
+			if reread {
+				// A card could not be read for a passing reason (pcscd
+				// busy, the card held exclusively): pcscd will signal no
+				// change for it, so look again after a quiet interval.
+				return errReread
+			}
 		}
 	}
 }
+
+var errReread = errors.New("pcsc: read the reader table again")
 
 func (r *Reader) match(states []ReaderState) (ReaderState, bool) {
 	for _, s := range states {
@@ -231,8 +248,14 @@ func (r *Reader) update(states []ReaderState) error {
 		r.emit(cardreader.CardRemoved{Reader: s.Name, CardID: id})
 		id = ""
 	}
-	if !s.Present() || id != "" {
-		return nil // no card, or the same card still in
+	if !s.Present() {
+		r.stMu.Lock()
+		r.retrying = false
+		r.stMu.Unlock()
+		return nil
+	}
+	if id != "" {
+		return nil // the same card still in
 	}
 	if r.seenSet && s.Events == counter {
 		return nil // this insertion was read already (an unknown card)
@@ -240,6 +263,8 @@ func (r *Reader) update(states []ReaderState) error {
 	newID, err := r.identify(s.Name, s.Events)
 	r.stMu.Lock()
 	r.counter, r.seenSet = s.Events, true
+	retrying := r.retrying
+	r.retrying = err != nil && !errors.As(err, new(*cardreader.BadResponseError)) && !errors.Is(err, cardreader.ErrCardRemoved)
 	r.stMu.Unlock()
 	var bad *cardreader.BadResponseError
 	switch {
@@ -259,9 +284,13 @@ func (r *Reader) update(states []ReaderState) error {
 		r.log.Info("card gone before it could be read", "err", err)
 	default:
 		r.stMu.Lock()
-		r.seenSet = false // read it again at the next change
+		r.seenSet, r.reread = false, true // read it again after RetryInterval
 		r.stMu.Unlock()
-		r.log.Warn("card not read", "err", err)
+		if retrying {
+			r.log.Debug("card still not read", "err", err)
+		} else {
+			r.log.Warn("card not read, trying again", "err", err)
+		}
 	}
 	return nil
 }
