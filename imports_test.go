@@ -85,7 +85,7 @@ var rooms = []room{
 	// the programs they run through it; no driver links it.
 	{room: "drivers", may: []string{"deck", "clock", "cardauth"}},
 	{room: "drivers/printer/internal/zbar", may: []string{"internal/hosttools"}},
-	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools"}},
+	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools", "drivers/cardreader/readeremu"}},
 	{room: "board", may: []string{"drivers", "deck", "clock"}},
 	{room: "central", may: []string{"engine", "cardauth"}},
 	// The cabinet program: the engine, the central system's client (not
