@@ -16,7 +16,7 @@ func Example() {
 	cardKey, _ := cardauth.Derive(master, id) // written into the card at issue
 
 	challenge := bytes.Repeat([]byte{0x07}, cardauth.ChallengeLen) // central: crypto/rand, once per login
-	answer, _ := cardauth.Respond(cardKey, id, challenge)           // the card (through the reader)
+	answer, _ := cardauth.Respond(cardKey, id, challenge)          // the card (through the reader)
 
 	ok, _ := cardauth.Verify(master, id, challenge, answer)
 	clone, _ := cardauth.Respond(make([]byte, 32), id, challenge) // the number copied, the key not
