@@ -78,12 +78,16 @@ var rooms = []room{
 	// above the engine uses.
 	{room: "deck", stdOnly: true},
 	{room: "clock", stdOnly: true},
-	// internal/hosttools: the drivers' test helpers (zbar) find the
-	// programs they run through it; no driver links it.
-	{room: "drivers", may: []string{"deck", "clock"}},
+	// The player card scheme: the card emulator answers with it, the
+	// central system verifies with it.
+	{room: "cardauth", stdOnly: true},
+	// internal/hosttools: the drivers' test helpers (zbar, pcscdtest) find
+	// the programs they run through it; no driver links it.
+	{room: "drivers", may: []string{"deck", "clock", "cardauth"}},
 	{room: "drivers/printer/internal/zbar", may: []string{"internal/hosttools"}},
+	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools", "drivers/cardreader/readeremu"}},
 	{room: "board", may: []string{"drivers", "deck", "clock"}},
-	{room: "central", may: []string{"engine"}},
+	{room: "central", may: []string{"engine", "cardauth"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
 	{room: "firmware", may: []string{"engine", "deck", "clock", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},

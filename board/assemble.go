@@ -11,6 +11,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/clock"
 
+	"github.com/polaris-vlt/polaris/drivers/cardreader"
+	"github.com/polaris-vlt/polaris/drivers/cardreader/pcsc"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
@@ -122,6 +124,8 @@ type Cabinet struct {
 	GPIO     *gpio.Controller
 	Acceptor Acceptor
 	Printer  Printer // nil until a printer driver for the profile's protocol is wired
+	// CardReader is the player card reader; nil when the profile has none.
+	CardReader cardreader.Reader
 
 	// Devkit only: the in-memory GPIO lines the keyboard drives (the
 	// device emulators are Options.Emulators').
@@ -160,6 +164,16 @@ func Assemble(p *Profile, opt Options) (c *Cabinet, err error) {
 	}
 	if err := c.assemblePrinter(p, opt); err != nil {
 		return c, err
+	}
+	if cr := p.CardReader; cr != nil {
+		// pcscd or the reader missing is not a refusal to start: the
+		// reader reports ReaderLost and is used when it comes.
+		r, err := pcsc.Open(pcsc.Config{Socket: cr.Socket, Reader: cr.Reader})
+		if err != nil {
+			return c, fmt.Errorf("board: %s: card reader: %w", p.Name, err)
+		}
+		c.CardReader = r
+		c.closers = append(c.closers, r.Close)
 	}
 	return c, nil
 }

@@ -4,12 +4,14 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/board/emulated"
+	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
@@ -371,5 +373,31 @@ func TestEmulatedAcceptorUnknownCurrencyRefused(t *testing.T) {
 	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emulated.New()})
 	if err == nil || !strings.Contains(err.Error(), "no XYZ table (the emulator has CZK, EUR)") {
 		t.Fatalf("assemble: %v", err)
+	}
+}
+
+// The profile's card reader is opened at Assemble; pcscd missing does not
+// refuse the cabinet: the reader reports itself lost, and Close stops it.
+func TestCardReaderAssemblesWithoutPCSCD(t *testing.T) {
+	sock := filepath.Join(t.TempDir(), "no-pcscd.comm")
+	text := strings.Replace(devkitText(t), `reader = "Virtual PCD 00 00"`, `reader = "Virtual PCD 00 00"`+"\nsocket = \""+sock+"\"", 1)
+	p, err := Parse("card.toml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emulated.New()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if cab.CardReader == nil {
+		t.Fatal("no card reader assembled")
+	}
+	select {
+	case e := <-cab.CardReader.Events():
+		if l, ok := e.(cardreader.ReaderLost); !ok || l.Reader != "Virtual PCD 00 00" || !strings.Contains(l.Err.Error(), sock) {
+			t.Fatalf("event %#v", e)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("no ReaderLost")
 	}
 }

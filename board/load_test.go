@@ -131,6 +131,15 @@ func TestBrokenProfilesRefused(t *testing.T) {
 		{"unknown protocol", func() string {
 			return edit(t, base, `protocol = "tcl"`, `protocol = "zpl"`)
 		}, `board profile devkit.toml:%d: printer.protocol: unknown protocol "zpl" (want tcl or escpos)`, `protocol = "zpl"`},
+		{"card reader protocol", func() string {
+			return edit(t, base, `protocol = "pcsc"`, `protocol = "ccid"`)
+		}, `board profile devkit.toml:%d: card_reader.protocol: unknown protocol "ccid" (want pcsc)`, `protocol = "ccid"`},
+		{"card reader without a name", func() string {
+			return edit(t, base, `reader = "Virtual PCD 00 00"`, `reader = ""`)
+		}, `board profile devkit.toml:%d: card_reader.reader: reader name is empty`, `reader = ""`},
+		{"card reader relative socket", func() string {
+			return edit(t, base, `reader = "Virtual PCD 00 00"`, "reader = \"Virtual PCD 00 00\"\nsocket = \"pcscd.comm\"")
+		}, `board profile devkit.toml:%d: card_reader.socket: socket "pcscd.comm" is not an absolute path`, `socket = "pcscd.comm"`},
 		{"acceptor protocol", func() string {
 			return edit(t, base, `protocol = "id003"`, `protocol = "ssp"`)
 		}, `board profile devkit.toml:%d: acceptor.protocol: unknown protocol "ssp" (want id003)`, `protocol = "ssp"`},

@@ -10,11 +10,12 @@ import (
 // door, lamp, tower tier and meter, and which port and protocol each serial
 // device uses. Field names are the TOML keys; unknown keys are refused.
 type Profile struct {
-	Name        string        `toml:"name"`
-	Description string        `toml:"description"`
-	GPIO        GPIO          `toml:"gpio"`
-	Acceptor    *AcceptorSpec `toml:"acceptor"`
-	Printer     *PrinterSpec  `toml:"printer"`
+	Name        string          `toml:"name"`
+	Description string          `toml:"description"`
+	GPIO        GPIO            `toml:"gpio"`
+	Acceptor    *AcceptorSpec   `toml:"acceptor"`
+	Printer     *PrinterSpec    `toml:"printer"`
+	CardReader  *CardReaderSpec `toml:"card_reader"`
 
 	source string // file name, for messages
 }
@@ -172,10 +173,23 @@ type PrinterSpec struct {
 	PacingMS int `toml:"pacing_ms"`
 }
 
+// CardReaderSpec is the [card_reader] table: the player card reader,
+// through PC/SC (pcscd; drivers/cardreader). Optional: a cabinet without
+// one plays only where the market needs no card.
+type CardReaderSpec struct {
+	Protocol string `toml:"protocol"`
+	// Reader is pcscd's name of the reader, or a prefix of it (USB
+	// readers' names end in serial numbers and slot indexes).
+	Reader string `toml:"reader"`
+	// Socket is pcscd's socket; "" is Debian's /run/pcscd/pcscd.comm.
+	Socket string `toml:"socket"`
+}
+
 // Protocols each device may speak.
 var (
-	AcceptorProtocols = []string{"id003"}
-	PrinterProtocols  = []string{"tcl", "escpos"}
+	AcceptorProtocols   = []string{"id003"}
+	PrinterProtocols    = []string{"tcl", "escpos"}
+	CardReaderProtocols = []string{"pcsc"}
 )
 
 func ms(n int) time.Duration { return time.Duration(n) * time.Millisecond }

@@ -205,4 +205,13 @@ func (v *validator) check(p *Profile) {
 			}
 		}
 	}
+	if cr := p.CardReader; cr != nil {
+		protocol("card_reader", cr.Protocol, CardReaderProtocols)
+		if cr.Reader == "" {
+			v.missing("card_reader.reader", "reader name")
+		}
+		if cr.Socket != "" && !filepath.IsAbs(cr.Socket) {
+			v.add("card_reader.socket", "socket %q is not an absolute path", cr.Socket)
+		}
+	}
 }
