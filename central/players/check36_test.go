@@ -14,7 +14,7 @@ import (
 
 func TestCheck36NoWagerWithoutSession(t *testing.T) {
 	r := newRig(t, "cz")
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
 	err := r.play(c, 10)
 	r.refused(c, err, players.ReasonNoSession)
@@ -22,7 +22,7 @@ func TestCheck36NoWagerWithoutSession(t *testing.T) {
 	if err != nil || st.GetActive() || !st.GetCardRequired() {
 		t.Fatalf("state without a card: %v %v", st, err)
 	}
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 10)
 	if _, err := c.PlayerLogout(r.ctx(), "card removed"); err != nil {
 		t.Fatal(err)
@@ -33,7 +33,7 @@ func TestCheck36NoWagerWithoutSession(t *testing.T) {
 	}
 	// A session idle for SessionIdle (a cabinet that died with the card in)
 	// ends: no wager on it.
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.e.Clock.Advance(players.SessionIdle)
 	r.refused(c, r.play(c, 10), players.ReasonNoSession)
 }
@@ -46,8 +46,8 @@ func TestCheck36DemoPlaysWithoutCard(t *testing.T) {
 		t.Fatalf("an anonymous round was booked to a player")
 	}
 	// With a card, the player's limits hold in demo too.
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", map[string]int64{players.BetsDay: 10})
-	r.mustLogin(c, "card-1")
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", map[string]int64{players.BetsDay: 10})
+	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 10)
 	r.refused(c, r.play(c, 5), players.ReasonLimit)
 }
@@ -56,9 +56,9 @@ func TestCheck36DemoPlaysWithoutCard(t *testing.T) {
 // is taken), the session ends, no new round.
 func TestCheck36CardOutMidRound(t *testing.T) {
 	r := newRig(t, "cz")
-	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.rounds["cab-1"] = 1
 	if _, err := c.RequestOutcome(r.ctx(), 1, "testgame", "test-model-1", 10); err != nil {
 		t.Fatal(err)
@@ -94,27 +94,27 @@ func TestCheck36UndecidedLimitsRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.reg.IssueCard(r.ctx(), a.ID, "card-2"); err != nil {
+	if err := r.reg.IssueCard(r.ctx(), a.ID, "4000000000000002"); err != nil {
 		t.Fatal(err)
 	}
 	c := r.cabinet("cab-1")
-	_, err = r.login(c, "card-2")
+	_, err = r.login(c, "4000000000000002")
 	r.refused(c, err, players.ReasonLimitsUndecided)
 	for _, k := range players.Kinds {
 		if _, err := r.reg.SetLimit(r.ctx(), a.ID, k, nil); err != nil { // each explicitly refused
 			t.Fatal(err)
 		}
 	}
-	r.mustLogin(c, "card-2")
+	r.mustLogin(c, "4000000000000002")
 	r.mustPlay(c, 50)
 }
 
 func TestCheck36ExcludedRefused(t *testing.T) {
 	r := newRig(t, "cz")
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
-	r.player("Petr Dvořák", "1970-07-07", "XY 55-44-33", "card-3", nil)
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
+	r.player("Petr Dvořák", "1970-07-07", "XY 55-44-33", "4000000000000003", nil)
 	c := r.cabinet("cab-1")
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 10)
 	// A new register of the day names Jan Novák (name and birth date) and,
 	// by his document number only, Petr Dvořák.
@@ -129,25 +129,25 @@ func TestCheck36ExcludedRefused(t *testing.T) {
 	if _, err := c.PlayerLogout(r.ctx(), "card removed"); err != nil {
 		t.Fatal(err)
 	}
-	_, err := r.login(c, "card-3")
+	_, err := r.login(c, "4000000000000003")
 	r.refused(c, err, players.ReasonExcluded)
-	_, err = r.login(c, "card-1")
+	_, err = r.login(c, "4000000000000001")
 	r.refused(c, err, players.ReasonExcluded)
 	if n := r.e.Count("player_bets", ""); n != 1 {
 		t.Fatalf("%d bets, want the one before the import", n)
 	}
 	// No register of today's date or yesterday's: cz refuses logins.
 	r.e.Clock.Advance(72 * time.Hour)
-	r.player("Anna Nová", "1985-03-03", "EF112233", "card-4", nil)
-	_, err = r.login(c, "card-4")
+	r.player("Anna Nová", "1985-03-03", "EF112233", "4000000000000004", nil)
+	_, err = r.login(c, "4000000000000004")
 	r.refused(c, err, players.ReasonExclusionsStale)
 }
 
 func TestCheck36DailyBetLimitStopsExactly(t *testing.T) {
 	r := newRig(t, "cz")
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", map[string]int64{players.BetsDay: 25})
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", map[string]int64{players.BetsDay: 25})
 	c := r.cabinet("cab-1")
-	st := r.mustLogin(c, "card-1")
+	st := r.mustLogin(c, "4000000000000001")
 	if used, left := r.limit(st, players.BetsDay); used != 0 || left != 25 {
 		t.Fatalf("before play: used %d left %d", used, left)
 	}
@@ -169,15 +169,15 @@ func TestCheck36DailyBetLimitStopsExactly(t *testing.T) {
 	}
 	// The next calendar day (Prague) the limit is new.
 	r.e.Clock.Advance(12 * time.Hour)
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 10)
 }
 
 func TestCheck36NetLossLimitStopsExactly(t *testing.T) {
 	r := newRig(t, "cz")
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", map[string]int64{players.LossDay: 30})
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", map[string]int64{players.LossDay: 30})
 	c := r.cabinet("cab-1")
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.src.win()
 	r.mustPlay(c, 10) // wins 30: net loss -20
 	for i := 0; i < 5; i++ {
@@ -199,15 +199,15 @@ func TestCheck36NetLossLimitStopsExactly(t *testing.T) {
 
 func TestCheck36BreakAfter120MinSharedAcrossCabinets(t *testing.T) {
 	r := newRig(t, "cz")
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c1, c2 := r.cabinet("cab-1"), r.cabinet("cab-2")
-	r.mustLogin(c1, "card-1")
+	r.mustLogin(c1, "4000000000000001")
 	for i := 0; i < 10; i++ { // 100 minutes at cab-1
 		r.mustPlay(c1, 5)
 		r.e.Clock.Advance(10 * time.Minute)
 	}
 	// Walking to the next cabinet (a 10-minute pause) does not restart the clock.
-	r.mustLogin(c2, "card-1")
+	r.mustLogin(c2, "4000000000000001")
 	r.refused(c1, r.play(c1, 5), players.ReasonNoSession)
 	r.e.Clock.Advance(5 * time.Minute) // 105 min
 	r.mustPlay(c2, 5)
@@ -223,7 +223,7 @@ func TestCheck36BreakAfter120MinSharedAcrossCabinets(t *testing.T) {
 	r.e.Clock.Advance(5 * time.Minute) // 120 min
 	r.refused(c2, r.play(c2, 5), players.ReasonBreak)
 	// The other cabinet does not escape it.
-	r.mustLogin(c1, "card-1")
+	r.mustLogin(c1, "4000000000000001")
 	r.refused(c1, r.play(c1, 5), players.ReasonBreak)
 	st, err = c1.PlayerState(r.ctx())
 	if err != nil || !st.GetInBreak() || st.GetBreakCredit() != "keep" {
@@ -241,16 +241,16 @@ func TestCheck36BreakAfter120MinSharedAcrossCabinets(t *testing.T) {
 
 func TestCheck36ClonedCardRefused(t *testing.T) {
 	r := newRig(t, "cz")
-	acc := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	acc := r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
 	// The right card number, not the card's key.
-	_, err := c.PlayerLogin(r.ctx(), "card-1", respond([]byte("a copy without the key")))
+	_, err := c.PlayerLogin(r.ctx(), "4000000000000001", respond(make([]byte, 32), "4000000000000001"))
 	r.refused(c, err, players.ReasonCardAuth)
 	r.refused(c, r.play(c, 10), players.ReasonNoSession)
 	// A genuine answer recorded and replayed to a new challenge.
 	var resp []byte
-	if _, err := c.PlayerLogin(r.ctx(), "card-1", func(ch []byte) ([]byte, error) {
-		resp, _ = respond(r.cards.key("card-1"))(ch)
+	if _, err := c.PlayerLogin(r.ctx(), "4000000000000001", func(ch []byte) ([]byte, error) {
+		resp, _ = respond(r.cards.key("4000000000000001"), "4000000000000001")(ch)
 		return resp, nil
 	}); err != nil {
 		t.Fatal(err)
@@ -258,15 +258,15 @@ func TestCheck36ClonedCardRefused(t *testing.T) {
 	if _, err := c.PlayerLogout(r.ctx(), "card removed"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = c.PlayerLogin(r.ctx(), "card-1", func([]byte) ([]byte, error) { return resp, nil })
+	_, err = c.PlayerLogin(r.ctx(), "4000000000000001", func([]byte) ([]byte, error) { return resp, nil })
 	r.refused(c, err, players.ReasonCardAuth)
 	// Unknown and blocked cards.
-	_, err = r.login(c, "card-9")
+	_, err = r.login(c, "4000000000000009")
 	r.refused(c, err, players.ReasonCardUnknown)
-	if err := r.reg.BlockCard(r.ctx(), "card-1", "reported stolen"); err != nil {
+	if err := r.reg.BlockCard(r.ctx(), "4000000000000001", "reported stolen"); err != nil {
 		t.Fatal(err)
 	}
-	_, err = r.login(c, "card-1")
+	_, err = r.login(c, "4000000000000001")
 	r.refused(c, err, players.ReasonCardBlocked)
 	hist, err := r.reg.History(r.ctx(), acc, time.Time{}, r.e.Clock.Now().Add(time.Hour))
 	if err != nil {
@@ -286,18 +286,18 @@ func TestCheck36ClonedCardRefused(t *testing.T) {
 // A blocked account: its session ends, no login until unblocked.
 func TestCheck36BlockedAccount(t *testing.T) {
 	r := newRig(t, "cz")
-	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	if err := r.reg.Block(r.ctx(), id, "asked by the player"); err != nil {
 		t.Fatal(err)
 	}
 	r.refused(c, r.play(c, 10), players.ReasonNoSession)
-	_, err := r.login(c, "card-1")
+	_, err := r.login(c, "4000000000000001")
 	r.refused(c, err, players.ReasonBlocked)
 	if err := r.reg.Block(r.ctx(), id, ""); err != nil {
 		t.Fatal(err)
 	}
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 10)
 }

@@ -14,9 +14,9 @@ import (
 func TestCheck37CoolingOff(t *testing.T) {
 	r := newRig(t, "at")
 	prof := r.reg.Profile()
-	r.player("Anna Huber", "1979-04-04", "P1234567", "card-1", nil)
+	r.player("Anna Huber", "1979-04-04", "P1234567", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 10)
 	r.wait(c, prof.MaxPlay-prof.Warn-time.Minute)
 	st, err := c.PlayerState(r.ctx())

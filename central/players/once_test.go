@@ -15,9 +15,9 @@ import (
 // again, also after a server restart, is the stored round and no new bet.
 func TestBetCountsOnceAcrossRetryAndRestart(t *testing.T) {
 	r := newRig(t, "cz")
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", map[string]int64{players.BetsDay: 20})
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", map[string]int64{players.BetsDay: 20})
 	c := r.cabinet("cab-1")
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	a, err := c.RequestOutcome(r.ctx(), 1, testenv.GameID, testenv.TheGame.ModelID(), 10)
 	if err != nil {
 		t.Fatal(err)
@@ -48,21 +48,21 @@ func TestBetCountsOnceAcrossRetryAndRestart(t *testing.T) {
 // challenge opens no second one.
 func TestLoginRepeated(t *testing.T) {
 	r := newRig(t, "cz")
-	r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
 	var ch []byte
 	err := r.e.Server.PlayersWrite(r.ctx(), func(tx *sql.Tx) (err error) {
-		ch, _, err = r.reg.Challenge(tx, "cab-1", "card-1")
+		ch, _, err = r.reg.Challenge(tx, "cab-1", "4000000000000001")
 		return err
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
-	resp, _ := respond(r.cards.key("card-1"))(ch)
+	resp, _ := respond(r.cards.key("4000000000000001"), "4000000000000001")(ch)
 	var sessions []int64
 	for i := 0; i < 2; i++ {
 		err := r.e.Server.PlayersWrite(r.ctx(), func(tx *sql.Tx) error {
-			st, ref, err := r.reg.Login(tx, "cab-1", "card-1", ch, resp)
+			st, ref, err := r.reg.Login(tx, "cab-1", "4000000000000001", ch, resp)
 			if err == nil && ref != nil {
 				err = ref
 			}
@@ -80,7 +80,7 @@ func TestLoginRepeated(t *testing.T) {
 	}
 	// The same challenge at another cabinet: refused.
 	err = r.e.Server.PlayersWrite(r.ctx(), func(tx *sql.Tx) error {
-		_, ref, err := r.reg.Login(tx, "cab-2", "card-1", ch, resp)
+		_, ref, err := r.reg.Login(tx, "cab-2", "4000000000000001", ch, resp)
 		if err == nil && ref != nil {
 			return ref
 		}
@@ -94,9 +94,9 @@ func TestLoginRepeated(t *testing.T) {
 // card's change, in the player's history.
 func TestWinsRecordedWithRisk(t *testing.T) {
 	r := newRig(t, "cz")
-	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", nil)
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
-	r.mustLogin(c, "card-1")
+	r.mustLogin(c, "4000000000000001")
 	r.src.win()
 	if _, err := c.RequestOutcome(r.ctx(), 1, testenv.GameID, testenv.TheGame.ModelID(), 10); err != nil {
 		t.Fatal(err)

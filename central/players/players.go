@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/polaris-vlt/polaris/cardauth"
 	"log/slog"
 	"regexp"
 	"slices"
@@ -300,13 +301,20 @@ func loadAccount(tx *sql.Tx, id string) (*acct, error) {
 	return &a, err
 }
 
-var cardRE = regexp.MustCompile(`^[A-Za-z0-9._-]{1,64}$`)
+// validCard says whether card is a number the card scheme can
+// authenticate (cardauth: 16 digits); no other card is ever issued.
+func validCard(card string) error {
+	if err := cardauth.CheckID(card); err != nil {
+		return refusef(ReasonInvalid, "card id %q: %d digits", card, cardauth.IDLen)
+	}
+	return nil
+}
 
 // IssueCard binds a new card to an open account. A card id is issued once
 // ever: a blocked card is never bound again.
 func (r *Registry) IssueCard(ctx context.Context, account, card string) error {
-	if !cardRE.MatchString(card) {
-		return refusef(ReasonInvalid, "card id %q: 1-64 of A-Za-z0-9._-", card)
+	if err := validCard(card); err != nil {
+		return err
 	}
 	now := r.cfg.Now()
 	return r.write(ctx, func(tx *sql.Tx) error {

@@ -46,17 +46,17 @@ func TestRegistration(t *testing.T) {
 	}
 	// A card id is issued once.
 	id := "P000000000001"
-	if err := r.reg.IssueCard(r.ctx(), id, "card-1"); err != nil {
+	if err := r.reg.IssueCard(r.ctx(), id, "4000000000000001"); err != nil {
 		t.Fatal(err)
 	}
-	wantReason(t, r.reg.IssueCard(r.ctx(), id, "card-1"), players.ReasonDuplicate)
-	wantReason(t, r.reg.IssueCard(r.ctx(), "P000000000099", "card-2"), players.ReasonNotFound)
+	wantReason(t, r.reg.IssueCard(r.ctx(), id, "4000000000000001"), players.ReasonDuplicate)
+	wantReason(t, r.reg.IssueCard(r.ctx(), "P000000000099", "4000000000000002"), players.ReasonNotFound)
 }
 
 func TestLimitRules(t *testing.T) {
 	r := newRig(t, "cz")
 	wait := r.reg.Profile().LoosenWait
-	id := r.player("Jan Novák", "1980-01-31", "AB123456", "card-1", map[string]int64{players.BetsDay: 100})
+	id := r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", map[string]int64{players.BetsDay: 100})
 	// Tightening: at once.
 	l, err := r.reg.SetLimit(r.ctx(), id, players.BetsDay, amt(50))
 	if err != nil || l.Amount != 50 || l.Pending {

@@ -3,14 +3,12 @@ package players_test
 import (
 	"context"
 	"crypto/ed25519"
-	"crypto/hmac"
 	"crypto/rand"
-	"crypto/sha256"
-	"errors"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/cardauth"
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/players"
@@ -18,31 +16,21 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 )
 
-// hmacCards stands in for the card scheme (wt19r's derive/respond/verify):
-// a card's key is HMAC-SHA256(master, card id), its answer to a challenge
-// HMAC-SHA256(key, challenge).
-type hmacCards struct{ master []byte }
+// cards is the card scheme (cardauth) for the tests' master key: a card's
+// key derived from it, its answer a MAC over its number and the challenge.
+type cards struct{ master []byte }
 
-func (h hmacCards) key(card string) []byte {
-	m := hmac.New(sha256.New, h.master)
-	m.Write([]byte(card))
-	return m.Sum(nil)
+func (c cards) key(card string) []byte {
+	k, err := cardauth.Derive(c.master, card)
+	if err != nil {
+		panic(err)
+	}
+	return k
 }
 
-func respond(key []byte) func([]byte) ([]byte, error) {
-	return func(ch []byte) ([]byte, error) {
-		m := hmac.New(sha256.New, key)
-		m.Write(ch)
-		return m.Sum(nil), nil
-	}
-}
-
-func (h hmacCards) Verify(card string, ch, resp []byte) error {
-	want, _ := respond(h.key(card))(ch)
-	if !hmac.Equal(want, resp) {
-		return errors.New("the answer is not the card's")
-	}
-	return nil
+// respond is the card's answer: a card holding key for number card.
+func respond(key []byte, card string) func([]byte) ([]byte, error) {
+	return func(ch []byte) ([]byte, error) { return cardauth.Respond(key, card, ch) }
 }
 
 // script is the central RNG for these tests: the values given, then n-1
@@ -70,7 +58,7 @@ type rig struct {
 	t      *testing.T
 	e      *testenv.Env
 	reg    *players.Registry
-	cards  hmacCards
+	cards  cards
 	regKey ed25519.PrivateKey
 	src    *script
 	rounds map[string]uint64 // each cabinet's next round number
@@ -83,10 +71,10 @@ func newRig(t *testing.T, market string) *rig {
 		t.Fatal(err)
 	}
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
-	r := &rig{t: t, cards: hmacCards{master: []byte("operator master key for the tests")}, regKey: priv, src: &script{},
+	r := &rig{t: t, cards: cards{master: []byte("the operator master key of the tests")}, regKey: priv, src: &script{},
 		rounds: map[string]uint64{}}
 	r.e = testenv.Start(t, func(c *server.Config) {
-		r.reg, err = players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: r.cards, RegisterKey: pub, Now: c.Now})
+		r.reg, err = players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: cardAuth(t, r.cards.master), RegisterKey: pub, Now: c.Now})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -96,6 +84,15 @@ func newRig(t *testing.T, market string) *rig {
 	// The register in force, dated today (cz refuses logins without one).
 	r.importRegister(r.e.Clock.Now().Format("2006-01-02"))
 	return r
+}
+
+// cardAuth is the verifier polaris-central serves with.
+func cardAuth(t *testing.T, master []byte) players.CardVerifier {
+	v, err := players.CardAuth(master)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return v
 }
 
 func (r *rig) ctx() context.Context {
@@ -147,7 +144,7 @@ func (r *rig) cabinet(id string) *link.Client {
 }
 
 func (r *rig) login(c *link.Client, card string) (*link.PlayerState, error) {
-	return c.PlayerLogin(r.ctx(), card, respond(r.cards.key(card)))
+	return c.PlayerLogin(r.ctx(), card, respond(r.cards.key(card), card))
 }
 
 func (r *rig) mustLogin(c *link.Client, card string) *link.PlayerState {

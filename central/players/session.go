@@ -39,8 +39,8 @@ const ChallengeLen = 32
 // Challenge is a fresh random challenge for card at cabinet, answerable
 // once within ChallengeTTL.
 func (r *Registry) Challenge(tx *sql.Tx, cabinet, card string) ([]byte, time.Time, error) {
-	if !cardRE.MatchString(card) {
-		return nil, time.Time{}, refusef(ReasonInvalid, "card id %q: 1-64 of A-Za-z0-9._-", card)
+	if err := validCard(card); err != nil {
+		return nil, time.Time{}, err
 	}
 	now := r.cfg.Now()
 	c := make([]byte, ChallengeLen)

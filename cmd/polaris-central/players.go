@@ -262,12 +262,6 @@ type PlayersConfig struct {
 	RegisterKey string `toml:"register_key"`
 }
 
-// cardVerifier is the card scheme's verifier for the operator's master
-// key. The scheme (cardauth, issue 19's card reader) is not in this tree
-// yet: until it is, [players] cannot be served.
-var cardVerifier = func(master []byte) (players.CardVerifier, error) {
-	return nil, errors.New("the player card scheme (cardauth) is not built into this polaris-central yet")
-}
 
 // loadPlayers makes the registry [players] asks for (nil: no section).
 func loadPlayers(c *PlayersConfig, log *slog.Logger) (server.Players, error) {
@@ -306,7 +300,7 @@ func loadPlayers(c *PlayersConfig, log *slog.Logger) (server.Players, error) {
 	if err != nil || len(rk) != ed25519.PublicKeySize {
 		return nil, errors.New("[players] register_key: not the base64 of an Ed25519 public key")
 	}
-	cards, err := cardVerifier(master)
+	cards, err := players.CardAuth(master)
 	if err != nil {
 		return nil, fmt.Errorf("[players]: %w", err)
 	}
