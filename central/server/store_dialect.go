@@ -1,0 +1,207 @@
+package server
+
+import (
+	"context"
+	"database/sql"
+	"database/sql/driver"
+	"errors"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgconn"
+	"github.com/jackc/pgx/v5/stdlib"
+)
+
+// The store's two backends. Every query in the project is written once,
+// with SQLite's `?` placeholders; the PostgreSQL backend's connections
+// rewrite them to `$1, $2, …` (rebind) as database/sql hands them over, so
+// a *sql.Tx or *sql.DB of either backend takes the same SQL. DDL differs
+// (types, WITHOUT ROWID, identity columns) and is given per backend in
+// the migrations (store_schema.go).
+
+type backend int
+
+const (
+	backendSQLite backend = iota
+	backendPostgres
+)
+
+func (b backend) String() string {
+	if b == backendPostgres {
+		return "postgres"
+	}
+	return "sqlite"
+}
+
+// IsPostgresURL reports whether a store location (Config.DBPath) names a
+// PostgreSQL database ("postgres://…" or "postgresql://…") rather than a
+// SQLite file.
+func IsPostgresURL(loc string) bool {
+	return strings.HasPrefix(loc, "postgres://") || strings.HasPrefix(loc, "postgresql://")
+}
+
+// OpenPostgres opens a PostgreSQL database whose connections take `?`
+// placeholders, as every query of the project is written: for reports and
+// audits of a PostgreSQL store (OpenReadOnly is SQLite's).
+func OpenPostgres(url string) (*sql.DB, error) {
+	cfg, err := pgx.ParseConfig(url)
+	if err != nil {
+		return nil, err
+	}
+	return sql.OpenDB(rebindConnector{stdlib.GetConnector(*cfg)}), nil
+}
+
+var rebound sync.Map // query -> its $n form
+
+// rebind rewrites the `?` placeholders of q outside string literals,
+// quoted identifiers and comments to PostgreSQL's `$n`.
+func rebind(q string) string {
+	if v, ok := rebound.Load(q); ok {
+		return v.(string)
+	}
+	if !strings.Contains(q, "?") {
+		return q
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(q); i++ {
+		c := q[i]
+		switch {
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(q) && q[j] != c {
+				j++
+			}
+			if j >= len(q) {
+				j = len(q) - 1
+			}
+			b.WriteString(q[i : j+1])
+			i = j
+		case c == '-' && i+1 < len(q) && q[i+1] == '-':
+			j := strings.IndexByte(q[i:], '\n')
+			if j < 0 {
+				j = len(q) - i - 1
+			}
+			b.WriteString(q[i : i+j+1])
+			i += j
+		case c == '/' && i+1 < len(q) && q[i+1] == '*':
+			j := strings.Index(q[i+2:], "*/")
+			end := len(q)
+			if j >= 0 {
+				end = i + 2 + j + 2
+			}
+			b.WriteString(q[i:end])
+			i = end - 1
+		case c == '?':
+			n++
+			b.WriteByte('$')
+			b.WriteString(strconv.Itoa(n))
+		default:
+			b.WriteByte(c)
+		}
+	}
+	out := b.String()
+	rebound.Store(q, out)
+	return out
+}
+
+// rebindConnector wraps pgx's database/sql connector.
+type rebindConnector struct{ c driver.Connector }
+
+func (r rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
+	c, err := r.c.Connect(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return &rebindConn{c}, nil
+}
+
+func (r rebindConnector) Driver() driver.Driver { return r.c.Driver() }
+
+// rebindConn is a pgx connection that takes `?` placeholders. pgx's
+// stdlib connection has every interface forwarded here.
+type rebindConn struct{ c driver.Conn }
+
+var (
+	_ driver.ConnPrepareContext = (*rebindConn)(nil)
+	_ driver.ExecerContext      = (*rebindConn)(nil)
+	_ driver.QueryerContext     = (*rebindConn)(nil)
+	_ driver.ConnBeginTx        = (*rebindConn)(nil)
+	_ driver.Pinger             = (*rebindConn)(nil)
+	_ driver.SessionResetter    = (*rebindConn)(nil)
+	_ driver.Validator          = (*rebindConn)(nil)
+	_ driver.NamedValueChecker  = (*rebindConn)(nil)
+)
+
+func (r *rebindConn) Prepare(q string) (driver.Stmt, error) { return r.c.Prepare(rebind(q)) }
+func (r *rebindConn) Close() error                          { return r.c.Close() }
+func (r *rebindConn) Begin() (driver.Tx, error) {
+	return r.c.(driver.ConnBeginTx).BeginTx(context.Background(), driver.TxOptions{})
+}
+
+func (r *rebindConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
+	return r.c.(driver.ConnPrepareContext).PrepareContext(ctx, rebind(q))
+}
+
+func (r *rebindConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	return r.c.(driver.ExecerContext).ExecContext(ctx, rebind(q), args)
+}
+
+func (r *rebindConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	return r.c.(driver.QueryerContext).QueryContext(ctx, rebind(q), args)
+}
+
+func (r *rebindConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.Tx, error) {
+	return r.c.(driver.ConnBeginTx).BeginTx(ctx, o)
+}
+
+func (r *rebindConn) Ping(ctx context.Context) error {
+	if p, ok := r.c.(driver.Pinger); ok {
+		return p.Ping(ctx)
+	}
+	return nil
+}
+
+func (r *rebindConn) ResetSession(ctx context.Context) error {
+	if s, ok := r.c.(driver.SessionResetter); ok {
+		return s.ResetSession(ctx)
+	}
+	return nil
+}
+
+func (r *rebindConn) IsValid() bool {
+	if v, ok := r.c.(driver.Validator); ok {
+		return v.IsValid()
+	}
+	return true
+}
+
+func (r *rebindConn) CheckNamedValue(v *driver.NamedValue) error {
+	if c, ok := r.c.(driver.NamedValueChecker); ok {
+		return c.CheckNamedValue(v)
+	}
+	return driver.ErrSkip
+}
+
+// PostgreSQL's answers to two nodes (or two transactions) racing for the
+// same row: a unique key another transaction committed first, a deadlock
+// victim, a serialisation failure. The job that got one is run again in
+// the same transaction after its savepoint's rollback: in READ COMMITTED
+// its next statements see what the winner committed (the stored round,
+// the held voucher) and answer from it.
+func retryable(err error) bool {
+	var pe *pgconn.PgError
+	if !errors.As(err, &pe) {
+		return false
+	}
+	switch pe.Code {
+	case "23505", "40P01", "40001":
+		return true
+	}
+	return false
+}
+
+// maxJobRetries bounds the runs of one job in one batch.
+const maxJobRetries = 4
