@@ -79,6 +79,9 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 	var out *pb.SignedBody
 	var committed []uint64
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockCabinet(tx, c.id); err != nil {
+			return err
+		}
 		// The commits the request carries, in its savepoint: refused, it
 		// keeps none of them, and the cabinet sends them again.
 		committed = committed[:0]
@@ -261,6 +264,9 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 	}
 	var out *pb.SignedBody
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockCabinet(tx, c.id); err != nil {
+			return err
+		}
 		var prevChoice int
 		var body, sig []byte
 		err := tx.QueryRow(`SELECT choice, body, sig FROM risk_steps WHERE cabinet=? AND round=? AND step=?`, c.id, int64(n), step).

@@ -185,23 +185,43 @@ func (r *rebindConn) CheckNamedValue(v *driver.NamedValue) error {
 	return driver.ErrSkip
 }
 
-// PostgreSQL's answers to two nodes (or two transactions) racing for the
-// same row: a unique key another transaction committed first, a deadlock
-// victim, a serialisation failure. The job that got one is run again in
-// the same transaction after its savepoint's rollback: in READ COMMITTED
-// its next statements see what the winner committed (the stored round,
-// the held voucher) and answer from it.
+// retryable: PostgreSQL's answer to two nodes racing to insert the same
+// row (a round, a Risk step, a voucher): a unique key another transaction
+// committed first. The job that got it is run again in the same
+// transaction after its savepoint's rollback: in READ COMMITTED its next
+// statements see what the winner committed and answer from it. A
+// deadlock victim or a serialisation failure is not run again here (the
+// batch still holds the locks its other jobs took, so the same wait would
+// come back): the request is refused UNAVAILABLE and the cabinet asks
+// again.
 func retryable(err error) bool {
 	var pe *pgconn.PgError
-	if !errors.As(err, &pe) {
-		return false
-	}
-	switch pe.Code {
-	case "23505", "40P01", "40001":
-		return true
-	}
-	return false
+	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
 // maxJobRetries bounds the runs of one job in one batch.
 const maxJobRetries = 4
+
+// lockCabinet takes the cabinet's row lock for the rest of the
+// transaction (PostgreSQL; SQLite has one writer, the store's, and needs
+// none): a job that reads a cabinet's rounds and then draws runs alone
+// for that cabinet across every node on the database, so two nodes never
+// both see "no round n" (the second waits, then reads the first's round
+// and answers it) nor open two rounds.
+func (st *store) lockCabinet(tx *sql.Tx, cab string) error {
+	if st.backend != backendPostgres {
+		return nil
+	}
+	_, err := tx.Exec(`SELECT 1 FROM cabinets WHERE id=? FOR UPDATE`, cab)
+	return err
+}
+
+// lockVoucher takes the voucher's row lock (PostgreSQL): its state is
+// read, checked and changed by one node at a time.
+func (st *store) lockVoucher(tx *sql.Tx, number string) error {
+	if st.backend != backendPostgres {
+		return nil
+	}
+	_, err := tx.Exec(`SELECT 1 FROM vouchers WHERE number=? FOR UPDATE`, number)
+	return err
+}
