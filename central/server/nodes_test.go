@@ -5,12 +5,16 @@ import (
 	"fmt"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+	_ "github.com/polaris-vlt/polaris/engine/games"
 )
 
 // secondNode starts another central node on e's configuration (its PKI,
@@ -158,5 +162,97 @@ func TestTwoNodesRace(t *testing.T) {
 	}
 	if n := e.Count("vouchers", "state='redeemed'"); n != vouchers {
 		t.Fatalf("%d vouchers redeemed, want %d", n, vouchers)
+	}
+}
+
+// Two nodes play Magic Stars into one progressive pool at once: the pool
+// is exact (jackpot.Audit balances, every game's contribution counted
+// once, one unbroken chain of games), and both nodes' live values (the
+// hall page, the cabinet streams) follow the store through LISTEN/NOTIFY.
+func TestTwoNodesOnePool(t *testing.T) {
+	cl := pgcluster.ForTest(t)
+	url, err := cl.CreateDatabase("pool")
+	if err != nil {
+		t.Fatal(err)
+	}
+	jcfg := &jackpot.Config{CZKPerEUR: 2500, Pools: []jackpot.PoolConfig{
+		{ID: "system", Name: "Magic Stars Jackpot", Scope: jackpot.ScopeSystem, Seed: 1000, MustHitBy: 1400, RateBP: 500}}}
+	newAdapter := func() *jpserver.Adapter {
+		j, err := jackpot.New(jcfg, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return jpserver.New(j)
+	}
+	ms, err := engine.Lookup(engine.MagicStars)
+	if err != nil {
+		t.Fatal(err)
+	}
+	jpA, jpB := newAdapter(), newAdapter()
+	e := testenv.Start(t, func(cfg *server.Config) {
+		cfg.DBPath, cfg.Jackpots, cfg.Games = url, jpA, []engine.Game{ms, testenv.TheGame}
+	})
+	_, addrB := secondNode(t, e, func(cfg *server.Config) { cfg.Jackpots = jpB })
+	stake := ms.Stakes()[len(ms.Stakes())-1]
+	const cabinets, rounds = 6, 20
+	var wg sync.WaitGroup
+	for i := 0; i < cabinets; i++ {
+		id := fmt.Sprintf("ms-%d", i)
+		// Half the cabinets on each node; each round asked of both.
+		a := e.Client(id, func(cfg *link.Config) { cfg.Games = []engine.Game{ms} })
+		b := e.Client(id, func(cfg *link.Config) { cfg.Addr, cfg.Games = addrB, []engine.Game{ms} })
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := uint64(1); n <= rounds; n++ {
+				var oa, ob *link.Outcome
+				var ea, eb error
+				var race sync.WaitGroup
+				race.Add(2)
+				go func() { defer race.Done(); oa, ea = a.RequestOutcome(sctx(t), n, ms.ID(), ms.ModelID(), stake) }()
+				go func() { defer race.Done(); ob, eb = b.RequestOutcome(sctx(t), n, ms.ID(), ms.ModelID(), stake) }()
+				race.Wait()
+				if ea != nil || eb != nil || !bytes.Equal(oa.Body, ob.Body) {
+					t.Errorf("%s round %d: %v / %v", id, n, ea, eb)
+					return
+				}
+				if err := a.CommitOutcome(sctx(t), n); err != nil {
+					t.Errorf("%s commit %d: %v", id, n, err)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	lines, err := jackpot.Audit(sctx(t), e.Server.DB())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lines {
+		t.Logf("%s", l)
+		if !l.OK() {
+			t.Errorf("pool %s does not balance: %v", l.Pool, l.Problems)
+		}
+		if l.Games != cabinets*rounds || l.Contributed != jackpot.Units(cabinets*rounds*int64(stake)*500) {
+			t.Errorf("pool %s: %d games, %d contributed; want %d games", l.Pool, l.Games, l.Contributed, cabinets*rounds)
+		}
+	}
+	if l := lines[0]; l.Hits == 0 || int64(e.Count("rounds", "jackpot_amount > 0")) != l.Hits {
+		t.Errorf("%d hits in the pool, %d rounds with a hit", l.Hits, e.Count("rounds", "jackpot_amount > 0"))
+	}
+	want := lines[0].Value
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		va, vb := jpA.Live().Board("").Pools[0].Value, jpB.Live().Board("").Pools[0].Value
+		if va == want && vb == want {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("live values %d (node A) and %d (node B), the store %d", va, vb, want)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
 }

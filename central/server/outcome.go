@@ -144,6 +144,9 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		if s.cfg.Jackpots != nil {
 			rec := &engine.Recorder{Src: s.src}
 			hit, err = s.cfg.Jackpots.Contribute(tx, Contribution{Cabinet: c.id, Hall: c.hall, Game: g.ID(), Round: n, Stake: stake}, rec)
+			if s.st.transient(err) {
+				return err // the database, not the round: asked again
+			}
 			if err != nil {
 				// Mostly configuration (a cabinet no pool takes): the
 				// round is refused, not retried; nothing is stored.

@@ -186,6 +186,15 @@ func New(cfg Config) (*Server, error) {
 	if h, ok := cfg.Jackpots.(interface{ RolledBack() }); ok {
 		st.rolledBack = h.RolledBack
 	}
+	if st.backend == backendPostgres && cfg.Jackpots != nil {
+		if h, ok := cfg.Jackpots.(interface{ UsePostgres(channel string) }); ok {
+			h.UsePostgres(ChangesChannel)
+		}
+		if st.committed != nil {
+			st.wg.Add(1)
+			go st.listen(cfg.DBPath, st.committed)
+		}
+	}
 	if cfg.Jackpots != nil {
 		if err := st.write(context.Background(), cfg.Jackpots.Setup); err != nil {
 			st.close()

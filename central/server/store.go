@@ -457,6 +457,13 @@ func (st *store) runBatch(batch []job) {
 		fail(err)
 		return
 	}
+	if st.backend == backendPostgres {
+		if _, err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, int64(batchLock)); err != nil {
+			tx.Rollback()
+			fail(err)
+			return
+		}
+	}
 	for i, j := range batch {
 		if _, err := st.exec(tx, "SAVEPOINT job"); err != nil {
 			tx.Rollback()

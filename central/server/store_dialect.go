@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"database/sql/driver"
 	"errors"
+	"io"
+	"net"
 	"strconv"
 	"strings"
 	"sync"
@@ -197,6 +199,41 @@ func (r *rebindConn) CheckNamedValue(v *driver.NamedValue) error {
 func retryable(err error) bool {
 	var pe *pgconn.PgError
 	return errors.As(err, &pe) && pe.Code == "23505"
+}
+
+// batchLock keys the advisory lock every PostgreSQL batch takes first:
+// the nodes' batches commit one after another. Row locks alone keep rounds,
+// Risk steps and vouchers exactly once, but a jackpot pool is one row that
+// every node's batches write, so those batches wait for each other anyway;
+// and row locks taken in request order deadlock across nodes (batch A
+// holds pool 1 and wants pool 2, batch B the reverse; or a cabinet and a
+// pool), which PostgreSQL breaks only after deadlock_timeout (1 s) by
+// failing one. One lock per batch cannot deadlock; each node still
+// commits up to maxBatch requests in one transaction (one WAL flush).
+const batchLock = 0x706f6c62 // "polb"
+
+// transient reports whether err is the database failing rather than a
+// request's fault (PostgreSQL: a lost connection, a restart, a failover,
+// a lock conflict): the request is answered UNAVAILABLE and asked again,
+// never refused for good.
+func (st *store) transient(err error) bool {
+	if st.backend != backendPostgres || err == nil {
+		return false
+	}
+	var pe *pgconn.PgError
+	if errors.As(err, &pe) {
+		switch pe.Code[:2] {
+		case "08", "40", "53", "57", "58", "23":
+			return true
+		}
+		return false
+	}
+	// No answer of the server: the connection failed.
+	var ne net.Error
+	var ce *pgconn.ConnectError
+	return errors.As(err, &ne) || errors.As(err, &ce) || errors.Is(err, driver.ErrBadConn) ||
+		errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) || pgconn.Timeout(err) ||
+		strings.Contains(err.Error(), "conn closed")
 }
 
 // maxJobRetries bounds the runs of one job in one batch.
