@@ -80,7 +80,8 @@ func ForTest(t testing.TB) *Cluster {
 }
 
 // Start makes a cluster in a new directory under dir ("" the system's
-// temporary directory) and starts it.
+// temporary directory) and starts it. As root the cluster runs as the
+// postgres user, which must be able to enter dir.
 func Start(dir string) (*Cluster, error) {
 	bin, err := Bin()
 	if err != nil {
