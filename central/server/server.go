@@ -31,7 +31,7 @@ import (
 
 // Config configures a Server.
 type Config struct {
-	DBPath string      // SQLite file of the store
+	DBPath string      // SQLite file of the store, or a PostgreSQL URL (IsPostgresURL)
 	TLS    *tls.Config // must require and verify client certificates
 	// StoreMarker is a file (outside the database's directory if possible)
 	// that records the store's id: once it exists, a missing or another
