@@ -13,7 +13,7 @@ RATE       ?= 0
 EVERY      ?=
 LOAD_FLAGS ?=
 
-.PHONY: load-central hall-test
+.PHONY: load-central load-central-pg hall-test
 LOAD_ARGS = -cabinets $(CABINETS) $(if $(filter-out 0,$(ROUNDS)),-rounds $(ROUNDS),-duration $(DURATION)) $(if $(EVERY),-every $(EVERY),-rate $(RATE)) $(LOAD_FLAGS)
 # PRIO=1 (root): run in its own session with the session's CPU weight
 # raised (autogroup nice -15) for the run, so that on a shared machine the
@@ -26,6 +26,23 @@ ifeq ($(PRIO),1)
 	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(LOAD_ARGS)'
 else
 	$(GO) run ./cmd/polaris-loadtest $(LOAD_ARGS)
+endif
+
+# make load-central-pg NODES=3 CABINETS=3000 [EVERY=2.5s] [DURATION=…] [PRIO=1]
+# The same load against NODES central nodes on one throwaway PostgreSQL
+# (initdb in a temporary directory as the postgres user, random loopback
+# port, removed after), beside the SQLite single node in the same run:
+# two lines, each with its audit. Not part of make test.
+NODES      ?= 3
+PG_EVERY   ?= 2.5s
+PG_ARGS = -cabinets $(CABINETS) $(if $(filter-out 0,$(ROUNDS)),-rounds $(ROUNDS),-duration $(DURATION)) -every $(if $(EVERY),$(EVERY),$(PG_EVERY)) -postgres auto -nodes $(NODES) -beside-sqlite $(LOAD_FLAGS)
+
+load-central-pg:
+	$(GO) build -o bin/polaris-loadtest ./cmd/polaris-loadtest
+ifeq ($(PRIO),1)
+	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(PG_ARGS)'
+else
+	bin/polaris-loadtest $(PG_ARGS)
 endif
 
 # The hall page in headless Chromium (also part of `go test ./...`); CI=true

@@ -99,8 +99,8 @@ SELECT p.id, p.value, p.opened, p.seeded, p.contributed, p.paid, p.games, p.hits
 FROM jackpot_pool p
 LEFT JOIN (SELECT pool, SUM(reseeded) AS reseeded, SUM(contribution) AS contribution, SUM(paid) AS paid,
 		COUNT(*) AS n, SUM(hit) AS hits, MAX(seq) AS maxseq,
-		SUM(value_before + contribution - paid + reseeded <> value_after) AS unbalanced,
-		SUM(paid % 10000 <> 0) AS fractions
+		SUM(CASE WHEN value_before + contribution - paid + reseeded <> value_after THEN 1 ELSE 0 END) AS unbalanced,
+		SUM(CASE WHEN paid % 10000 <> 0 THEN 1 ELSE 0 END) AS fractions
 	FROM jackpot_game GROUP BY pool) g ON g.pool = p.id
 LEFT JOIN (SELECT pool, COUNT(*) AS n, SUM(amount) AS amount FROM jackpot_hit GROUP BY pool) h ON h.pool = p.id
 ORDER BY p.id`)

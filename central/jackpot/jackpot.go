@@ -103,6 +103,7 @@ type Jackpot struct {
 	system      string
 	now         func() time.Time
 	stmts       atomic.Pointer[prepared]
+	pgChannel   string // PostgreSQL (postgres.go); "" SQLite
 }
 
 // New checks cfg and returns a Jackpot; now stamps hits and updates.
@@ -216,8 +217,14 @@ CREATE TABLE IF NOT EXISTS jackpot_hit (
 // keeps its value: a changed rate and ceiling apply from the next game, a
 // changed seed from the next reset. Pass a *sql.DB or a *sql.Tx.
 func (j *Jackpot) Init(ctx context.Context, db DBTX) error {
-	if _, err := db.ExecContext(ctx, schema); err != nil {
-		return fmt.Errorf("jackpot: create tables: %w", err)
+	ddl := []string{schema}
+	if j.postgres() {
+		ddl = statements(schemaPostgres)
+	}
+	for _, q := range ddl {
+		if _, err := db.ExecContext(ctx, q); err != nil {
+			return fmt.Errorf("jackpot: create tables: %w", err)
+		}
 	}
 	now := j.now().UnixNano()
 	for _, id := range j.order {
@@ -266,7 +273,11 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 
 	var before Units
 	var seq int64
-	if err := j.scan(ctx, tx, qPool, []any{poolID}, &before, &seq); err != nil {
+	q := qPool
+	if j.postgres() {
+		q = qPoolLocked
+	}
+	if err := j.scan(ctx, tx, q, []any{poolID}, &before, &seq); err != nil {
 		return Outcome{}, fmt.Errorf("jackpot: read pool %q (was Init called?): %w", poolID, err)
 	}
 	c := Units(int64(g.Stake) * p.RateBP)
@@ -290,6 +301,11 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 	if _, err := j.exec(ctx, tx, qUpdate,
 		int64(out.Value), int64(reseeded), int64(c), int64(paid), hits, now, poolID); err != nil {
 		return Outcome{}, fmt.Errorf("jackpot: update pool %q: %w", poolID, err)
+	}
+	if j.postgres() {
+		if _, err := j.exec(ctx, tx, qNotify, j.pgChannel, poolID); err != nil {
+			return Outcome{}, fmt.Errorf("jackpot: notify: %w", err)
+		}
 	}
 	if _, err := j.exec(ctx, tx, qGame,
 		g.Cabinet, int64(g.Round), poolID, int64(g.Stake), int64(c), int64(before), hits, int64(paid), int64(reseeded), int64(out.Value), seq); err != nil {
@@ -321,7 +337,11 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 // works the same, only slower. Safe to call concurrently with Play.
 func (j *Jackpot) Prepare(ctx context.Context, db *sql.DB) error {
 	m := map[string]*sql.Stmt{}
-	for _, q := range []string{qStored, qPool, qUpdate, qGame, qHit} {
+	qs := []string{qStored, qPool, qUpdate, qGame, qHit}
+	if j.postgres() {
+		qs = append(qs, qPoolLocked, qNotify)
+	}
+	for _, q := range qs {
 		st, err := db.PrepareContext(ctx, q)
 		if err != nil {
 			for _, s := range m {

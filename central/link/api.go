@@ -58,7 +58,7 @@ func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 	var rep *pb.HelloReply
 	err := c.callN(ctx, "hello", retries, func(ctx context.Context) (err error) {
 		req.CabinetTimeUnixNano = c.cfg.Clock.Now().UnixNano()
-		rep, err = c.api.Hello(ctx, req)
+		rep, err = c.api().Hello(ctx, req)
 		return err
 	})
 	if err != nil {
@@ -95,7 +95,7 @@ func (c *Client) RequestOutcome(ctx context.Context, n uint64, game engine.GameI
 	var sb *pb.SignedBody
 	ask := func() error {
 		return c.call(ctx, "outcome", func(ctx context.Context) (err error) {
-			sb, err = c.api.RequestOutcome(ctx, req)
+			sb, err = c.api().RequestOutcome(ctx, req)
 			return err
 		})
 	}
@@ -185,7 +185,7 @@ func (c *Client) ackCarried(ids map[uint64][]int64, committed []uint64) {
 // cabinets send it through the outbox (EnqueueCommit) instead.
 func (c *Client) CommitOutcome(ctx context.Context, n uint64) error {
 	return c.call(ctx, "commit", func(ctx context.Context) error {
-		_, err := c.api.CommitOutcome(ctx, &pb.CommitRequest{Round: n})
+		_, err := c.api().CommitOutcome(ctx, &pb.CommitRequest{Round: n})
 		return err
 	})
 }
@@ -198,7 +198,7 @@ func (c *Client) RequestRiskStep(ctx context.Context, n uint64, step int, choice
 	req := &pb.RiskRequest{Round: n, Step: uint32(step), Choice: pb.Colour(choice)}
 	var sb *pb.SignedBody
 	err := c.call(ctx, "risk", func(ctx context.Context) (err error) {
-		sb, err = c.api.RequestRiskStep(ctx, req)
+		sb, err = c.api().RequestRiskStep(ctx, req)
 		return err
 	})
 	if err != nil {
@@ -222,7 +222,7 @@ func (c *Client) IssueVoucher(ctx context.Context, amount engine.Money, seq uint
 	var rep *pb.VoucherReply
 	req := &pb.IssueVoucherRequest{Amount: int64(amount), Sequence: seq, Meters: c.creditMeters()}
 	err := c.call(ctx, "issue voucher", func(ctx context.Context) (err error) {
-		rep, err = c.api.IssueVoucher(ctx, req)
+		rep, err = c.api().IssueVoucher(ctx, req)
 		return err
 	})
 	if err != nil {
@@ -248,7 +248,7 @@ type Hold struct {
 func (c *Client) RedeemVoucher(ctx context.Context, number string) (*Hold, error) {
 	var rep *pb.RedeemReply
 	err := c.call(ctx, "redeem voucher", func(ctx context.Context) (err error) {
-		rep, err = c.api.RedeemVoucher(ctx, &pb.RedeemRequest{ValidationNumber: number})
+		rep, err = c.api().RedeemVoucher(ctx, &pb.RedeemRequest{ValidationNumber: number})
 		return err
 	})
 	if err != nil {
@@ -260,7 +260,7 @@ func (c *Client) RedeemVoucher(ctx context.Context, number string) (*Hold, error
 // ConfirmRedeem marks the held voucher redeemed for amount, once stacked.
 func (c *Client) ConfirmRedeem(ctx context.Context, number, hold string, amount engine.Money) error {
 	return c.call(ctx, "confirm redeem", func(ctx context.Context) error {
-		_, err := c.api.ConfirmRedeem(ctx, &pb.ConfirmRedeemRequest{ValidationNumber: number, Hold: hold, Amount: int64(amount)})
+		_, err := c.api().ConfirmRedeem(ctx, &pb.ConfirmRedeemRequest{ValidationNumber: number, Hold: hold, Amount: int64(amount)})
 		return err
 	})
 }
@@ -268,7 +268,7 @@ func (c *Client) ConfirmRedeem(ctx context.Context, number, hold string, amount 
 // CancelRedeem releases the hold (the ticket went back to the player).
 func (c *Client) CancelRedeem(ctx context.Context, number, hold string) error {
 	return c.call(ctx, "cancel redeem", func(ctx context.Context) error {
-		_, err := c.api.CancelRedeem(ctx, &pb.CancelRedeemRequest{ValidationNumber: number, Hold: hold})
+		_, err := c.api().CancelRedeem(ctx, &pb.CancelRedeemRequest{ValidationNumber: number, Hold: hold})
 		return err
 	})
 }
@@ -300,7 +300,7 @@ func (c *Client) ReportEvents(ctx context.Context, id int64, events []Event) err
 
 func (c *Client) sendEvents(ctx context.Context, b *pb.EventBatch) error {
 	return c.call(ctx, "events", func(ctx context.Context) error {
-		_, err := c.api.ReportEvents(ctx, b)
+		_, err := c.api().ReportEvents(ctx, b)
 		return err
 	})
 }
@@ -316,7 +316,7 @@ func (c *Client) ReportMeters(ctx context.Context, id int64, at time.Time, meter
 
 func (c *Client) sendMeters(ctx context.Context, r *pb.MeterReport) error {
 	return c.call(ctx, "meters", func(ctx context.Context) error {
-		_, err := c.api.ReportMeters(ctx, r)
+		_, err := c.api().ReportMeters(ctx, r)
 		return err
 	})
 }
@@ -400,7 +400,7 @@ func (c *Client) roundDrawn(ctx context.Context, r *RefusedError) error {
 func (c *Client) OpenRound(ctx context.Context) (o *Outcome, committed bool, last uint64, err error) {
 	var rep *pb.OpenRoundReply
 	err = c.call(ctx, "open round", func(ctx context.Context) (err error) {
-		rep, err = c.api.OpenRound(ctx, &pb.OpenRoundRequest{})
+		rep, err = c.api().OpenRound(ctx, &pb.OpenRoundRequest{})
 		return err
 	})
 	if err != nil || rep.GetRound() == nil {

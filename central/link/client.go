@@ -8,7 +8,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -36,7 +38,14 @@ func (realClock) After(d time.Duration) <-chan time.Time { return time.After(d) 
 
 // Config configures a Client.
 type Config struct {
-	Addr string      // host:port of the central system
+	// Addr is host:port of the central system, or several central nodes
+	// "a:1,b:2,c:3" (one PostgreSQL behind them): the client stays on one
+	// until a call to it fails for want of a link (no answer, a deadline,
+	// UNAVAILABLE: a node stopped, or its database unreachable), then goes
+	// on to the next. Every call is idempotent and the nodes share one
+	// store, so a call repeated on another node is answered as the first
+	// would have been: nothing is lost or doubled in the switch.
+	Addr string
 	TLS  *tls.Config // the cabinet's certificate and the CA (pki.CabinetTLSDir)
 	// Cabinet is this cabinet's id; empty means the CN of the TLS
 	// certificate. Bodies for any other cabinet are refused.
@@ -89,8 +98,8 @@ type CreditSource interface {
 // from any goroutine; every call is idempotent, so retrying is safe.
 type Client struct {
 	cfg     Config
-	conn    *grpc.ClientConn
-	api     pb.CentralClient
+	eps     []endpoint
+	cur     atomic.Int32 // the endpoint in use
 	states  chan StateEvent
 	notices chan Notice
 	kick    chan struct{}
@@ -156,21 +165,92 @@ func Dial(cfg Config) (*Client, error) {
 	if cfg.Dialer != nil {
 		opts = append(opts, grpc.WithContextDialer(cfg.Dialer))
 	}
-	conn, err := grpc.NewClient("passthrough:///"+cfg.Addr, opts...)
+	addrs, err := Endpoints(cfg.Addr)
 	if err != nil {
-		return nil, fmt.Errorf("link: %w", err)
+		return nil, err
 	}
-	return &Client{
-		cfg: cfg, conn: conn, api: pb.NewCentralClient(conn),
+	c := &Client{
+		cfg:    cfg,
 		states: make(chan StateEvent, 64), notices: make(chan Notice, 64), kick: make(chan struct{}, 1),
 		acking: map[int64]bool{},
-	}, nil
+	}
+	firstHost, _, _ := net.SplitHostPort(addrs[0])
+	for _, a := range addrs {
+		o := opts
+		// A TLS name taken from the first address (the usual way) is
+		// each node's own host name for the others.
+		if h, _, _ := net.SplitHostPort(a); len(addrs) > 1 && cfg.TLS.ServerName == firstHost && h != firstHost {
+			t := cfg.TLS.Clone()
+			t.ServerName = h
+			o = append(append([]grpc.DialOption{}, opts...), grpc.WithTransportCredentials(credentials.NewTLS(t)))
+		}
+		conn, err := grpc.NewClient("passthrough:///"+a, o...)
+		if err != nil {
+			c.closeConns()
+			return nil, fmt.Errorf("link: %s: %w", a, err)
+		}
+		c.eps = append(c.eps, endpoint{addr: a, conn: conn, api: pb.NewCentralClient(conn)})
+	}
+	return c, nil
+}
+
+// endpoint is one central node.
+type endpoint struct {
+	addr string
+	conn *grpc.ClientConn
+	api  pb.CentralClient
+}
+
+// Endpoints splits a Config.Addr list ("a:1,b:2") and checks each is
+// host:port.
+func Endpoints(list string) ([]string, error) {
+	var out []string
+	for _, a := range strings.Split(list, ",") {
+		a = strings.TrimSpace(a)
+		if a == "" {
+			continue
+		}
+		if _, _, err := net.SplitHostPort(a); err != nil {
+			return nil, fmt.Errorf("link: central address %q: %w", a, err)
+		}
+		out = append(out, a)
+	}
+	if len(out) == 0 {
+		return nil, errors.New("link: no central address")
+	}
+	return out, nil
+}
+
+// rpc is the endpoint in use and its index (for failover).
+func (c *Client) rpc() (pb.CentralClient, int32) {
+	i := c.cur.Load()
+	return c.eps[i].api, i
+}
+
+// failover moves on from endpoint i to the next (if no other call did).
+func (c *Client) failover(i int32) {
+	if len(c.eps) > 1 {
+		c.cur.CompareAndSwap(i, (i+1)%int32(len(c.eps)))
+	}
+}
+
+// Endpoint is the address of the central node in use.
+func (c *Client) Endpoint() string { return c.eps[c.cur.Load()].addr }
+
+func (c *Client) closeConns() error {
+	var first error
+	for _, e := range c.eps {
+		if err := e.conn.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
 }
 
 // Close hangs up, once the acknowledgements of carried commits are done.
 func (c *Client) Close() error {
 	c.acks.Wait()
-	return c.conn.Close()
+	return c.closeConns()
 }
 
 // Cabinet is the id bodies must carry.
@@ -240,6 +320,7 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 	for attempts <= retries {
 		attempts++
 		actx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
+		_, ep := c.rpc()
 		err := fn(actx)
 		cancel()
 		if err == nil {
@@ -257,6 +338,7 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 		}
 		last = err
 		c.setState(Down, err)
+		c.failover(ep)
 		if attempts > retries {
 			break
 		}
@@ -272,4 +354,10 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 		}
 	}
 	return &UnavailableError{Attempts: attempts, Err: last}
+}
+
+// api is the endpoint in use.
+func (c *Client) api() pb.CentralClient {
+	a, _ := c.rpc()
+	return a
 }

@@ -18,7 +18,7 @@ type PlayerState = pb.PlayerState
 func (c *Client) PlayerLogin(ctx context.Context, card string, respond func(challenge []byte) ([]byte, error)) (*PlayerState, error) {
 	var ch *pb.PlayerChallengeReply
 	err := c.call(ctx, "player challenge", func(ctx context.Context) (err error) {
-		ch, err = c.api.PlayerChallenge(ctx, &pb.PlayerChallengeRequest{CardId: card})
+		ch, err = c.api().PlayerChallenge(ctx, &pb.PlayerChallengeRequest{CardId: card})
 		return err
 	})
 	if err != nil {
@@ -30,7 +30,7 @@ func (c *Client) PlayerLogin(ctx context.Context, card string, respond func(chal
 	}
 	var st *pb.PlayerState
 	err = c.call(ctx, "player login", func(ctx context.Context) (err error) {
-		st, err = c.api.PlayerLogin(ctx, &pb.PlayerLoginRequest{CardId: card, Challenge: ch.GetChallenge(), Response: resp})
+		st, err = c.api().PlayerLogin(ctx, &pb.PlayerLoginRequest{CardId: card, Challenge: ch.GetChallenge(), Response: resp})
 		return err
 	})
 	return st, err
@@ -40,7 +40,7 @@ func (c *Client) PlayerLogin(ctx context.Context, card string, respond func(chal
 func (c *Client) PlayerLogout(ctx context.Context, reason string) (*PlayerState, error) {
 	var st *pb.PlayerState
 	err := c.call(ctx, "player logout", func(ctx context.Context) (err error) {
-		st, err = c.api.PlayerLogout(ctx, &pb.PlayerLogoutRequest{Reason: reason})
+		st, err = c.api().PlayerLogout(ctx, &pb.PlayerLogoutRequest{Reason: reason})
 		return err
 	})
 	return st, err
@@ -51,7 +51,7 @@ func (c *Client) PlayerLogout(ctx context.Context, reason string) (*PlayerState,
 func (c *Client) PlayerState(ctx context.Context) (*PlayerState, error) {
 	var st *pb.PlayerState
 	err := c.call(ctx, "player state", func(ctx context.Context) (err error) {
-		st, err = c.api.GetPlayerState(ctx, &pb.PlayerStateRequest{})
+		st, err = c.api().GetPlayerState(ctx, &pb.PlayerStateRequest{})
 		return err
 	})
 	return st, err

@@ -192,13 +192,18 @@ func (c *Client) stream(ctx context.Context) error {
 	c.pushNotice(Notice{Hello: info})
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
-	st, err := c.api.Subscribe(sctx, &pb.SubscribeRequest{})
+	api, ep := c.rpc()
+	st, err := api.Subscribe(sctx, &pb.SubscribeRequest{})
 	if err != nil {
+		c.failover(ep)
 		return err
 	}
 	for {
 		n, err := st.Recv()
 		if err != nil {
+			if ctx.Err() == nil {
+				c.failover(ep)
+			}
 			return err
 		}
 		c.setState(Up, nil)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/server"
 )
 
 // audit reopens the store after the server closed it and checks the
@@ -14,7 +15,13 @@ import (
 // (jackpot.Audit), the contributions the cabinets' stakes imply, and the
 // hits the signed bodies carried against the rounds table.
 func (r *Result) audit(path string) error {
-	db, err := sql.Open("sqlite", "file:"+path+"?mode=ro")
+	var db *sql.DB
+	var err error
+	if server.IsPostgresURL(path) {
+		db, err = server.OpenPostgres(path)
+	} else {
+		db, err = server.OpenReadOnly(path)
+	}
 	if err != nil {
 		return err
 	}

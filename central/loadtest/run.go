@@ -16,6 +16,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -26,6 +27,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/link"
@@ -69,6 +71,13 @@ type Options struct {
 	Log         io.Writer     // setup steps; nil = quiet
 	// Started, if set, is called when the clock starts (for profiling).
 	Started func()
+	// Postgres is the URL of an empty PostgreSQL database, or "auto" for a
+	// throwaway cluster started in the data directory (as make
+	// load-central-pg does; central/internal/pgcluster): the store is
+	// there instead of a SQLite file, served by Nodes central nodes (default
+	// 1); cabinet i prefers node i mod Nodes and fails over to the others.
+	Postgres string
+	Nodes    int
 }
 
 // Result is what a run measured.
@@ -92,6 +101,8 @@ type Result struct {
 	// per CPU-second says what both cores would carry.
 	CPU time.Duration
 
+	Nodes   int    // central nodes
+	Store   string // "sqlite" or "postgres"
 	Audit   []jackpot.AuditLine
 	Checks  []string // every cross-check's failure; empty = all passed
 	stakes  map[string]int64
@@ -131,8 +142,12 @@ func (r *Result) Line() string {
 	case "separate":
 		commits = fmt.Sprintf("CommitOutcome p50 %.1f ms, p99 %.1f ms", ms(Pct(r.Commit, 50)), ms(Pct(r.Commit, 99)))
 	}
-	return fmt.Sprintf("%d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; %s; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
-		r.Cabinets, paced, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
+	store := "SQLite, 1 node"
+	if r.Store == "postgres" {
+		store = fmt.Sprintf("PostgreSQL, %d nodes", r.Nodes)
+	}
+	return fmt.Sprintf("%s: %d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; %s; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
+		store, r.Cabinets, paced, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
 		ms(Pct(r.Outcome, 99.9)), ms(Pct(r.Outcome, 100)), commits,
 		r.Errors, r.CPUPerOutcome(), 100*r.CPU.Seconds()/r.Elapsed.Seconds()/float64(runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0),
 		r.LoadAvg[0], r.LoadAvg[1])
@@ -234,25 +249,60 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	dbPath := filepath.Join(dir, "central.db")
-	scfg := server.Config{DBPath: dbPath, TLS: tlsSrv, SigningKey: key, Halls: halls, Now: time.Now}
-	if !o.NoJackpot {
-		scfg.Jackpots = jpserver.New(j)
+	if o.Postgres == "auto" {
+		// In the system temporary directory: the postgres user cannot
+		// enter ours (0700, root's).
+		cl, err := pgcluster.Start("")
+		if err != nil {
+			return nil, err
+		}
+		defer cl.Stop()
+		if o.Postgres, err = cl.CreateDatabase("loadtest"); err != nil {
+			return nil, err
+		}
+		logf("PostgreSQL on 127.0.0.1:%d (%s)", cl.Port, cl.Dir)
 	}
-	srv, err := server.New(scfg)
-	if err != nil {
-		return nil, err
+	if o.Postgres != "" {
+		dbPath = o.Postgres
 	}
+	if o.Nodes < 1 || o.Postgres == "" {
+		o.Nodes = 1
+	}
+	var srvs []*server.Server
+	var addrs []string
 	closed := false
 	defer func() {
 		if !closed {
-			srv.Close()
+			for _, s := range srvs {
+				s.Close()
+			}
 		}
 	}()
-	addr, err := srv.Listen("127.0.0.1:0")
-	if err != nil {
-		return nil, err
+	for k := 0; k < o.Nodes; k++ {
+		scfg := server.Config{DBPath: dbPath, TLS: tlsSrv, SigningKey: key, Halls: halls, Now: time.Now}
+		if !o.NoJackpot {
+			// Each node its own engine on the shared pools.
+			jk := j
+			if k > 0 {
+				if jk, err = jackpot.New(Pools(o.Halls, o.HitGap), time.Now); err != nil {
+					return nil, err
+				}
+			}
+			scfg.Jackpots = jpserver.New(jk)
+		}
+		srv, err := server.New(scfg)
+		if err != nil {
+			return nil, err
+		}
+		srvs = append(srvs, srv)
+		addr, err := srv.Listen("127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		addrs = append(addrs, addr.String())
+		logf("node %d on %s", k+1, addr)
 	}
-	logf("server on %s, store %s", addr, dbPath)
+	logf("store %s", redact(dbPath))
 
 	g, err := engine.Lookup(engine.MagicStars)
 	if err != nil {
@@ -267,7 +317,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 		outboxes[i] = &link.MemOutbox{}
-		c, err := link.Dial(link.Config{Addr: addr.String(), TLS: tc, Cabinet: id, SigningKey: pub,
+		// Cabinet i's list starts at node i mod Nodes.
+		var list []string
+		for k := range addrs {
+			list = append(list, addrs[(i+k)%len(addrs)])
+		}
+		c, err := link.Dial(link.Config{Addr: strings.Join(list, ","), TLS: tc, Cabinet: id, SigningKey: pub,
 			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Outbox: outboxes[i], CarryCommits: true})
 		if err != nil {
 			return nil, err
@@ -285,7 +340,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	logf("%d cabinets connected", len(clients))
 
-	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j, Commits: "carried", Journal: o.Journal}
+	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j, Commits: "carried", Journal: o.Journal, Nodes: o.Nodes, Store: "sqlite"}
+	if o.Postgres != "" {
+		res.Store = "postgres"
+	}
 	if o.SeparateCommits {
 		res.Commits = "separate"
 	}
@@ -305,8 +363,10 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	res.CPU = cpuTime() - cpu0
 	res.LoadAvg[1] = loadavg()
 	closed = true
-	if err := srv.Close(); err != nil {
-		logf("server close: %v", err)
+	for _, srv := range srvs {
+		if err := srv.Close(); err != nil {
+			logf("server close: %v", err)
+		}
 	}
 	if !o.NoJackpot {
 		if err := res.audit(dbPath); err != nil {
@@ -314,6 +374,17 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 	}
 	return res, nil
+}
+
+// redact hides a URL's password in the log.
+func redact(loc string) string {
+	if u, err := url.Parse(loc); err == nil && u.User != nil {
+		if _, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), "xxx")
+			return u.String()
+		}
+	}
+	return loc
 }
 
 // Pools is the generated jackpot configuration: hall-1 has its own pool,

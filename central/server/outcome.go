@@ -79,6 +79,9 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 	var out *pb.SignedBody
 	var committed []uint64
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockCabinet(tx, c.id); err != nil {
+			return err
+		}
 		// The commits the request carries, in its savepoint: refused, it
 		// keeps none of them, and the cabinet sends them again.
 		committed = committed[:0]
@@ -144,6 +147,9 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		if s.cfg.Jackpots != nil {
 			rec := &engine.Recorder{Src: s.src}
 			hit, err = s.cfg.Jackpots.Contribute(tx, Contribution{Cabinet: c.id, Hall: c.hall, Game: g.ID(), Round: n, Stake: stake}, rec)
+			if s.st.transient(err) {
+				return err // the database, not the round: asked again
+			}
 			if err != nil {
 				// Mostly configuration (a cabinet no pool takes): the
 				// round is refused, not retried; nothing is stored.
@@ -267,6 +273,9 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 	}
 	var out *pb.SignedBody
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockCabinet(tx, c.id); err != nil {
+			return err
+		}
 		var prevChoice int
 		var body, sig []byte
 		err := tx.QueryRow(`SELECT choice, body, sig FROM risk_steps WHERE cabinet=? AND round=? AND step=?`, c.id, int64(n), step).

@@ -31,7 +31,7 @@ import (
 
 // Config configures a Server.
 type Config struct {
-	DBPath string      // SQLite file of the store
+	DBPath string      // SQLite file of the store, or a PostgreSQL URL (IsPostgresURL)
 	TLS    *tls.Config // must require and verify client certificates
 	// StoreMarker is a file (outside the database's directory if possible)
 	// that records the store's id: once it exists, a missing or another
@@ -190,6 +190,15 @@ func New(cfg Config) (*Server, error) {
 	if err := s.setupPlayers(); err != nil {
 		st.close()
 		return nil, fmt.Errorf("central server: players setup: %w", err)
+	}
+	if st.backend == backendPostgres && cfg.Jackpots != nil {
+		if h, ok := cfg.Jackpots.(interface{ UsePostgres(channel string) }); ok {
+			h.UsePostgres(ChangesChannel)
+		}
+		if st.committed != nil {
+			st.wg.Add(1)
+			go st.listen(cfg.DBPath, st.committed)
+		}
 	}
 	if cfg.Jackpots != nil {
 		if err := st.write(context.Background(), cfg.Jackpots.Setup); err != nil {

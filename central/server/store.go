@@ -183,9 +183,13 @@ type store struct {
 	files                 storeFiles
 	onBroken              func(error) // told once, when the store fails
 	id                    string      // the store id (meta), as in the marker
+	backend               backend
 }
 
 func openStore(path, marker string, init bool) (*store, error) {
+	if IsPostgresURL(path) {
+		return openPostgresStore(path, marker, init)
+	}
 	if err := checkStoreBefore(path, marker, init); err != nil {
 		return nil, err
 	}
@@ -220,6 +224,10 @@ func openStore(path, marker string, init bool) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("central store: schema: %w", err)
 	}
+	if err := migrate(context.Background(), db, backendSQLite); err != nil {
+		db.Close()
+		return nil, err
+	}
 	st := &store{db: db, jobs: make(chan job, 1024), quit: make(chan struct{}), exited: make(chan struct{}), files: storeFiles{path: path}}
 	if st.id, err = checkStoreAfter(db, marker, init); err != nil {
 		db.Close()
@@ -229,9 +237,42 @@ func openStore(path, marker string, init bool) (*store, error) {
 		db.Close()
 		return nil, fmt.Errorf("central store: %w", err)
 	}
+	st.start()
+	return st, nil
+}
+
+func (st *store) start() {
 	st.wg.Add(2)
 	go st.writer()
 	go st.watch()
+}
+
+// openPostgresStore opens the store on a PostgreSQL database (url), shared
+// by every central node pointed at it: the same single writer per node,
+// its batch one PostgreSQL transaction. A failed statement or commit does
+// not break the store for good, as SQLite's does (a file gone is a store
+// gone, a PostgreSQL connection lost is a database restarting or failing
+// over): the batch's requests are refused UNAVAILABLE (the cabinets ask
+// again, and exactly-once answers them from what did commit), the writer's
+// connection is dropped, and the next batch opens a new one.
+func openPostgresStore(url, marker string, init bool) (*store, error) {
+	db, err := OpenPostgres(url)
+	if err != nil {
+		return nil, fmt.Errorf("central store: %w", err)
+	}
+	db.SetMaxOpenConns(8)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if err := migrate(ctx, db, backendPostgres); err != nil {
+		db.Close()
+		return nil, err
+	}
+	st := &store{db: db, jobs: make(chan job, 1024), quit: make(chan struct{}), exited: make(chan struct{}), backend: backendPostgres}
+	if st.id, err = checkStoreAfter(db, marker, init); err != nil {
+		db.Close()
+		return nil, err
+	}
+	st.start()
 	return st, nil
 }
 
@@ -332,14 +373,19 @@ func (st *store) writer() {
 	// since its last transaction, so writes that hopped between pooled
 	// connections re-read (and re-allocated) their pages every batch.
 	conn, err := st.db.Conn(context.Background())
-	if err != nil {
+	switch {
+	case err == nil:
+		st.conn = conn
+	case st.backend == backendSQLite:
 		st.mu.Lock()
 		st.broken = fmt.Errorf("%w: %v", errStoreFailed, err)
 		st.mu.Unlock()
-	} else {
-		st.conn = conn
-		defer conn.Close()
 	}
+	defer func() {
+		if st.conn != nil {
+			st.conn.Close()
+		}
+	}()
 	batch := make([]job, 0, maxBatch)
 	for {
 		var first job
@@ -393,10 +439,30 @@ func (st *store) runBatch(batch []job) {
 		fail(fmt.Errorf("%v; %s", err, st.rescue()))
 		return
 	}
+	if st.backend == backendPostgres {
+		fail = st.pgFail(batch)
+		if st.conn == nil {
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			c, err := st.db.Conn(ctx)
+			cancel()
+			if err != nil {
+				fail(err)
+				return
+			}
+			st.conn = c
+		}
+	}
 	tx, err := st.conn.BeginTx(context.Background(), nil)
 	if err != nil {
 		fail(err)
 		return
+	}
+	if st.backend == backendPostgres {
+		if _, err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, int64(batchLock)); err != nil {
+			tx.Rollback()
+			fail(err)
+			return
+		}
 	}
 	for i, j := range batch {
 		if _, err := st.exec(tx, "SAVEPOINT job"); err != nil {
@@ -404,8 +470,11 @@ func (st *store) runBatch(batch []job) {
 			fail(err)
 			return
 		}
-		errs[i] = j.fn(tx)
-		if errs[i] != nil {
+		for try := 1; ; try++ {
+			errs[i] = j.fn(tx)
+			if errs[i] == nil {
+				break
+			}
 			if _, err := st.exec(tx, "ROLLBACK TO job"); err != nil {
 				tx.Rollback()
 				fail(err)
@@ -413,6 +482,9 @@ func (st *store) runBatch(batch []job) {
 			}
 			if st.rolledBack != nil {
 				st.rolledBack()
+			}
+			if try >= maxJobRetries || !retryable(errs[i]) {
+				break
 			}
 		}
 		if _, err := st.exec(tx, "RELEASE job"); err != nil {
@@ -455,6 +527,28 @@ func (st *store) rescue() string {
 	}
 	return "the store as the server had it was copied to " + to
 }
+
+// pgFail is a PostgreSQL batch's failure: its requests are refused
+// (UNAVAILABLE, asked again by the cabinets) and the writer's connection
+// is dropped for a new one, but the store stays open (see
+// openPostgresStore). A commit whose answer was lost may have committed:
+// the repeated request then finds what it stored.
+func (st *store) pgFail(batch []job) func(error) {
+	return func(err error) {
+		if st.conn != nil {
+			st.conn.Close()
+			st.conn = nil
+		}
+		err = fmt.Errorf("%w: %v", errStoreUnavailable, err)
+		for _, j := range batch {
+			j.done <- err
+		}
+	}
+}
+
+// errStoreUnavailable marks a PostgreSQL batch that failed (the database
+// unreachable, restarting or failing over); the next batch tries again.
+var errStoreUnavailable = errors.New("central store: database unavailable")
 
 func (st *store) close() error {
 	close(st.quit)

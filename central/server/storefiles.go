@@ -47,6 +47,9 @@ func (f *storeFiles) snapshot() error {
 // check compares the files with what was opened; readable also opens the
 // database file for reading (the periodic check).
 func (f *storeFiles) check(readable bool) error {
+	if f.path == "" {
+		return nil // PostgreSQL: no file of the server's own
+	}
 	st, err := os.Stat(f.path)
 	if err != nil {
 		return fmt.Errorf("database file: %w", err)
@@ -102,8 +105,11 @@ func checkStoreAfter(db *sql.DB, marker string, init bool) (string, error) {
 		if _, err := rand.Read(b[:]); err != nil {
 			return "", err
 		}
-		id = hex.EncodeToString(b[:])
-		if _, err := db.Exec(`INSERT INTO meta(key, value) VALUES('store_id', ?)`, id); err != nil {
+		// Nodes starting together on one PostgreSQL: the first id stays.
+		if _, err := db.Exec(`INSERT INTO meta(key, value) VALUES('store_id', ?) ON CONFLICT(key) DO NOTHING`, hex.EncodeToString(b[:])); err != nil {
+			return "", err
+		}
+		if err := db.QueryRow(`SELECT value FROM meta WHERE key='store_id'`).Scan(&id); err != nil {
 			return "", err
 		}
 	} else if err != nil {

@@ -86,6 +86,9 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 	var out *pb.VoucherReply
 	var suspect []string
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockCabinet(tx, c.id); err != nil {
+			return err
+		}
 		suspect = nil
 		var number string
 		var amt, issued, expires int64
@@ -204,6 +207,9 @@ func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.
 	}
 	var out *pb.RedeemReply
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockVoucher(tx, number); err != nil {
+			return err
+		}
 		v, err := loadVoucher(tx, number)
 		if err != nil {
 			return err
@@ -254,6 +260,9 @@ func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest
 	}
 	var already bool
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockVoucher(tx, number); err != nil {
+			return err
+		}
 		v, err := loadVoucher(tx, number)
 		if err != nil {
 			return err
@@ -301,6 +310,9 @@ func (s *Server) CancelRedeem(ctx context.Context, req *pb.CancelRedeemRequest) 
 		return nil, err
 	}
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		if err := s.st.lockVoucher(tx, number); err != nil {
+			return err
+		}
 		v, err := loadVoucher(tx, number)
 		if err != nil {
 			return err

@@ -40,8 +40,12 @@ import (
 
 // Config is the TOML configuration file; flags override it.
 type Config struct {
-	Listen               string            `toml:"listen"`         // gRPC mTLS address
-	DataDir              string            `toml:"data_dir"`       // central.db lives here
+	Listen  string `toml:"listen"`   // gRPC mTLS address
+	DataDir string `toml:"data_dir"` // central.db lives here
+	// Database is a PostgreSQL URL (several nodes on one database); empty:
+	// SQLite, data_dir/central.db. A password belongs in ~/.pgpass
+	// (PGPASSFILE), not here.
+	Database             string            `toml:"database"`
 	PKIDir               string            `toml:"pki_dir"`        // default data_dir/pki: the server's files, never the CA key
 	SigningKeyPath       string            `toml:"signing_key"`    // default pki_dir/signing.key (0600, the service's own)
 	JackpotConfig        string            `toml:"jackpot_config"` // Magic Stars pools; empty = none
@@ -209,8 +213,12 @@ func serve(args []string) error {
 	if err != nil {
 		return err
 	}
+	dbPath := filepath.Join(cfg.DataDir, "central.db")
+	if cfg.Database != "" {
+		dbPath = cfg.Database
+	}
 	scfg := server.Config{
-		DBPath: filepath.Join(cfg.DataDir, "central.db"), TLS: stls, SigningKey: key,
+		DBPath: dbPath, TLS: stls, SigningKey: key,
 		CertRegistry: filepath.Join(cfg.PKIDir, pki.CabinetRegistry),
 		StoreMarker:  filepath.Join(cfg.PKIDir, "store.id"), InitStore: *initStore,
 		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,

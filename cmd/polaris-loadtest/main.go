@@ -37,6 +37,9 @@ func main() {
 	flag.StringVar(&o.Dir, "dir", "", "data directory to keep (default: a temporary one, removed)")
 	flag.Int64Var(&o.HitGap, "hit-gap", 0, "make every pool must-hit-by seed + this many CZK, to force many hits")
 	flag.DurationVar(&o.CallTimeout, "call-timeout", 0, "deadline of each call (default 10s)")
+	flag.StringVar(&o.Postgres, "postgres", "", `store on PostgreSQL: a database URL, or "auto" for a throwaway cluster (initdb as the postgres user); default SQLite`)
+	flag.IntVar(&o.Nodes, "nodes", 1, "central nodes on the PostgreSQL store (-postgres)")
+	beside := flag.Bool("beside-sqlite", false, "first run the same load against the SQLite single node, then the -postgres one: both lines in one run")
 	cpu := flag.String("cpuprofile", "", "write a CPU profile of the measured part here")
 	verbose := flag.Bool("v", false, "print setup steps")
 	flag.Parse()
@@ -73,12 +76,26 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
+	if *beside && o.Postgres != "" {
+		so := o
+		so.Postgres, so.Nodes, so.Started = "", 1, nil
+		res, err := loadtest.Run(ctx, so)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "polaris-loadtest:", err)
+			os.Exit(1)
+		}
+		report(res)
+	}
 	res, err := loadtest.Run(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris-loadtest:", err)
 		os.Exit(1)
 	}
 	pprof.StopCPUProfile()
+	report(res)
+}
+
+func report(res *loadtest.Result) {
 	fmt.Println(res.Line())
 	if res.FirstErr != nil {
 		fmt.Println("first error:", res.FirstErr)

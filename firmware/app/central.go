@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"path/filepath"
+	"strings"
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
@@ -36,7 +37,10 @@ func (a *App) connectCentral(ctx context.Context) (*link.Client, ed25519.PublicK
 		a.Central = c
 		return cl, key, nil
 	}
-	host, _, err := net.SplitHostPort(o.Central)
+	// Several central nodes "a:1,b:2": the link fails over between them
+	// (each checked under its own host name).
+	first, _, _ := strings.Cut(o.Central, ",")
+	host, _, err := net.SplitHostPort(first)
 	if err != nil {
 		return nil, nil, fmt.Errorf("app: central address %q: %w", o.Central, err)
 	}

@@ -42,6 +42,10 @@ func (a *Adapter) Jackpot() *jackpot.Jackpot { return a.j }
 // Live returns the in-memory values (a hall.Feed).
 func (a *Adapter) Live() *jackpot.Live { return a.live }
 
+// UsePostgres is the server's word that its store is PostgreSQL, with
+// the channel its nodes listen on for pool changes.
+func (a *Adapter) UsePostgres(channel string) { a.j.UsePostgres(channel) }
+
 // Setup creates the tables, opens new pools and loads the values.
 func (a *Adapter) Setup(tx *sql.Tx) error {
 	ctx := context.Background()

@@ -1,0 +1,222 @@
+// Package pgcluster runs a throwaway PostgreSQL cluster for the central
+// store's tests and load runs: initdb in a temporary directory, the server
+// on a random loopback port as an unprivileged user (initdb refuses root:
+// as root it runs as Debian's "postgres" user), stopped and removed after.
+package pgcluster
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"os/user"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/polaris-vlt/polaris/internal/hosttools"
+)
+
+// User is the database superuser initdb makes.
+const User = "polaris"
+
+// Cluster is one running PostgreSQL server.
+type Cluster struct {
+	Dir  string // owns data/, the socket and log
+	Port int
+	bin  string
+	cred *syscall.Credential // nil: run as ourselves
+}
+
+// Bin finds PostgreSQL's server programs: on the PATH, else in Debian's
+// /usr/lib/postgresql/<version>/bin (not on the PATH), newest version.
+func Bin() (string, error) {
+	if p, err := exec.LookPath("initdb"); err == nil {
+		if _, err := exec.LookPath("pg_ctl"); err == nil {
+			return filepath.Dir(p), nil
+		}
+	}
+	dirs, _ := filepath.Glob("/usr/lib/postgresql/*/bin")
+	sort.Slice(dirs, func(i, j int) bool { return version(dirs[i]) > version(dirs[j]) })
+	for _, d := range dirs {
+		if _, err := os.Stat(filepath.Join(d, "initdb")); err == nil {
+			return d, nil
+		}
+	}
+	return "", errors.New("pgcluster: initdb not found (Debian package postgresql)")
+}
+
+func version(binDir string) int {
+	n, _ := strconv.Atoi(filepath.Base(filepath.Dir(binDir)))
+	return n
+}
+
+// ForTest starts a cluster for t, stopped and removed when t ends. Without
+// PostgreSQL's programs it fails or skips as hosttools.Need does.
+func ForTest(t testing.TB) *Cluster {
+	t.Helper()
+	if _, err := Bin(); err != nil {
+		hosttools.Need(t, "initdb")
+		hosttools.Need(t, "pg_ctl")
+	}
+	c, err := Start("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := c.Stop(); err != nil {
+			t.Error(err)
+		}
+	})
+	return c
+}
+
+// Start makes a cluster in a new directory under dir ("" the system's
+// temporary directory) and starts it. As root the cluster runs as the
+// postgres user, which must be able to enter dir.
+func Start(dir string) (*Cluster, error) {
+	bin, err := Bin()
+	if err != nil {
+		return nil, err
+	}
+	d, err := os.MkdirTemp(dir, "polaris-pg-")
+	if err != nil {
+		return nil, err
+	}
+	c := &Cluster{Dir: d, bin: bin}
+	if os.Geteuid() == 0 {
+		u, err := user.Lookup("postgres")
+		if err != nil {
+			os.RemoveAll(d)
+			return nil, fmt.Errorf("pgcluster: running as root needs the postgres user (Debian package postgresql): %w", err)
+		}
+		uid, _ := strconv.Atoi(u.Uid)
+		gid, _ := strconv.Atoi(u.Gid)
+		c.cred = &syscall.Credential{Uid: uint32(uid), Gid: uint32(gid)}
+		if err := os.Chown(d, uid, gid); err != nil {
+			os.RemoveAll(d)
+			return nil, err
+		}
+	}
+	if err := c.run("initdb", "-D", c.data(), "-A", "trust", "-U", User, "-E", "UTF8", "--no-sync"); err != nil {
+		os.RemoveAll(d)
+		return nil, err
+	}
+	for try := 0; ; try++ {
+		if c.Port, err = freePort(); err == nil {
+			if err = c.start(); err == nil {
+				return c, nil
+			}
+		}
+		if try == 2 {
+			os.RemoveAll(d)
+			return nil, err
+		}
+	}
+}
+
+func (c *Cluster) data() string { return filepath.Join(c.Dir, "data") }
+
+// Config adds lines to postgresql.conf (applied at the next start).
+func (c *Cluster) Config(lines ...string) error {
+	f, err := os.OpenFile(filepath.Join(c.data(), "postgresql.conf"), os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(strings.Join(lines, "\n") + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+func (c *Cluster) start() error {
+	return c.run("pg_ctl", "-D", c.data(), "-w", "-t", "60", "-l", filepath.Join(c.Dir, "log"),
+		"-o", fmt.Sprintf("-k %s -p %d -c listen_addresses=127.0.0.1 -c max_connections=200", c.Dir, c.Port), "start")
+}
+
+// Restart stops the server (fast: open transactions roll back) and starts
+// it again on the same port.
+func (c *Cluster) Restart() error {
+	if err := c.run("pg_ctl", "-D", c.data(), "-w", "-m", "fast", "stop"); err != nil {
+		return err
+	}
+	return c.start()
+}
+
+// Kill stops the server immediately (no shutdown checkpoint: what a crash
+// leaves); Start again with Restart's second half, StartAgain.
+func (c *Cluster) Kill() error {
+	return c.run("pg_ctl", "-D", c.data(), "-w", "-m", "immediate", "stop")
+}
+
+// StartAgain starts a stopped cluster on its port.
+func (c *Cluster) StartAgain() error { return c.start() }
+
+// Stop stops the server and removes its directory.
+func (c *Cluster) Stop() error {
+	err := c.run("pg_ctl", "-D", c.data(), "-w", "-m", "fast", "stop")
+	if rerr := os.RemoveAll(c.Dir); err == nil {
+		err = rerr
+	}
+	return err
+}
+
+// URL is the address of database db.
+func (c *Cluster) URL(db string) string {
+	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/%s?sslmode=disable", User, c.Port, db)
+}
+
+// CreateDatabase makes a new empty database and returns its URL.
+func (c *Cluster) CreateDatabase(name string) (string, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	conn, err := pgx.Connect(ctx, c.URL("postgres"))
+	if err != nil {
+		return "", err
+	}
+	defer conn.Close(ctx)
+	if _, err := conn.Exec(ctx, "CREATE DATABASE "+pgx.Identifier{name}.Sanitize()); err != nil {
+		return "", err
+	}
+	return c.URL(name), nil
+}
+
+func (c *Cluster) run(prog string, args ...string) error {
+	cmd := exec.Command(filepath.Join(c.bin, prog), args...)
+	cmd.Dir = c.Dir
+	if c.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	}
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		log, _ := os.ReadFile(filepath.Join(c.Dir, "log"))
+		return fmt.Errorf("pgcluster: %s: %v\n%s%s", prog, err, out, tail(log))
+	}
+	return nil
+}
+
+func tail(b []byte) string {
+	if len(b) > 2000 {
+		b = b[len(b)-2000:]
+	}
+	return string(b)
+}
+
+func freePort() (int, error) {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return 0, err
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port, nil
+}
