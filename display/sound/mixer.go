@@ -36,7 +36,7 @@ type voice struct {
 	cue   Cue
 	start int64 // frame
 	round uint64
-	at    int   // next sample of the sound
+	at    int // next sample of the sound
 }
 
 // NewMixer synthesises every sound once.

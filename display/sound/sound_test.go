@@ -71,7 +71,9 @@ func TestDoorAlarmLastsAtLeast1500ms(t *testing.T) {
 	base := idle(t0)
 	m.Observe(base)
 	listen(m, 100*time.Millisecond)
-	m.Observe(with(base, func(s *view.Snapshot) { s.Mode, s.Doors, s.Now = view.ModeDoorOpen, []string{"main"}, t0.Add(100 * time.Millisecond) }))
+	m.Observe(with(base, func(s *view.Snapshot) {
+		s.Mode, s.Doors, s.Now = view.ModeDoorOpen, []string{"main"}, t0.Add(100*time.Millisecond)
+	}))
 	out := listen(m, 3*time.Second)
 	span, gap := audible(out)
 	if span < 1500*time.Millisecond || gap > 20*time.Millisecond {
@@ -138,7 +140,7 @@ func TestRoundPlaysOnItsTimeline(t *testing.T) {
 		t.Errorf("sound between the spin and the first stop: peak %.3f", p)
 	}
 	// The same round republished adds nothing.
-	m.Observe(with(base, func(s *view.Snapshot) { s.Mode, s.Round, s.Now = view.ModeIdle, r, t0.Add(5 * time.Second) }))
+	m.Observe(with(base, func(s *view.Snapshot) { s.Mode, s.Round, s.Now = view.ModeIdle, r, t0.Add(5*time.Second) }))
 	listen(m, time.Second)
 	if n := len(m.Started()); n != len(st) {
 		t.Errorf("a republished round played again: %d sounds, had %d", n, len(st))
@@ -161,7 +163,9 @@ func TestStopReplacesThePendingStops(t *testing.T) {
 	}
 	tl.Wins, tl.End = t0.Add(700*time.Millisecond), t0.Add(2*time.Second)
 	short.Timeline = []view.StepTime{tl}
-	m.Observe(with(base, func(s *view.Snapshot) { s.Mode, s.Round, s.Now = view.ModePresenting, &short, t0.Add(300 * time.Millisecond) }))
+	m.Observe(with(base, func(s *view.Snapshot) {
+		s.Mode, s.Round, s.Now = view.ModePresenting, &short, t0.Add(300*time.Millisecond)
+	}))
 	listen(m, 3*time.Second)
 	st := m.Started()
 	if n := count(st, ReelStop); n != 5 {
