@@ -141,7 +141,7 @@ var catalogues = map[string]map[string]string{
 
 		"help.title":   "DEVKIT KEYS",
 		"help.buttons": "Space Start · A Auto · R Risk · S Stop · − / = Bet (Risk: red / black) · C Collect",
-		"help.keys":    "J attendant key · T technician key · G next game",
+		"help.keys":    "I game rules · J attendant key · T technician key · G next game",
 		"help.doors":   "F5 main · F6 logic · F7 cash box · F8 acceptor door",
 		"help.notes":   "1–6 insert a note (5, 10, 20, 50, 100, 200) · 0 insert the last printed ticket",
 		"help.faults":  "F9 acceptor jam / clear · F10 printer paper out / in · F11 printer jam on next print",
@@ -288,7 +288,7 @@ var catalogues = map[string]map[string]string{
 
 		"help.title":   "DEVKIT-TASTEN",
 		"help.buttons": "Leertaste Start · A Auto · R Risiko · S Stopp · − / = Einsatz (Risiko: rot / schwarz) · C Auszahlen",
-		"help.keys":    "J Personalschlüssel · T Technikerschlüssel · G nächstes Spiel",
+		"help.keys":    "I Spielregeln · J Personalschlüssel · T Technikerschlüssel · G nächstes Spiel",
 		"help.doors":   "F5 Haupttür · F6 Logiktür · F7 Kassentür · F8 Prüfertür",
 		"help.notes":   "1–6 Schein einführen (5, 10, 20, 50, 100, 200) · 0 letztes Ticket einführen",
 		"help.faults":  "F9 Prüferstau / beheben · F10 Drucker Papier aus / ein · F11 Druckerstau beim nächsten Druck",
@@ -435,7 +435,7 @@ var catalogues = map[string]map[string]string{
 
 		"help.title":   "KLÁVESY DEVKITU",
 		"help.buttons": "Mezerník Start · A Auto · R Risk · S Stop · − / = Sázka (Risk: červená / černá) · C Připsat",
-		"help.keys":    "J klíč obsluhy · T klíč technika · G další hra",
+		"help.keys":    "I pravidla hry · J klíč obsluhy · T klíč technika · G další hra",
 		"help.doors":   "F5 hlavní · F6 logika · F7 pokladna · F8 dvířka validátoru",
 		"help.notes":   "1–6 vložit bankovku (5, 10, 20, 50, 100, 200) · 0 vložit poslední tiket",
 		"help.faults":  "F9 zaseknutí validátoru / uvolnění · F10 tiskárna bez papíru / papír · F11 zaseknutí při dalším tisku",

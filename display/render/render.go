@@ -48,15 +48,17 @@ type Renderer struct {
 	// sprites[game][symbol][blurred]
 	sprites map[engine.GameID]*[nSym][2]*image.RGBA
 	small   map[engine.GameID]*[nSym]*image.RGBA // recall cells
-	strips  map[engine.GameID][]engine.Symbol
-	lines   [5]*image.RGBA // Magic Stars line overlays, window-sized
-	starOn  *image.RGBA
-	starOff *image.RGBA
-	badge   *image.RGBA
-	suits   [4]*image.RGBA
-	card    *image.RGBA
-	back    *image.RGBA
-	lamp    [2]*image.RGBA
+	// infoSyms are the information pages' symbols, drawn when first shown.
+	infoSyms map[engine.GameID]*[nSym]*image.RGBA
+	strips   map[engine.GameID][]engine.Symbol
+	lines    [5]*image.RGBA // Magic Stars line overlays, window-sized
+	starOn   *image.RGBA
+	starOff  *image.RGBA
+	badge    *image.RGBA
+	suits    [4]*image.RGBA
+	card     *image.RGBA
+	back     *image.RGBA
+	lamp     [2]*image.RGBA
 	// moving and next say how long the last frame stays right (Still).
 	moving bool
 	next   time.Time
@@ -146,7 +148,7 @@ func (r *Renderer) Frame() *image.RGBA { return r.frame }
 func Scene(s *view.Snapshot, now time.Time) string {
 	switch s.Mode {
 	case view.ModeStarting, view.ModeRAMError, view.ModeSoftware, view.ModeDoorOpen, view.ModeTilt,
-		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeDisabled, view.ModeRisk, view.ModeCashout, view.ModeAttract:
+		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeDisabled, view.ModeRisk, view.ModeCashout, view.ModeAttract, view.ModeInfo:
 		return string(s.Mode)
 	case view.ModeWagering:
 		return "spinning"
@@ -266,6 +268,11 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 	case view.ModeMenu:
 		r.menu(s)
 		return r.frame
+	case view.ModeInfo:
+		if s.Info != nil {
+			r.infoScene(s)
+			return r.frame
+		}
 	case view.ModeStarting, view.ModeRAMError, view.ModeSoftware:
 		copy(r.frame.Pix, r.attract.Pix)
 		r.status(s, modeKeys[s.Mode], nil, now)
