@@ -13,6 +13,25 @@ import (
 // {mini} {minor} {major} {grand} {jackpot} {age} {helpline}.
 // The rules are GAME_RULES.md's, with the project's decisions.
 
+// SymbolKey is the catalogue key of a symbol's name in the win caption
+// ("sym.wishstar.ELF"), or "" for one without (10, J, Q, K, A are the
+// same in every language). Built once: a frame allocates nothing.
+func SymbolKey(g engine.GameID, name string) string { return symKeys[string(g)+"."+name] }
+
+var symKeys = map[string]string{}
+
+// WaysKey is the catalogue key of "n ways" for n: the languages' plurals
+// (en and de: one, other; cs: one, 2–4, other).
+func WaysKey(lang string, n int) string {
+	switch {
+	case n == 1:
+		return "win.way.one"
+	case lang == "cs" && n >= 2 && n <= 4:
+		return "win.way.few"
+	}
+	return "win.way.many"
+}
+
 // InfoKeys lists every key the information pages use, for each game's
 // pages: the catalogue check asks for each in every language.
 func InfoKeys() []string {
@@ -35,25 +54,36 @@ func init() {
 	for lang, c := range infoCatalogues {
 		maps.Copy(catalogues[lang], c)
 	}
+	for k := range catalogues["en"] {
+		if len(k) > 4 && k[:4] == "sym." {
+			symKeys[k[4:]] = k
+		}
+	}
 }
 
 var infoCatalogues = map[string]map[string]string{
 	"en": {
-		"info.title":             "Game rules",
-		"info.hint":              "BET − / BET +  previous / next page      COLLECT  back to the game",
-		"info.page.paytable":     "Pay table",
-		"info.page.ways":         "243 ways and the wild",
-		"info.page.free_spins":   "Free spins",
-		"info.page.lock_spin":    "Lock & Spin and the jackpots",
-		"info.page.lines":        "The 5 lines",
-		"info.page.risk":         "Risk",
-		"info.page.jackpot":      "The jackpot",
-		"info.page.rtp":          "Return to player",
-		"info.page.responsible":  "Play responsibly",
-		"info.paytable.note":     "All wins at your bet of {bet}.",
-		"info.rtp_note":          "The return to player is the long-run average of the wins over a very large number of games. It is not the chance of winning the next game: every game is drawn anew, independent of earlier games.",
-		"info.legal":             "Gambling can be addictive.",
-		"info.full_screen":       "full screen: × 2",
+		"info.title":            "Game rules",
+		"info.hint":             "BET − / BET +  previous / next page      COLLECT  back to the game",
+		"info.page.paytable":    "Pay table",
+		"info.page.ways":        "243 ways and the wild",
+		"info.page.free_spins":  "Free spins",
+		"info.page.lock_spin":   "Lock & Spin and the jackpots",
+		"info.page.lines":       "The 5 lines",
+		"info.page.risk":        "Risk",
+		"info.page.jackpot":     "The jackpot",
+		"info.page.rtp":         "Return to player",
+		"info.page.responsible": "Play responsibly",
+		"info.paytable.note":    "All wins at your bet of {bet}.",
+		"info.rtp_note":         "The return to player is the long-run average of the wins over a very large number of games. It is not the chance of winning the next game: every game is drawn anew, independent of earlier games.",
+		"info.legal":            "Gambling can be addictive.",
+		"info.full_screen":      "full screen: × 2",
+		"win.way.one":           "WAY", "win.way.few": "WAYS", "win.way.many": "WAYS",
+		"sym.wishstar.BELL": "BELLS", "sym.wishstar.CANE": "CANDY CANE", "sym.wishstar.CANDLE": "CANDLES",
+		"sym.wishstar.TREE": "TREE", "sym.wishstar.ELF": "ELF", "sym.wishstar.BONUS": "BONUS", "sym.wishstar.STAR": "STAR",
+		"sym.magicstars.STAR": "STARS", "sym.magicstars.MELON": "MELONS", "sym.magicstars.GRAPE": "GRAPES",
+		"sym.magicstars.PLUM": "PLUMS", "sym.magicstars.ORANGE": "ORANGES", "sym.magicstars.RASPBERRY": "RASPBERRIES",
+		"sym.magicstars.CHERRY": "CHERRIES", "sym.magicstars.LEMON": "LEMONS",
 		"info.wishstar.paytable": "Wins per way, for 3, 4 or 5 matching symbols on adjacent reels from the left. Three Bonus symbols anywhere pay 1 × the bet and award 10 free spins.",
 		"info.wishstar.ways": "A win is 3, 4 or 5 matching symbols on adjacent reels starting with the leftmost reel, in any row (243 ways). The win is the pay-table value times the number of ways.\n" +
 			"Only the highest win per way counts; wins are paid after the spin has ended.\n" +
@@ -91,21 +121,27 @@ var infoCatalogues = map[string]map[string]string{
 			"Help and advice: {helpline}",
 	},
 	"de": {
-		"info.title":             "Spielregeln",
-		"info.hint":              "EINSATZ − / EINSATZ +  Seite zurück / weiter      AUSZAHLEN  zurück zum Spiel",
-		"info.page.paytable":     "Gewinnplan",
-		"info.page.ways":         "243 Gewinnwege und das Wild",
-		"info.page.free_spins":   "Freispiele",
-		"info.page.lock_spin":    "Lock & Spin und die Jackpots",
-		"info.page.lines":        "Die 5 Linien",
-		"info.page.risk":         "Risiko",
-		"info.page.jackpot":      "Der Jackpot",
-		"info.page.rtp":          "Auszahlungsquote",
-		"info.page.responsible":  "Verantwortungsvoll spielen",
-		"info.paytable.note":     "Alle Gewinne bei Ihrem Einsatz von {bet}.",
-		"info.rtp_note":          "Die Auszahlungsquote ist der langfristige Durchschnitt der Gewinne über eine sehr große Zahl von Spielen. Sie ist nicht die Gewinnchance des nächsten Spiels: jedes Spiel wird neu gezogen, unabhängig von früheren Spielen.",
-		"info.legal":             "Glücksspiel kann süchtig machen.",
-		"info.full_screen":       "voller Bildschirm: × 2",
+		"info.title":            "Spielregeln",
+		"info.hint":             "EINSATZ − / EINSATZ +  Seite zurück / weiter      AUSZAHLEN  zurück zum Spiel",
+		"info.page.paytable":    "Gewinnplan",
+		"info.page.ways":        "243 Gewinnwege und das Wild",
+		"info.page.free_spins":  "Freispiele",
+		"info.page.lock_spin":   "Lock & Spin und die Jackpots",
+		"info.page.lines":       "Die 5 Linien",
+		"info.page.risk":        "Risiko",
+		"info.page.jackpot":     "Der Jackpot",
+		"info.page.rtp":         "Auszahlungsquote",
+		"info.page.responsible": "Verantwortungsvoll spielen",
+		"info.paytable.note":    "Alle Gewinne bei Ihrem Einsatz von {bet}.",
+		"info.rtp_note":         "Die Auszahlungsquote ist der langfristige Durchschnitt der Gewinne über eine sehr große Zahl von Spielen. Sie ist nicht die Gewinnchance des nächsten Spiels: jedes Spiel wird neu gezogen, unabhängig von früheren Spielen.",
+		"info.legal":            "Glücksspiel kann süchtig machen.",
+		"info.full_screen":      "voller Bildschirm: × 2",
+		"win.way.one":           "WEG", "win.way.few": "WEGE", "win.way.many": "WEGE",
+		"sym.wishstar.BELL": "GLOCKEN", "sym.wishstar.CANE": "ZUCKERSTANGE", "sym.wishstar.CANDLE": "KERZEN",
+		"sym.wishstar.TREE": "CHRISTBAUM", "sym.wishstar.ELF": "ELF", "sym.wishstar.BONUS": "BONUS", "sym.wishstar.STAR": "STERN",
+		"sym.magicstars.STAR": "STERNE", "sym.magicstars.MELON": "MELONEN", "sym.magicstars.GRAPE": "TRAUBEN",
+		"sym.magicstars.PLUM": "PFLAUMEN", "sym.magicstars.ORANGE": "ORANGEN", "sym.magicstars.RASPBERRY": "HIMBEEREN",
+		"sym.magicstars.CHERRY": "KIRSCHEN", "sym.magicstars.LEMON": "ZITRONEN",
 		"info.wishstar.paytable": "Gewinne je Gewinnweg, für 3, 4 oder 5 gleiche Symbole auf benachbarten Walzen von links. Drei Bonus-Symbole beliebig zahlen 1 × den Einsatz und geben 10 Freispiele.",
 		"info.wishstar.ways": "Ein Gewinn sind 3, 4 oder 5 gleiche Symbole auf benachbarten Walzen, beginnend mit der linken Walze, in beliebiger Reihe (243 Wege). Der Gewinn ist der Wert des Gewinnplans mal der Zahl der Wege.\n" +
 			"Je Weg zählt nur der höchste Gewinn; Gewinne werden nach dem Ende der Drehung ausbezahlt.\n" +
@@ -143,21 +179,27 @@ var infoCatalogues = map[string]map[string]string{
 			"Hilfe und Beratung: {helpline}",
 	},
 	"cs": {
-		"info.title":             "Pravidla hry",
-		"info.hint":              "SÁZKA − / SÁZKA +  předchozí / další strana      PŘIPSAT  zpět do hry",
-		"info.page.paytable":     "Výherní tabulka",
-		"info.page.ways":         "243 výherních cest a wild",
-		"info.page.free_spins":   "Volné otáčky",
-		"info.page.lock_spin":    "Lock & Spin a jackpoty",
-		"info.page.lines":        "5 výherních linií",
-		"info.page.risk":         "Riziko",
-		"info.page.jackpot":      "Jackpot",
-		"info.page.rtp":          "Výherní podíl",
-		"info.page.responsible":  "Hrajte zodpovědně",
-		"info.paytable.note":     "Všechny výhry při vaší sázce {bet}.",
-		"info.rtp_note":          "Výherní podíl je dlouhodobý průměr výher z velmi mnoha her. Není to šance na výhru v příští hře: každá hra se losuje znovu, nezávisle na předchozích hrách.",
-		"info.legal":             "Ministerstvo financí varuje: Účastí na hazardní hře může vzniknout závislost!",
-		"info.full_screen":       "celá obrazovka: × 2",
+		"info.title":            "Pravidla hry",
+		"info.hint":             "SÁZKA − / SÁZKA +  předchozí / další strana      PŘIPSAT  zpět do hry",
+		"info.page.paytable":    "Výherní tabulka",
+		"info.page.ways":        "243 výherních cest a wild",
+		"info.page.free_spins":  "Volné otáčky",
+		"info.page.lock_spin":   "Lock & Spin a jackpoty",
+		"info.page.lines":       "5 výherních linií",
+		"info.page.risk":        "Riziko",
+		"info.page.jackpot":     "Jackpot",
+		"info.page.rtp":         "Výherní podíl",
+		"info.page.responsible": "Hrajte zodpovědně",
+		"info.paytable.note":    "Všechny výhry při vaší sázce {bet}.",
+		"info.rtp_note":         "Výherní podíl je dlouhodobý průměr výher z velmi mnoha her. Není to šance na výhru v příští hře: každá hra se losuje znovu, nezávisle na předchozích hrách.",
+		"info.legal":            "Ministerstvo financí varuje: Účastí na hazardní hře může vzniknout závislost!",
+		"info.full_screen":      "celá obrazovka: × 2",
+		"win.way.one":           "CESTA", "win.way.few": "CESTY", "win.way.many": "CEST",
+		"sym.wishstar.BELL": "ZVONKY", "sym.wishstar.CANE": "CUKROVÁ HŮLKA", "sym.wishstar.CANDLE": "SVÍČKY",
+		"sym.wishstar.TREE": "STROMEČEK", "sym.wishstar.ELF": "SKŘÍTEK", "sym.wishstar.BONUS": "BONUS", "sym.wishstar.STAR": "HVĚZDA",
+		"sym.magicstars.STAR": "HVĚZDY", "sym.magicstars.MELON": "MELOUNY", "sym.magicstars.GRAPE": "HROZNY",
+		"sym.magicstars.PLUM": "ŠVESTKY", "sym.magicstars.ORANGE": "POMERANČE", "sym.magicstars.RASPBERRY": "MALINY",
+		"sym.magicstars.CHERRY": "TŘEŠNĚ", "sym.magicstars.LEMON": "CITRONY",
 		"info.wishstar.paytable": "Výhry za jednu cestu, pro 3, 4 nebo 5 stejných symbolů na sousedních válcích zleva. Tři symboly Bonus kdekoli vyplácejí 1 × sázku a dávají 10 volných otáček.",
 		"info.wishstar.ways": "Výhra jsou 3, 4 nebo 5 stejných symbolů na sousedních válcích od levého válce, v libovolné řadě (243 cest). Výhra je hodnota z tabulky krát počet cest.\n" +
 			"Na každé cestě se počítá jen nejvyšší výhra; výhry se vyplácejí po skončení otáčky.\n" +

@@ -116,3 +116,28 @@ func TestWSPayTableIsTheRules(t *testing.T) {
 		}
 	}
 }
+
+// The win caption names the symbol and says "way" in the language's
+// number (issue 18: "3× · 1 WAYS").
+func TestWinCaptionGrammar(t *testing.T) {
+	eur := view.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
+	czk := view.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
+	for _, c := range []struct {
+		lang string
+		cur  view.Currency
+		g    engine.GameID
+		w    engine.Win
+		want string
+	}{
+		{"en", eur, engine.WishStar, engine.Win{Kind: engine.WinWays, Symbol: wishstar.Elf, Count: 3, Ways: 1, Amount: 100}, "3 × ELF · 1 WAY  €1.00"},
+		{"en", eur, engine.WishStar, engine.Win{Kind: engine.WinWays, Symbol: wishstar.K, Count: 4, Ways: 2, Amount: 60}, "4 × K · 2 WAYS  €0.60"},
+		{"de", eur, engine.WishStar, engine.Win{Kind: engine.WinWays, Symbol: wishstar.Bell, Count: 5, Ways: 1, Amount: 300}, "5 × GLOCKEN · 1 WEG  3,00\u00a0€"},
+		{"cs", eur, engine.WishStar, engine.Win{Kind: engine.WinWays, Symbol: wishstar.Tree, Count: 3, Ways: 3, Amount: 300}, "3 × STROMEČEK · 3 CESTY  3,00\u00a0€"},
+		{"cs", eur, engine.WishStar, engine.Win{Kind: engine.WinWays, Symbol: wishstar.Tree, Count: 3, Ways: 6, Amount: 600}, "3 × STROMEČEK · 6 CEST  6,00\u00a0€"},
+		{"cs", czk, engine.MagicStars, engine.Win{Kind: engine.WinLine, Symbol: 7, Count: 3, Line: 2, Amount: 40}, "LINIE 2 · 3 × TŘEŠNĚ  40\u00a0Kč"},
+	} {
+		if got := string(shared.caption(nil, c.lang, c.cur, c.g, &c.w)); got != c.want {
+			t.Errorf("%s: %q, want %q", c.lang, got, c.want)
+		}
+	}
+}

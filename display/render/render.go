@@ -597,6 +597,51 @@ func (r *Renderer) featureStrip(s *view.Snapshot, g engine.GameID, rd *view.Roun
 	}
 }
 
+// caption is a win's caption: "3 × ELF · 1 WAY  €1.00", "LINE 2 · 3 ×
+// CHERRIES  40 Kč", "SCATTER  €0.50", "LOCK & SPIN · MAJOR  €12.50".
+func (r *Renderer) caption(b []byte, lang string, cur view.Currency, g engine.GameID, w *engine.Win) []byte {
+	switch w.Kind {
+	case engine.WinLine:
+		b = append(b, i18n.T(lang, "win.line")...)
+		b = append(b, ' ')
+		b = appendInt(b, w.Line)
+		b = append(b, " · "...)
+		b = r.appendSymbol(b, lang, g, w.Count, w.Symbol)
+	case engine.WinWays:
+		// the plural the language has: 1 WAY, 2 WAYS; 1 CESTA, 2 CESTY, 5 CEST
+		b = r.appendSymbol(b, lang, g, w.Count, w.Symbol)
+		b = append(b, " · "...)
+		b = appendInt(b, w.Ways)
+		b = append(b, ' ')
+		b = append(b, i18n.T(lang, i18n.WaysKey(lang, w.Ways))...)
+	case engine.WinScatter:
+		b = append(b, i18n.T(lang, "win.scatter")...)
+	case engine.WinStar, engine.WinJackpot:
+		b = append(b, i18n.T(lang, "lock.title")...)
+		if w.Jackpot != engine.NoJackpot {
+			b = append(b, " · "...)
+			b = append(b, i18n.T(lang, jackpotKeys[w.Jackpot])...)
+		}
+	}
+	b = append(b, "  "...)
+	return i18n.AppendMoney(b, lang, cur, w.Amount)
+}
+
+// appendSymbol appends "3 × ELF": the count and the symbol's name in lang
+// (10, J, Q, K, A as they are).
+func (r *Renderer) appendSymbol(b []byte, lang string, g engine.GameID, count int, sym engine.Symbol) []byte {
+	if count == 0 && g == engine.MagicStars {
+		count = 3 // a Magic Stars line win is always three (MS-8)
+	}
+	b = appendInt(b, count)
+	b = append(b, " × "...)
+	name := art.Name(g, sym)
+	if k := i18n.SymbolKey(g, name); k != "" {
+		return append(b, i18n.T(lang, k)...)
+	}
+	return append(b, name...)
+}
+
 func appendInt(b []byte, v int) []byte {
 	if v < 0 {
 		b = append(b, '-')
@@ -704,29 +749,7 @@ func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *
 		r.blit(r.lines[w.Line-1], l.Window().Min)
 	}
 	// the current win's caption
-	r.buf2 = r.buf2[:0]
-	switch w.Kind {
-	case engine.WinLine:
-		r.buf2 = append(r.buf2, i18n.T(lang, "win.line")...)
-		r.buf2 = append(r.buf2, ' ')
-		r.buf2 = appendInt(r.buf2, w.Line)
-	case engine.WinWays:
-		r.buf2 = appendInt(r.buf2, w.Count)
-		r.buf2 = append(r.buf2, "× · "...)
-		r.buf2 = appendInt(r.buf2, w.Ways)
-		r.buf2 = append(r.buf2, ' ')
-		r.buf2 = append(r.buf2, i18n.T(lang, "win.ways")...)
-	case engine.WinScatter:
-		r.buf2 = append(r.buf2, i18n.T(lang, "win.scatter")...)
-	case engine.WinStar, engine.WinJackpot:
-		r.buf2 = append(r.buf2, i18n.T(lang, "lock.title")...)
-		if w.Jackpot != engine.NoJackpot {
-			r.buf2 = append(r.buf2, " · "...)
-			r.buf2 = append(r.buf2, i18n.T(lang, jackpotKeys[w.Jackpot])...)
-		}
-	}
-	r.buf2 = append(r.buf2, "  "...)
-	r.buf2 = i18n.AppendMoney(r.buf2, lang, s.Currency, w.Amount)
+	r.buf2 = r.caption(r.buf2[:0], lang, s.Currency, g, w)
 	box := image.Rect(l.Window().Min.X, 838, l.Window().Max.X, 894)
 	r.shade(box, cShade)
 	r.fValue.DrawB(r.frame, r.buf2, W/2, box.Min.Y+8, Center, cGold)
