@@ -141,3 +141,26 @@ func TestWinCaptionGrammar(t *testing.T) {
 		}
 	}
 }
+
+// Magic Stars' line numbers stand at both edges of the reels, the shown
+// line's in gold and the others dim (issue 18: which line "LINE 2" is).
+func TestMSLineNumbersAtTheReelEdges(t *testing.T) {
+	for _, f := range Fixtures("en") {
+		if f.Name != "ms_line_win" {
+			continue
+		}
+		frame := shared.Render(f.Snap, f.At)
+		lit := f.Snap.Round.Steps[0].Wins[0].Line
+		for i, tags := range shared.lineTags {
+			for side, tg := range tags {
+				c := frame.RGBAAt(tg.Min.X+2, tg.Min.Y+2)
+				gold := c.R > 240 && c.G > 190
+				if gold != (i+1 == lit) {
+					t.Errorf("line %d %s tag: %v (line %d shown)", i+1, [2]string{"left", "right"}[side], c, lit)
+				}
+			}
+		}
+		return
+	}
+	t.Fatal("no ms_line_win fixture")
+}

@@ -52,6 +52,9 @@ type Renderer struct {
 	infoSyms map[engine.GameID]*[nSym]*image.RGBA
 	strips   map[engine.GameID][]engine.Symbol
 	lines    [5]*image.RGBA // Magic Stars line overlays, window-sized
+	// lineTags are where Magic Stars' line numbers stand, left and right
+	// of the reels (buildMSArt).
+	lineTags [5][2]image.Rectangle
 	starOn   *image.RGBA
 	starOff  *image.RGBA
 	badge    *image.RGBA
@@ -404,6 +407,9 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 			}
 		}
 	}
+	if g == engine.MagicStars {
+		r.lineNumbers(0)
+	}
 	r.featureStrip(s, g, rd, idx, st, tl, now)
 	if st != nil && tl != nil && !now.Before(tl.Wins) || st != nil && tl == nil {
 		if !spinningAll {
@@ -747,6 +753,7 @@ func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *
 	}
 	if w.Kind == engine.WinLine && w.Line >= 1 && w.Line <= 5 {
 		r.blit(r.lines[w.Line-1], l.Window().Min)
+		r.lineNumbers(w.Line)
 	}
 	// the current win's caption
 	r.buf2 = r.caption(r.buf2[:0], lang, s.Currency, g, w)
