@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
@@ -163,4 +164,21 @@ func TestMSLineNumbersAtTheReelEdges(t *testing.T) {
 		return
 	}
 	t.Fatal("no ms_line_win fixture")
+}
+
+// The clock shows the hour and minute of the instant drawn, and the frame
+// is not kept past the minute (so the next one is drawn).
+func TestClockOnScreen(t *testing.T) {
+	f := Fixtures("en")[1] // ws_idle
+	at := time.Date(2026, 12, 1, 14, 5, 30, 0, time.UTC)
+	a := shared.Render(f.Snap, at)
+	ha := sha256.Sum256(a.Pix)
+	if !shared.Still(at.Add(29*time.Second)) || shared.Still(at.Add(30*time.Second)) {
+		t.Error("the frame must stay right until 14:06:00 and not after")
+	}
+	hb := sha256.Sum256(shared.Render(f.Snap, at.Add(20*time.Second)).Pix)
+	hc := sha256.Sum256(shared.Render(f.Snap, at.Add(31*time.Second)).Pix)
+	if ha != hb || ha == hc {
+		t.Errorf("14:05:30 and 14:05:50 must draw alike, 14:06:01 differently: %v %v", ha == hb, ha == hc)
+	}
 }

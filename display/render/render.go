@@ -438,6 +438,18 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 	if s.Auto {
 		r.fLabel.Draw(r.frame, i18n.T(lang, "auto.on"), W-60, 196, Right, cGold)
 	}
+	r.clock(now)
+}
+
+// clock draws the time of day (24 h, the cabinet's zone) at the top
+// right, under the jackpot meters; the frame stays right until the next
+// minute.
+func (r *Renderer) clock(now time.Time) {
+	h, m, _ := now.Clock()
+	var b [5]byte
+	b[0], b[1], b[2], b[3], b[4] = byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10)
+	r.fSmall.DrawB(r.frame, b[:], W-60, 146, Right, cDim)
+	r.until(now.Truncate(time.Minute).Add(time.Minute))
 }
 
 const spinSpeed = 22.0 // cells per second
