@@ -21,6 +21,7 @@ var DevkitKeys = []KeyBinding{
 	{Key: "Equal", Input: gpio.BtnBetPlus},
 	{Key: "Minus", Input: gpio.BtnBetMinus},
 	{Key: "C", Input: gpio.BtnCollect},
+	{Key: "I", Input: gpio.BtnInfo},
 	{Key: "J", Input: gpio.KeyAttendant, Toggle: true},
 	{Key: "T", Input: gpio.KeyTechnician, Toggle: true},
 	{Key: "F5", Input: gpio.DoorMain, Toggle: true},

@@ -36,7 +36,7 @@ func TestBuiltInProfilesLoad(t *testing.T) {
 			t.Fatalf("%s: controller refuses the wiring: %v", name, err)
 		}
 		c.Close()
-		if len(cfg.Inputs) != 13 || len(cfg.Lamps) != 7 || len(cfg.Tower) < 1 || len(cfg.Meters) < 2 || cfg.MeterSense == nil {
+		if len(cfg.Inputs) != 14 || len(cfg.Lamps) != 7 || len(cfg.Tower) < 1 || len(cfg.Meters) < 2 || cfg.MeterSense == nil {
 			t.Errorf("%s: incomplete wiring %+v", name, cfg)
 		}
 	}

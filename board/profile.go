@@ -66,6 +66,9 @@ type Inputs struct {
 	DoorLogic     *InPin `toml:"door_logic"`
 	DoorCashbox   *InPin `toml:"door_cashbox"`
 	DoorAcceptor  *InPin `toml:"door_acceptor"`
+	// Info is the player's information button: optional (a deck without
+	// one offers no information pages).
+	Info *InPin `toml:"info"`
 }
 
 func (in *Inputs) byInput() map[gpio.Input]*InPin {
@@ -74,7 +77,7 @@ func (in *Inputs) byInput() map[gpio.Input]*InPin {
 		gpio.BtnBetPlus: in.BetPlus, gpio.BtnBetMinus: in.BetMinus, gpio.BtnCollect: in.Collect,
 		gpio.KeyAttendant: in.AttendantKey, gpio.KeyTechnician: in.TechnicianKey,
 		gpio.DoorMain: in.DoorMain, gpio.DoorLogic: in.DoorLogic, gpio.DoorCashbox: in.DoorCashbox,
-		gpio.DoorAcceptor: in.DoorAcceptor,
+		gpio.DoorAcceptor: in.DoorAcceptor, gpio.BtnInfo: in.Info,
 	}
 }
 

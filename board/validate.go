@@ -86,6 +86,9 @@ func (v *validator) check(p *Profile) {
 
 	ins := g.Inputs.byInput()
 	for _, in := range gpio.Inputs() {
+		if in == gpio.BtnInfo && ins[in] == nil {
+			continue // optional
+		}
 		v.inPin("gpio.inputs."+in.String(), ins[in], "input "+in.String())
 	}
 	lamps := g.Lamps.byButton()

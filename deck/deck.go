@@ -12,6 +12,9 @@ const (
 	BetPlus  Button = "bet_plus"
 	BetMinus Button = "bet_minus"
 	Collect  Button = "collect"
+	// Info opens the player's information pages (pay table, rules, RTP)
+	// from idle. It has no lamp, so it is not in Buttons.
+	Info Button = "info"
 )
 
 // Buttons lists the deck's buttons in the deck's order, left to right.

@@ -12,6 +12,7 @@ import (
 	"github.com/hajimehoshi/ebiten/v2/inpututil"
 
 	"github.com/polaris-vlt/polaris/display/render"
+	"github.com/polaris-vlt/polaris/display/sound"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -73,6 +74,10 @@ type Options struct {
 	// that the display loop is alive. Run draws on demand and runs a frame
 	// at least once a second for it, idle or not.
 	Heartbeat func()
+	// Silent: no speaker (display/sound). Otherwise Run plays the
+	// cabinet's sounds; a machine without an audio device runs on silent,
+	// logged.
+	Silent bool
 }
 
 // Game is the ebiten game: it renders the latest snapshot in software and
@@ -386,6 +391,23 @@ func Run(o Options) error {
 		ebiten.SetCursorMode(ebiten.CursorModeHidden)
 	}
 	ebiten.SetScreenClearedEveryFrame(false)
+	if !o.Silent {
+		// Off the loop: a device behind a sound server opens in a second
+		// or two, and the window need not wait for it.
+		spk := make(chan *sound.Speaker, 1)
+		go func() {
+			sp, err := sound.Start(o.Source)
+			if err != nil {
+				g.o.Logf("display: running silent: %v", err)
+			}
+			spk <- sp
+		}()
+		defer func() {
+			if sp := <-spk; sp != nil {
+				sp.Close()
+			}
+		}()
+	}
 	p := g.onDemand(ebitenMode, ebiten.ScheduleFrame)
 	stop := make(chan struct{})
 	defer close(stop)

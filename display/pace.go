@@ -139,5 +139,6 @@ func sameView(a, b *view.Snapshot) bool {
 		(a.Lockup == b.Lockup || a.Lockup != nil && b.Lockup != nil && *a.Lockup == *b.Lockup) &&
 		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.Doors, b.Doors) &&
 		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
-		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower
+		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower && a.Sound == b.Sound &&
+		(a.Info == b.Info || a.Info != nil && b.Info != nil && *a.Info == *b.Info)
 }

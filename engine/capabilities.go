@@ -23,3 +23,10 @@ type FixedJackpotter interface {
 type ExactRTPer interface {
 	RTPByStake() (map[Money]float64, error)
 }
+
+// MaxWinner is a game that knows the most one paid round can pay at a
+// stake (the player's rules state it): a cap, or the structural maximum
+// of its exact calculation.
+type MaxWinner interface {
+	MaxWin(stake Money) (Money, error)
+}

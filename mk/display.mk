@@ -7,6 +7,8 @@ DATA   ?= data
 # ebiten's cgo build (GLFW on X11) and the GL it loads at run time.
 DISPLAY_DEBS := gcc libc6-dev pkg-config libgl1-mesa-dev libgl1-mesa-dri libx11-dev \
 	libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev
+# display/sound's test: a PulseAudio server with a null sink, ALSA's pulse plugin.
+SOUND_DEBS := pulseaudio pulseaudio-utils libasound2-plugins alsa-utils
 XVFB := xvfb-run -a -s "-screen 0 1920x1200x24"
 
 .PHONY: run screenshots display-test bench-display art-sheet
@@ -28,8 +30,8 @@ art-sheet:
 # X server; untagged, `go test ./...` builds and tests only the pure-Go
 # renderer. POLARIS_DISPLAY_TEST=1 makes a missing display a failure.
 display-test:
-	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS)
-	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/
+	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS) $(SOUND_DEBS)
+	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/ ./display/sound/
 
 # bench-display: the software renderer; the pacer (one check, and a second
 # of its polling); whole window frames as ebiten runs them every frame (50

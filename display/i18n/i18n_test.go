@@ -65,3 +65,19 @@ func TestUnknownKeyShowsItself(t *testing.T) {
 }
 
 func engineMoney(v int64) engine.Money { return engine.Money(v) }
+
+// Every key of the player's information pages, for every page of both
+// games, is in all three catalogues.
+func TestInfoKeysInEveryLanguage(t *testing.T) {
+	keys := InfoKeys()
+	if len(keys) < 20 {
+		t.Fatalf("only %d information keys", len(keys))
+	}
+	for _, k := range keys {
+		for _, l := range Languages {
+			if _, ok := catalogues[l][k]; !ok {
+				t.Errorf("%s: no %q", l, k)
+			}
+		}
+	}
+}

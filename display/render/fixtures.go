@@ -341,3 +341,45 @@ func RecallFixture() *view.MenuPage {
 	return &view.MenuPage{Title: "menu.recall", Recall: v, Page: 3, Pages: 11,
 		Lines: []string{"#1234 wishstar settled"}}
 }
+
+// InfoFixtures are the player's information pages: every page of both
+// games, Wish Upon a Star at €0.50 (Austria's wording), Magic Stars at
+// 50 Kč (the Czech one), with the RTP and maximum win from the engine's
+// exact calculation (the PAR sheet's).
+func InfoFixtures(lang string) []Fixture {
+	var out []Fixture
+	for _, g := range []struct {
+		game     engine.GameID
+		stake    engine.Money
+		cur      view.Currency
+		market   string
+		helpline string
+	}{
+		{engine.WishStar, 50, eur, "at", "Spielsuchthilfe Wien: +43 1 544 13 57"},
+		{engine.MagicStars, 50, czk, "cz", "Národní linka pro odvykání: 800 350 000"},
+	} {
+		inf := view.Info{Game: g.game, Stake: g.stake, MinAge: 18, RTPNote: true, Helpline: g.helpline}
+		if eg, err := engine.Lookup(g.game); err == nil {
+			if x, ok := eg.(engine.ExactRTPer); ok {
+				if m, err := x.RTPByStake(); err == nil {
+					inf.RTP, inf.RTPKnown = m[g.stake]
+				}
+			}
+			if x, ok := eg.(engine.MaxWinner); ok {
+				inf.MaxWin, _ = x.MaxWin(g.stake)
+			}
+		}
+		for i, p := range view.InfoPages(g.game) {
+			in := inf
+			in.Page = i
+			s := &view.Snapshot{Mode: view.ModeInfo, Market: g.market, Language: lang, Currency: g.cur, Game: g.game,
+				Games: []engine.GameID{g.game}, Bet: g.stake, Credit: 2500, Info: &in, Tower: "off",
+				Lamps: lamps(view.BetMinus, view.BetPlus, view.Collect, view.Start)}
+			if g.game == engine.MagicStars {
+				s.Jackpots = []view.Jackpot{{Name: "magicstars", Amount: 1234567}}
+			}
+			out = append(out, Fixture{"info_" + string(g.game) + "_" + string(p), s, T0})
+		}
+	}
+	return out
+}

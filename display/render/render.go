@@ -48,15 +48,20 @@ type Renderer struct {
 	// sprites[game][symbol][blurred]
 	sprites map[engine.GameID]*[nSym][2]*image.RGBA
 	small   map[engine.GameID]*[nSym]*image.RGBA // recall cells
-	strips  map[engine.GameID][]engine.Symbol
-	lines   [5]*image.RGBA // Magic Stars line overlays, window-sized
-	starOn  *image.RGBA
-	starOff *image.RGBA
-	badge   *image.RGBA
-	suits   [4]*image.RGBA
-	card    *image.RGBA
-	back    *image.RGBA
-	lamp    [2]*image.RGBA
+	// infoSyms are the information pages' symbols, drawn when first shown.
+	infoSyms map[engine.GameID]*[nSym]*image.RGBA
+	strips   map[engine.GameID][]engine.Symbol
+	lines    [5]*image.RGBA // Magic Stars line overlays, window-sized
+	// lineTags are where Magic Stars' line numbers stand, left and right
+	// of the reels (buildMSArt).
+	lineTags [5][2]image.Rectangle
+	starOn   *image.RGBA
+	starOff  *image.RGBA
+	badge    *image.RGBA
+	suits    [4]*image.RGBA
+	card     *image.RGBA
+	back     *image.RGBA
+	lamp     [2]*image.RGBA
 	// moving and next say how long the last frame stays right (Still).
 	moving bool
 	next   time.Time
@@ -146,7 +151,7 @@ func (r *Renderer) Frame() *image.RGBA { return r.frame }
 func Scene(s *view.Snapshot, now time.Time) string {
 	switch s.Mode {
 	case view.ModeStarting, view.ModeRAMError, view.ModeSoftware, view.ModeDoorOpen, view.ModeTilt,
-		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeDisabled, view.ModeRisk, view.ModeCashout, view.ModeAttract:
+		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeDisabled, view.ModeRisk, view.ModeCashout, view.ModeAttract, view.ModeInfo:
 		return string(s.Mode)
 	case view.ModeWagering:
 		return "spinning"
@@ -266,6 +271,11 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 	case view.ModeMenu:
 		r.menu(s)
 		return r.frame
+	case view.ModeInfo:
+		if s.Info != nil {
+			r.infoScene(s)
+			return r.frame
+		}
 	case view.ModeStarting, view.ModeRAMError, view.ModeSoftware:
 		copy(r.frame.Pix, r.attract.Pix)
 		r.status(s, modeKeys[s.Mode], nil, now)
@@ -397,6 +407,9 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 			}
 		}
 	}
+	if g == engine.MagicStars {
+		r.lineNumbers(0)
+	}
 	r.featureStrip(s, g, rd, idx, st, tl, now)
 	if st != nil && tl != nil && !now.Before(tl.Wins) || st != nil && tl == nil {
 		if !spinningAll {
@@ -425,6 +438,18 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 	if s.Auto {
 		r.fLabel.Draw(r.frame, i18n.T(lang, "auto.on"), W-60, 196, Right, cGold)
 	}
+	r.clock(now)
+}
+
+// clock draws the time of day (24 h, the cabinet's zone) at the top
+// right, under the jackpot meters; the frame stays right until the next
+// minute.
+func (r *Renderer) clock(now time.Time) {
+	h, m, _ := now.Clock()
+	var b [5]byte
+	b[0], b[1], b[2], b[3], b[4] = byte('0'+h/10), byte('0'+h%10), ':', byte('0'+m/10), byte('0'+m%10)
+	r.fSmall.DrawB(r.frame, b[:], W-60, 146, Right, cDim)
+	r.until(now.Truncate(time.Minute).Add(time.Minute))
 }
 
 const spinSpeed = 22.0 // cells per second
@@ -592,6 +617,51 @@ func (r *Renderer) featureStrip(s *view.Snapshot, g engine.GameID, rd *view.Roun
 	}
 }
 
+// caption is a win's caption: "3 × ELF · 1 WAY  €1.00", "LINE 2 · 3 ×
+// CHERRIES  40 Kč", "SCATTER  €0.50", "LOCK & SPIN · MAJOR  €12.50".
+func (r *Renderer) caption(b []byte, lang string, cur view.Currency, g engine.GameID, w *engine.Win) []byte {
+	switch w.Kind {
+	case engine.WinLine:
+		b = append(b, i18n.T(lang, "win.line")...)
+		b = append(b, ' ')
+		b = appendInt(b, w.Line)
+		b = append(b, " · "...)
+		b = r.appendSymbol(b, lang, g, w.Count, w.Symbol)
+	case engine.WinWays:
+		// the plural the language has: 1 WAY, 2 WAYS; 1 CESTA, 2 CESTY, 5 CEST
+		b = r.appendSymbol(b, lang, g, w.Count, w.Symbol)
+		b = append(b, " · "...)
+		b = appendInt(b, w.Ways)
+		b = append(b, ' ')
+		b = append(b, i18n.T(lang, i18n.WaysKey(lang, w.Ways))...)
+	case engine.WinScatter:
+		b = append(b, i18n.T(lang, "win.scatter")...)
+	case engine.WinStar, engine.WinJackpot:
+		b = append(b, i18n.T(lang, "lock.title")...)
+		if w.Jackpot != engine.NoJackpot {
+			b = append(b, " · "...)
+			b = append(b, i18n.T(lang, jackpotKeys[w.Jackpot])...)
+		}
+	}
+	b = append(b, "  "...)
+	return i18n.AppendMoney(b, lang, cur, w.Amount)
+}
+
+// appendSymbol appends "3 × ELF": the count and the symbol's name in lang
+// (10, J, Q, K, A as they are).
+func (r *Renderer) appendSymbol(b []byte, lang string, g engine.GameID, count int, sym engine.Symbol) []byte {
+	if count == 0 && g == engine.MagicStars {
+		count = 3 // a Magic Stars line win is always three (MS-8)
+	}
+	b = appendInt(b, count)
+	b = append(b, " × "...)
+	name := art.Name(g, sym)
+	if k := i18n.SymbolKey(g, name); k != "" {
+		return append(b, i18n.T(lang, k)...)
+	}
+	return append(b, name...)
+}
+
 func appendInt(b []byte, v int) []byte {
 	if v < 0 {
 		b = append(b, '-')
@@ -697,31 +767,10 @@ func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *
 	}
 	if w.Kind == engine.WinLine && w.Line >= 1 && w.Line <= 5 {
 		r.blit(r.lines[w.Line-1], l.Window().Min)
+		r.lineNumbers(w.Line)
 	}
 	// the current win's caption
-	r.buf2 = r.buf2[:0]
-	switch w.Kind {
-	case engine.WinLine:
-		r.buf2 = append(r.buf2, i18n.T(lang, "win.line")...)
-		r.buf2 = append(r.buf2, ' ')
-		r.buf2 = appendInt(r.buf2, w.Line)
-	case engine.WinWays:
-		r.buf2 = appendInt(r.buf2, w.Count)
-		r.buf2 = append(r.buf2, "× · "...)
-		r.buf2 = appendInt(r.buf2, w.Ways)
-		r.buf2 = append(r.buf2, ' ')
-		r.buf2 = append(r.buf2, i18n.T(lang, "win.ways")...)
-	case engine.WinScatter:
-		r.buf2 = append(r.buf2, i18n.T(lang, "win.scatter")...)
-	case engine.WinStar, engine.WinJackpot:
-		r.buf2 = append(r.buf2, i18n.T(lang, "lock.title")...)
-		if w.Jackpot != engine.NoJackpot {
-			r.buf2 = append(r.buf2, " · "...)
-			r.buf2 = append(r.buf2, i18n.T(lang, jackpotKeys[w.Jackpot])...)
-		}
-	}
-	r.buf2 = append(r.buf2, "  "...)
-	r.buf2 = i18n.AppendMoney(r.buf2, lang, s.Currency, w.Amount)
+	r.buf2 = r.caption(r.buf2[:0], lang, s.Currency, g, w)
 	box := image.Rect(l.Window().Min.X, 838, l.Window().Max.X, 894)
 	r.shade(box, cShade)
 	r.fValue.DrawB(r.frame, r.buf2, W/2, box.Min.Y+8, Center, cGold)

@@ -62,9 +62,52 @@ func (r *Renderer) buildMSArt() {
 		pts = append(pts, image.Pt(win.Dx(), last.Y))
 		r.lines[i] = art.Polyline(win.Dx(), win.Dy(), pts, 10, color.RGBA{230, 180, 30, 230})
 	}
+	// A line's number stands where it enters (left) and leaves (right)
+	// the reels; numbers sharing a row's edge stack apart.
+	var used [2][3]int
+	for i, ln := range magicstars.Lines {
+		for side, reel := range [2]int{0, 2} {
+			row := int(ln[reel])
+			n := 0
+			for _, o := range magicstars.Lines {
+				if int(o[reel]) == row {
+					n++
+				}
+			}
+			k := used[side][row]
+			used[side][row]++
+			c := l.Cell(reel, row)
+			y := (c.Min.Y+c.Max.Y)/2 + (2*k-(n-1))*(lineTag/2+4)
+			x := win.Min.X - 18 - lineTag
+			if side == 1 {
+				x = win.Max.X + 18
+			}
+			r.lineTags[i][side] = image.Rect(x, y-lineTag/2, x+lineTag, y+lineTag/2)
+		}
+	}
 	r.starOn = art.StarLamp(80, true)
 	r.starOff = art.StarLamp(80, false)
 	r.badge = art.Badge(44)
+}
+
+// lineTag is the side of a Magic Stars line number's square.
+const lineTag = 44
+
+var lineLabels = [5]string{"1", "2", "3", "4", "5"}
+
+// lineNumbers draws Magic Stars' line numbers at both edges of the reels;
+// lit (1..5, 0 none) is the line being shown, in gold.
+func (r *Renderer) lineNumbers(lit int) {
+	for i, tags := range r.lineTags {
+		bg, fg := cGoldDim, cText
+		if i+1 == lit {
+			bg, fg = cGold, cBlack
+		}
+		for _, t := range tags {
+			r.fill(t, bg)
+			r.fLabel.Draw(r.frame, lineLabels[i], (t.Min.X+t.Max.X)/2, t.Min.Y+4, Center, fg)
+		}
+	}
 }
 
 const cardW, cardH = 300, 420

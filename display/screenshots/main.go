@@ -49,6 +49,14 @@ func main() {
 			log.Fatal(err)
 		}
 		n++
+		// the player's information pages, after the devkit window
+		for i, f := range render.InfoFixtures(lang) {
+			frame := r.Render(f.Snap, f.At)
+			if err := save(filepath.Join(*out, fmt.Sprintf("%02d_%s_%s.png", len(fx)+2+i, f.Name, lang)), frame); err != nil {
+				log.Fatal(err)
+			}
+			n++
+		}
 	}
 	fmt.Printf("%d screenshots in %s\n", n, *out)
 }

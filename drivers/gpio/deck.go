@@ -12,6 +12,7 @@ var deckOf = [...]struct {
 	BtnBetPlus: {b: deck.BetPlus}, BtnBetMinus: {b: deck.BetMinus}, BtnCollect: {b: deck.Collect},
 	KeyAttendant: {k: deck.Attendant}, KeyTechnician: {k: deck.Technician},
 	DoorMain: {d: deck.Main}, DoorLogic: {d: deck.Logic}, DoorCashbox: {d: deck.Cashbox}, DoorAcceptor: {d: deck.Acceptor},
+	BtnInfo: {b: deck.Info},
 }
 
 // Button is the deck button i is wired to, if it is a button.

@@ -20,6 +20,7 @@ const (
 	DoorLogic
 	DoorCashbox
 	DoorAcceptor
+	BtnInfo // the player's information pages; optional, no lamp
 	inputEnd
 )
 
@@ -46,6 +47,7 @@ var inputNames = [...]string{
 	DoorLogic:     "door_logic",
 	DoorCashbox:   "door_cashbox",
 	DoorAcceptor:  "door_acceptor",
+	BtnInfo:       "info",
 }
 
 // Inputs lists every input in a fixed order.
@@ -75,7 +77,7 @@ func (i Input) Valid() bool { return i > 0 && i < inputEnd }
 // Kind says whether i is a button, a key or a door.
 func (i Input) Kind() InputKind {
 	switch {
-	case i >= BtnStart && i <= BtnCollect:
+	case i >= BtnStart && i <= BtnCollect, i == BtnInfo:
 		return KindButton
 	case i == KeyAttendant || i == KeyTechnician:
 		return KindKey

@@ -286,3 +286,6 @@ var (
 	_ engine.RoundCapper = (*Game)(nil)
 	_ engine.ExactRTPer  = (*Game)(nil)
 )
+
+// MaxWin is the round cap at every stake (MS-7).
+func (g *Game) MaxWin(engine.Money) (engine.Money, error) { return RoundCap, nil }

@@ -1,6 +1,7 @@
 package wishstar
 
 import (
+	"math"
 	"math/bits"
 	"slices"
 	"sync"
@@ -426,3 +427,13 @@ var (
 	_ engine.FixedJackpotter = (*Game)(nil)
 	_ engine.ExactRTPer      = (*Game)(nil)
 )
+
+// MaxWin is the structural maximum of a round at stake, from the exact
+// calculation (the PAR sheet's figure, in stake units times the stake).
+func (g *Game) MaxWin(stake engine.Money) (engine.Money, error) {
+	r, err := g.Exact()
+	if err != nil {
+		return 0, err
+	}
+	return engine.Money(math.Round(r.MaxWin * float64(stake))), nil
+}

@@ -102,6 +102,8 @@ type Cabinet struct {
 	// market lets go to the credit meter; Start or the key back decides.
 	handpayChoice bool
 	test          *testState // test mode (check 28), nil outside it
+	info          *infoState // the player's information pages (info.go), nil outside them
+	sound         soundState // the volume and the sound test (info.go)
 	keys          map[string]bool
 	linkUp        bool
 	disabled      string // reason the central system disabled the cabinet
@@ -408,6 +410,8 @@ func (c *Cabinet) mode() view.Mode {
 		return view.ModeTilt
 	case len(c.lockups) > 0:
 		return view.ModeLockup
+	case c.info != nil:
+		return view.ModeInfo
 	}
 	if r := c.round; r != nil {
 		switch r.phase {
@@ -455,6 +459,8 @@ func (c *Cabinet) publish() {
 		Message:       c.message,
 		MessageAmount: c.messageAmount,
 		Menu:          c.menu,
+		Sound:         c.soundView(),
+		Info:          c.infoView(),
 	}
 	for _, g := range p.Games {
 		s.Games = append(s.Games, g.ID)

@@ -312,6 +312,8 @@ func (c *Cabinet) lamps(m view.Mode) map[view.Button]view.Lamp {
 	}
 	on := func(b view.Button) { l[b] = view.LampOn }
 	switch m {
+	case view.ModeInfo:
+		c.infoLamps(l)
 	case view.ModeIdle:
 		if c.credit() >= c.bets[c.game] {
 			on(view.Start)

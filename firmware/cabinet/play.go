@@ -70,6 +70,10 @@ func (c *Cabinet) press(b view.Button) {
 		c.menuPress(b)
 		return
 	}
+	if c.info != nil {
+		c.infoPress(b)
+		return
+	}
 	if c.softwareRefused() || c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 {
 		return
 	}
@@ -95,6 +99,8 @@ func (c *Cabinet) press(b view.Button) {
 		c.changeBet(b == view.BetPlus)
 	case view.Collect:
 		c.collect()
+	case view.InfoButton:
+		c.enterInfo()
 	}
 }
 

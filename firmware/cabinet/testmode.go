@@ -118,6 +118,7 @@ func (c *Cabinet) showTest() {
 
 func (c *Cabinet) testPress(b view.Button) {
 	c.test.button = b
+	c.soundTest(b)
 	if b == view.Collect && c.cfg.Printer != nil {
 		now := c.now()
 		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site, SiteID: c.cfg.SiteID,

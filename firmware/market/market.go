@@ -76,6 +76,18 @@ type Timers struct {
 	AcceptorOffDuringPlay bool `toml:"acceptor_off_during_play"`
 }
 
+// Sound is the market's say over the speaker.
+type Sound struct {
+	// Volume 0..100 until the technician sets another (logged).
+	Volume int `toml:"volume"`
+	// Attract: sound may play while the cabinet attracts players (no
+	// credit, idle); false keeps attract silent.
+	Attract bool `toml:"attract"`
+}
+
+// DefaultSound is a profile's sound without a [sound] table.
+var DefaultSound = Sound{Volume: 50, Attract: false}
+
 // Profile is one market.
 type Profile struct {
 	ID       string   `toml:"id"`
@@ -85,7 +97,26 @@ type Profile struct {
 	Games    []Game   `toml:"games"`
 	Limits   Limits   `toml:"limits"`
 	Timers   Timers   `toml:"timers"`
+	// Sound: DefaultSound when the profile has no [sound] table.
+	Sound *Sound `toml:"sound"`
+	// Info is what the player's information pages say that differs by
+	// market; InfoDefault without an [info] table.
+	Info *Info `toml:"info"`
 }
+
+// Info is the market's wording on the player's information pages.
+type Info struct {
+	// Helpline of the responsible-gaming page (telephone and who runs it).
+	Helpline string `toml:"helpline"`
+	// MinAge to play.
+	MinAge int `toml:"min_age"`
+	// RTPNote: show that the RTP is not the chance of the next game
+	// (Austria, standards check 35).
+	RTPNote bool `toml:"rtp_note"`
+}
+
+// InfoDefault is a profile's Info without an [info] table.
+var InfoDefault = Info{MinAge: 18, RTPNote: true}
 
 // Game returns the offered game with this id.
 func (p *Profile) Game(id engine.GameID) (*Game, bool) {
@@ -136,6 +167,14 @@ func Parse(data []byte) (*Profile, error) {
 	dec := toml.NewDecoder(bytes.NewReader(data)).DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
 		return nil, fmt.Errorf("market: %s", describe(err))
+	}
+	if p.Sound == nil {
+		s := DefaultSound
+		p.Sound = &s
+	}
+	if p.Info == nil {
+		i := InfoDefault
+		p.Info = &i
 	}
 	if err := p.check(); err != nil {
 		return nil, fmt.Errorf("market %q: %w", p.ID, err)
@@ -197,6 +236,12 @@ func (p *Profile) check() error {
 		if b <= 0 {
 			return fmt.Errorf("limits: bill value %d is not positive", b)
 		}
+	}
+	if p.Sound.Volume < 0 || p.Sound.Volume > 100 {
+		return fmt.Errorf("sound: volume %d out of 0..100", p.Sound.Volume)
+	}
+	if p.Info.MinAge < 18 {
+		return fmt.Errorf("info: min_age %d is below 18", p.Info.MinAge)
 	}
 	if p.Timers.MinRoundMs < 0 || p.Timers.VoucherExpiryDays <= 0 {
 		return fmt.Errorf("timers: min_round_ms %d must be ≥ 0 and voucher_expiry_days %d > 0", p.Timers.MinRoundMs, p.Timers.VoucherExpiryDays)

@@ -31,6 +31,7 @@ const (
 	ModePresenting   Mode = "presenting"     // reels spinning, wins shown
 	ModeRisk         Mode = "risk"           // red/black double-up (MS-9, MS-10)
 	ModeCashout      Mode = "cashout"        // a voucher is being issued and printed
+	ModeInfo         Mode = "info"           // the player's information pages (pay table, rules, RTP)
 )
 
 // Button is a button of the deck, as package deck names it; the snapshot
@@ -45,6 +46,8 @@ const (
 	BetPlus  = deck.BetPlus
 	BetMinus = deck.BetMinus
 	Collect  = deck.Collect
+	// InfoButton opens the player's information pages (no lamp).
+	InfoButton = deck.Info
 )
 
 // Buttons lists every deck button in deck order.
@@ -193,4 +196,51 @@ type Snapshot struct {
 
 	Lamps map[Button]Lamp
 	Tower string // tower light pattern: "off", "call", "tilt", "door"
+
+	// Sound is what the speaker may do now (display/sound plays it).
+	Sound Sound
+	// Info is the player's information page on screen (ModeInfo), else nil.
+	Info *Info
+}
+
+// Sound is the cabinet's say over the speaker: the volume, and when it
+// must stay silent. What plays is the display's (display/sound), from
+// the changes between snapshots.
+type Sound struct {
+	// Volume 0..100: the market's default until the technician sets it.
+	Volume int
+	// AttractSilent: the market forbids sound while the cabinet attracts.
+	AttractSilent bool
+	// Muted: test mode; nothing plays but the sound test.
+	Muted bool
+	// Test is the sound test's cue name (test mode), TestSeq counts the
+	// presses so that the same cue plays again.
+	Test    string
+	TestSeq uint64
+}
+
+// Info is the player's information screens (ModeInfo): which page of the
+// game's InfoPages is shown, and the figures the pages state, all at the
+// stake the player has chosen.
+type Info struct {
+	Page  int // index into InfoPages(Game)
+	Game  engine.GameID
+	Stake engine.Money
+	// RTP is the exact theoretical return at Stake (the PAR sheet's
+	// calculation, engine/par); RTPKnown false when it could not be had.
+	RTP      float64
+	RTPKnown bool
+	// MaxWin is the most one round can pay at Stake.
+	MaxWin engine.Money
+	// The market's wording: its helpline, the minimum age, and whether
+	// the RTP page says it is not the chance of the next game (Austria).
+	Helpline string
+	MinAge   int
+	RTPNote  bool
+}
+
+// Attract says whether the screen attracts players: the attract mode, or
+// idle with no credit and no round on screen yet.
+func (s *Snapshot) Attract() bool {
+	return s.Mode == ModeAttract || s.Mode == ModeIdle && s.Credit == 0 && s.Round == nil
 }
