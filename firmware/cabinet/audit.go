@@ -50,7 +50,7 @@ func (c *Cabinet) auditPage() *view.MenuPage {
 	add("site               %s %s", c.cfg.SiteID, c.cfg.Site)
 	add("software version   %s", orDash(c.cfg.SoftwareVersion))
 	add("software id        %s", orDash(c.cfg.SoftwareID))
-	if c.softwareRefused() {
+	if c.holds(condSoftware) {
 		add("software check     FAILED: %s", c.cfg.SoftwareError)
 	}
 	st := c.led.Status()

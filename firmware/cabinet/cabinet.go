@@ -11,9 +11,7 @@ import (
 	"crypto/ed25519"
 	"errors"
 	"fmt"
-	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock"
@@ -63,6 +61,10 @@ type Config struct {
 	// Heartbeat, when set, is called on every timer tick of the loop: the
 	// watchdog (firmware/health) is fed only while the loop runs.
 	Heartbeat func()
+	// MetersChanged, when set, is called on the loop after an event whose
+	// handling committed a ledger write: the board's hard meters re-read
+	// what they are owed (gpio.Controller.Kick) instead of polling.
+	MetersChanged func()
 	// Logf, when set, receives a line for every tilt and refusal.
 	Logf func(format string, args ...any)
 }
@@ -73,8 +75,7 @@ type Cabinet struct {
 	cfg    Config
 	led    *ledger.Ledger
 	events chan Event
-	snap   atomic.Pointer[view.Snapshot]
-	seq    uint64
+	pub    publisher
 
 	ctx    context.Context
 	cancel context.CancelFunc
@@ -174,6 +175,7 @@ func New(cfg Config) (*Cabinet, error) {
 	}
 	c.game = cfg.Market.Games[0].ID
 	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.pub.init()
 	c.publish()
 	return c, nil
 }
@@ -188,7 +190,11 @@ func (c *Cabinet) Post(e Event) {
 }
 
 // View returns the latest snapshot; safe from any goroutine.
-func (c *Cabinet) View() *view.Snapshot { return c.snap.Load() }
+func (c *Cabinet) View() *view.Snapshot { return c.pub.snap.Load() }
+
+// Changed returns a channel closed when the next snapshot is published:
+// a consumer waits on it instead of polling View; safe from any goroutine.
+func (c *Cabinet) Changed() <-chan struct{} { return *c.pub.next.Load() }
 
 // Do runs fn on the loop and waits: for tests and the scenario runner to
 // read state consistently.
@@ -225,7 +231,19 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		if c.poweredOff {
 			return nil
 		}
+		c.tellMeters()
 		c.publish()
+	}
+}
+
+// tellMeters calls MetersChanged once after an event that committed a
+// ledger write (the ledger's sequence moved).
+func (c *Cabinet) tellMeters() {
+	if seq := c.led.Seq(); seq != c.pub.ledgerSeq {
+		c.pub.ledgerSeq = seq
+		if c.cfg.MetersChanged != nil {
+			c.cfg.MetersChanged()
+		}
 	}
 }
 
@@ -356,8 +374,6 @@ func (c *Cabinet) credit() engine.Money {
 	return engine.Money(cr)
 }
 
-func (c *Cabinet) softwareRefused() bool { return c.cfg.SoftwareError != "" }
-
 func (c *Cabinet) doorOpen() bool {
 	for _, o := range c.doors {
 		if o {
@@ -365,124 +381,6 @@ func (c *Cabinet) doorOpen() bool {
 		}
 	}
 	return false
-}
-
-// blocked says why no new game, cash-out or money-in may start now, or "".
-func (c *Cabinet) blocked() string {
-	switch {
-	case c.cfg.SoftwareError != "":
-		return "software"
-	case c.ramError:
-		return "ram_error"
-	case c.doorOpen():
-		return "door_open"
-	case len(c.tilts) > 0:
-		return "tilt"
-	case len(c.lockups) > 0:
-		return "lockup"
-	case c.menu != nil || c.keys["technician"] || c.keys["attendant"]:
-		return "menu"
-	case !c.linkUp:
-		return "link_down"
-	case c.disabled != "":
-		return "disabled"
-	}
-	return ""
-}
-
-func (c *Cabinet) mode() view.Mode {
-	switch {
-	case !c.started:
-		return view.ModeStarting
-	case c.menu != nil:
-		// A key turned on shows its pages over any state it may be
-		// opened in (recall in error states, check 11; audit, check 29).
-		return view.ModeMenu
-	case c.cfg.SoftwareError != "":
-		return view.ModeSoftware
-	case c.ramError:
-		return view.ModeRAMError
-	case c.doorOpen():
-		return view.ModeDoorOpen
-	case len(c.tilts) > 0:
-		return view.ModeTilt
-	case len(c.lockups) > 0:
-		return view.ModeLockup
-	}
-	if r := c.round; r != nil {
-		switch r.phase {
-		case phaseWaitOutcome:
-			if !c.linkUp {
-				return view.ModeOutOfService
-			}
-			return view.ModeWagering
-		case phaseRisk:
-			return view.ModeRisk
-		default:
-			return view.ModePresenting
-		}
-	}
-	if c.cashout != nil {
-		return view.ModeCashout
-	}
-	if !c.linkUp {
-		return view.ModeOutOfService
-	}
-	if c.disabled != "" {
-		return view.ModeDisabled
-	}
-	return view.ModeIdle
-}
-
-func (c *Cabinet) publish() {
-	c.seq++
-	p := c.cfg.Market
-	s := &view.Snapshot{
-		Seq:           c.seq,
-		Now:           c.now(),
-		Mode:          c.mode(),
-		Market:        p.ID,
-		Language:      p.Language,
-		Currency:      view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
-		Game:          c.game,
-		Bet:           c.bets[c.game],
-		Credit:        c.credit(),
-		Win:           c.win,
-		Auto:          c.auto,
-		Round:         c.shown,
-		Risk:          c.riskShown,
-		Jackpots:      jackpotsFor(c.jackpots, c.game, c.bets[c.game]),
-		Message:       c.message,
-		MessageAmount: c.messageAmount,
-		Menu:          c.menu,
-	}
-	for _, g := range p.Games {
-		s.Games = append(s.Games, g.ID)
-	}
-	if g, ok := p.Game(c.game); ok {
-		s.Bets = g.Stakes
-	}
-	s.RiskOffer = c.round != nil && c.round.phase == phaseRiskOffer
-	if len(c.lockups) > 0 {
-		d := c.lockups[0] // the one the attendant's key pays next
-		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}
-	}
-	for _, t := range c.tilts {
-		s.Tilts = append(s.Tilts, t.reason)
-	}
-	if c.softwareRefused() {
-		s.Tilts = append(s.Tilts, c.cfg.SoftwareError)
-	}
-	sort.Strings(s.Tilts)
-	for d, o := range c.doors {
-		if o {
-			s.Doors = append(s.Doors, d)
-		}
-	}
-	sort.Strings(s.Doors)
-	s.Lamps = c.lamps(s.Mode)
-	s.Tower = c.tower()
-	c.snap.Store(s)
 }
 
 func (c *Cabinet) tower() string {

@@ -107,10 +107,7 @@ func (c *Cabinet) storageHealth(e StorageHealth) {
 // menuAllowed: menus open in idle and in error states, never in a round
 // or a cash-out that no fault has stopped (check 29).
 func (c *Cabinet) menuAllowed() bool {
-	if c.round == nil && c.cashout == nil {
-		return true
-	}
-	return len(c.tilts) > 0 || c.doorOpen() || c.ramError || !c.linkUp || c.softwareRefused()
+	return c.round == nil && c.cashout == nil || c.faulted()
 }
 
 // door: opening stops play at the end of the current step and disables

@@ -366,7 +366,7 @@ func (c *Cabinet) reconcileEscrow() {
 // ticket-out limit or when no voucher can be printed.
 func (c *Cabinet) collect() {
 	amount := c.credit()
-	if amount <= 0 || c.blocked() == "ram_error" || c.softwareRefused() {
+	if amount <= 0 || c.holds(condRAMError) || c.holds(condSoftware) {
 		return
 	}
 	if c.ticketInChute {

@@ -70,7 +70,7 @@ func (c *Cabinet) press(b view.Button) {
 		c.menuPress(b)
 		return
 	}
-	if c.softwareRefused() || c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 {
+	if c.frozen() {
 		return
 	}
 	if r := c.round; r != nil {
@@ -174,7 +174,7 @@ func (c *Cabinet) changeBet(up bool) {
 }
 
 func (c *Cabinet) selectGame(id engine.GameID) {
-	if c.round != nil || c.cashout != nil || c.blocked() == "ram_error" {
+	if c.round != nil || c.cashout != nil || c.holds(condRAMError) {
 		return
 	}
 	if _, ok := c.cfg.Market.Game(id); ok {

@@ -124,7 +124,7 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 			}
 		}
 	}
-	if c.ramError || c.softwareRefused() {
+	if c.ramError || c.holds(condSoftware) {
 		return
 	}
 	if c.lastBeat.IsZero() || now.Sub(c.lastBeat) >= beatEvery || now.Before(c.lastBeat) {

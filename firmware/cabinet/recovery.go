@@ -24,7 +24,7 @@ func (c *Cabinet) powerUp() {
 		c.ramError = true
 		return
 	}
-	if c.softwareRefused() {
+	if c.holds(condSoftware) {
 		c.logEvent("software_verification_failed", "cabinet", c.cfg.SoftwareError, 0)
 		return
 	}
