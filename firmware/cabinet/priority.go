@@ -9,16 +9,16 @@ import "github.com/polaris-vlt/polaris/firmware/view"
 type condition int
 
 const (
-	condStarting   condition = iota // power-up recovery has not finished
-	condMenu                        // a key's menu is open
-	condSoftware                    // software verification failed (check 8)
-	condRAMError                    // no good ledger copy (check 4)
-	condDoorOpen                    // a door is open (check 16)
-	condTilt                        // a technician or device tilt (checks 6, 27)
-	condLockup                      // a handpay waits for the attendant (check 26)
-	condKeyOn                       // a key is turned, its menu refused
-	condLinkDown                    // no central system (check 31)
-	condDisabled                    // the central system disabled the cabinet
+	condStarting condition = iota // power-up recovery has not finished
+	condMenu                      // a key's menu is open
+	condSoftware                  // software verification failed (check 8)
+	condRAMError                  // no good ledger copy (check 4)
+	condDoorOpen                  // a door is open (check 16)
+	condTilt                      // a technician or device tilt (checks 6, 27)
+	condLockup                    // a handpay waits for the attendant (check 26)
+	condKeyOn                     // a key is turned, its menu refused
+	condLinkDown                  // no central system (check 31)
+	condDisabled                  // the central system disabled the cabinet
 	conditionCount
 )
 
