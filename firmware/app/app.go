@@ -172,7 +172,8 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if o.SoftwareError != "" {
 		// Before any device or network traffic: nothing is opened.
 		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger,
-			Central: refused{}, Timing: o.Timing, SoftwareError: o.SoftwareError, SoftwareVersion: o.SoftwareVersion, Logf: o.Logf, Heartbeat: beat})
+			Central: refused{}, Timing: o.Timing, Software: cabinet.Software{Error: o.SoftwareError, Version: o.SoftwareVersion},
+			Hooks: cabinet.Hooks{Logf: o.Logf, Heartbeat: beat}})
 		if err != nil {
 			return nil, err
 		}
@@ -214,11 +215,11 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		a.unregister("printer")
 	}
 	cfg := cabinet.Config{
-		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
+		ID: o.CabinetID, Site: cabinet.Site{Name: o.Site, ID: o.SiteID}, Market: prof, Ledger: a.Ledger,
 		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing,
-		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up, Logf: o.Logf,
-		SoftwareID: o.SoftwareID, SoftwareVersion: o.SoftwareVersion,
-		Heartbeat: beat, MetersChanged: a.kickMeters,
+		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up,
+		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion},
+		Hooks:    cabinet.Hooks{Logf: o.Logf, Heartbeat: beat, MetersChanged: a.kickMeters},
 	}
 	if a.Board.Acceptor != nil {
 		cfg.Acceptor = a.Board.Acceptor

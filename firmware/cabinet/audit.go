@@ -47,11 +47,11 @@ func (c *Cabinet) auditPage() *view.MenuPage {
 	add := func(format string, args ...any) { p.Lines = append(p.Lines, fmt.Sprintf(format, args...)) }
 	m := c.cfg.Market
 	add("terminal id        %s", c.cfg.ID)
-	add("site               %s %s", c.cfg.SiteID, c.cfg.Site)
-	add("software version   %s", orDash(c.cfg.SoftwareVersion))
-	add("software id        %s", orDash(c.cfg.SoftwareID))
+	add("site               %s %s", c.cfg.Site.ID, c.cfg.Site.Name)
+	add("software version   %s", orDash(c.cfg.Software.Version))
+	add("software id        %s", orDash(c.cfg.Software.ID))
 	if c.holds(condSoftware) {
-		add("software check     FAILED: %s", c.cfg.SoftwareError)
+		add("software check     FAILED: %s", c.cfg.Software.Error)
 	}
 	st := c.led.Status()
 	add("ledger             %s seq %d head %.16s", st.LedgerID, st.Seq, st.Head)

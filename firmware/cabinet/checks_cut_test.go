@@ -205,7 +205,7 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 				r.until("a free spin on screen", 100*time.Millisecond, func(*view.Snapshot) bool {
 					step := 0
 					r.cab.Do(func() {
-						if c := r.cab.round; c != nil {
+						if c := r.cab.play.round; c != nil {
 							step = c.step
 						}
 					})

@@ -52,10 +52,10 @@ func (c *Cabinet) readOffState() {
 	// it reports itself, or doorGrace passes without a word.
 	for name, open := range o.doors {
 		if open {
-			c.doors[name] = true
+			c.cond.doors[name] = true
 		}
 	}
-	c.off = o
+	c.cond.off = o
 }
 
 func (o *offState) window() string {
@@ -69,7 +69,7 @@ func (o *offState) window() string {
 // firstDoorInput compares a door's first input since power-up with its
 // state at power-off.
 func (c *Cabinet) firstDoorInput(name string, open bool) {
-	o := c.off
+	o := c.cond.off
 	if o == nil || o.done || o.seen[name] {
 		return
 	}
@@ -92,7 +92,7 @@ type DoorWhileOff struct {
 func (DoorWhileOff) event() {}
 
 func (c *Cabinet) doorWhileOff(e DoorWhileOff) {
-	if c.off == nil {
+	if c.cond.off == nil {
 		return
 	}
 	what, kind := "closed", "door_closed_unpowered"
@@ -103,19 +103,19 @@ func (c *Cabinet) doorWhileOff(e DoorWhileOff) {
 }
 
 func (c *Cabinet) logDoorWhileOff(name, kind, what string) {
-	o := c.off
+	o := c.cond.off
 	data, _ := json.Marshal(map[string]any{"door": name, "last_beat": o.lastBeat, "power_up": o.on})
 	text := fmt.Sprintf("%s door %s %s", name, what, o.window())
-	c.cfg.Logf("cabinet: %s", text)
+	c.cfg.Hooks.Logf("cabinet: %s", text)
 	if err := c.led.LogEvent(kind, name, text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.ramError = true
+		c.cond.ramError = true
 	}
 }
 
 // tickPowerOff closes the power-up check once the doors had time to
 // report, and keeps the heartbeat.
 func (c *Cabinet) tickPowerOff(now time.Time) {
-	if o := c.off; o != nil && !o.done && !now.Before(o.on.Add(doorGrace)) {
+	if o := c.cond.off; o != nil && !o.done && !now.Before(o.on.Add(doorGrace)) {
 		o.done = true
 		for name, was := range o.doors {
 			if was && !o.seen[name] {
@@ -124,21 +124,21 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 			}
 		}
 	}
-	if c.ramError || c.holds(condSoftware) {
+	if c.cond.ramError || c.holds(condSoftware) {
 		return
 	}
-	if c.lastBeat.IsZero() || now.Sub(c.lastBeat) >= beatEvery || now.Before(c.lastBeat) {
-		c.lastBeat = now
+	if c.cond.lastBeat.IsZero() || now.Sub(c.cond.lastBeat) >= beatEvery || now.Before(c.cond.lastBeat) {
+		c.cond.lastBeat = now
 		if err := c.led.SetSoftwareState(beatKey, []byte(now.UTC().Format(time.RFC3339Nano))); err != nil && errors.Is(err, ledger.ErrRAMError) {
-			c.ramError = true
+			c.cond.ramError = true
 		}
 	}
 }
 
 // saveDoors keeps the doors' states for the next power-up.
 func (c *Cabinet) saveDoors() {
-	b, _ := json.Marshal(c.doors)
+	b, _ := json.Marshal(c.cond.doors)
 	if err := c.led.SetSoftwareState(doorsKey, b); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.ramError = true
+		c.cond.ramError = true
 	}
 }

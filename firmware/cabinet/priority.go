@@ -64,25 +64,25 @@ var conditionTable = [conditionCount]conditionRule{
 func (c *Cabinet) holds(k condition) bool {
 	switch k {
 	case condStarting:
-		return !c.started
+		return !c.cond.started
 	case condMenu:
-		return c.menu != nil
+		return c.menus.menu != nil
 	case condSoftware:
-		return c.cfg.SoftwareError != ""
+		return c.cfg.Software.Error != ""
 	case condRAMError:
-		return c.ramError
+		return c.cond.ramError
 	case condDoorOpen:
 		return c.doorOpen()
 	case condTilt:
-		return len(c.tilts) > 0
+		return len(c.cond.tilts) > 0
 	case condLockup:
-		return len(c.lockups) > 0
+		return len(c.cond.lockups) > 0
 	case condKeyOn:
-		return c.keys["technician"] || c.keys["attendant"]
+		return c.cond.keys["technician"] || c.cond.keys["attendant"]
 	case condLinkDown:
-		return !c.linkUp
+		return !c.cond.linkUp
 	case condDisabled:
-		return c.disabled != ""
+		return c.cond.disabled != ""
 	}
 	return false
 }
@@ -130,11 +130,11 @@ func (c *Cabinet) faulted() bool {
 // mode is what the screen shows: the first condition whose mode shows over
 // what is in progress, else the round's or the cash-out's own mode.
 func (c *Cabinet) mode() view.Mode {
-	playing := c.round != nil || c.cashout != nil
+	playing := c.play.round != nil || c.cashOut.voucher != nil
 	if k, ok := c.first(func(r conditionRule) bool { return r.mode != "" && (r.overPlay || !playing) }); ok {
 		return conditionTable[k].mode
 	}
-	if r := c.round; r != nil {
+	if r := c.play.round; r != nil {
 		switch r.phase {
 		case phaseWaitOutcome:
 			if c.holds(condLinkDown) {
@@ -147,7 +147,7 @@ func (c *Cabinet) mode() view.Mode {
 			return view.ModePresenting
 		}
 	}
-	if c.cashout != nil {
+	if c.cashOut.voucher != nil {
 		return view.ModeCashout
 	}
 	return view.ModeIdle

@@ -33,7 +33,7 @@ func (c *Cabinet) loadRecall() {
 	rounds := c.led.Recall(recallGames)
 	outs := c.led.DocsOut()
 	events := c.led.Events(2000)
-	c.recall = make([]recallGame, 0, len(rounds))
+	c.menus.recall = make([]recallGame, 0, len(rounds))
 	for i, lr := range rounds {
 		g := recallGame{round: lr}
 		// Cash-outs after this game and before the next one.
@@ -64,7 +64,7 @@ func (c *Cabinet) loadRecall() {
 		for _, s := range lr.Risk {
 			g.risk = append(g.risk, c.recallRisk(lr.Number, s))
 		}
-		c.recall = append(c.recall, g)
+		c.menus.recall = append(c.menus.recall, g)
 	}
 }
 
@@ -98,15 +98,15 @@ func journalEnd(r ledger.Round) time.Time {
 	return r.Journal[len(r.Journal)-1].Wall
 }
 
-// recallPage is game i (0 the newest) with step c.recallStep on screen.
+// recallPage is game i (0 the newest) with step c.menus.recallStep on screen.
 func (c *Cabinet) recallPage(i int) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.recall"}
-	if i >= len(c.recall) {
+	if i >= len(c.menus.recall) {
 		return p
 	}
-	g := c.recall[i]
+	g := c.menus.recall[i]
 	r := g.round
-	v := &view.Recall{Index: i, Count: len(c.recall), Number: r.Number, Game: engine.GameID(r.Game), Status: string(r.Status),
+	v := &view.Recall{Index: i, Count: len(c.menus.recall), Number: r.Number, Game: engine.GameID(r.Game), Status: string(r.Status),
 		Ended: journalEnd(r), Bet: engine.Money(r.Stake), Win: engine.Money(r.Win), CreditBefore: engine.Money(r.CreditBefore),
 		CreditAfter: engine.Money(r.CreditAfter), CashOut: g.cashOut, Steps: len(g.steps) + len(g.risk), Problem: g.problem}
 	if s := r.Settlement; s != nil {
@@ -116,7 +116,7 @@ func (c *Cabinet) recallPage(i int) *view.MenuPage {
 		v.Final = &g.steps[n-1]
 	}
 	if v.Steps > 0 {
-		v.Step = ((c.recallStep % v.Steps) + v.Steps) % v.Steps
+		v.Step = ((c.menus.recallStep % v.Steps) + v.Steps) % v.Steps
 		if v.Step < len(g.steps) {
 			v.StepGame = &g.steps[v.Step]
 		} else {

@@ -17,7 +17,7 @@ const softwareIDKey = "software_id"
 // software; a different one later locks the cabinet up until a technician
 // accepts it, logged with the old and the new identity.
 func (c *Cabinet) checkSoftware() {
-	id := c.cfg.SoftwareID
+	id := c.cfg.Software.ID
 	if id == "" {
 		return
 	}
@@ -34,7 +34,7 @@ func (c *Cabinet) checkSoftware() {
 		c.clearTilt(tiltSoftwareChanged)
 	default:
 		reason := fmt.Sprintf("software changed — technician reset required (%s → %s)", short(string(old)), short(id))
-		if t, ok := c.tilts[tiltSoftwareChanged]; ok && t.reason == reason {
+		if t, ok := c.cond.tilts[tiltSoftwareChanged]; ok && t.reason == reason {
 			return // logged at an earlier start
 		}
 		c.logEvent("software_changed", "cabinet", fmt.Sprintf("old %s new %s", old, id), 0)
@@ -46,16 +46,16 @@ func (c *Cabinet) checkSoftware() {
 // running software becomes the accepted one.
 func (c *Cabinet) acceptSoftware() {
 	old, _ := c.led.SoftwareState(softwareIDKey)
-	if err := c.led.SetSoftwareState(softwareIDKey, []byte(c.cfg.SoftwareID)); err != nil {
+	if err := c.led.SetSoftwareState(softwareIDKey, []byte(c.cfg.Software.ID)); err != nil {
 		c.ledgerFailed("the software id", err)
 		return
 	}
-	c.logEvent("software_accepted", "technician", fmt.Sprintf("old %s new %s", old, c.cfg.SoftwareID), 0)
-	t := c.tilts[tiltSoftwareChanged]
-	delete(c.tilts, tiltSoftwareChanged)
+	c.logEvent("software_accepted", "technician", fmt.Sprintf("old %s new %s", old, c.cfg.Software.ID), 0)
+	t := c.cond.tilts[tiltSoftwareChanged]
+	delete(c.cond.tilts, tiltSoftwareChanged)
 	c.saveTilts()
 	c.logEvent("tilt_cleared", "technician", t.reason, 0)
-	c.menuPage, c.recallStep = 0, 0
+	c.menus.menuPage, c.menus.recallStep = 0, 0
 	c.loadRecall()
 	c.showMenu()
 }
