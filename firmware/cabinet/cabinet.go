@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
-	"fmt"
 	"sync"
 	"time"
 
@@ -358,16 +357,6 @@ func (c *Cabinet) handle(e Event) {
 	c.updateAcceptor()
 }
 
-// ledgerFailed handles a refused ledger write: a RAM error stops
-// everything; anything else is a bug or a conflict and tilts.
-func (c *Cabinet) ledgerFailed(what string, err error) {
-	if errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
-		return
-	}
-	c.setTilt("ledger", fmt.Sprintf("ledger refused %s: %v", what, err), true)
-}
-
 // verify checks both ledger copies (check 2): before and after every game
 // and after every money transaction. One bad copy is repaired by the
 // ledger itself; none good is a RAM error.
@@ -380,9 +369,7 @@ func (c *Cabinet) verify(reason string) bool {
 }
 
 func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
-	if err := c.led.LogEvent(kind, source, text, int64(amount), nil); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
-	}
+	c.refused("the event "+kind, c.led.LogEvent(kind, source, text, int64(amount), nil), recordWrite)
 }
 
 // say sets the status line (view.Msg*), with the amount it names or 0.

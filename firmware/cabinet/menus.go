@@ -222,9 +222,8 @@ func (c *Cabinet) historyPage() *view.MenuPage {
 // ramClear is the technician's explicit, logged RAM clear: the only way out
 // of a RAM error (check 4). Credit and meters start again from zero.
 func (c *Cabinet) ramClear() {
-	if err := c.led.RAMClear("technician", "RAM clear at the cabinet"); err != nil {
-		c.cfg.Hooks.Logf("cabinet: RAM clear: %v", err)
-		return
+	if c.refused("the RAM clear", c.led.RAMClear("technician", "RAM clear at the cabinet"), retriedWrite) {
+		return // the technician may press Start again
 	}
 	c.cond.ramError = false
 	c.menus.menu = nil

@@ -2,7 +2,6 @@ package cabinet
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -33,11 +32,21 @@ type cashoutState struct {
 	amount     engine.Money
 	validation string
 	job        printer.JobID // 0 until the driver names it
-	printing   bool          // journaled and sent to the printer
-	issued     bool          // the validation number is printed: debited
-	reprint    bool          // a power cut interrupted its first print
-	retryAt    time.Time     // a reprint the printer refused is tried again then
+	phase      voucherPhase
+	reprint    bool      // a power cut interrupted its first print: DUPLICATE
+	retryAt    time.Time // a reprint the printer refused is tried again then
 }
+
+// voucherPhase is where a voucher is in its life; each phase is left only
+// forward, except that a reprint the printer refused goes back to held.
+type voucherPhase int
+
+const (
+	voucherAsking   voucherPhase = iota // its number asked of the central system; nothing journaled
+	voucherHeld                         // journaled as printing, not with the printer: a reprint waiting for it
+	voucherPrinting                     // journaled and sent to the printer
+	voucherIssued                       // its validation number is on paper: debited (check 22)
+)
 
 // tiltVoucher is the tilt of a voucher being printed again after a power cut.
 const tiltVoucher = "voucher"
@@ -226,8 +235,7 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 	// The hold is journaled before the ticket is stacked, so that a power
 	// cut can never leave a credited ticket unconfirmed at the central
 	// system (where an expired hold would make it redeemable again).
-	if err := c.saveRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}); err != nil {
-		c.ledgerFailed("the ticket hold", err)
+	if !c.saveRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}) {
 		es.hold = ""
 		c.acceptor(Acceptor.Return, "return (ledger)")
 		return
@@ -270,11 +278,8 @@ func (c *Cabinet) journalStack(s id003.Stacked) error {
 }
 
 func (c *Cabinet) stackDoc(es *escrowState) error {
-	if err := c.led.Stacked(es.doc, int64(es.amount)); err != nil {
-		if errors.Is(err, ledger.ErrRAMError) {
-			c.cond.ramError = true
-		}
-		return err
+	if err := c.led.Stacked(es.doc, int64(es.amount)); c.refused("the stacked document", err, retriedWrite) {
+		return err // no ACK: the driver asks again
 	}
 	c.verify("money in")
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
@@ -425,7 +430,7 @@ func (c *Cabinet) voucherArrived(e voucherReply) {
 }
 
 func (c *Cabinet) printVoucher(co *cashoutState) {
-	co.printing = true
+	co.phase = voucherPrinting
 	doc := c.voucherDocument(co)
 	if co.reprint {
 		v := doc.(document.Voucher)
@@ -470,11 +475,11 @@ func (c *Cabinet) voucherIssued(co *cashoutState) {
 		return
 	}
 	c.verify("money out")
-	co.issued = true
+	co.phase = voucherIssued
 }
 
 func (c *Cabinet) voucherDone(co *cashoutState) {
-	if !co.issued {
+	if co.phase != voucherIssued {
 		return
 	}
 	c.cashOut.voucher = nil
@@ -488,7 +493,7 @@ func (c *Cabinet) voucherDone(co *cashoutState) {
 // printer has reported its status (a ticket in its chute is the original).
 func (c *Cabinet) tickReprint(now time.Time) {
 	co := c.cashOut.voucher
-	if co == nil || !co.reprint || co.printing || !c.cashOut.printerOnline || !c.printerReady() || now.Before(co.retryAt) {
+	if co == nil || co.phase != voucherHeld || !c.cashOut.printerOnline || !c.printerReady() || now.Before(co.retryAt) {
 		return
 	}
 	c.printVoucher(co)
@@ -500,7 +505,7 @@ func (c *Cabinet) printStarted(e printReply) {
 		return
 	}
 	if e.err != nil && co.reprint {
-		co.printing = false
+		co.phase = voucherHeld
 		if errors.Is(e.err, printer.ErrTicketInChute) {
 			// The printer prints nothing while a ticket waits in the
 			// chute, and none waited when this voucher was sent: the
@@ -534,7 +539,7 @@ func (c *Cabinet) printStarted(e printReply) {
 // ours: a printer event about the voucher being printed. Events may come
 // before Print has returned the job id; only one job is ever in flight.
 func (co *cashoutState) ours(job printer.JobID) bool {
-	if co == nil || !co.printing {
+	if co == nil || co.phase < voucherPrinting {
 		return false
 	}
 	if co.job == 0 {
@@ -547,23 +552,23 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 	co := c.cashOut.voucher
 	switch e := e.(type) {
 	case printer.ValidationPrinted:
-		if co.ours(e.Job) && e.Validation == co.validation && !co.issued {
+		if co.ours(e.Job) && e.Validation == co.validation && co.phase != voucherIssued {
 			c.voucherIssued(co)
 		}
 	case printer.PrintComplete:
-		if co.ours(e.Job) && co.issued {
+		if co.ours(e.Job) && co.phase == voucherIssued {
 			c.voucherDone(co)
 		}
 	case printer.PrintFailed:
-		if co.ours(e.Job) && co.reprint && !co.issued {
+		if co.ours(e.Job) && co.reprint && co.phase != voucherIssued {
 			// Still unknown whether the first print reached paper: the
 			// voucher stays pending and is tried again.
-			co.printing, co.job = false, 0
+			co.phase, co.job = voucherHeld, 0
 			co.retryAt = c.now().Add(time.Second)
 			break
 		}
 		if co.ours(e.Job) {
-			if !e.Issued && !co.issued {
+			if !e.Issued && co.phase != voucherIssued {
 				if err := c.led.VoucherFailed(co.doc, e.Reason); err != nil {
 					c.ledgerFailed("the failed voucher", err)
 				}
@@ -722,22 +727,18 @@ func (c *Cabinet) ticketCredited(number string) bool {
 }
 
 func (c *Cabinet) redeems() map[uint64]redeemIntent {
-	m := map[uint64]redeemIntent{}
-	if b, ok := c.led.SoftwareState("redeems"); ok {
-		json.Unmarshal(b, &m)
+	m, _ := load(c, stateRedeems)
+	if m == nil {
+		m = map[uint64]redeemIntent{}
 	}
 	return m
 }
 
-func (c *Cabinet) putRedeems(m map[uint64]redeemIntent) error {
-	b, _ := json.Marshal(m)
-	return c.led.SetSoftwareState("redeems", b)
-}
-
-func (c *Cabinet) saveRedeem(doc uint64, r redeemIntent) error {
+// saveRedeem journals a ticket's hold; false: refused (and tilted).
+func (c *Cabinet) saveRedeem(doc uint64, r redeemIntent) bool {
 	m := c.redeems()
 	m[doc] = r
-	return c.putRedeems(m)
+	return save(c, stateRedeems, m, moneyWrite)
 }
 
 // settleRedeem confirms (the ticket was credited) or releases (it went
@@ -767,9 +768,7 @@ func (c *Cabinet) redeemSettled(e redeemDone) {
 		return
 	}
 	delete(m, e.doc)
-	if err := c.putRedeems(m); err != nil {
-		c.ledgerFailed("the ticket hold", err)
-	}
+	save(c, stateRedeems, m, moneyWrite)
 }
 
 // resumeRedeems settles the holds a power cut left: a ticket the ledger

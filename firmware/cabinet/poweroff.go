@@ -2,11 +2,8 @@ package cabinet
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/polaris-vlt/polaris/firmware/ledger"
 )
 
 // Doors opened while unpowered (check 18). The cabinet keeps, in the
@@ -38,12 +35,10 @@ type offState struct {
 // readOffState runs at power-up, before the ledger logs the power-up.
 func (c *Cabinet) readOffState() {
 	o := &offState{doors: map[string]bool{}, seen: map[string]bool{}, on: c.now()}
-	if b, ok := c.led.SoftwareState(doorsKey); ok {
-		json.Unmarshal(b, &o.doors)
+	if doors, ok := load(c, stateDoors); ok && doors != nil {
+		o.doors = doors
 	}
-	if b, ok := c.led.SoftwareState(beatKey); ok {
-		o.lastBeat, _ = time.Parse(time.RFC3339Nano, string(b))
-	}
+	o.lastBeat, _ = load(c, stateBeat)
 	// The last event logged is a sign of life too (a door, a key, a tilt).
 	if es := c.led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
 		o.lastBeat = es[0].Wall
@@ -107,9 +102,7 @@ func (c *Cabinet) logDoorWhileOff(name, kind, what string) {
 	data, _ := json.Marshal(map[string]any{"door": name, "last_beat": o.lastBeat, "power_up": o.on})
 	text := fmt.Sprintf("%s door %s %s", name, what, o.window())
 	c.cfg.Hooks.Logf("cabinet: %s", text)
-	if err := c.led.LogEvent(kind, name, text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
-	}
+	c.refused("the event "+kind, c.led.LogEvent(kind, name, text, 0, data), recordWrite)
 }
 
 // tickPowerOff closes the power-up check once the doors had time to
@@ -129,16 +122,11 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 	}
 	if c.cond.lastBeat.IsZero() || now.Sub(c.cond.lastBeat) >= beatEvery || now.Before(c.cond.lastBeat) {
 		c.cond.lastBeat = now
-		if err := c.led.SetSoftwareState(beatKey, []byte(now.UTC().Format(time.RFC3339Nano))); err != nil && errors.Is(err, ledger.ErrRAMError) {
-			c.cond.ramError = true
-		}
+		save(c, stateBeat, now, recordWrite)
 	}
 }
 
 // saveDoors keeps the doors' states for the next power-up.
 func (c *Cabinet) saveDoors() {
-	b, _ := json.Marshal(c.cond.doors)
-	if err := c.led.SetSoftwareState(doorsKey, b); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
-	}
+	save(c, stateDoors, c.cond.doors, recordWrite)
 }

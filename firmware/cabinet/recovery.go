@@ -28,24 +28,16 @@ func (c *Cabinet) powerUp() {
 		c.logEvent("software_verification_failed", "cabinet", c.cfg.Software.Error, 0)
 		return
 	}
-	if b, ok := c.led.SoftwareState("tilts"); ok {
-		var saved map[string]string
-		if json.Unmarshal(b, &saved) == nil {
-			for k, reason := range saved {
-				c.cond.tilts[k] = tilt{reason: reason, source: k, manual: true}
-			}
-		}
+	saved, _ := load(c, stateTilts)
+	for k, reason := range saved {
+		c.cond.tilts[k] = tilt{reason: reason, source: k, manual: true}
 	}
-	if b, ok := c.led.SoftwareState(deviceTiltsKey); ok {
-		// A device's tilt is shown again until the device, started
-		// again, reports the condition gone (check 6).
-		var saved map[string]string
-		if json.Unmarshal(b, &saved) == nil {
-			for k, reason := range saved {
-				if k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
-					c.cond.tilts[k] = tilt{reason: reason, source: k}
-				}
-			}
+	// A device's tilt is shown again until the device, started again,
+	// reports the condition gone (check 6).
+	saved, _ = load(c, stateDeviceTilts)
+	for k, reason := range saved {
+		if k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
+			c.cond.tilts[k] = tilt{reason: reason, source: k}
 		}
 	}
 	c.checkSoftware()
@@ -58,7 +50,7 @@ func (c *Cabinet) powerUp() {
 			// then (a ticket found waiting in the chute is the original:
 			// debited as it is). The number is redeemable once, whichever
 			// paper comes back; voiding it here would pay it twice.
-			c.cashOut.voucher = &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), validation: d.Number, reprint: true}
+			c.cashOut.voucher = &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), validation: d.Number, phase: voucherHeld, reprint: true}
 			c.setTilt(tiltVoucher, "voucher print interrupted by power loss: printing it again", false)
 		}
 	}
@@ -192,10 +184,6 @@ func (c *Cabinet) saveTilts() {
 			device[k] = t.reason
 		}
 	}
-	for key, m := range map[string]map[string]string{"tilts": manual, deviceTiltsKey: device} {
-		b, _ := json.Marshal(m)
-		if err := c.led.SetSoftwareState(key, b); err != nil && errors.Is(err, ledger.ErrRAMError) {
-			c.cond.ramError = true
-		}
-	}
+	save(c, stateTilts, manual, recordWrite)
+	save(c, stateDeviceTilts, device, recordWrite)
 }

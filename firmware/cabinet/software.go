@@ -21,19 +21,18 @@ func (c *Cabinet) checkSoftware() {
 	if id == "" {
 		return
 	}
-	old, ok := c.led.SoftwareState(softwareIDKey)
+	old, ok := load(c, stateSoftwareID)
 	switch {
 	case !ok:
-		if err := c.led.SetSoftwareState(softwareIDKey, []byte(id)); err != nil {
-			c.ledgerFailed("the software id", err)
+		if !save(c, stateSoftwareID, id, moneyWrite) {
 			return
 		}
 		c.logEvent("software_installed", "cabinet", id, 0)
-	case string(old) == id:
+	case old == id:
 		// Back to the accepted software (a rollback before any reset).
 		c.clearTilt(tiltSoftwareChanged)
 	default:
-		reason := fmt.Sprintf("software changed — technician reset required (%s → %s)", short(string(old)), short(id))
+		reason := fmt.Sprintf("software changed — technician reset required (%s → %s)", short(old), short(id))
 		if t, ok := c.cond.tilts[tiltSoftwareChanged]; ok && t.reason == reason {
 			return // logged at an earlier start
 		}
@@ -45,9 +44,8 @@ func (c *Cabinet) checkSoftware() {
 // acceptSoftware is the technician's reset after a program change: the
 // running software becomes the accepted one.
 func (c *Cabinet) acceptSoftware() {
-	old, _ := c.led.SoftwareState(softwareIDKey)
-	if err := c.led.SetSoftwareState(softwareIDKey, []byte(c.cfg.Software.ID)); err != nil {
-		c.ledgerFailed("the software id", err)
+	old, _ := load(c, stateSoftwareID)
+	if !save(c, stateSoftwareID, c.cfg.Software.ID, moneyWrite) {
 		return
 	}
 	c.logEvent("software_accepted", "technician", fmt.Sprintf("old %s new %s", old, c.cfg.Software.ID), 0)
