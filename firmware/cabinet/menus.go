@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -144,31 +145,64 @@ func (c *Cabinet) menuPress(b view.Button) {
 // menuPages lists the open menu's pages: the technician's audit pages and
 // the recall, or the attendant's recall (one page per game) and money
 // history.
-func (c *Cabinet) menuPages() []func() *view.MenuPage {
-	var ps []func() *view.MenuPage
-	tech := c.cond.keys["technician"]
+func menuPages(tech bool, recalled int) []page {
+	var ps []page
 	if tech {
-		ps = append(ps, c.auditPage, c.metersPage, c.eventsPage, c.historyPage, c.testPage)
+		ps = append(ps, auditPage, metersPage, eventsPage, historyPage, testPage)
 	}
-	for i := range max(len(c.menus.recall), 1) {
-		ps = append(ps, func() *view.MenuPage { return c.recallPage(i) })
+	for i := range max(recalled, 1) {
+		ps = append(ps, func(s pageSource) *view.MenuPage { return recallPage(s, i) })
 	}
 	if !tech {
-		ps = append(ps, c.historyPage)
+		ps = append(ps, historyPage)
 	}
 	return ps
 }
 
+// page is one menu page: a pure function of what it reads.
+type page func(pageSource) *view.MenuPage
+
+// ledgerView is the ledger as a menu page reads it: reads only, so a page
+// cannot change what it shows.
+type ledgerView interface {
+	Status() ledger.Status
+	Meters(s ledger.Scope) (map[ledger.Meter]int64, bool)
+	Events(n int) []ledger.Event
+	DocsIn() []ledger.DocRecord
+	DocsOut() []ledger.DocRecord
+}
+
+// pageSource is everything a menu page reads.
+type pageSource struct {
+	led            ledgerView
+	market         *market.Profile
+	id             string
+	site           Site
+	software       Software
+	softwareFailed bool         // the priority table's condSoftware
+	recall         []recallGame // read when the menu opened (loadRecall)
+	recallStep     int
+}
+
+func (c *Cabinet) pageSource() pageSource {
+	return pageSource{led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
+		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep}
+}
+
 func (c *Cabinet) showMenu() {
-	ps := c.menuPages()
+	ps := menuPages(c.cond.keys["technician"], len(c.menus.recall))
 	c.menus.menuPage = min(max(c.menus.menuPage, 0), len(ps)-1)
-	p := ps[c.menus.menuPage]()
+	p := ps[c.menus.menuPage](c.pageSource())
 	p.Page, p.Pages = c.menus.menuPage+1, len(ps)
 	c.menus.menu = p
 }
 
-func (c *Cabinet) money(v int64) string {
-	cur := c.cfg.Market.Currency
+func (s pageSource) money(v int64) string { return formatMoney(s.market.Currency, v) }
+
+func (c *Cabinet) money(v int64) string { return formatMoney(c.cfg.Market.Currency, v) }
+
+// formatMoney writes v minor units of cur as the menus and logs show it.
+func formatMoney(cur market.Currency, v int64) string {
 	if cur.MinorUnits == 0 {
 		return fmt.Sprintf("%d %s", v, cur.Code)
 	}
@@ -183,8 +217,8 @@ func (c *Cabinet) money(v int64) string {
 	return fmt.Sprintf("%s%d.%0*d %s", sign, v/div, cur.MinorUnits, v%div, cur.Code)
 }
 
-func (c *Cabinet) metersPage() *view.MenuPage {
-	m, suspect := c.led.Meters(ledger.ScopeCabinet)
+func metersPage(s pageSource) *view.MenuPage {
+	m, suspect := s.led.Meters(ledger.ScopeCabinet)
 	p := &view.MenuPage{Title: "menu.meters"}
 	names := make([]string, 0, len(m))
 	for k := range m {
@@ -200,21 +234,21 @@ func (c *Cabinet) metersPage() *view.MenuPage {
 	return p
 }
 
-func (c *Cabinet) eventsPage() *view.MenuPage {
+func eventsPage(s pageSource) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.events"}
-	for _, e := range c.led.Events(20) {
+	for _, e := range s.led.Events(20) {
 		p.Lines = append(p.Lines, fmt.Sprintf("%s %-16s %-10s %s", e.Wall.Format("2006-01-02 15:04:05"), e.Kind, e.Source, e.Text))
 	}
 	return p
 }
 
-func (c *Cabinet) historyPage() *view.MenuPage {
+func historyPage(s pageSource) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.money"}
-	for _, d := range c.led.DocsIn() {
-		p.Lines = append(p.Lines, fmt.Sprintf("IN  %s %-10s %s %s", d.Done.Format("2006-01-02 15:04"), d.Kind, c.money(d.Amount), d.Result))
+	for _, d := range s.led.DocsIn() {
+		p.Lines = append(p.Lines, fmt.Sprintf("IN  %s %-10s %s %s", d.Done.Format("2006-01-02 15:04"), d.Kind, s.money(d.Amount), d.Result))
 	}
-	for _, d := range c.led.DocsOut() {
-		p.Lines = append(p.Lines, fmt.Sprintf("OUT %s %-10s %s %s %s", d.Done.Format("2006-01-02 15:04"), d.Kind, c.money(d.Amount), d.MaskedNumber(), d.Result))
+	for _, d := range s.led.DocsOut() {
+		p.Lines = append(p.Lines, fmt.Sprintf("OUT %s %-10s %s %s %s", d.Done.Format("2006-01-02 15:04"), d.Kind, s.money(d.Amount), d.MaskedNumber(), d.Result))
 	}
 	return p
 }

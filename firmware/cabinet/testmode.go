@@ -58,7 +58,7 @@ const (
 	menuTestMode = "menu.test_mode" // test mode's own page
 )
 
-func (c *Cabinet) testPage() *view.MenuPage {
+func testPage(pageSource) *view.MenuPage {
 	return &view.MenuPage{Title: menuTest, Lines: []string{
 		"Device tests: buttons and lamps, acceptor, printer.",
 		"No meter and no credit changes; notes and tickets are read and returned.",
