@@ -3,7 +3,8 @@
 // doors, device events, central replies and timer ticks. Each money or game
 // step is journaled in the ledger before its effect (house rule 2); calls
 // to the central system and to devices run off the loop and come back as
-// events. After every event the loop publishes an immutable view snapshot.
+// events. After an event that changed what the screen shows the loop
+// publishes an immutable view snapshot with the next sequence number.
 package cabinet
 
 import (
