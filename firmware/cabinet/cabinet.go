@@ -457,8 +457,8 @@ func (c *Cabinet) hook(fn func() error) error {
 // jackpotsFor are the meters a player of game at stake can win: its
 // progressive pools and its fixed jackpots at that stake. A fixed amount
 // of another stake is never shown (WS-10 pays multiples of the stake).
-func jackpotsFor(all []view.Jackpot, game engine.GameID, stake engine.Money) []view.Jackpot {
-	var out []view.Jackpot
+// They are appended to out.
+func jackpotsFor(out, all []view.Jackpot, game engine.GameID, stake engine.Money) []view.Jackpot {
 	for _, j := range all {
 		if (j.Game == "" || j.Game == game) && (j.Stake == 0 || j.Stake == stake) {
 			out = append(out, j)

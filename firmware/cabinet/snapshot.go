@@ -1,6 +1,8 @@
 package cabinet
 
 import (
+	"maps"
+	"slices"
 	"sort"
 	"sync/atomic"
 
@@ -13,7 +15,10 @@ import (
 type publisher struct {
 	snap atomic.Pointer[view.Snapshot]
 	seq  uint64
-	next atomic.Pointer[chan struct{}]
+	// scratch is where snapshot writes, its slices and map reused: the
+	// loop compares it after every event and copies it out only to publish.
+	scratch view.Snapshot
+	next    atomic.Pointer[chan struct{}]
 	// ledgerSeq is the ledger's sequence when MetersChanged was last called.
 	ledgerSeq uint64
 }
@@ -28,10 +33,11 @@ func (p *publisher) init() {
 // nothing, and every publication has a new Seq. Now is the instant of the
 // publication.
 func (c *Cabinet) publish() {
-	s := c.snapshot()
-	if view.SameView(c.pub.snap.Load(), s) {
+	c.snapshot(&c.pub.scratch)
+	if view.SameView(c.pub.snap.Load(), &c.pub.scratch) {
 		return
 	}
+	s := published(&c.pub.scratch)
 	c.pub.seq++
 	s.Seq, s.Now = c.pub.seq, c.now()
 	c.pub.snap.Store(s)
@@ -40,25 +46,32 @@ func (c *Cabinet) publish() {
 }
 
 // snapshot is a pure function of the cabinet's parts: what the screen
-// shows now, without Seq and Now.
-func (c *Cabinet) snapshot() *view.Snapshot {
+// shows now, without Seq and Now, written into s (whose slices and lamp
+// map it reuses).
+func (c *Cabinet) snapshot(s *view.Snapshot) {
 	p := c.cfg.Market
-	s := &view.Snapshot{
+	credit := c.credit()
+	lockup := s.Lockup
+	*s = view.Snapshot{
 		Mode:          c.mode(),
 		Market:        p.ID,
 		Language:      p.Language,
 		Currency:      view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
 		Game:          c.play.game,
 		Bet:           c.play.bets[c.play.game],
-		Credit:        c.credit(),
+		Credit:        credit,
 		Win:           c.play.win,
 		Auto:          c.play.auto,
 		Round:         c.play.shown,
 		Risk:          c.play.riskShown,
-		Jackpots:      jackpotsFor(c.play.jackpots, c.play.game, c.play.bets[c.play.game]),
+		Jackpots:      jackpotsFor(s.Jackpots[:0], c.play.jackpots, c.play.game, c.play.bets[c.play.game]),
 		Message:       c.play.message,
 		MessageAmount: c.play.messageAmount,
 		Menu:          c.menus.menu,
+		Games:         s.Games[:0],
+		Tilts:         s.Tilts[:0],
+		Doors:         s.Doors[:0],
+		Lamps:         s.Lamps,
 	}
 	for _, g := range p.Games {
 		s.Games = append(s.Games, g.ID)
@@ -69,7 +82,11 @@ func (c *Cabinet) snapshot() *view.Snapshot {
 	s.RiskOffer = c.play.round != nil && c.play.round.phase == phaseRiskOffer
 	if len(c.cond.lockups) > 0 {
 		d := c.cond.lockups[0] // the one the attendant's key pays next
-		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}
+		if lockup == nil {
+			lockup = &view.Lockup{}
+		}
+		*lockup = view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}
+		s.Lockup = lockup
 	}
 	for _, t := range c.cond.tilts {
 		s.Tilts = append(s.Tilts, t.reason)
@@ -84,32 +101,57 @@ func (c *Cabinet) snapshot() *view.Snapshot {
 		}
 	}
 	sort.Strings(s.Doors)
-	s.Lamps = c.lamps(s.Mode)
+	if s.Lamps == nil {
+		s.Lamps = map[view.Button]view.Lamp{}
+	}
+	c.lamps(s.Mode, credit, s.Lamps)
 	s.Tower = c.tower()
-	return s
+}
+
+// published is a copy of the scratch snapshot that shares nothing the
+// loop writes again: what is published is never changed.
+func published(s *view.Snapshot) *view.Snapshot {
+	out := *s
+	out.Games = cloneOrNil(s.Games)
+	out.Jackpots = cloneOrNil(s.Jackpots)
+	out.Tilts = cloneOrNil(s.Tilts)
+	out.Doors = cloneOrNil(s.Doors)
+	out.Lamps = maps.Clone(s.Lamps)
+	if s.Lockup != nil {
+		l := *s.Lockup
+		out.Lockup = &l
+	}
+	return &out
+}
+
+func cloneOrNil[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return slices.Clone(s)
 }
 
 // lamps: a lamp is lit where its button does something now; Risk blinks
 // while a win may be gambled, Auto blinks while Auto plays.
-func (c *Cabinet) lamps(m view.Mode) map[view.Button]view.Lamp {
-	l := map[view.Button]view.Lamp{}
+func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view.Lamp) {
+	clear(l)
 	for _, b := range view.Buttons {
 		l[b] = view.LampOff
 	}
 	if c.menus.test != nil {
 		c.testLamps(l)
-		return l
+		return
 	}
 	on := func(b view.Button) { l[b] = view.LampOn }
 	switch m {
 	case view.ModeIdle:
-		if c.credit() >= c.play.bets[c.play.game] {
+		if credit >= c.play.bets[c.play.game] {
 			on(view.Start)
 			on(view.Auto)
 		}
 		on(view.BetPlus)
 		on(view.BetMinus)
-		if c.credit() > 0 {
+		if credit > 0 {
 			on(view.Collect)
 		}
 	case view.ModePresenting:
@@ -133,5 +175,4 @@ func (c *Cabinet) lamps(m view.Mode) map[view.Button]view.Lamp {
 		l[view.Auto] = view.LampBlink
 		on(view.Stop)
 	}
-	return l
 }
