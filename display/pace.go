@@ -1,9 +1,7 @@
 package display
 
 import (
-	"maps"
 	"math"
-	"slices"
 	"sync/atomic"
 	"time"
 
@@ -40,7 +38,7 @@ type pacer struct {
 	asked      atomic.Int64 // frames asked for, for tests
 
 	// the pacer goroutine's own: the last comparison, kept while neither
-	// pointer changes (the cabinet republishes every 5 ms)
+	// pointer changes
 	seen, seenDrawn *view.Snapshot
 	seenSame        bool
 }
@@ -118,27 +116,7 @@ func (p *pacer) run(stop <-chan struct{}) {
 	}
 }
 
-// sameView reports whether a and b draw the same: equal in everything but
-// Seq and Now, which the renderer does not read (it takes the instant
-// apart). The cabinet publishes a new snapshot on every tick (5 ms), so
-// pointer equality alone would redraw an idle screen every frame. Round,
-// Risk and Menu are compared by pointer: the cabinet keeps them while they
-// are unchanged, and a new pointer costs one redraw, never a stale screen.
-func sameView(a, b *view.Snapshot) bool {
-	if a == b {
-		return true
-	}
-	if a == nil || b == nil {
-		return false
-	}
-	return a.Mode == b.Mode && a.Market == b.Market && a.Language == b.Language &&
-		a.Currency == b.Currency && slices.Equal(a.Games, b.Games) && a.Game == b.Game &&
-		slices.Equal(a.Bets, b.Bets) && a.Bet == b.Bet && a.Credit == b.Credit && a.Win == b.Win &&
-		a.Auto == b.Auto && a.Round == b.Round && a.RiskOffer == b.RiskOffer && a.Risk == b.Risk &&
-		slices.Equal(a.Jackpots, b.Jackpots) &&
-		(a.Lockup == b.Lockup || a.Lockup != nil && b.Lockup != nil && *a.Lockup == *b.Lockup) &&
-		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.Doors, b.Doors) &&
-		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
-		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower && a.Sound == b.Sound &&
-		(a.Info == b.Info || a.Info != nil && b.Info != nil && *a.Info == *b.Info)
-}
+// sameView reports whether a and b draw the same (view.SameView). The
+// cabinet publishes a snapshot only when it changed, so changed() compares
+// contents once per publication (its pointer cache), not once per check.
+func sameView(a, b *view.Snapshot) bool { return view.SameView(a, b) }

@@ -1,10 +1,14 @@
 #!/usr/bin/env bash
 # run-check: what a newcomer does after cloning, checked by a machine.
 # `make run` (which installs its packages and builds) opens the devkit
-# cabinet in a window on a virtual X server; the keyboard, through XTEST as
-# a real keyboard, inserts a 5 EUR note (key 1) and starts a game (Space);
-# the ledger, read from outside with polaris-ledger, must show the note
-# credited and the stake wagered. Run it under xvfb-run (make run-check).
+# cabinet in a window on a virtual X server, its sound going to a PulseAudio
+# server with a null sink that this script starts. The keyboard, through
+# XTEST as a real keyboard: a 5 EUR note (key 1); the rules (I), which Start
+# only closes (no game is wagered from the rules screen); a game (Space),
+# whose sound is recorded from the sink's monitor and must not be silent;
+# a cash-out (C), the ticket taken from the chute and inserted again (0).
+# The ledger, read from outside with polaris-ledger, must show each step.
+# Run it under xvfb-run (make run-check).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,10 +16,25 @@ data=$(mktemp -d)
 log=$data/make-run.log
 cleanup() {
   [ -n "${pid:-}" ] && kill -TERM -- "-$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
+  [ -n "${rec:-}" ] && kill "$rec" 2>/dev/null || true
+  [ -n "${pulse:-}" ] && kill "$pulse" 2>/dev/null && wait "$pulse" 2>/dev/null || true
   rm -rf "$data"
 }
 trap cleanup EXIT
 fail() { echo "run-check: FAILED: $*" >&2; tail -20 "$log" >&2; exit 1; }
+
+# The audio server (platform.md §9): a null sink in a private runtime
+# directory; ALSA's default device is its pulse plugin, for the cabinet.
+scripts/install-packages.sh pulseaudio pulseaudio-utils libasound2-plugins
+export XDG_RUNTIME_DIR=$data/run HOME=$data/home
+mkdir -m 0700 "$XDG_RUNTIME_DIR" "$HOME"
+export PULSE_SERVER=unix:$XDG_RUNTIME_DIR/pulse/native ALSA_CONFIG_PATH=$data/asound.conf
+printf '</usr/share/alsa/alsa.conf>\npcm.!default { type pulse }\nctl.!default { type pulse }\n' > "$ALSA_CONFIG_PATH"
+pulseaudio --daemonize=no --exit-idle-time=-1 -n --load="module-null-sink sink_name=null" \
+  --load=module-native-protocol-unix > "$data/pulseaudio.log" 2>&1 &
+pulse=$!
+for _ in $(seq 100); do pactl info > /dev/null 2>&1 && break; sleep 0.1; done
+pactl info > /dev/null 2>&1 || { cat "$data/pulseaudio.log" >&2; fail "the audio server did not start"; }
 
 go build -o bin/polaris-ledger ./cmd/polaris-ledger
 start=$(date +%s)
@@ -40,9 +59,35 @@ waitmeter() { # waitmeter NAME MIN KEY: press KEY until meter NAME >= MIN (30 s)
     v=$(meter "$1"); v=${v:-0}
   done
 }
+press() { xdotool keydown "$1"; sleep 0.15; xdotool keyup "$1"; sleep 0.5; }
 waitmeter bills_in_value 500 1     # the acceptor may still be enabling: press again
+
+# The rules screen from idle: Start there only closes it.
+press i
+sleep 1
+press space
+sleep 2
+wagered=$(meter coin_in)
+[ "${wagered:-0}" = 0 ] || fail "Start on the rules screen wagered $wagered (the rules did not open, or Start played)"
+echo "run-check: the rules opened (I) and Start closed them without a game"
+
+# A game with its sound recorded from the null sink's monitor.
+parec -d null.monitor --raw --format=s16le --rate=48000 --channels=1 "$data/rec.raw" &
+rec=$!
+sleep 0.3
 waitmeter coin_in 1 space
-echo "run-check: note credited ($(meter bills_in_value) cents in), a game played ($(meter coin_in) cents wagered)"
+sleep 3
+kill "$rec"; wait "$rec" 2>/dev/null || true; rec=
+peak=$(od -An -v -t d2 "$data/rec.raw" | awk '{for(i=1;i<=NF;i++){v=$i<0?-$i:$i; if(v>m)m=v}} END{print m+0}')
+[ "$peak" -ge 3000 ] || fail "the game's sound reached the audio server at peak $peak of 32768 (silent)"
+echo "run-check: note credited ($(meter bills_in_value) cents in), a game played ($(meter coin_in) cents wagered), its sound at peak $peak of 32768"
+
+# Cash out, take the ticket from the chute, insert it again. Collect may
+# first take a win instead of Risk: press until a voucher is out.
+waitmeter tickets_out_count 1 c
+press p
+waitmeter tickets_in_count 1 0
+echo "run-check: a voucher of $(meter tickets_out_value) cents out, taken from the chute and inserted again ($(meter tickets_in_value) cents in)"
 kill -TERM -- "-$pid"
 wait "$pid" 2>/dev/null || true
 pid=

@@ -93,6 +93,9 @@ type App struct {
 	Market  *market.Profile
 
 	cab *cabinet.Cabinet // set before any device event can arrive
+	// metersDue: the cabinet committed a ledger write since the hard
+	// meters last re-read what they are owed (kickMeters, lampLoop).
+	metersDue chan struct{}
 
 	signingKey ed25519.PublicKey
 	remote     *link.Client // a remote central system's link, owned here
@@ -143,7 +146,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	started := &App{Opt: o, Market: prof}
+	started := &App{Opt: o, Market: prof, metersDue: make(chan struct{}, 1)}
 	a = started
 	defer func() {
 		if err != nil { // `return nil, err` has already set a to nil
@@ -169,7 +172,8 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if o.SoftwareError != "" {
 		// Before any device or network traffic: nothing is opened.
 		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger,
-			Central: refused{}, Timing: o.Timing, SoftwareError: o.SoftwareError, SoftwareVersion: o.SoftwareVersion, Logf: o.Logf, Heartbeat: beat})
+			Central: refused{}, Timing: o.Timing, Software: cabinet.Software{Error: o.SoftwareError, Version: o.SoftwareVersion},
+			Hooks: cabinet.Hooks{Logf: o.Logf, Heartbeat: beat}})
 		if err != nil {
 			return nil, err
 		}
@@ -217,11 +221,11 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		a.unregister("printer")
 	}
 	cfg := cabinet.Config{
-		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
+		ID: o.CabinetID, Site: cabinet.Site{Name: o.Site, ID: o.SiteID}, Market: prof, Ledger: a.Ledger,
 		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing,
-		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up, Logf: o.Logf,
-		SoftwareID: o.SoftwareID, SoftwareVersion: o.SoftwareVersion,
-		Heartbeat: beat,
+		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up,
+		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion},
+		Hooks:    cabinet.Hooks{Logf: o.Logf, Heartbeat: beat, MetersChanged: a.kickMeters},
 	}
 	if a.Board.Acceptor != nil {
 		cfg.Acceptor = a.Board.Acceptor
@@ -441,61 +445,58 @@ func (a *App) gpioEvent(e gpio.Event) {
 	}
 }
 
-// lampLoop shows the snapshot's lamps and tower on the board.
+// lampLoop shows the snapshot's lamps and tower on the board, once per
+// published snapshot (the cabinet publishes only what changed), and kicks
+// the hard meters when the cabinet says the ledger moved (kickMeters).
 func (a *App) lampLoop(ctx context.Context) {
-	t := time.NewTicker(20 * time.Millisecond)
-	defer t.Stop()
 	var last map[view.Button]view.Lamp
 	lastTower := ""
-	type moneyState struct {
-		credit, amount engine.Money
-		round          uint64
-		lockup         bool
-		message        string
-		mode           view.Mode // a settlement ends presenting: games played moved
-	}
-	var lastMoney moneyState
 	for {
+		changed := a.Cabinet.Changed() // before View: no publication is missed
+		if s := a.Cabinet.View(); s != nil && a.Board.GPIO != nil {
+			for _, in := range gpio.Buttons() {
+				b, _ := in.Button()
+				if last != nil && last[b] == s.Lamps[b] {
+					continue
+				}
+				p := gpio.Off
+				switch s.Lamps[b] {
+				case view.LampOn:
+					p = gpio.On
+				case view.LampBlink:
+					p = gpio.BlinkSlow
+				}
+				a.Board.GPIO.SetLamp(in, p)
+			}
+			last = s.Lamps
+			if s.Tower != lastTower {
+				lastTower = s.Tower
+				a.setTower(s.Tower)
+			}
+		}
 		select {
 		case <-ctx.Done():
 			return
-		case <-t.C:
-		}
-		s := a.Cabinet.View()
-		if s == nil || a.Board.GPIO == nil {
-			continue
-		}
-		ms := moneyState{credit: s.Credit, amount: s.MessageAmount, lockup: s.Lockup != nil, message: s.Message, mode: s.Mode}
-		if s.Round != nil {
-			ms.round = s.Round.Number
-		}
-		if ms != lastMoney {
-			// Money moved or a game ended: the hard meters pulse whatever
-			// the ledger now says they are owed (the count is re-read there).
-			lastMoney = ms
-			for _, m := range []gpio.Meter{gpio.MeterIn, gpio.MeterOut, gpio.MeterDrop, gpio.MeterJackpot, gpio.MeterGames} {
-				a.Board.GPIO.Kick(m)
+		case <-changed:
+		case <-a.metersDue:
+			if a.Board.GPIO != nil {
+				// The count is re-read from the ledger, never passed here.
+				for _, m := range []gpio.Meter{gpio.MeterIn, gpio.MeterOut, gpio.MeterDrop, gpio.MeterJackpot, gpio.MeterGames} {
+					a.Board.GPIO.Kick(m)
+				}
 			}
 		}
-		for _, in := range gpio.Buttons() {
-			b, _ := in.Button()
-			if last != nil && last[b] == s.Lamps[b] {
-				continue
-			}
-			p := gpio.Off
-			switch s.Lamps[b] {
-			case view.LampOn:
-				p = gpio.On
-			case view.LampBlink:
-				p = gpio.BlinkSlow
-			}
-			a.Board.GPIO.SetLamp(in, p)
-		}
-		last = s.Lamps
-		if s.Tower != lastTower {
-			lastTower = s.Tower
-			a.setTower(s.Tower)
-		}
+	}
+}
+
+// kickMeters is the cabinet's MetersChanged: a ledger write committed, so
+// the hard meters must re-read what they are owed. It runs on the
+// cabinet's loop, which must never wait for the GPIO bank (a wedged bank
+// holds the controller's lock): it only marks them due for lampLoop.
+func (a *App) kickMeters() {
+	select {
+	case a.metersDue <- struct{}{}:
+	default: // already due
 	}
 }
 

@@ -51,6 +51,12 @@ func TestDevkitCabinetPlays(t *testing.T) {
 		return s.Credit == 1000
 	})
 	t.Logf("last insert: %v", err2)
+	// The lamps follow the snapshots the cabinet publishes (lampLoop waits
+	// on Changed): with credit for a bet, Start is lit.
+	waitFor(t, a.App, "Start lamp lit", func(*view.Snapshot) bool {
+		on, _ := a.Board.FakeGPIO.Output("LAMP_START")
+		return on
+	})
 	press := func(in gpio.Input) {
 		a.Board.SetInput(in, true)
 		time.Sleep(60 * time.Millisecond)

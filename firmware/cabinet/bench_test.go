@@ -3,7 +3,9 @@ package cabinet
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"sort"
+	"syscall"
 	"testing"
 	"time"
 
@@ -108,4 +110,33 @@ func newBenchRig(b testing.TB) *rig {
 		r.insertNote(5000, 0)
 	}
 	return r
+}
+
+// BenchmarkIdleCabinet is one second of an idle cabinet with credit (the
+// rig's loop ticks every millisecond): the snapshots it publishes, the
+// allocations and the process's CPU time in that second (the embedded
+// central system's idle goroutines included).
+func BenchmarkIdleCabinet(b *testing.B) {
+	r := newBenchRig(b)
+	r.idle()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	seq0, allocs0, cpu0 := r.cab.View().Seq, ms.Mallocs, processCPU()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		time.Sleep(time.Second)
+	}
+	b.StopTimer()
+	runtime.ReadMemStats(&ms)
+	n := float64(b.N)
+	b.ReportMetric(float64(r.cab.View().Seq-seq0)/n, "snapshots/s")
+	b.ReportMetric(float64(ms.Mallocs-allocs0)/n, "allocs/s")
+	b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Millisecond)/n, "cpu-ms/s")
+}
+
+// processCPU is the process's user and system time so far.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }

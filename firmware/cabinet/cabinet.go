@@ -3,17 +3,15 @@
 // doors, device events, central replies and timer ticks. Each money or game
 // step is journaled in the ledger before its effect (house rule 2); calls
 // to the central system and to devices run off the loop and come back as
-// events. After every event the loop publishes an immutable view snapshot.
+// events. After an event that changed what the screen shows the loop
+// publishes an immutable view snapshot with the next sequence number.
 package cabinet
 
 import (
 	"context"
 	"crypto/ed25519"
 	"errors"
-	"fmt"
-	"sort"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock"
@@ -29,8 +27,7 @@ import (
 // Config is what a cabinet is built from.
 type Config struct {
 	ID     string // cabinet id, as in its certificate
-	Site   string // printed on vouchers
-	SiteID string
+	Site   Site   // printed on vouchers
 	Market *market.Profile
 	Ledger *ledger.Ledger
 	// Central is the central system; its link state and notices arrive as
@@ -43,16 +40,7 @@ type Config struct {
 	Timing   Timing
 	// CallTimeout bounds each call to the central system and to devices.
 	CallTimeout time.Duration
-	// SoftwareError, when set, is why software verification failed at
-	// start: the cabinet shows it and refuses play and money (check 8).
-	SoftwareError string
-	// SoftwareID names the running software: the verified manifest's
-	// digest, or in a development build the binary's build id. A change
-	// since the last start locks the cabinet until a technician accepts
-	// it (check 9). Empty: not checked.
-	SoftwareID string
-	// SoftwareVersion is shown on the audit page (check 29).
-	SoftwareVersion string
+	Software    Software
 	// SigningKey verifies outcomes again when a round is recovered.
 	SigningKey ed25519.PublicKey
 	// LinkUp is the link state at start; afterwards LinkState events.
@@ -60,27 +48,71 @@ type Config struct {
 	// StorageLow is the free space under which the ledger's storage tilts
 	// (check 27); 0 means DefaultStorageLow.
 	StorageLow int64
-	// Heartbeat, when set, is called on every timer tick of the loop: the
-	// watchdog (firmware/health) is fed only while the loop runs.
+	Hooks      Hooks
+}
+
+// Site is the hall the cabinet stands in.
+type Site struct {
+	Name string
+	ID   string
+}
+
+// Software is what runs and whether it was verified.
+type Software struct {
+	// Error, when set, is why software verification failed at start: the
+	// cabinet shows it and refuses play and money (check 8).
+	Error string
+	// ID names the running software: the verified manifest's digest, or in
+	// a development build the binary's build id. A change since the last
+	// start locks the cabinet until a technician accepts it (check 9).
+	// Empty: not checked.
+	ID string
+	// Version is shown on the audit page (check 29).
+	Version string
+}
+
+// Hooks are the cabinet's calls out, all made on its loop; each may be nil.
+type Hooks struct {
+	// Heartbeat is called on every timer tick of the loop: the watchdog
+	// (firmware/health) is fed only while the loop runs.
 	Heartbeat func()
-	// Logf, when set, receives a line for every tilt and refusal.
+	// MetersChanged is called after an event whose handling committed a
+	// ledger write: the board's hard meters re-read what they are owed
+	// instead of polling. It must not block.
+	MetersChanged func()
+	// Logf receives a line for every tilt and refusal.
 	Logf func(format string, args ...any)
 }
 
 // Cabinet is the state machine. Create with New, run with Run; everything
-// else goes through Post.
+// else goes through Post. Its state is in parts, each owned by the files
+// that change it and all on the loop's goroutine: play (the round and its
+// presentation, play.go, risk.go), cond (what stops play, conditions.go,
+// read only through the priority table in priority.go), moneyIn (the
+// acceptor's escrow) and cashOut (vouchers), both in money.go, menus (the
+// keys' pages and test mode, menus.go, testmode.go) and pub (the snapshot,
+// snapshot.go, a pure function of the others).
 type Cabinet struct {
 	cfg    Config
 	led    *ledger.Ledger
 	events chan Event
-	snap   atomic.Pointer[view.Snapshot]
-	seq    uint64
+	pub    publisher
 
-	ctx    context.Context
-	cancel context.CancelFunc
-	wg     sync.WaitGroup
+	ctx        context.Context
+	cancel     context.CancelFunc
+	wg         sync.WaitGroup
+	poweredOff bool
 
-	// player-facing state
+	play    playState
+	cond    condState
+	moneyIn moneyInState
+	cashOut cashOutState
+	menus   menuState
+}
+
+// playState is the player-facing state: the game, the bets, Auto, the
+// round and what of it is on screen.
+type playState struct {
 	game         engine.GameID
 	bets         map[engine.GameID]engine.Money // kept between games (MS-2)
 	auto         bool
@@ -94,45 +126,58 @@ type Cabinet struct {
 	shown     *view.Round // the last round on screen
 	riskShown *view.RiskView
 
-	// conditions that stop play
-	doors   map[string]bool
-	tilts   map[string]tilt
-	lockups []ledger.Doc // handpays waiting for the attendant
-	// handpayChoice: the attendant's key is on a large-win lockup the
-	// market lets go to the credit meter; Start or the key back decides.
-	handpayChoice bool
-	test          *testState // test mode (check 28), nil outside it
-	info          *infoState // the player's information pages (info.go), nil outside them
-	sound         soundState // the volume and the sound test (info.go)
-	keys          map[string]bool
-	linkUp        bool
-	disabled      string // reason the central system disabled the cabinet
-	ramError      bool
-	started       bool // power-up recovery is done
-	poweredOff    bool
-
-	// money documents in flight
-	escrow        *escrowState
-	hooked        *id003.Document // stacked through BeforeAck; its Stacked event follows
-	cashout       *cashoutState
-	printerFaults printer.Faults
-	ticketInChute bool // the last voucher waits to be taken
-	acceptorOn    bool // last command sent: enabled
-	acceptorKnown bool
-
 	jackpots      []view.Jackpot
-	message       string
-	menu          *view.MenuPage
-	menuPage      int
-	recall        []recallGame // read when a menu opens
-	recallStep    int          // the step on a recall page
+	message       string // the status line (view.Msg*)
 	messageAmount engine.Money
+}
+
+// condState is what may stop play; the priority table (priority.go) is
+// the one reader that decides what it blocks.
+type condState struct {
+	doors    map[string]bool
+	tilts    map[string]tilt
+	lockups  []ledger.Doc // handpays waiting for the attendant
+	keys     map[string]bool
+	linkUp   bool
+	disabled string // reason the central system disabled the cabinet
+	ramError bool
+	started  bool // power-up recovery is done
 
 	off      *offState // the last power-down, as power-up found it (check 18)
 	lastBeat time.Time // last heartbeat written to the ledger
+}
 
-	printerOnline bool      // the printer's status has been read since power-up
+// moneyInState is the acceptor's side: the document in escrow and the
+// acceptor's last command.
+type moneyInState struct {
+	escrow        *escrowState
+	hooked        *id003.Document // stacked through BeforeAck; its Stacked event follows
+	acceptorOn    bool            // last command sent: enabled
+	acceptorKnown bool
 	reconcileAt   time.Time // when pending escrows of a past power-up count as returned
+}
+
+// cashOutState is the printer's side: the voucher being issued and what
+// the printer last reported.
+type cashOutState struct {
+	voucher       *cashoutState
+	printerFaults printer.Faults
+	ticketInChute bool // the last voucher waits to be taken
+	printerOnline bool // the printer's status has been read since power-up
+}
+
+// menuState is the keys' pages and test mode.
+type menuState struct {
+	menu       *view.MenuPage
+	menuPage   int
+	recall     []recallGame // read when a menu opens
+	recallStep int          // the step on a recall page
+	test       *testState   // test mode (check 28), nil outside it
+	// handpayChoice: the attendant's key is on a large-win lockup the
+	// market lets go to the credit meter; Start or the key back decides.
+	handpayChoice bool
+	info          *infoState // the player's information pages (info.go), nil outside them
+	sound         soundState // the volume and the sound test (info.go)
 }
 
 type tilt struct {
@@ -157,25 +202,23 @@ func New(cfg Config) (*Cabinet, error) {
 	if cfg.CallTimeout == 0 {
 		cfg.CallTimeout = 10 * time.Second
 	}
-	if cfg.Logf == nil {
-		cfg.Logf = func(string, ...any) {}
+	if cfg.Hooks.Logf == nil {
+		cfg.Hooks.Logf = func(string, ...any) {}
 	}
 	c := &Cabinet{
-		cfg:           cfg,
-		led:           cfg.Ledger,
-		events:        make(chan Event, 256),
-		bets:          map[engine.GameID]engine.Money{},
-		doors:         map[string]bool{},
-		tilts:         map[string]tilt{},
-		keys:          map[string]bool{},
-		linkUp:        cfg.LinkUp,
-		printerFaults: printer.Faults{},
+		cfg:     cfg,
+		led:     cfg.Ledger,
+		events:  make(chan Event, 256),
+		play:    playState{bets: map[engine.GameID]engine.Money{}},
+		cond:    condState{doors: map[string]bool{}, tilts: map[string]tilt{}, keys: map[string]bool{}, linkUp: cfg.LinkUp},
+		cashOut: cashOutState{printerFaults: printer.Faults{}},
 	}
 	for _, g := range cfg.Market.Games {
-		c.bets[g.ID] = g.DefaultStake // MS-6: the default bet after start-up
+		c.play.bets[g.ID] = g.DefaultStake // MS-6: the default bet after start-up
 	}
-	c.game = cfg.Market.Games[0].ID
+	c.play.game = cfg.Market.Games[0].ID
 	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.pub.init()
 	c.publish()
 	return c, nil
 }
@@ -190,7 +233,11 @@ func (c *Cabinet) Post(e Event) {
 }
 
 // View returns the latest snapshot; safe from any goroutine.
-func (c *Cabinet) View() *view.Snapshot { return c.snap.Load() }
+func (c *Cabinet) View() *view.Snapshot { return c.pub.snap.Load() }
+
+// Changed returns a channel closed when the next snapshot is published:
+// a consumer waits on it instead of polling View; safe from any goroutine.
+func (c *Cabinet) Changed() <-chan struct{} { return *c.pub.next.Load() }
 
 // Do runs fn on the loop and waits: for tests and the scenario runner to
 // read state consistently.
@@ -211,7 +258,7 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		c.wg.Wait()
 	}()
 	c.powerUp()
-	c.started = true
+	c.cond.started = true
 	c.publish()
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -227,7 +274,19 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		if c.poweredOff {
 			return nil
 		}
+		c.tellMeters()
 		c.publish()
+	}
+}
+
+// tellMeters calls MetersChanged once after an event that committed a
+// ledger write (the ledger's sequence moved).
+func (c *Cabinet) tellMeters() {
+	if seq := c.led.Seq(); seq != c.pub.ledgerSeq {
+		c.pub.ledgerSeq = seq
+		if c.cfg.Hooks.MetersChanged != nil {
+			c.cfg.Hooks.MetersChanged()
+		}
 	}
 }
 
@@ -268,7 +327,7 @@ func (c *Cabinet) handle(e Event) {
 	case LinkState:
 		c.linkState(e.Up)
 	case JackpotValues:
-		c.jackpots = e.Values
+		c.play.jackpots = e.Values
 	case StorageHealth:
 		c.storageHealth(e)
 	case CentralCommand:
@@ -295,20 +354,10 @@ func (c *Cabinet) handle(e Event) {
 		c.printerEvent(e.E)
 	case deviceDone:
 		if e.err != nil {
-			c.cfg.Logf("cabinet: %s: %v", e.what, e.err)
+			c.cfg.Hooks.Logf("cabinet: %s: %v", e.what, e.err)
 		}
 	}
 	c.updateAcceptor()
-}
-
-// ledgerFailed handles a refused ledger write: a RAM error stops
-// everything; anything else is a bug or a conflict and tilts.
-func (c *Cabinet) ledgerFailed(what string, err error) {
-	if errors.Is(err, ledger.ErrRAMError) {
-		c.ramError = true
-		return
-	}
-	c.setTilt("ledger", fmt.Sprintf("ledger refused %s: %v", what, err), true)
 }
 
 // verify checks both ledger copies (check 2): before and after every game
@@ -323,30 +372,28 @@ func (c *Cabinet) verify(reason string) bool {
 }
 
 func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
-	if err := c.led.LogEvent(kind, source, text, int64(amount), nil); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.ramError = true
-	}
+	c.refused("the event "+kind, c.led.LogEvent(kind, source, text, int64(amount), nil), recordWrite)
 }
 
 // say sets the status line (view.Msg*), with the amount it names or 0.
 func (c *Cabinet) say(msg string, amount engine.Money) {
-	c.message, c.messageAmount = msg, amount
+	c.play.message, c.play.messageAmount = msg, amount
 }
 
 func (c *Cabinet) setTilt(key, reason string, manual bool) {
-	if old, ok := c.tilts[key]; ok && old.reason == reason {
+	if old, ok := c.cond.tilts[key]; ok && old.reason == reason {
 		return
 	}
-	c.tilts[key] = tilt{reason: reason, source: key, manual: manual}
+	c.cond.tilts[key] = tilt{reason: reason, source: key, manual: manual}
 	c.saveTilts()
-	c.cfg.Logf("cabinet: tilt %s: %s", key, reason)
+	c.cfg.Hooks.Logf("cabinet: tilt %s: %s", key, reason)
 	c.logEvent("tilt", key, reason, 0)
-	c.auto = false
+	c.play.auto = false
 }
 
 func (c *Cabinet) clearTilt(key string) {
-	if _, ok := c.tilts[key]; ok {
-		delete(c.tilts, key)
+	if _, ok := c.cond.tilts[key]; ok {
+		delete(c.cond.tilts, key)
 		c.saveTilts()
 		c.logEvent("tilt_cleared", key, "", 0)
 	}
@@ -358,10 +405,8 @@ func (c *Cabinet) credit() engine.Money {
 	return engine.Money(cr)
 }
 
-func (c *Cabinet) softwareRefused() bool { return c.cfg.SoftwareError != "" }
-
 func (c *Cabinet) doorOpen() bool {
-	for _, o := range c.doors {
+	for _, o := range c.cond.doors {
 		if o {
 			return true
 		}
@@ -369,135 +414,13 @@ func (c *Cabinet) doorOpen() bool {
 	return false
 }
 
-// blocked says why no new game, cash-out or money-in may start now, or "".
-func (c *Cabinet) blocked() string {
-	switch {
-	case c.cfg.SoftwareError != "":
-		return "software"
-	case c.ramError:
-		return "ram_error"
-	case c.doorOpen():
-		return "door_open"
-	case len(c.tilts) > 0:
-		return "tilt"
-	case len(c.lockups) > 0:
-		return "lockup"
-	case c.menu != nil || c.keys["technician"] || c.keys["attendant"]:
-		return "menu"
-	case !c.linkUp:
-		return "link_down"
-	case c.disabled != "":
-		return "disabled"
-	}
-	return ""
-}
-
-func (c *Cabinet) mode() view.Mode {
-	switch {
-	case !c.started:
-		return view.ModeStarting
-	case c.menu != nil:
-		// A key turned on shows its pages over any state it may be
-		// opened in (recall in error states, check 11; audit, check 29).
-		return view.ModeMenu
-	case c.cfg.SoftwareError != "":
-		return view.ModeSoftware
-	case c.ramError:
-		return view.ModeRAMError
-	case c.doorOpen():
-		return view.ModeDoorOpen
-	case len(c.tilts) > 0:
-		return view.ModeTilt
-	case len(c.lockups) > 0:
-		return view.ModeLockup
-	case c.info != nil:
-		return view.ModeInfo
-	}
-	if r := c.round; r != nil {
-		switch r.phase {
-		case phaseWaitOutcome:
-			if !c.linkUp {
-				return view.ModeOutOfService
-			}
-			return view.ModeWagering
-		case phaseRisk:
-			return view.ModeRisk
-		default:
-			return view.ModePresenting
-		}
-	}
-	if c.cashout != nil {
-		return view.ModeCashout
-	}
-	if !c.linkUp {
-		return view.ModeOutOfService
-	}
-	if c.disabled != "" {
-		return view.ModeDisabled
-	}
-	return view.ModeIdle
-}
-
-func (c *Cabinet) publish() {
-	c.seq++
-	p := c.cfg.Market
-	s := &view.Snapshot{
-		Seq:           c.seq,
-		Now:           c.now(),
-		Mode:          c.mode(),
-		Market:        p.ID,
-		Language:      p.Language,
-		Currency:      view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
-		Game:          c.game,
-		Bet:           c.bets[c.game],
-		Credit:        c.credit(),
-		Win:           c.win,
-		Auto:          c.auto,
-		Round:         c.shown,
-		Risk:          c.riskShown,
-		Jackpots:      jackpotsFor(c.jackpots, c.game, c.bets[c.game]),
-		Message:       c.message,
-		MessageAmount: c.messageAmount,
-		Menu:          c.menu,
-		Sound:         c.soundView(),
-		Info:          c.infoView(),
-	}
-	for _, g := range p.Games {
-		s.Games = append(s.Games, g.ID)
-	}
-	if g, ok := p.Game(c.game); ok {
-		s.Bets = g.Stakes
-	}
-	s.RiskOffer = c.round != nil && c.round.phase == phaseRiskOffer
-	if len(c.lockups) > 0 {
-		d := c.lockups[0] // the one the attendant's key pays next
-		s.Lockup = &view.Lockup{Kind: string(d.Kind), Amount: engine.Money(d.Amount)}
-	}
-	for _, t := range c.tilts {
-		s.Tilts = append(s.Tilts, t.reason)
-	}
-	if c.softwareRefused() {
-		s.Tilts = append(s.Tilts, c.cfg.SoftwareError)
-	}
-	sort.Strings(s.Tilts)
-	for d, o := range c.doors {
-		if o {
-			s.Doors = append(s.Doors, d)
-		}
-	}
-	sort.Strings(s.Doors)
-	s.Lamps = c.lamps(s.Mode)
-	s.Tower = c.tower()
-	c.snap.Store(s)
-}
-
 func (c *Cabinet) tower() string {
 	switch {
 	case c.doorOpen():
 		return "door"
-	case len(c.lockups) > 0:
+	case len(c.cond.lockups) > 0:
 		return "call"
-	case len(c.tilts) > 0 || c.ramError:
+	case len(c.cond.tilts) > 0 || c.cond.ramError:
 		return "tilt"
 	}
 	return "off"
@@ -536,8 +459,8 @@ func (c *Cabinet) hook(fn func() error) error {
 // jackpotsFor are the meters a player of game at stake can win: its
 // progressive pools and its fixed jackpots at that stake. A fixed amount
 // of another stake is never shown (WS-10 pays multiples of the stake).
-func jackpotsFor(all []view.Jackpot, game engine.GameID, stake engine.Money) []view.Jackpot {
-	var out []view.Jackpot
+// They are appended to out.
+func jackpotsFor(out, all []view.Jackpot, game engine.GameID, stake engine.Money) []view.Jackpot {
 	for _, j := range all {
 		if (j.Game == "" || j.Game == game) && (j.Stake == 0 || j.Stake == stake) {
 			out = append(out, j)

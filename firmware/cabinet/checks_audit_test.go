@@ -19,7 +19,7 @@ import (
 // and recall pages. The key opens no menu during a round or a cash-out,
 // unless a fault (here a door) stopped it; the refusal is logged.
 func TestCheck29AuditScreens(t *testing.T) {
-	r := newRig(t, "demo", withTiming(DefaultTiming), func(c *Config) { c.SoftwareVersion, c.SoftwareID = "1.2.3+test", "sha256:feedface" })
+	r := newRig(t, "demo", withTiming(DefaultTiming), func(c *Config) { c.Software.Version, c.Software.ID = "1.2.3+test", "sha256:feedface" })
 	r.idle()
 	r.insertNote(5000, 2)
 	r.cab.Post(Key{Name: "technician", On: true})
@@ -63,7 +63,7 @@ func TestCheck29AuditScreens(t *testing.T) {
 			t.Fatalf("check 29: the %s key opened a menu during play", k)
 		}
 		r.cab.Post(Key{Name: k, On: false})
-		r.cab.Do(func() { r.cab.message = "" })
+		r.cab.Do(func() { r.cab.play.message = "" })
 	}
 	if n := len(r.eventsOf(seq, "menu_refused")); n != 2 {
 		t.Fatalf("check 29: %d refusals logged, want 2", n)
@@ -82,11 +82,11 @@ func TestCheck29AuditScreens(t *testing.T) {
 	var opened bool
 	r.cab.Do(func() {
 		c := r.cab
-		c.cashout = &cashoutState{doc: 1}
+		c.cashOut.voucher = &cashoutState{doc: 1}
 		c.key("technician", true)
-		opened = c.menu != nil
+		opened = c.menus.menu != nil
 		c.key("technician", false)
-		c.cashout = nil
+		c.cashOut.voucher = nil
 	})
 	if opened {
 		t.Fatal("check 29: the technician key opened a menu during a cash-out")

@@ -205,7 +205,7 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 				r.until("a free spin on screen", 100*time.Millisecond, func(*view.Snapshot) bool {
 					step := 0
 					r.cab.Do(func() {
-						if c := r.cab.round; c != nil {
+						if c := r.cab.play.round; c != nil {
 							step = c.step
 						}
 					})
@@ -227,8 +227,10 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 					if s.Round == nil || s.Mode != view.ModePresenting {
 						return false
 					}
-					tl := s.Round.Timeline[0]
-					return !s.Now.Before(tl.Wins) && s.Now.Before(tl.End)
+					// The cabinet's clock: a snapshot is published only when
+					// it changes, so its Now is the instant of the last change.
+					tl, now := s.Round.Timeline[0], r.clock.Now()
+					return !now.Before(tl.Wins) && now.Before(tl.End)
 				})
 				n = openRound(r)
 				lr, _ := r.led.OpenRound()

@@ -30,7 +30,7 @@ func (r *rig) blockedFor(what string) {
 	time.Sleep(10 * time.Millisecond)
 	r.cab.Do(func() {})
 	var round bool
-	r.cab.Do(func() { round = r.cab.round != nil || r.cab.cashout != nil })
+	r.cab.Do(func() { round = r.cab.play.round != nil || r.cab.cashOut.voucher != nil })
 	if round || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out || r.acc.isEnabled() {
 		r.t.Fatalf("%s: play, cash-out or money in was not refused", what)
 	}
@@ -408,7 +408,7 @@ func TestTicketAgainBeforeItsConfirmationIsRefused(t *testing.T) {
 	number := r.redeemUnconfirmed()
 	for i, what := range []string{"before the confirmation", "again"} {
 		seq := r.lastEventSeq()
-		r.cab.Do(func() { r.cab.message = "" })
+		r.cab.Do(func() { r.cab.play.message = "" })
 		r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
 		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
 		r.until(what+": returned", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })

@@ -205,13 +205,13 @@ func (r *rig) takeTicket() {
 	r.t.Helper()
 	r.until("ticket in the chute", time.Millisecond, func(*view.Snapshot) bool {
 		var in bool
-		r.cab.Do(func() { in = r.cab.ticketInChute })
+		r.cab.Do(func() { in = r.cab.cashOut.ticketInChute })
 		return in
 	})
 	r.prn.TakeTicket()
 	r.until("ticket taken", time.Millisecond, func(*view.Snapshot) bool {
 		var in bool
-		r.cab.Do(func() { in = r.cab.ticketInChute })
+		r.cab.Do(func() { in = r.cab.cashOut.ticketInChute })
 		return !in
 	})
 }

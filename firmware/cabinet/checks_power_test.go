@@ -15,7 +15,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
-func withSoftwareID(id string) rigOption { return func(c *Config) { c.SoftwareID = id } }
+func withSoftwareID(id string) rigOption { return func(c *Config) { c.Software.ID = id } }
 
 // events of kind since seq.
 func (r *rig) eventsOf(seq uint64, kind string) []ledger.Event {

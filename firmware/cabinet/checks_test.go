@@ -55,7 +55,7 @@ func TestCheck23NoCashoutDuringARound(t *testing.T) {
 	r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
 	r.press(view.Collect)
 	var cashout bool
-	r.cab.Do(func() { cashout = r.cab.cashout != nil })
+	r.cab.Do(func() { cashout = r.cab.cashOut.voucher != nil })
 	time.Sleep(20 * time.Millisecond)
 	if cashout || len(r.prn.Printed) != 0 || r.cab.View().Mode == view.ModeCashout {
 		t.Fatalf("check 23: Collect during the presentation started a cash-out (printed %d)", len(r.prn.Printed))

@@ -37,7 +37,7 @@ const volumeKey = "sound.volume"
 // needs no central system).
 func (c *Cabinet) infoAllowed() bool {
 	b := c.blocked()
-	return c.round == nil && c.cashout == nil && c.test == nil && c.menu == nil && (b == "" || b == "link_down" || b == "disabled")
+	return c.play.round == nil && c.cashOut.voucher == nil && c.menus.test == nil && c.menus.menu == nil && (b == "" || b == "link_down" || b == "disabled")
 }
 
 // enterInfo opens the first page for the selected game.
@@ -45,37 +45,37 @@ func (c *Cabinet) enterInfo() {
 	if !c.infoAllowed() {
 		return
 	}
-	c.auto, c.pendingStart = false, false
-	c.info = &infoState{}
+	c.play.auto, c.play.pendingStart = false, false
+	c.menus.info = &infoState{}
 }
 
 // infoPress: Bet+ and Bet− page, Info, Collect or Start close. Start does
 // not start a game from the rules: the player sees the game first.
 func (c *Cabinet) infoPress(b view.Button) {
-	n := len(view.InfoPages(c.game))
+	n := len(view.InfoPages(c.play.game))
 	switch b {
 	case view.BetPlus:
-		c.info.page = (c.info.page + 1) % n
+		c.menus.info.page = (c.menus.info.page + 1) % n
 	case view.BetMinus:
-		c.info.page = (c.info.page + n - 1) % n
+		c.menus.info.page = (c.menus.info.page + n - 1) % n
 	case view.InfoButton, view.Collect, view.Start:
-		c.info = nil
+		c.menus.info = nil
 	}
 }
 
 // infoView is the snapshot's Info.
 func (c *Cabinet) infoView() *view.Info {
-	if c.info == nil {
+	if c.menus.info == nil {
 		return nil
 	}
-	stake := c.bets[c.game]
+	stake := c.play.bets[c.play.game]
 	mi := c.cfg.Market.Info
 	if mi == nil {
 		mi = &market.InfoDefault
 	}
-	v := &view.Info{Page: c.info.page, Game: c.game, Stake: stake, MaxWin: maxWin(c.game, stake),
+	v := &view.Info{Page: c.menus.info.page, Game: c.play.game, Stake: stake, MaxWin: maxWin(c.play.game, stake),
 		Helpline: mi.Helpline, MinAge: mi.MinAge, RTPNote: mi.RTPNote}
-	v.RTP, v.RTPKnown = gameRTP(c.game, stake)
+	v.RTP, v.RTPKnown = gameRTP(c.play.game, stake)
 	return v
 }
 
@@ -107,20 +107,20 @@ func (c *Cabinet) soundView() view.Sound {
 	if ms == nil {
 		ms = &market.DefaultSound
 	}
-	if !c.sound.loaded {
-		c.sound.loaded, c.sound.volume = true, -1
+	if !c.menus.sound.loaded {
+		c.menus.sound.loaded, c.menus.sound.volume = true, -1
 		if v, ok := c.led.Config(volumeKey); ok {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 100 {
-				c.sound.volume = n
+				c.menus.sound.volume = n
 			}
 		}
 	}
 	s := view.Sound{Volume: ms.Volume, AttractSilent: !ms.Attract}
-	if c.sound.volume >= 0 {
-		s.Volume = c.sound.volume
+	if c.menus.sound.volume >= 0 {
+		s.Volume = c.menus.sound.volume
 	}
-	if c.test != nil {
-		s.Muted, s.Test, s.TestSeq = true, c.sound.testCue, c.sound.test
+	if c.menus.test != nil {
+		s.Muted, s.Test, s.TestSeq = true, c.menus.sound.testCue, c.menus.sound.test
 	}
 	return s
 }
@@ -135,8 +135,8 @@ var soundTestCues = map[view.Button]string{
 // soundTest plays the pressed button's sound in test mode.
 func (c *Cabinet) soundTest(b view.Button) {
 	if cue, ok := soundTestCues[b]; ok {
-		c.sound.test++
-		c.sound.testCue = cue
+		c.menus.sound.test++
+		c.menus.sound.testCue = cue
 	}
 }
 
@@ -155,19 +155,19 @@ func (c *Cabinet) SetVolume(level int) error {
 
 func (c *Cabinet) setVolume(level int) error {
 	switch {
-	case !c.keys["technician"]:
-		c.cfg.Logf("cabinet: volume %d refused: technician key off", level)
+	case !c.cond.keys["technician"]:
+		c.cfg.Hooks.Logf("cabinet: volume %d refused: technician key off", level)
 		c.logEvent("refused", "technician", fmt.Sprintf("volume %d: technician key off", level), 0)
 		return ErrVolumeRefused
 	case level < 0 || level > 100:
-		c.cfg.Logf("cabinet: volume %d refused: out of 0..100", level)
+		c.cfg.Hooks.Logf("cabinet: volume %d refused: out of 0..100", level)
 		return fmt.Errorf("cabinet: volume %d out of 0..100", level)
 	}
 	if err := c.led.SetConfig(volumeKey, strconv.Itoa(level), "technician"); err != nil {
 		c.ledgerFailed("the volume", err)
 		return err
 	}
-	c.sound.loaded, c.sound.volume = true, level
-	c.cfg.Logf("cabinet: volume set to %d by the technician", level)
+	c.menus.sound.loaded, c.menus.sound.volume = true, level
+	c.cfg.Hooks.Logf("cabinet: volume set to %d by the technician", level)
 	return nil
 }

@@ -49,11 +49,11 @@ func TestInfoPagesFromIdleOnly(t *testing.T) {
 	// Not during a round: the press is ignored.
 	r.cab.Do(func() {
 		r.cab.press(view.Start)
-		if r.cab.round == nil {
+		if r.cab.play.round == nil {
 			t.Fatal("Start began no round")
 		}
 		r.cab.press(view.InfoButton)
-		if r.cab.info != nil {
+		if r.cab.menus.info != nil {
 			t.Error("info opened during a round")
 		}
 	})
@@ -62,7 +62,7 @@ func TestInfoPagesFromIdleOnly(t *testing.T) {
 	r.cab.Post(Key{Name: "technician", On: true})
 	r.press(view.InfoButton)
 	r.cab.Do(func() {
-		if r.cab.info != nil {
+		if r.cab.menus.info != nil {
 			t.Error("info opened over the technician's menu")
 		}
 	})

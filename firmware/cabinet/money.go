@@ -2,7 +2,6 @@ package cabinet
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"time"
@@ -33,32 +32,42 @@ type cashoutState struct {
 	amount     engine.Money
 	validation string
 	job        printer.JobID // 0 until the driver names it
-	printing   bool          // journaled and sent to the printer
-	issued     bool          // the validation number is printed: debited
-	reprint    bool          // a power cut interrupted its first print
-	retryAt    time.Time     // a reprint the printer refused is tried again then
+	phase      voucherPhase
+	reprint    bool      // a power cut interrupted its first print: DUPLICATE
+	retryAt    time.Time // a reprint the printer refused is tried again then
 }
+
+// voucherPhase is where a voucher is in its life; each phase is left only
+// forward, except that a reprint the printer refused goes back to held.
+type voucherPhase int
+
+const (
+	voucherAsking   voucherPhase = iota // its number asked of the central system; nothing journaled
+	voucherHeld                         // journaled as printing, not with the printer: a reprint waiting for it
+	voucherPrinting                     // journaled and sent to the printer
+	voucherIssued                       // its validation number is on paper: debited (check 22)
+)
 
 // tiltVoucher is the tilt of a voucher being printed again after a power cut.
 const tiltVoucher = "voucher"
 
 // canAccept says whether money may come in now (check 20).
 func (c *Cabinet) canAccept() bool {
-	if c.test != nil {
+	if c.menus.test != nil {
 		return c.cfg.Acceptor != nil // the acceptor test: read and returned
 	}
 	if c.blocked() != "" || c.cfg.Acceptor == nil {
 		return false
 	}
-	if c.cashout != nil {
+	if c.cashOut.voucher != nil {
 		return false
 	}
 	// A document of the last power-up is still pending: the acceptor
 	// takes nothing new until it is reconciled (one document at a time).
-	if !c.reconcileAt.IsZero() {
+	if !c.moneyIn.reconcileAt.IsZero() {
 		return false
 	}
-	if c.round != nil && c.cfg.Market.Timers.AcceptorOffDuringPlay {
+	if c.play.round != nil && c.cfg.Market.Timers.AcceptorOffDuringPlay {
 		return false
 	}
 	return c.credit() < c.cfg.Market.Limits.Credit
@@ -69,11 +78,11 @@ func (c *Cabinet) updateAcceptor() {
 	if c.cfg.Acceptor == nil || c.poweredOff {
 		return
 	}
-	want := c.canAccept() && c.escrow == nil
-	if c.acceptorKnown && want == c.acceptorOn {
+	want := c.canAccept() && c.moneyIn.escrow == nil
+	if c.moneyIn.acceptorKnown && want == c.moneyIn.acceptorOn {
 		return
 	}
-	c.acceptorKnown, c.acceptorOn = true, want
+	c.moneyIn.acceptorKnown, c.moneyIn.acceptorOn = true, want
 	acc := c.cfg.Acceptor
 	c.async(func(ctx context.Context) Event {
 		var err error
@@ -113,12 +122,12 @@ func (c *Cabinet) acceptorEvent(e id003.Event) {
 	case id003.Stacked:
 		// Normally journaled already by the BeforeAck hook; a driver
 		// without the hook lands here.
-		if c.hooked != nil && *c.hooked == e.Doc {
-			c.hooked = nil
+		if c.moneyIn.hooked != nil && *c.moneyIn.hooked == e.Doc {
+			c.moneyIn.hooked = nil
 			return
 		}
 		if err := c.journalStack(e); err != nil {
-			c.cfg.Logf("cabinet: stacked: %v", err)
+			c.cfg.Hooks.Logf("cabinet: stacked: %v", err)
 		}
 	case id003.Returned:
 		c.documentBack("returned: " + e.Reason)
@@ -137,19 +146,19 @@ func (c *Cabinet) acceptorEvent(e id003.Event) {
 		c.setTilt("acceptor", "acceptor: communication lost", false)
 	case id003.Ready:
 		c.clearTilt("acceptor")
-		c.acceptorKnown = false // set enable/inhibit again after a reset
-		if c.pendingEscrows() > 0 && c.escrow == nil {
-			c.reconcileAt = c.now().Add(reconcileGrace)
+		c.moneyIn.acceptorKnown = false // set enable/inhibit again after a reset
+		if c.pendingEscrows() > 0 && c.moneyIn.escrow == nil {
+			c.moneyIn.reconcileAt = c.now().Add(reconcileGrace)
 		}
 	}
 }
 
 // escrowed: a pending record first, then the decision (stack or return).
 func (c *Cabinet) escrowed(d id003.Document) {
-	if c.escrow != nil {
+	if c.moneyIn.escrow != nil {
 		return // the driver repeats escrow while the document is decided on
 	}
-	if c.test != nil {
+	if c.menus.test != nil {
 		c.testEscrow(d)
 		return
 	}
@@ -170,7 +179,7 @@ func (c *Cabinet) escrowed(d id003.Document) {
 			c.acceptor(Acceptor.Return, "return (ledger)")
 			return
 		}
-		c.escrow = &escrowState{doc: id, kind: ledger.DocBill, amount: v, decided: true}
+		c.moneyIn.escrow = &escrowState{doc: id, kind: ledger.DocBill, amount: v, decided: true}
 		c.acceptor(Acceptor.Stack, "stack")
 	case id003.DocTicket:
 		if c.ticketCredited(d.Ticket) {
@@ -187,7 +196,7 @@ func (c *Cabinet) escrowed(d id003.Document) {
 			c.acceptor(Acceptor.Return, "return (ledger)")
 			return
 		}
-		c.escrow = &escrowState{doc: id, kind: ledger.DocTicketIn, number: d.Ticket}
+		c.moneyIn.escrow = &escrowState{doc: id, kind: ledger.DocTicketIn, number: d.Ticket}
 		// Hold keeps the ticket in escrow while the central system
 		// validates it, so the acceptor's time-out does not return it.
 		c.acceptor(Acceptor.Hold, "hold")
@@ -202,7 +211,7 @@ func (c *Cabinet) escrowed(d id003.Document) {
 }
 
 func (c *Cabinet) redeemArrived(e redeemReply) {
-	es := c.escrow
+	es := c.moneyIn.escrow
 	if es == nil || es.doc != e.doc {
 		if e.hold != nil { // the ticket is gone: let the central system release it
 			c.cancelRedeem(e.number, e.hold.Hold)
@@ -226,8 +235,7 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 	// The hold is journaled before the ticket is stacked, so that a power
 	// cut can never leave a credited ticket unconfirmed at the central
 	// system (where an expired hold would make it redeemable again).
-	if err := c.saveRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}); err != nil {
-		c.ledgerFailed("the ticket hold", err)
+	if !c.saveRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}) {
 		es.hold = ""
 		c.acceptor(Acceptor.Return, "return (ledger)")
 		return
@@ -244,7 +252,7 @@ func (c *Cabinet) cancelRedeem(number, hold string) {
 // journalStack credits a stacked document exactly once (check 19). It runs
 // before the acceptor's ACK; a repeat for the same document is a no-op.
 func (c *Cabinet) journalStack(s id003.Stacked) error {
-	es := c.escrow
+	es := c.moneyIn.escrow
 	if es == nil {
 		// A stack nobody escrowed: look for the pending record of a
 		// restart; without one no credit, and an event (check 19).
@@ -265,30 +273,27 @@ func (c *Cabinet) journalStack(s id003.Stacked) error {
 		return err
 	}
 	d := s.Doc
-	c.hooked = &d
+	c.moneyIn.hooked = &d
 	return nil
 }
 
 func (c *Cabinet) stackDoc(es *escrowState) error {
-	if err := c.led.Stacked(es.doc, int64(es.amount)); err != nil {
-		if errors.Is(err, ledger.ErrRAMError) {
-			c.ramError = true
-		}
-		return err
+	if err := c.led.Stacked(es.doc, int64(es.amount)); c.refused("the stacked document", err, retriedWrite) {
+		return err // no ACK: the driver asks again
 	}
 	c.verify("money in")
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
 		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, true)
 	}
-	if c.escrow == es {
-		c.escrow = nil
+	if c.moneyIn.escrow == es {
+		c.moneyIn.escrow = nil
 	}
 	return nil
 }
 
 // documentBack: the note or ticket went back to the customer.
 func (c *Cabinet) documentBack(why string) {
-	es := c.escrow
+	es := c.moneyIn.escrow
 	if es == nil {
 		return
 	}
@@ -298,7 +303,7 @@ func (c *Cabinet) documentBack(why string) {
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
 		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, false)
 	}
-	c.escrow = nil
+	c.moneyIn.escrow = nil
 }
 
 // powerUpWithBill reconciles a document found in the acceptor at power-up
@@ -342,14 +347,14 @@ func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) error {
 			}
 		}
 	}
-	c.escrow = nil
+	c.moneyIn.escrow = nil
 	return failed
 }
 
 // reconcileEscrow: after the acceptor's start-up, an escrow the ledger still
 // holds as pending that the acceptor no longer has went back to the player.
 func (c *Cabinet) reconcileEscrow() {
-	if c.escrow != nil {
+	if c.moneyIn.escrow != nil {
 		return
 	}
 	defer c.resumeRedeems()
@@ -366,26 +371,26 @@ func (c *Cabinet) reconcileEscrow() {
 // ticket-out limit or when no voucher can be printed.
 func (c *Cabinet) collect() {
 	amount := c.credit()
-	if amount <= 0 || c.blocked() == "ram_error" || c.softwareRefused() {
+	if amount <= 0 || c.holds(condRAMError) || c.holds(condSoftware) {
 		return
 	}
-	if c.ticketInChute {
+	if c.cashOut.ticketInChute {
 		// No second ticket until the first is taken (check 22).
 		c.say(view.MsgTakeTicket, 0)
 		return
 	}
 	id := c.led.NextDocID()
-	if amount > c.cfg.Market.Limits.TicketOut || !c.printerReady() || !c.linkUp {
+	if amount > c.cfg.Market.Limits.TicketOut || !c.printerReady() || !c.cond.linkUp {
 		if err := c.led.CancelCreditHandpay(id, int64(amount)); err != nil {
 			c.ledgerFailed("the handpay", err)
 			return
 		}
-		c.auto = false
+		c.play.auto = false
 		c.refreshLockups()
 		return
 	}
-	c.cashout = &cashoutState{doc: id, amount: amount}
-	c.auto = false
+	c.cashOut.voucher = &cashoutState{doc: id, amount: amount}
+	c.play.auto = false
 	c.async(func(ctx context.Context) Event {
 		v, err := c.cfg.Central.IssueVoucher(ctx, amount, id)
 		return voucherReply{doc: id, voucher: v, err: err}
@@ -396,7 +401,7 @@ func (c *Cabinet) printerReady() bool {
 	if c.cfg.Printer == nil {
 		return false
 	}
-	for f, on := range c.printerFaults {
+	for f, on := range c.cashOut.printerFaults {
 		if on && f.Blocking() {
 			return false
 		}
@@ -405,12 +410,12 @@ func (c *Cabinet) printerReady() bool {
 }
 
 func (c *Cabinet) voucherArrived(e voucherReply) {
-	co := c.cashout
+	co := c.cashOut.voucher
 	if co == nil || co.doc != e.doc {
 		return
 	}
 	if e.err != nil || e.voucher == nil || e.voucher.Amount != co.amount {
-		c.cashout = nil
+		c.cashOut.voucher = nil
 		c.say(view.MsgCashoutUnavailable, 0)
 		return
 	}
@@ -418,14 +423,14 @@ func (c *Cabinet) voucherArrived(e voucherReply) {
 	// Journal "printing" before the printer sees a byte (house rule 2).
 	if err := c.led.VoucherPrinting(co.doc, int64(co.amount), co.validation); err != nil {
 		c.ledgerFailed("the voucher", err)
-		c.cashout = nil
+		c.cashOut.voucher = nil
 		return
 	}
 	c.printVoucher(co)
 }
 
 func (c *Cabinet) printVoucher(co *cashoutState) {
-	co.printing = true
+	co.phase = voucherPrinting
 	doc := c.voucherDocument(co)
 	if co.reprint {
 		v := doc.(document.Voucher)
@@ -449,8 +454,8 @@ func (c *Cabinet) voucherDocument(co *cashoutState) document.Document {
 	now := c.now()
 	return document.Voucher{
 		Lang:       document.Lang(c.cfg.Market.Language),
-		Site:       c.cfg.Site,
-		SiteID:     c.cfg.SiteID,
+		Site:       c.cfg.Site.Name,
+		SiteID:     c.cfg.Site.ID,
 		Machine:    c.cfg.ID,
 		Issued:     now,
 		Amount:     int64(co.amount),
@@ -470,14 +475,14 @@ func (c *Cabinet) voucherIssued(co *cashoutState) {
 		return
 	}
 	c.verify("money out")
-	co.issued = true
+	co.phase = voucherIssued
 }
 
 func (c *Cabinet) voucherDone(co *cashoutState) {
-	if !co.issued {
+	if co.phase != voucherIssued {
 		return
 	}
-	c.cashout = nil
+	c.cashOut.voucher = nil
 	if co.reprint {
 		c.clearTilt(tiltVoucher)
 	}
@@ -487,20 +492,20 @@ func (c *Cabinet) voucherDone(co *cashoutState) {
 // tickReprint prints again a voucher a power cut interrupted, once the
 // printer has reported its status (a ticket in its chute is the original).
 func (c *Cabinet) tickReprint(now time.Time) {
-	co := c.cashout
-	if co == nil || !co.reprint || co.printing || !c.printerOnline || !c.printerReady() || now.Before(co.retryAt) {
+	co := c.cashOut.voucher
+	if co == nil || co.phase != voucherHeld || !c.cashOut.printerOnline || !c.printerReady() || now.Before(co.retryAt) {
 		return
 	}
 	c.printVoucher(co)
 }
 
 func (c *Cabinet) printStarted(e printReply) {
-	co := c.cashout
+	co := c.cashOut.voucher
 	if co == nil || co.doc != e.doc {
 		return
 	}
 	if e.err != nil && co.reprint {
-		co.printing = false
+		co.phase = voucherHeld
 		if errors.Is(e.err, printer.ErrTicketInChute) {
 			// The printer prints nothing while a ticket waits in the
 			// chute, and none waited when this voucher was sent: the
@@ -509,7 +514,7 @@ func (c *Cabinet) printStarted(e printReply) {
 			c.voucherDone(co)
 			return
 		}
-		c.cfg.Logf("cabinet: reprinting voucher %d: %v", co.doc, e.err)
+		c.cfg.Hooks.Logf("cabinet: reprinting voucher %d: %v", co.doc, e.err)
 		co.retryAt = c.now().Add(time.Second)
 		return
 	}
@@ -518,7 +523,7 @@ func (c *Cabinet) printStarted(e printReply) {
 		if err := c.led.VoucherFailed(co.doc, e.err.Error()); err != nil {
 			c.ledgerFailed("the failed voucher", err)
 		}
-		c.cashout = nil
+		c.cashOut.voucher = nil
 		if errors.Is(e.err, printer.ErrTicketInChute) || errors.Is(e.err, printer.ErrBusy) {
 			c.say(view.MsgTakeTicket, 0)
 			return
@@ -534,7 +539,7 @@ func (c *Cabinet) printStarted(e printReply) {
 // ours: a printer event about the voucher being printed. Events may come
 // before Print has returned the job id; only one job is ever in flight.
 func (co *cashoutState) ours(job printer.JobID) bool {
-	if co == nil || !co.printing {
+	if co == nil || co.phase < voucherPrinting {
 		return false
 	}
 	if co.job == 0 {
@@ -544,26 +549,26 @@ func (co *cashoutState) ours(job printer.JobID) bool {
 }
 
 func (c *Cabinet) printerEvent(e printer.Event) {
-	co := c.cashout
+	co := c.cashOut.voucher
 	switch e := e.(type) {
 	case printer.ValidationPrinted:
-		if co.ours(e.Job) && e.Validation == co.validation && !co.issued {
+		if co.ours(e.Job) && e.Validation == co.validation && co.phase != voucherIssued {
 			c.voucherIssued(co)
 		}
 	case printer.PrintComplete:
-		if co.ours(e.Job) && co.issued {
+		if co.ours(e.Job) && co.phase == voucherIssued {
 			c.voucherDone(co)
 		}
 	case printer.PrintFailed:
-		if co.ours(e.Job) && co.reprint && !co.issued {
+		if co.ours(e.Job) && co.reprint && co.phase != voucherIssued {
 			// Still unknown whether the first print reached paper: the
 			// voucher stays pending and is tried again.
-			co.printing, co.job = false, 0
+			co.phase, co.job = voucherHeld, 0
 			co.retryAt = c.now().Add(time.Second)
 			break
 		}
 		if co.ours(e.Job) {
-			if !e.Issued && !co.issued {
+			if !e.Issued && co.phase != voucherIssued {
 				if err := c.led.VoucherFailed(co.doc, e.Reason); err != nil {
 					c.ledgerFailed("the failed voucher", err)
 				}
@@ -571,27 +576,27 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 			if co.reprint {
 				c.clearTilt(tiltVoucher) // debited: its number is on paper
 			}
-			c.cashout = nil
+			c.cashOut.voucher = nil
 		}
 	case printer.TicketInChute:
-		c.ticketInChute = true
+		c.cashOut.ticketInChute = true
 	case printer.TicketTaken:
-		c.ticketInChute = false
+		c.cashOut.ticketInChute = false
 	case printer.FaultSet:
-		c.printerFaults[e.Fault] = true
+		c.cashOut.printerFaults[e.Fault] = true
 		if e.Fault.Blocking() {
 			c.setTilt("printer", "printer: "+e.Fault.String(), false)
 		}
 	case printer.FaultCleared:
-		delete(c.printerFaults, e.Fault)
+		delete(c.cashOut.printerFaults, e.Fault)
 		if c.printerReady() {
 			c.clearTilt("printer")
 		}
 	case printer.CommLost:
-		c.printerOnline = false
+		c.cashOut.printerOnline = false
 		c.setTilt("printer", "printer: communication lost", false)
 	case printer.Online:
-		c.printerOnline = true
+		c.cashOut.printerOnline = true
 		if c.printerReady() {
 			c.clearTilt("printer")
 		}
@@ -600,30 +605,30 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 
 // refreshLockups reads the handpays waiting for the attendant.
 func (c *Cabinet) refreshLockups() {
-	c.lockups = c.lockups[:0]
+	c.cond.lockups = c.cond.lockups[:0]
 	for _, d := range c.led.PendingDocs() {
 		switch d.Kind {
 		case ledger.DocHandpayWin, ledger.DocHandpayJackpot, ledger.DocHandpayCancel:
-			c.lockups = append(c.lockups, d)
+			c.cond.lockups = append(c.cond.lockups, d)
 		}
 	}
-	if len(c.lockups) > 0 {
-		c.auto = false
+	if len(c.cond.lockups) > 0 {
+		c.play.auto = false
 	}
 }
 
 // transferOffered: the market lets the attendant put the first lockup, a
 // large-win handpay, on the credit meter (check 26).
 func (c *Cabinet) transferOffered() bool {
-	return c.cfg.Market.Limits.HandpayToCredit && len(c.lockups) > 0 && c.lockups[0].Kind == ledger.DocHandpayWin
+	return c.cfg.Market.Limits.HandpayToCredit && len(c.cond.lockups) > 0 && c.cond.lockups[0].Kind == ledger.DocHandpayWin
 }
 
 // offerTransfer asks the attendant, key turned: Start puts the win on the
 // credit meter; turning the key back pays it by hand.
 func (c *Cabinet) offerTransfer() {
-	c.handpayChoice = true
-	c.menu = &view.MenuPage{Title: "menu.handpay", Lines: []string{
-		c.money(c.lockups[0].Amount),
+	c.menus.handpayChoice = true
+	c.menus.menu = &view.MenuPage{Title: "menu.handpay", Lines: []string{
+		c.money(c.cond.lockups[0].Amount),
 		"START: transfer to the credit meter",
 		"turn the key back: paid by hand (receipt)"}}
 }
@@ -634,7 +639,7 @@ func (c *Cabinet) transferHandpay() {
 	if !c.transferOffered() {
 		return
 	}
-	d := c.lockups[0]
+	d := c.cond.lockups[0]
 	if err := c.led.HandpayToCredit(d.ID, "attendant"); err != nil {
 		c.ledgerFailed("the handpay transfer", err)
 		return
@@ -647,10 +652,10 @@ func (c *Cabinet) transferHandpay() {
 // resetHandpay is the attendant's key on a lockup: journaled with its
 // amount, then a receipt or the jackpot form is printed (MS-18).
 func (c *Cabinet) resetHandpay() {
-	if len(c.lockups) == 0 {
+	if len(c.cond.lockups) == 0 {
 		return
 	}
-	d := c.lockups[0]
+	d := c.cond.lockups[0]
 	if err := c.led.HandpayPaid(d.ID, "attendant"); err != nil {
 		c.ledgerFailed("the handpay reset", err)
 		return
@@ -674,7 +679,7 @@ func (c *Cabinet) handpayDocument(d ledger.Doc) document.Document {
 	reason := document.HandpayLargeWin
 	switch {
 	case d.Kind == ledger.DocHandpayJackpot && c.docCurrency() == document.CZK:
-		return document.JackpotForm{Lang: lang, Site: c.cfg.Site, SiteID: c.cfg.SiteID, Machine: c.cfg.ID, Won: now,
+		return document.JackpotForm{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Won: now,
 			Amount: d.Amount, Currency: c.docCurrency(), JackpotID: fmt.Sprintf("%s-%d", c.cfg.ID, d.Round), Sequence: uint32(d.ID)}
 	case d.Kind == ledger.DocHandpayJackpot:
 		// MS-18's form is the Czech one, in CZK; a market in another
@@ -683,14 +688,14 @@ func (c *Cabinet) handpayDocument(d ledger.Doc) document.Document {
 	case d.Kind == ledger.DocHandpayCancel:
 		reason = document.HandpayCancelCredit
 	}
-	return document.HandpayReceipt{Lang: lang, Site: c.cfg.Site, SiteID: c.cfg.SiteID, Machine: c.cfg.ID, Paid: now,
+	return document.HandpayReceipt{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Paid: now,
 		Amount: d.Amount, Currency: c.docCurrency(), Sequence: uint32(d.ID), Reason: reason, Attendant: "key"}
 }
 
 func (c *Cabinet) tickMoney(now time.Time) {
 	c.tickReprint(now)
-	if !c.reconcileAt.IsZero() && !now.Before(c.reconcileAt) {
-		c.reconcileAt = time.Time{}
+	if !c.moneyIn.reconcileAt.IsZero() && !now.Before(c.moneyIn.reconcileAt) {
+		c.moneyIn.reconcileAt = time.Time{}
 		c.reconcileEscrow()
 	}
 }
@@ -722,22 +727,18 @@ func (c *Cabinet) ticketCredited(number string) bool {
 }
 
 func (c *Cabinet) redeems() map[uint64]redeemIntent {
-	m := map[uint64]redeemIntent{}
-	if b, ok := c.led.SoftwareState("redeems"); ok {
-		json.Unmarshal(b, &m)
+	m, _ := load(c, stateRedeems)
+	if m == nil {
+		m = map[uint64]redeemIntent{}
 	}
 	return m
 }
 
-func (c *Cabinet) putRedeems(m map[uint64]redeemIntent) error {
-	b, _ := json.Marshal(m)
-	return c.led.SetSoftwareState("redeems", b)
-}
-
-func (c *Cabinet) saveRedeem(doc uint64, r redeemIntent) error {
+// saveRedeem journals a ticket's hold; false: refused (and tilted).
+func (c *Cabinet) saveRedeem(doc uint64, r redeemIntent) bool {
 	m := c.redeems()
 	m[doc] = r
-	return c.putRedeems(m)
+	return save(c, stateRedeems, m, moneyWrite)
 }
 
 // settleRedeem confirms (the ticket was credited) or releases (it went
@@ -767,9 +768,7 @@ func (c *Cabinet) redeemSettled(e redeemDone) {
 		return
 	}
 	delete(m, e.doc)
-	if err := c.putRedeems(m); err != nil {
-		c.ledgerFailed("the ticket hold", err)
-	}
+	save(c, stateRedeems, m, moneyWrite)
 }
 
 // resumeRedeems settles the holds a power cut left: a ticket the ledger

@@ -39,13 +39,22 @@ type roundState struct {
 	paid     engine.Money // sum of the pays of the steps already shown
 	pending  engine.Money // the win at stake now (after Risk steps)
 
-	paused     bool      // a door opened: held at the end of a step
-	retryAt    time.Time // when to ask again for an outcome after a failure
-	asking     bool
-	offerUntil time.Time
-	risk       []engine.RiskStep
-	riskAsking bool
-	startNext  bool // Start ended Risk: play on after settling
+	paused bool // a door opened: held at the end of a step
+	ask    outcomeAsk
+	gamble riskSteps
+}
+
+// outcomeAsk is the request for the round's outcome.
+type outcomeAsk struct {
+	inFlight bool      // asked, no reply yet
+	retryAt  time.Time // when to ask again after a failure
+}
+
+// riskSteps is the round's Risk (MS-9, MS-10).
+type riskSteps struct {
+	offerUntil time.Time // Auto takes the win when the offer ends
+	steps      []engine.RiskStep
+	asking     bool // a card is asked for
 }
 
 // outcomeEnvelope is what the ledger keeps of an outcome: the exact signed
@@ -62,39 +71,39 @@ func (r *roundState) features() bool {
 }
 
 func (c *Cabinet) press(b view.Button) {
-	if c.test != nil {
+	if c.menus.test != nil {
 		c.testPress(b)
 		return
 	}
-	if c.menu != nil {
+	if c.menus.menu != nil {
 		c.menuPress(b)
 		return
 	}
-	if c.info != nil {
+	if c.menus.info != nil {
 		c.infoPress(b)
 		return
 	}
-	if c.softwareRefused() || c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 {
+	if c.frozen() {
 		return
 	}
-	if r := c.round; r != nil {
+	if r := c.play.round; r != nil {
 		c.pressInRound(r, b)
 		return
 	}
-	if c.cashout != nil {
+	if c.cashOut.voucher != nil {
 		return
 	}
 	switch b {
 	case view.Start:
 		c.startRound()
 	case view.Auto:
-		c.auto = !c.auto
-		if c.auto {
-			c.nextAuto = c.now()
+		c.play.auto = !c.play.auto
+		if c.play.auto {
+			c.play.nextAuto = c.now()
 		}
 	case view.Stop:
-		c.auto = false
-		c.pendingStart = false
+		c.play.auto = false
+		c.play.pendingStart = false
 	case view.BetPlus, view.BetMinus:
 		c.changeBet(b == view.BetPlus)
 	case view.Collect:
@@ -108,7 +117,7 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 	switch r.phase {
 	case phaseWaitOutcome:
 		if b == view.Stop || b == view.Auto {
-			c.auto = false
+			c.play.auto = false
 		}
 	case phasePresenting:
 		if r.inFeature() {
@@ -116,10 +125,10 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 		}
 		switch b {
 		case view.Stop:
-			c.auto = false
+			c.play.auto = false
 			c.shortenSpin(r)
 		case view.Auto:
-			c.auto = !c.auto
+			c.play.auto = !c.play.auto
 		}
 	case phaseRiskOffer:
 		switch b {
@@ -132,12 +141,12 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 		case view.Collect:
 			c.settle(r)
 		case view.Auto:
-			c.auto = !c.auto
+			c.play.auto = !c.play.auto
 		case view.Stop:
-			c.auto = false
+			c.play.auto = false
 		}
 	case phaseRisk:
-		if r.riskAsking {
+		if r.gamble.asking {
 			return
 		}
 		switch b {
@@ -146,7 +155,7 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 		case view.BetPlus:
 			c.askRisk(r, engine.Black)
 		case view.Collect, view.Start:
-			if len(r.risk) == 0 {
+			if len(r.gamble.steps) == 0 {
 				return // MS-9: once started, at least one Risk round is played
 			}
 			c.settle(r)
@@ -162,30 +171,30 @@ func (r *roundState) inFeature() bool {
 }
 
 func (c *Cabinet) changeBet(up bool) {
-	g, ok := c.cfg.Market.Game(c.game)
+	g, ok := c.cfg.Market.Game(c.play.game)
 	if !ok {
 		return
 	}
-	cur := c.bets[c.game]
+	cur := c.play.bets[c.play.game]
 	i := 0
 	for i < len(g.Stakes) && g.Stakes[i] != cur {
 		i++
 	}
 	switch {
 	case up && i+1 < len(g.Stakes):
-		c.bets[c.game] = g.Stakes[i+1]
+		c.play.bets[c.play.game] = g.Stakes[i+1]
 	case !up && i > 0 && i < len(g.Stakes):
-		c.bets[c.game] = g.Stakes[i-1]
+		c.play.bets[c.play.game] = g.Stakes[i-1]
 	}
 }
 
 func (c *Cabinet) selectGame(id engine.GameID) {
-	if c.round != nil || c.cashout != nil || c.blocked() == "ram_error" {
+	if c.play.round != nil || c.cashOut.voucher != nil || c.holds(condRAMError) {
 		return
 	}
 	if _, ok := c.cfg.Market.Game(id); ok {
-		c.game = id
-		c.shown, c.riskShown, c.win = nil, nil, 0
+		c.play.game = id
+		c.play.shown, c.play.riskShown, c.play.win = nil, nil, 0
 	}
 }
 
@@ -194,43 +203,43 @@ func (c *Cabinet) selectGame(id engine.GameID) {
 func (c *Cabinet) startRound() {
 	if why := c.blocked(); why != "" {
 		c.say(view.MsgBlocked+why, 0)
-		c.auto = false
+		c.play.auto = false
 		return
 	}
-	if c.round != nil || c.cashout != nil {
+	if c.play.round != nil || c.cashOut.voucher != nil {
 		return
 	}
 	now := c.now()
 	// The jurisdiction's shortest round: a Start before it waits.
-	if min := time.Duration(c.cfg.Market.Timers.MinRoundMs) * time.Millisecond; !c.startedAt.IsZero() && now.Before(c.startedAt.Add(min)) {
-		if c.auto {
-			c.nextAuto = c.startedAt.Add(min)
+	if min := time.Duration(c.cfg.Market.Timers.MinRoundMs) * time.Millisecond; !c.play.startedAt.IsZero() && now.Before(c.play.startedAt.Add(min)) {
+		if c.play.auto {
+			c.play.nextAuto = c.play.startedAt.Add(min)
 		} else {
-			c.pendingStart = true
+			c.play.pendingStart = true
 		}
 		return
 	}
-	c.pendingStart = false
-	stake := c.bets[c.game]
+	c.play.pendingStart = false
+	stake := c.play.bets[c.play.game]
 	if c.credit() < stake {
 		c.say(view.MsgInsufficientCredit, 0)
-		c.auto = false // MS-5: Auto stops when credit is too low
+		c.play.auto = false // MS-5: Auto stops when credit is too low
 		return
 	}
 	if !c.verify("before game") {
 		return
 	}
 	n := c.led.NextRound()
-	if err := c.led.Wager(ledger.Wager{Round: n, Game: string(c.game), Denom: 1, Stake: int64(stake)}); err != nil {
+	if err := c.led.Wager(ledger.Wager{Round: n, Game: string(c.play.game), Denom: 1, Stake: int64(stake)}); err != nil {
 		c.ledgerFailed("the wager", err)
 		return
 	}
 	c.say("", 0)
-	c.win = 0
-	c.riskShown = nil
-	c.startedAt = now
-	c.round = &roundState{n: n, game: c.game, stake: stake, phase: phaseWaitOutcome}
-	c.askOutcome(c.round)
+	c.play.win = 0
+	c.play.riskShown = nil
+	c.play.startedAt = now
+	c.play.round = &roundState{n: n, game: c.play.game, stake: stake, phase: phaseWaitOutcome}
+	c.askOutcome(c.play.round)
 }
 
 func (c *Cabinet) askOutcome(r *roundState) {
@@ -239,7 +248,7 @@ func (c *Cabinet) askOutcome(r *roundState) {
 		c.setTilt("game", err.Error(), true)
 		return
 	}
-	r.asking = true
+	r.ask.inFlight = true
 	n, game, model, stake := r.n, r.game, g.ModelID(), r.stake
 	c.async(func(ctx context.Context) Event {
 		o, err := c.cfg.Central.RequestOutcome(ctx, n, game, model, stake)
@@ -249,11 +258,11 @@ func (c *Cabinet) askOutcome(r *roundState) {
 
 // outcomeArrived is steps 3 and 4: verify and mirror, then journal.
 func (c *Cabinet) outcomeArrived(e outcomeReply) {
-	r := c.round
+	r := c.play.round
 	if r == nil || r.n != e.round || r.phase != phaseWaitOutcome {
 		return
 	}
-	r.asking = false
+	r.ask.inFlight = false
 	if e.err != nil {
 		var drawn *link.RoundDrawnError
 		if errors.As(e.err, &drawn) {
@@ -277,13 +286,13 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 			}
 			c.logEvent("round_refused", "central", refused.Error(), r.stake)
 			c.say(view.MsgRoundRefused, 0)
-			c.round = nil
-			c.auto = false
+			c.play.round = nil
+			c.play.auto = false
 			return
 		}
 		// No reply: the wager stays open and is asked again (idempotent
 		// on the round number) once the link is back.
-		r.retryAt = c.now().Add(2 * time.Second)
+		r.ask.retryAt = c.now().Add(2 * time.Second)
 		return
 	}
 	if err := c.check(r, e.outcome); err != nil {
@@ -347,7 +356,7 @@ func (c *Cabinet) refuseOutcome(r *roundState, why error) {
 		// over, or it draws no other for this cabinet.
 		c.ledgerFailed("the commit of a refused outcome", err)
 	}
-	c.round = nil
+	c.play.round = nil
 	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)
 }
 
@@ -367,7 +376,7 @@ func (c *Cabinet) present(r *roundState, o *link.Outcome) {
 func (c *Cabinet) showRound(r *roundState) {
 	v := &view.Round{Number: r.n, Game: r.game, Stake: r.stake, Steps: r.result.Steps,
 		Timeline: append([]view.StepTime(nil), r.timeline...), Total: r.result.Total, Jackpot: r.jackpot}
-	c.shown = v
+	c.play.shown = v
 }
 
 // plan places steps from..end on the clock starting at t.
@@ -422,9 +431,9 @@ func (c *Cabinet) advance(r *roundState) {
 	now := c.now()
 	for r.step < len(r.result.Steps) && !now.Before(r.timeline[r.step].End) {
 		r.paid += r.result.Steps[r.step].Pay
-		c.win = r.paid
+		c.play.win = r.paid
 		r.step++
-		if r.step < len(r.result.Steps) && (c.doorOpen() || c.ramError) {
+		if r.step < len(r.result.Steps) && (c.doorOpen() || c.cond.ramError) {
 			r.paused = true
 			return
 		}
@@ -432,7 +441,7 @@ func (c *Cabinet) advance(r *roundState) {
 	if r.step < len(r.result.Steps) {
 		return
 	}
-	c.win = r.result.Total
+	c.play.win = r.result.Total
 	c.presented(r)
 }
 
@@ -441,7 +450,7 @@ func (c *Cabinet) advance(r *roundState) {
 func (c *Cabinet) presented(r *roundState) {
 	if c.riskAllowed(r) {
 		r.phase = phaseRiskOffer
-		r.offerUntil = c.now().Add(c.cfg.Timing.RiskOffer)
+		r.gamble.offerUntil = c.now().Add(c.cfg.Timing.RiskOffer)
 		return
 	}
 	c.settle(r)
@@ -479,22 +488,22 @@ func (c *Cabinet) settle(r *roundState) {
 		return
 	}
 	c.verify("after game")
-	c.win = r.pending
-	c.round = nil
-	c.lastEnd = c.now()
-	c.nextAuto = c.lastEnd
+	c.play.win = r.pending
+	c.play.round = nil
+	c.play.lastEnd = c.now()
+	c.play.nextAuto = c.play.lastEnd
 	c.refreshLockups()
 }
 
 func (c *Cabinet) tick() {
-	if c.cfg.Heartbeat != nil {
-		c.cfg.Heartbeat()
+	if c.cfg.Hooks.Heartbeat != nil {
+		c.cfg.Hooks.Heartbeat()
 	}
 	now := c.now()
-	if r := c.round; r != nil {
+	if r := c.play.round; r != nil {
 		switch r.phase {
 		case phaseWaitOutcome:
-			if !r.asking && c.linkUp && !r.retryAt.IsZero() && !now.Before(r.retryAt) {
+			if !r.ask.inFlight && c.cond.linkUp && !r.ask.retryAt.IsZero() && !now.Before(r.ask.retryAt) {
 				c.askOutcome(r)
 			}
 		case phasePresenting:
@@ -502,17 +511,17 @@ func (c *Cabinet) tick() {
 				c.advance(r)
 			}
 		case phaseRiskOffer:
-			if c.auto && !now.Before(r.offerUntil) {
+			if c.play.auto && !now.Before(r.gamble.offerUntil) {
 				c.settle(r)
 			}
 		}
 	}
-	if c.pendingStart && c.round == nil && c.cashout == nil {
+	if c.play.pendingStart && c.play.round == nil && c.cashOut.voucher == nil {
 		c.startRound()
 	}
-	if c.auto && c.round == nil && c.cashout == nil && !now.Before(c.nextAuto) {
+	if c.play.auto && c.play.round == nil && c.cashOut.voucher == nil && !now.Before(c.play.nextAuto) {
 		if c.blocked() != "" {
-			c.auto = false
+			c.play.auto = false
 		} else {
 			c.startRound()
 		}

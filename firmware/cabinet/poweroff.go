@@ -2,11 +2,8 @@ package cabinet
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"time"
-
-	"github.com/polaris-vlt/polaris/firmware/ledger"
 )
 
 // Doors opened while unpowered (check 18). The cabinet keeps, in the
@@ -38,12 +35,10 @@ type offState struct {
 // readOffState runs at power-up, before the ledger logs the power-up.
 func (c *Cabinet) readOffState() {
 	o := &offState{doors: map[string]bool{}, seen: map[string]bool{}, on: c.now()}
-	if b, ok := c.led.SoftwareState(doorsKey); ok {
-		json.Unmarshal(b, &o.doors)
+	if doors, ok := load(c, stateDoors); ok && doors != nil {
+		o.doors = doors
 	}
-	if b, ok := c.led.SoftwareState(beatKey); ok {
-		o.lastBeat, _ = time.Parse(time.RFC3339Nano, string(b))
-	}
+	o.lastBeat, _ = load(c, stateBeat)
 	// The last event logged is a sign of life too (a door, a key, a tilt).
 	if es := c.led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
 		o.lastBeat = es[0].Wall
@@ -52,10 +47,10 @@ func (c *Cabinet) readOffState() {
 	// it reports itself, or doorGrace passes without a word.
 	for name, open := range o.doors {
 		if open {
-			c.doors[name] = true
+			c.cond.doors[name] = true
 		}
 	}
-	c.off = o
+	c.cond.off = o
 }
 
 func (o *offState) window() string {
@@ -69,7 +64,7 @@ func (o *offState) window() string {
 // firstDoorInput compares a door's first input since power-up with its
 // state at power-off.
 func (c *Cabinet) firstDoorInput(name string, open bool) {
-	o := c.off
+	o := c.cond.off
 	if o == nil || o.done || o.seen[name] {
 		return
 	}
@@ -92,7 +87,7 @@ type DoorWhileOff struct {
 func (DoorWhileOff) event() {}
 
 func (c *Cabinet) doorWhileOff(e DoorWhileOff) {
-	if c.off == nil {
+	if c.cond.off == nil {
 		return
 	}
 	what, kind := "closed", "door_closed_unpowered"
@@ -103,19 +98,17 @@ func (c *Cabinet) doorWhileOff(e DoorWhileOff) {
 }
 
 func (c *Cabinet) logDoorWhileOff(name, kind, what string) {
-	o := c.off
+	o := c.cond.off
 	data, _ := json.Marshal(map[string]any{"door": name, "last_beat": o.lastBeat, "power_up": o.on})
 	text := fmt.Sprintf("%s door %s %s", name, what, o.window())
-	c.cfg.Logf("cabinet: %s", text)
-	if err := c.led.LogEvent(kind, name, text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.ramError = true
-	}
+	c.cfg.Hooks.Logf("cabinet: %s", text)
+	c.refused("the event "+kind, c.led.LogEvent(kind, name, text, 0, data), recordWrite)
 }
 
 // tickPowerOff closes the power-up check once the doors had time to
 // report, and keeps the heartbeat.
 func (c *Cabinet) tickPowerOff(now time.Time) {
-	if o := c.off; o != nil && !o.done && !now.Before(o.on.Add(doorGrace)) {
+	if o := c.cond.off; o != nil && !o.done && !now.Before(o.on.Add(doorGrace)) {
 		o.done = true
 		for name, was := range o.doors {
 			if was && !o.seen[name] {
@@ -124,21 +117,16 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 			}
 		}
 	}
-	if c.ramError || c.softwareRefused() {
+	if c.cond.ramError || c.holds(condSoftware) {
 		return
 	}
-	if c.lastBeat.IsZero() || now.Sub(c.lastBeat) >= beatEvery || now.Before(c.lastBeat) {
-		c.lastBeat = now
-		if err := c.led.SetSoftwareState(beatKey, []byte(now.UTC().Format(time.RFC3339Nano))); err != nil && errors.Is(err, ledger.ErrRAMError) {
-			c.ramError = true
-		}
+	if c.cond.lastBeat.IsZero() || now.Sub(c.cond.lastBeat) >= beatEvery || now.Before(c.cond.lastBeat) {
+		c.cond.lastBeat = now
+		save(c, stateBeat, now, recordWrite)
 	}
 }
 
 // saveDoors keeps the doors' states for the next power-up.
 func (c *Cabinet) saveDoors() {
-	b, _ := json.Marshal(c.doors)
-	if err := c.led.SetSoftwareState(doorsKey, b); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.ramError = true
-	}
+	save(c, stateDoors, c.cond.doors, recordWrite)
 }

@@ -33,7 +33,7 @@ func (c *Cabinet) loadRecall() {
 	rounds := c.led.Recall(recallGames)
 	outs := c.led.DocsOut()
 	events := c.led.Events(2000)
-	c.recall = make([]recallGame, 0, len(rounds))
+	c.menus.recall = make([]recallGame, 0, len(rounds))
 	for i, lr := range rounds {
 		g := recallGame{round: lr}
 		// Cash-outs after this game and before the next one.
@@ -64,7 +64,7 @@ func (c *Cabinet) loadRecall() {
 		for _, s := range lr.Risk {
 			g.risk = append(g.risk, c.recallRisk(lr.Number, s))
 		}
-		c.recall = append(c.recall, g)
+		c.menus.recall = append(c.menus.recall, g)
 	}
 }
 
@@ -98,25 +98,25 @@ func journalEnd(r ledger.Round) time.Time {
 	return r.Journal[len(r.Journal)-1].Wall
 }
 
-// recallPage is game i (0 the newest) with step c.recallStep on screen.
-func (c *Cabinet) recallPage(i int) *view.MenuPage {
+// recallPage is game i (0 the newest) with step s.recallStep on screen.
+func recallPage(s pageSource, i int) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.recall"}
-	if i >= len(c.recall) {
+	if i >= len(s.recall) {
 		return p
 	}
-	g := c.recall[i]
+	g := s.recall[i]
 	r := g.round
-	v := &view.Recall{Index: i, Count: len(c.recall), Number: r.Number, Game: engine.GameID(r.Game), Status: string(r.Status),
+	v := &view.Recall{Index: i, Count: len(s.recall), Number: r.Number, Game: engine.GameID(r.Game), Status: string(r.Status),
 		Ended: journalEnd(r), Bet: engine.Money(r.Stake), Win: engine.Money(r.Win), CreditBefore: engine.Money(r.CreditBefore),
 		CreditAfter: engine.Money(r.CreditAfter), CashOut: g.cashOut, Steps: len(g.steps) + len(g.risk), Problem: g.problem}
-	if s := r.Settlement; s != nil {
-		v.Paid, v.Handpay, v.Jackpot = engine.Money(s.Credit), engine.Money(s.Handpay), engine.Money(s.Jackpot)
+	if st := r.Settlement; st != nil {
+		v.Paid, v.Handpay, v.Jackpot = engine.Money(st.Credit), engine.Money(st.Handpay), engine.Money(st.Jackpot)
 	}
 	if n := len(g.steps); n > 0 {
 		v.Final = &g.steps[n-1]
 	}
 	if v.Steps > 0 {
-		v.Step = ((c.recallStep % v.Steps) + v.Steps) % v.Steps
+		v.Step = ((s.recallStep % v.Steps) + v.Steps) % v.Steps
 		if v.Step < len(g.steps) {
 			v.StepGame = &g.steps[v.Step]
 		} else {
@@ -127,15 +127,15 @@ func (c *Cabinet) recallPage(i int) *view.MenuPage {
 	// The same facts as text, for the event-free log readers and tests.
 	p.Lines = append(p.Lines,
 		fmt.Sprintf("#%d %s %s bet %s win %s credit %s→%s", r.Number, r.Game, r.Status,
-			c.money(r.Stake), c.money(r.Win), c.money(r.CreditBefore), c.money(r.CreditAfter)),
-		fmt.Sprintf("paid %s handpay %s jackpot %s cash-out %s", c.money(int64(v.Paid)), c.money(int64(v.Handpay)),
-			c.money(int64(v.Jackpot)), c.money(int64(v.CashOut))))
+			s.money(r.Stake), s.money(r.Win), s.money(r.CreditBefore), s.money(r.CreditAfter)),
+		fmt.Sprintf("paid %s handpay %s jackpot %s cash-out %s", s.money(int64(v.Paid)), s.money(int64(v.Handpay)),
+			s.money(int64(v.Jackpot)), s.money(int64(v.CashOut))))
 	if v.StepGame != nil {
-		p.Lines = append(p.Lines, fmt.Sprintf("step %d/%d %s pay %s", v.Step+1, v.Steps, stepKind(v.StepGame.Kind), c.money(int64(v.StepGame.Pay))))
+		p.Lines = append(p.Lines, fmt.Sprintf("step %d/%d %s pay %s", v.Step+1, v.Steps, stepKind(v.StepGame.Kind), s.money(int64(v.StepGame.Pay))))
 	}
-	if s := v.StepRisk; s != nil {
-		p.Lines = append(p.Lines, fmt.Sprintf("step %d/%d risk %d card %d %s→%s", v.Step+1, v.Steps, s.Step, s.Card,
-			c.money(int64(s.Before)), c.money(int64(s.After))))
+	if rs := v.StepRisk; rs != nil {
+		p.Lines = append(p.Lines, fmt.Sprintf("step %d/%d risk %d card %d %s→%s", v.Step+1, v.Steps, rs.Step, rs.Card,
+			s.money(int64(rs.Before)), s.money(int64(rs.After))))
 	}
 	if g.problem != "" {
 		p.Lines = append(p.Lines, g.problem)

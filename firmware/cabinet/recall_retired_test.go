@@ -55,13 +55,13 @@ func TestRecallOfARetiredModelRound(t *testing.T) {
 			}
 		}
 		r.cab.loadRecall()
-		if len(r.cab.recall) == 0 {
+		if len(r.cab.menus.recall) == 0 {
 			t.Error("no game in the recall")
 			return
 		}
-		problem, steps = r.cab.recall[0].problem, r.cab.recall[0].steps
+		problem, steps = r.cab.menus.recall[0].problem, r.cab.menus.recall[0].steps
 		// The current model alone refuses it.
-		if _, err := r.cab.storedOutcome(r.cab.recall[0].round, wishstar.Default); err == nil {
+		if _, err := r.cab.storedOutcome(r.cab.menus.recall[0].round, wishstar.Default); err == nil {
 			t.Error("the current model verified a model 1 round")
 		}
 	})

@@ -21,31 +21,23 @@ func (c *Cabinet) powerUp() {
 		c.ledgerFailed("the power-up", err)
 	}
 	if c.led.RAMError() != nil {
-		c.ramError = true
+		c.cond.ramError = true
 		return
 	}
-	if c.softwareRefused() {
-		c.logEvent("software_verification_failed", "cabinet", c.cfg.SoftwareError, 0)
+	if c.holds(condSoftware) {
+		c.logEvent("software_verification_failed", "cabinet", c.cfg.Software.Error, 0)
 		return
 	}
-	if b, ok := c.led.SoftwareState("tilts"); ok {
-		var saved map[string]string
-		if json.Unmarshal(b, &saved) == nil {
-			for k, reason := range saved {
-				c.tilts[k] = tilt{reason: reason, source: k, manual: true}
-			}
-		}
+	saved, _ := load(c, stateTilts)
+	for k, reason := range saved {
+		c.cond.tilts[k] = tilt{reason: reason, source: k, manual: true}
 	}
-	if b, ok := c.led.SoftwareState(deviceTiltsKey); ok {
-		// A device's tilt is shown again until the device, started
-		// again, reports the condition gone (check 6).
-		var saved map[string]string
-		if json.Unmarshal(b, &saved) == nil {
-			for k, reason := range saved {
-				if k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
-					c.tilts[k] = tilt{reason: reason, source: k}
-				}
-			}
+	// A device's tilt is shown again until the device, started again,
+	// reports the condition gone (check 6).
+	saved, _ = load(c, stateDeviceTilts)
+	for k, reason := range saved {
+		if k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
+			c.cond.tilts[k] = tilt{reason: reason, source: k}
 		}
 	}
 	c.checkSoftware()
@@ -58,12 +50,12 @@ func (c *Cabinet) powerUp() {
 			// then (a ticket found waiting in the chute is the original:
 			// debited as it is). The number is redeemable once, whichever
 			// paper comes back; voiding it here would pay it twice.
-			c.cashout = &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), validation: d.Number, reprint: true}
+			c.cashOut.voucher = &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), validation: d.Number, phase: voucherHeld, reprint: true}
 			c.setTilt(tiltVoucher, "voucher print interrupted by power loss: printing it again", false)
 		}
 	}
 	if d := c.pendingEscrows(); d > 0 {
-		c.reconcileAt = c.now().Add(reconcileGrace)
+		c.moneyIn.reconcileAt = c.now().Add(reconcileGrace)
 	} else {
 		c.resumeRedeems()
 	}
@@ -76,15 +68,15 @@ func (c *Cabinet) powerUp() {
 		c.setTilt("game", "open round of unknown game "+lr.Game, true)
 		return
 	}
-	c.game = g.ID()
+	c.play.game = g.ID()
 	r := &roundState{n: lr.Number, game: g.ID(), stake: engine.Money(lr.Stake), phase: phaseWaitOutcome}
-	c.round = r
-	c.startedAt = c.now()
+	c.play.round = r
+	c.play.startedAt = c.now()
 	if lr.Status == ledger.RoundWagered {
-		if c.linkUp {
+		if c.cond.linkUp {
 			c.askOutcome(r)
 		} else {
-			r.retryAt = c.now()
+			r.ask.retryAt = c.now()
 		}
 		return
 	}
@@ -101,7 +93,7 @@ func (c *Cabinet) powerUp() {
 		r.paid = r.result.Total
 		r.pending = engine.Money(lr.PendingWin)
 		for _, s := range lr.Risk {
-			r.risk = append(r.risk, engine.RiskStep{Step: s.Step, Before: engine.Money(s.Stake), After: engine.Money(s.Won), Won: s.Won > 0})
+			r.gamble.steps = append(r.gamble.steps, engine.RiskStep{Step: s.Step, Before: engine.Money(s.Stake), After: engine.Money(s.Won), Won: s.Won > 0})
 		}
 		r.phase = phaseRisk
 		c.showRisk(r)
@@ -185,17 +177,13 @@ const deviceTiltsKey = "device_tilts"
 // saveTilts keeps the tilts across power cuts (check 6).
 func (c *Cabinet) saveTilts() {
 	manual, device := map[string]string{}, map[string]string{}
-	for k, t := range c.tilts {
+	for k, t := range c.cond.tilts {
 		if t.manual {
 			manual[k] = t.reason
 		} else {
 			device[k] = t.reason
 		}
 	}
-	for key, m := range map[string]map[string]string{"tilts": manual, deviceTiltsKey: device} {
-		b, _ := json.Marshal(m)
-		if err := c.led.SetSoftwareState(key, b); err != nil && errors.Is(err, ledger.ErrRAMError) {
-			c.ramError = true
-		}
-	}
+	save(c, stateTilts, manual, recordWrite)
+	save(c, stateDeviceTilts, device, recordWrite)
 }

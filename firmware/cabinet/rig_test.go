@@ -142,9 +142,9 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 	}
 	r.prn = printer.NewFake(r.clock.Now)
 	r.acc = &fakeAcceptor{}
-	cfg := Config{ID: "cab-1", Site: "Test Hall", SiteID: "T-1", Market: prof, Ledger: led, Central: r.central.Client,
+	cfg := Config{ID: "cab-1", Site: Site{Name: "Test Hall", ID: "T-1"}, Market: prof, Ledger: led, Central: r.central.Client,
 		Acceptor: r.acc, Printer: r.prn, Clock: r.clock, CallTimeout: 5 * time.Second, LinkUp: true,
-		SigningKey: r.central.Server.PublicKey(), Logf: t.Logf}
+		SigningKey: r.central.Server.PublicKey(), Hooks: Hooks{Logf: t.Logf}}
 	for _, o := range opts {
 		o(&cfg)
 	}

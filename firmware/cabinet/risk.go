@@ -17,21 +17,21 @@ import (
 const RiskLostShown = 2500 * time.Millisecond
 
 func (c *Cabinet) showRisk(r *roundState) {
-	v := &view.RiskView{Step: len(r.risk), Win: r.pending, CanRed: !r.riskAsking, CanLeave: len(r.risk) > 0,
-		History: append([]engine.RiskStep(nil), r.risk...)}
-	if len(r.risk) > 0 {
-		last := r.risk[len(r.risk)-1]
+	v := &view.RiskView{Step: len(r.gamble.steps), Win: r.pending, CanRed: !r.gamble.asking, CanLeave: len(r.gamble.steps) > 0,
+		History: append([]engine.RiskStep(nil), r.gamble.steps...)}
+	if len(r.gamble.steps) > 0 {
+		last := r.gamble.steps[len(r.gamble.steps)-1]
 		v.Last = &last
 	}
-	c.riskShown = v
-	c.win = r.pending
+	c.play.riskShown = v
+	c.play.win = r.pending
 }
 
 // askRisk draws one card centrally for the next step (MS-10); nothing
 // changes until the signed card is back and journaled.
 func (c *Cabinet) askRisk(r *roundState, choice engine.Colour) {
-	r.riskAsking = true
-	n, step := r.n, len(r.risk)+1
+	r.gamble.asking = true
+	n, step := r.n, len(r.gamble.steps)+1
 	c.async(func(ctx context.Context) Event {
 		card, err := c.cfg.Central.RequestRiskStep(ctx, n, step, choice)
 		return riskReply{round: n, step: step, card: card, err: err}
@@ -40,11 +40,11 @@ func (c *Cabinet) askRisk(r *roundState, choice engine.Colour) {
 }
 
 func (c *Cabinet) riskArrived(e riskReply) {
-	r := c.round
-	if r == nil || r.n != e.round || r.phase != phaseRisk || e.step != len(r.risk)+1 {
+	r := c.play.round
+	if r == nil || r.n != e.round || r.phase != phaseRisk || e.step != len(r.gamble.steps)+1 {
 		return
 	}
-	r.riskAsking = false
+	r.gamble.asking = false
 	var sig *link.SignatureError
 	var body *link.BodyError
 	if errors.As(e.err, &sig) || errors.As(e.err, &body) {
@@ -68,12 +68,12 @@ func (c *Cabinet) riskArrived(e riskReply) {
 		c.ledgerFailed("the risk step", err)
 		return
 	}
-	r.risk = append(r.risk, s)
+	r.gamble.steps = append(r.gamble.steps, s)
 	r.pending = s.After
 	c.showRisk(r)
 	switch {
 	case !s.Won:
-		c.riskShown.ShowUntil = c.now().Add(RiskLostShown)
+		c.play.riskShown.ShowUntil = c.now().Add(RiskLostShown)
 		c.settle(r) // a loss forfeits the win (MS-10)
 	case !engine.RiskAllowed(r.pending, roundCap(r.game)) || r.pending >= c.cfg.Market.Limits.LargeWin:
 		c.settle(r) // the cap: no further doubling (MS-7 decision)

@@ -136,10 +136,10 @@ func TestFreeSpinsIgnoreButtons(t *testing.T) {
 		rs := &roundState{n: 99, game: engine.MagicStars, stake: 5, phase: phasePresenting, result: res, pending: 30}
 		rs.timeline = make([]view.StepTime, 3)
 		c.plan(rs, 0, c.now())
-		c.round = rs
+		c.play.round = rs
 		c.showRound(rs)
 		rs.step = 1 // the first free spin is on screen
-		c.auto = false
+		c.play.auto = false
 		c.publish()
 		before = *c.View()
 		for _, b := range view.Buttons {
@@ -147,7 +147,7 @@ func TestFreeSpinsIgnoreButtons(t *testing.T) {
 		}
 		c.publish()
 		after = *c.View()
-		c.round = nil // not a journaled round: leave nothing behind
+		c.play.round = nil // not a journaled round: leave nothing behind
 	})
 	if after.Auto != before.Auto || after.Mode != before.Mode || after.Round.Timeline[1] != before.Round.Timeline[1] {
 		t.Fatalf("MS-13: a button acted during free spins: auto %v→%v, mode %s→%s", before.Auto, after.Auto, before.Mode, after.Mode)
@@ -159,11 +159,11 @@ func TestFreeSpinsIgnoreButtons(t *testing.T) {
 		rs := &roundState{n: 99, game: engine.MagicStars, stake: 5, phase: phasePresenting, result: res, pending: 30,
 			timeline: make([]view.StepTime, 3)}
 		c.plan(rs, 0, c.now())
-		c.round = rs
+		c.play.round = rs
 		r.clock.Advance(rs.timeline[1].End.Sub(c.now())) // two steps over, the third still on
 		c.advance(rs)
-		win = c.win
-		c.round = nil
+		win = c.play.win
+		c.play.round = nil
 	})
 	if win != 10 {
 		t.Fatalf("MS-12: Win field %d after the base spin (10) and a losing free spin, want 10", win)

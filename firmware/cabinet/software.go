@@ -17,24 +17,23 @@ const softwareIDKey = "software_id"
 // software; a different one later locks the cabinet up until a technician
 // accepts it, logged with the old and the new identity.
 func (c *Cabinet) checkSoftware() {
-	id := c.cfg.SoftwareID
+	id := c.cfg.Software.ID
 	if id == "" {
 		return
 	}
-	old, ok := c.led.SoftwareState(softwareIDKey)
+	old, ok := load(c, stateSoftwareID)
 	switch {
 	case !ok:
-		if err := c.led.SetSoftwareState(softwareIDKey, []byte(id)); err != nil {
-			c.ledgerFailed("the software id", err)
+		if !save(c, stateSoftwareID, id, moneyWrite) {
 			return
 		}
 		c.logEvent("software_installed", "cabinet", id, 0)
-	case string(old) == id:
+	case old == id:
 		// Back to the accepted software (a rollback before any reset).
 		c.clearTilt(tiltSoftwareChanged)
 	default:
-		reason := fmt.Sprintf("software changed — technician reset required (%s → %s)", short(string(old)), short(id))
-		if t, ok := c.tilts[tiltSoftwareChanged]; ok && t.reason == reason {
+		reason := fmt.Sprintf("software changed — technician reset required (%s → %s)", short(old), short(id))
+		if t, ok := c.cond.tilts[tiltSoftwareChanged]; ok && t.reason == reason {
 			return // logged at an earlier start
 		}
 		c.logEvent("software_changed", "cabinet", fmt.Sprintf("old %s new %s", old, id), 0)
@@ -45,17 +44,16 @@ func (c *Cabinet) checkSoftware() {
 // acceptSoftware is the technician's reset after a program change: the
 // running software becomes the accepted one.
 func (c *Cabinet) acceptSoftware() {
-	old, _ := c.led.SoftwareState(softwareIDKey)
-	if err := c.led.SetSoftwareState(softwareIDKey, []byte(c.cfg.SoftwareID)); err != nil {
-		c.ledgerFailed("the software id", err)
+	old, _ := load(c, stateSoftwareID)
+	if !save(c, stateSoftwareID, c.cfg.Software.ID, moneyWrite) {
 		return
 	}
-	c.logEvent("software_accepted", "technician", fmt.Sprintf("old %s new %s", old, c.cfg.SoftwareID), 0)
-	t := c.tilts[tiltSoftwareChanged]
-	delete(c.tilts, tiltSoftwareChanged)
+	c.logEvent("software_accepted", "technician", fmt.Sprintf("old %s new %s", old, c.cfg.Software.ID), 0)
+	t := c.cond.tilts[tiltSoftwareChanged]
+	delete(c.cond.tilts, tiltSoftwareChanged)
 	c.saveTilts()
 	c.logEvent("tilt_cleared", "technician", t.reason, 0)
-	c.menuPage, c.recallStep = 0, 0
+	c.menus.menuPage, c.menus.recallStep = 0, 0
 	c.loadRecall()
 	c.showMenu()
 }

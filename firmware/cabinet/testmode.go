@@ -41,14 +41,14 @@ type testPrinted struct{ err error }
 func (testPrinted) event() {}
 
 func (c *Cabinet) testPrintedReply(e testPrinted) {
-	if c.test == nil {
+	if c.menus.test == nil {
 		return
 	}
 	if e.err != nil {
-		c.test.printer = "refused: " + e.err.Error()
+		c.menus.test.printer = "refused: " + e.err.Error()
 	} else {
-		c.test.printed++
-		c.test.printer = "printed"
+		c.menus.test.printed++
+		c.menus.test.printer = "printed"
 	}
 	c.showTest()
 }
@@ -58,7 +58,7 @@ const (
 	menuTestMode = "menu.test_mode" // test mode's own page
 )
 
-func (c *Cabinet) testPage() *view.MenuPage {
+func testPage(pageSource) *view.MenuPage {
 	return &view.MenuPage{Title: menuTest, Lines: []string{
 		"Device tests: buttons and lamps, acceptor, printer.",
 		"No meter and no credit changes; notes and tickets are read and returned.",
@@ -69,15 +69,15 @@ func (c *Cabinet) testPage() *view.MenuPage {
 // testAllowed: not during play, a cash-out, a document in the acceptor or
 // a lockup.
 func (c *Cabinet) testAllowed() bool {
-	return c.round == nil && c.cashout == nil && c.escrow == nil && len(c.lockups) == 0 && !c.ramError
+	return c.play.round == nil && c.cashOut.voucher == nil && c.moneyIn.escrow == nil && len(c.cond.lockups) == 0 && !c.cond.ramError
 }
 
 func (c *Cabinet) enterTest() {
-	if c.test != nil || !c.keys["technician"] || !c.testAllowed() {
+	if c.menus.test != nil || !c.cond.keys["technician"] || !c.testAllowed() {
 		return
 	}
-	c.auto, c.pendingStart = false, false
-	c.test = &testState{digest: c.led.StateDigest(testVolatile)}
+	c.play.auto, c.play.pendingStart = false, false
+	c.menus.test = &testState{digest: c.led.StateDigest(testVolatile)}
 	c.logEvent("test_mode", "technician", "entered", 0)
 	c.showTest()
 }
@@ -85,11 +85,11 @@ func (c *Cabinet) enterTest() {
 // leaveTest ends test mode and checks that the critical state is the
 // one it was entered with.
 func (c *Cabinet) leaveTest() {
-	t := c.test
+	t := c.menus.test
 	if t == nil {
 		return
 	}
-	c.test = nil
+	c.menus.test = nil
 	if now := c.led.StateDigest(testVolatile); now != t.digest {
 		c.logEvent("test_mode", "cabinet", "critical state changed in test mode: "+t.digest[:12]+" → "+now[:12], 0)
 		c.setTilt("test", "critical state changed in test mode", true)
@@ -99,7 +99,7 @@ func (c *Cabinet) leaveTest() {
 }
 
 func (c *Cabinet) showTest() {
-	t := c.test
+	t := c.menus.test
 	last := "-"
 	if t.button != "" {
 		last = string(t.button)
@@ -108,7 +108,7 @@ func (c *Cabinet) showTest() {
 	if t.read != "" {
 		read = t.read
 	}
-	c.menu = &view.MenuPage{Title: menuTestMode, Lines: []string{
+	c.menus.menu = &view.MenuPage{Title: menuTestMode, Lines: []string{
 		"Buttons: press any; its lamp lights. Last: " + last,
 		"Acceptor: insert a note or ticket; it is read and returned. Last: " + read,
 		fmt.Sprintf("Printer: COLLECT prints a test ticket (not valid). Printed: %d %s", t.printed, t.printer),
@@ -117,11 +117,11 @@ func (c *Cabinet) showTest() {
 }
 
 func (c *Cabinet) testPress(b view.Button) {
-	c.test.button = b
+	c.menus.test.button = b
 	c.soundTest(b)
 	if b == view.Collect && c.cfg.Printer != nil {
 		now := c.now()
-		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site, SiteID: c.cfg.SiteID,
+		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID,
 			Machine: c.cfg.ID, Issued: now, Amount: 100, Currency: c.docCurrency(), Validation: document.TestValidation,
 			Type: document.TestTicket, Expiry: now.Add(time.Minute)}
 		p := c.cfg.Printer
@@ -138,14 +138,14 @@ func (c *Cabinet) testEscrow(d id003.Document) {
 	switch d.Kind {
 	case id003.DocNote:
 		if v := c.billValue(d); v > 0 {
-			c.test.read = "note " + c.money(int64(v))
+			c.menus.test.read = "note " + c.money(int64(v))
 		} else {
-			c.test.read = "note of unknown value " + d.String()
+			c.menus.test.read = "note of unknown value " + d.String()
 		}
 	case id003.DocTicket:
-		c.test.read = "ticket " + ledger.Mask(d.Ticket)
+		c.menus.test.read = "ticket " + ledger.Mask(d.Ticket)
 	default:
-		c.test.read = d.String()
+		c.menus.test.read = d.String()
 	}
 	c.acceptor(Acceptor.Return, "return (test mode)")
 	c.showTest()
@@ -157,7 +157,7 @@ func (c *Cabinet) testLamps(l map[view.Button]view.Lamp) {
 	for _, b := range view.Buttons {
 		l[b] = view.LampOn
 	}
-	if c.test.button != "" {
-		l[c.test.button] = view.LampBlink
+	if c.menus.test.button != "" {
+		l[c.menus.test.button] = view.LampBlink
 	}
 }

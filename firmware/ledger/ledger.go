@@ -480,6 +480,15 @@ type Status struct {
 	Invariant   string // why it is broken
 }
 
+// Seq is the number of the last sealed transaction: it moves with every
+// committed write, so a reader that compares it learns cheaply that the
+// ledger (its meters among it) changed.
+func (l *Ledger) Seq() uint64 {
+	l.mu.RLock()
+	defer l.mu.RUnlock()
+	return l.head.Seq
+}
+
 // Status reports the chain head and integrity state.
 func (l *Ledger) Status() Status {
 	l.mu.RLock()

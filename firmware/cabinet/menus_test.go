@@ -1,0 +1,44 @@
+package cabinet
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+)
+
+// stubLedger is a ledgerView with fixed contents: no ledger, no writes.
+type stubLedger struct{ meters map[ledger.Meter]int64 }
+
+func (s stubLedger) Status() ledger.Status { return ledger.Status{LedgerID: "stub", Seq: 7} }
+func (s stubLedger) Meters(ledger.Scope) (map[ledger.Meter]int64, bool) {
+	return s.meters, false
+}
+func (stubLedger) Events(int) []ledger.Event   { return nil }
+func (stubLedger) DocsIn() []ledger.DocRecord  { return nil }
+func (stubLedger) DocsOut() []ledger.DocRecord { return nil }
+
+// TestMenuPagesArePureFunctionsOfWhatTheyRead: every page of both keys'
+// menus is built from a pageSource over a stub ledger view, twice, with
+// the same result; the meters page shows the stub's meters.
+func TestMenuPagesArePureFunctionsOfWhatTheyRead(t *testing.T) {
+	prof, err := market.Builtin("cz")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := pageSource{led: stubLedger{meters: map[ledger.Meter]int64{ledger.GamesPlayed: 42}}, market: prof, id: "cab-9"}
+	for _, tech := range []bool{true, false} {
+		for i, p := range menuPages(tech, 0) {
+			a, b := p(src), p(src)
+			if !reflect.DeepEqual(a, b) || a.Title == "" {
+				t.Fatalf("technician %v page %d: %+v then %+v", tech, i, a, b)
+			}
+		}
+	}
+	m := metersPage(src)
+	if len(m.Lines) != 1 || !strings.HasPrefix(m.Lines[0], string(ledger.GamesPlayed)) || !strings.HasSuffix(m.Lines[0], " 42") {
+		t.Fatalf("meters page %q", m.Lines)
+	}
+}
