@@ -45,7 +45,7 @@ else
 	bin/polaris-loadtest $(PG_ARGS)
 endif
 
-# make failover-central-pg [NODES=2] [CABINETS=300] [FAIL_AT=10s] [DURATION=30s]
+# make failover-central-pg [FAIL_NODES=2] [FAIL_CABINETS=300] [FAIL_AT=10s]
 # The database failover under load: a throwaway primary with a synchronous
 # streaming replica (pg_basebackup -R), NODES central nodes on the URL naming
 # both; FAIL_AT into the run the primary is killed (immediate shutdown) and
