@@ -27,7 +27,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/link"
@@ -35,6 +34,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
 // Options bound and shape a run. Either Duration or Rounds must be set.
@@ -73,7 +73,7 @@ type Options struct {
 	Started func()
 	// Postgres is the URL of an empty PostgreSQL database, or "auto" for a
 	// throwaway cluster started in the data directory (as make
-	// load-central-pg does; central/internal/pgcluster): the store is
+	// load-central-pg does; internal/pgcluster): the store is
 	// there instead of a SQLite file, served by Nodes central nodes (default
 	// 1); cabinet i prefers node i mod Nodes and fails over to the others.
 	Postgres string

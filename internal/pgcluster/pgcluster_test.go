@@ -6,7 +6,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
+	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
 // The cluster answers on loopback, makes databases, survives a restart,
