@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"net"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"syscall"
@@ -20,13 +19,7 @@ import (
 
 func startNode(t *testing.T, dir, pkiDir, db, addr string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "-data", dir, "-pki", pkiDir, "-database", db, "-listen", addr, "-allow-unknown=true", "-hall-addr=")
-	cmd.Env = append(os.Environ(), "POLARIS_CENTRAL_CHILD=1")
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	return cmd
+	return startChild(t, dir, addr, "-pki", pkiDir, "-database", db)
 }
 
 func freeAddr(t *testing.T) string {
