@@ -5,11 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
 // A cabinet with two central nodes on one PostgreSQL ("a,b"): node A stops

@@ -27,7 +27,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/link"
@@ -35,6 +34,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
 // Options bound and shape a run. Either Duration or Rounds must be set.
@@ -73,11 +73,19 @@ type Options struct {
 	Started func()
 	// Postgres is the URL of an empty PostgreSQL database, or "auto" for a
 	// throwaway cluster started in the data directory (as make
-	// load-central-pg does; central/internal/pgcluster): the store is
+	// load-central-pg does; internal/pgcluster): the store is
 	// there instead of a SQLite file, served by Nodes central nodes (default
 	// 1); cabinet i prefers node i mod Nodes and fails over to the others.
 	Postgres string
 	Nodes    int
+	// FailDB > 0 (with Postgres "auto"): the cluster gets a synchronous
+	// streaming replica, and this long into the run the primary is killed
+	// (immediate shutdown: a crash) and the replica promoted; the nodes
+	// reconnect through the URL naming both. The result says how long no
+	// outcome was answered.
+	FailDB time.Duration
+	// Retries per call (link.Config.Retries); default the link's.
+	Retries int
 }
 
 // Result is what a run measured.
@@ -101,15 +109,20 @@ type Result struct {
 	// per CPU-second says what both cores would carry.
 	CPU time.Duration
 
-	Nodes   int    // central nodes
-	Store   string // "sqlite" or "postgres"
-	Audit   []jackpot.AuditLine
-	Checks  []string // every cross-check's failure; empty = all passed
-	stakes  map[string]int64
-	hits    map[string]int64
-	hitN    map[string]int64
-	halls   map[string]string
-	jackpot *jackpot.Jackpot
+	// The database failover (Options.FailDB): when the primary was
+	// killed (into the run), how long the promotion took, and the longest
+	// time in which no outcome was answered (the time without service).
+	FailedAt, Promoted, MaxGap time.Duration
+	lastDone                   time.Time
+	Nodes                      int    // central nodes
+	Store                      string // "sqlite" or "postgres"
+	Audit                      []jackpot.AuditLine
+	Checks                     []string // every cross-check's failure; empty = all passed
+	stakes                     map[string]int64
+	hits                       map[string]int64
+	hitN                       map[string]int64
+	halls                      map[string]string
+	jackpot                    *jackpot.Jackpot
 }
 
 // PerSecond is the outcomes per second.
@@ -145,6 +158,9 @@ func (r *Result) Line() string {
 	store := "SQLite, 1 node"
 	if r.Store == "postgres" {
 		store = fmt.Sprintf("PostgreSQL, %d nodes", r.Nodes)
+	}
+	if r.FailedAt > 0 {
+		store += fmt.Sprintf(", primary killed at %.1f s and the replica promoted in %.0f ms: longest time without an answered outcome %.0f ms", r.FailedAt.Seconds(), ms(r.Promoted), ms(r.MaxGap))
 	}
 	return fmt.Sprintf("%s: %d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; %s; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
 		store, r.Cabinets, paced, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
@@ -249,6 +265,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		return nil, err
 	}
 	dbPath := filepath.Join(dir, "central.db")
+	var failAt *time.Timer
+	var failMu sync.Mutex
+	var failRes [2]time.Duration
+	defer func() {
+		if failAt != nil {
+			failAt.Stop()
+		}
+	}()
 	if o.Postgres == "auto" {
 		// In the system temporary directory: the postgres user cannot
 		// enter ours (0700, root's).
@@ -261,6 +285,36 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 		logf("PostgreSQL on 127.0.0.1:%d (%s)", cl.Port, cl.Dir)
+		if o.FailDB > 0 {
+			replica, err := cl.StartReplica()
+			if err != nil {
+				return nil, err
+			}
+			defer replica.Stop()
+			o.Postgres = pgcluster.FailoverURL("loadtest", cl, replica)
+			logf("synchronous replica on 127.0.0.1:%d", replica.Port)
+			started := o.Started
+			o.Started = func() {
+				if started != nil {
+					started()
+				}
+				t0 := time.Now()
+				failAt = time.AfterFunc(o.FailDB, func() {
+					failedAt := time.Since(t0)
+					p0 := time.Now()
+					if err := cl.Kill(); err != nil {
+						logf("kill the primary: %v", err)
+					}
+					if err := replica.Promote(); err != nil {
+						logf("promote the replica: %v", err)
+					}
+					failMu.Lock()
+					failRes = [2]time.Duration{failedAt, time.Since(p0)}
+					failMu.Unlock()
+					logf("primary killed at %v, replica promoted in %v", failedAt, failRes[1])
+				})
+			}
+		}
 	}
 	if o.Postgres != "" {
 		dbPath = o.Postgres
@@ -323,7 +377,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			list = append(list, addrs[(i+k)%len(addrs)])
 		}
 		c, err := link.Dial(link.Config{Addr: strings.Join(list, ","), TLS: tc, Cabinet: id, SigningKey: pub,
-			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Outbox: outboxes[i], CarryCommits: true})
+			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Retries: o.Retries, Outbox: outboxes[i], CarryCommits: true})
 		if err != nil {
 			return nil, err
 		}
@@ -361,6 +415,9 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	cpu0 := cpuTime()
 	play(ctx, o, clients, outboxes, jr, g, res)
 	res.CPU = cpuTime() - cpu0
+	failMu.Lock()
+	res.FailedAt, res.Promoted = failRes[0], failRes[1]
+	failMu.Unlock()
 	res.LoadAvg[1] = loadavg()
 	closed = true
 	for _, srv := range srvs {
@@ -473,6 +530,12 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 					break
 				}
 				lat = append(lat, time.Since(t0))
+				mu.Lock()
+				if done := time.Now(); !res.lastDone.IsZero() && done.Sub(res.lastDone) > res.MaxGap {
+					res.MaxGap = done.Sub(res.lastDone)
+				}
+				res.lastDone = time.Now()
+				mu.Unlock()
 				if jr != nil {
 					if err := jr.append('O', i, n, out.Body, out.Signature); err != nil {
 						fail(err)

@@ -7,7 +7,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
@@ -15,6 +14,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
+	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
 // secondNode starts another central node on e's configuration (its PKI,

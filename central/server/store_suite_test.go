@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
 // storeBackend starts servers on one backend: SQLite (a file per server)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -127,9 +128,22 @@ func checkStoreAfter(db *sql.DB, marker string, init bool) (string, error) {
 	case err != nil && !errors.Is(err, os.ErrNotExist):
 		return "", fmt.Errorf("central store marker: %w", err)
 	}
-	tmp := marker + ".tmp"
-	if err := os.WriteFile(tmp, []byte(id+"\n"), 0o600); err != nil {
+	// A temporary file of its own: nodes sharing a marker may start
+	// together (they write the same id).
+	f, err := os.CreateTemp(filepath.Dir(marker), filepath.Base(marker)+".tmp-*")
+	if err != nil {
 		return "", err
 	}
-	return id, os.Rename(tmp, marker)
+	_, err = f.WriteString(id + "\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), marker)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return id, nil
 }

@@ -38,9 +38,10 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-func startChild(t *testing.T, dir, addr string) *exec.Cmd {
+func startChild(t *testing.T, dir, addr string, more ...string) *exec.Cmd {
 	t.Helper()
-	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "-data", dir, "-listen", addr, "-allow-unknown=true", "-hall-addr=")
+	args := append([]string{"-test.run=^$", "--", "-data", dir, "-listen", addr, "-allow-unknown=true", "-hall-addr="}, more...)
+	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "POLARIS_CENTRAL_CHILD=1")
 	cmd.Stderr = os.Stderr
 	if err := cmd.Start(); err != nil {

@@ -152,6 +152,7 @@ func serve(args []string) error {
 	listen := fs.String("listen", "", "gRPC address (default 127.0.0.1:7443)")
 	data := fs.String("data", "", "data directory (default ./data/central)")
 	pkiDir := fs.String("pki", "", "the server's PKI directory, from `pki export` (default <data>/pki)")
+	database := fs.String("database", "", "PostgreSQL URL of the store shared by several nodes (default: SQLite in <data>)")
 	signing := fs.String("signing-key", "", "the Ed25519 signing key (default <pki>/signing.key)")
 	initStore := fs.Bool("init-store", false, "make a new store although the marker says one was initialised (the old one is lost)")
 	jp := fs.String("jackpots", "", "jackpot configuration file (TOML or JSON)")
@@ -181,6 +182,7 @@ func serve(args []string) error {
 	}
 	set(&cfg.Listen, *listen, "127.0.0.1:7443")
 	set(&cfg.DataDir, *data, "data/central")
+	set(&cfg.Database, *database, "")
 	set(&cfg.PKIDir, *pkiDir, filepath.Join(cfg.DataDir, "pki"))
 	set(&cfg.SigningKeyPath, *signing, filepath.Join(cfg.PKIDir, pki.SigningKey))
 	set(&cfg.JackpotConfig, *jp, "")

@@ -39,6 +39,8 @@ func main() {
 	flag.DurationVar(&o.CallTimeout, "call-timeout", 0, "deadline of each call (default 10s)")
 	flag.StringVar(&o.Postgres, "postgres", "", `store on PostgreSQL: a database URL, or "auto" for a throwaway cluster (initdb as the postgres user); default SQLite`)
 	flag.IntVar(&o.Nodes, "nodes", 1, "central nodes on the PostgreSQL store (-postgres)")
+	flag.DurationVar(&o.FailDB, "fail-db", 0, "with -postgres auto: a synchronous replica, and this long into the run the primary killed and the replica promoted")
+	flag.IntVar(&o.Retries, "retries", 0, "retries per call (default the link's 4)")
 	beside := flag.Bool("beside-sqlite", false, "first run the same load against the SQLite single node, then the -postgres one: both lines in one run")
 	cpu := flag.String("cpuprofile", "", "write a CPU profile of the measured part here")
 	verbose := flag.Bool("v", false, "print setup steps")

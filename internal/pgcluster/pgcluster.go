@@ -161,18 +161,86 @@ func (c *Cluster) Kill() error {
 // StartAgain starts a stopped cluster on its port.
 func (c *Cluster) StartAgain() error { return c.start() }
 
-// Stop stops the server and removes its directory.
+// Stop stops the server (if it runs) and removes its directory.
 func (c *Cluster) Stop() error {
-	err := c.run("pg_ctl", "-D", c.data(), "-w", "-m", "fast", "stop")
+	var err error
+	if _, serr := os.Stat(filepath.Join(c.data(), "postmaster.pid")); serr == nil {
+		err = c.run("pg_ctl", "-D", c.data(), "-w", "-m", "fast", "stop")
+	}
 	if rerr := os.RemoveAll(c.Dir); err == nil {
 		err = rerr
 	}
 	return err
 }
 
+// StartReplica makes a streaming replica of c (pg_basebackup -R: a
+// standby that follows c's WAL), starts it on its own port, and makes c
+// wait for it at every commit (synchronous_standby_names = '*',
+// synchronous_commit on): an answered commit is on both. Stop it as any
+// cluster; Promote makes it the primary.
+func (c *Cluster) StartReplica() (*Cluster, error) {
+	d, err := os.MkdirTemp("", "polaris-pg-replica-")
+	if err != nil {
+		return nil, err
+	}
+	r := &Cluster{Dir: d, bin: c.bin, cred: c.cred}
+	if c.cred != nil {
+		if err := os.Chown(d, int(c.cred.Uid), int(c.cred.Gid)); err != nil {
+			os.RemoveAll(d)
+			return nil, err
+		}
+	}
+	// The server's own version's, beside initdb; else the PATH's
+	// (Debian's wrapper).
+	basebackup := filepath.Join(c.bin, "pg_basebackup")
+	if _, err := os.Stat(basebackup); err != nil {
+		if basebackup, err = exec.LookPath("pg_basebackup"); err != nil {
+			return nil, fmt.Errorf("pgcluster: %w", err)
+		}
+	}
+	if err := r.runPath(basebackup, "-h", "127.0.0.1", "-p", strconv.Itoa(c.Port), "-U", User, "-D", r.data(), "-R", "-X", "stream", "-c", "fast"); err != nil {
+		os.RemoveAll(d)
+		return nil, err
+	}
+	for try := 0; ; try++ {
+		if r.Port, err = freePort(); err == nil {
+			if err = r.start(); err == nil {
+				break
+			}
+		}
+		if try == 2 {
+			os.RemoveAll(d)
+			return nil, err
+		}
+	}
+	if err := c.Config("synchronous_standby_names = '*'"); err != nil {
+		return nil, err
+	}
+	if err := c.run("pg_ctl", "-D", c.data(), "reload"); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Promote makes a replica the primary (it then takes writes).
+func (c *Cluster) Promote() error {
+	return c.run("pg_ctl", "-D", c.data(), "-w", "promote")
+}
+
 // URL is the address of database db.
 func (c *Cluster) URL(db string) string {
 	return fmt.Sprintf("postgres://%s@127.0.0.1:%d/%s?sslmode=disable", User, c.Port, db)
+}
+
+// FailoverURL names database db on the primary and its replicas: a
+// client connects to whichever takes writes (the primary, or the replica
+// once promoted).
+func FailoverURL(db string, cs ...*Cluster) string {
+	var hosts []string
+	for _, c := range cs {
+		hosts = append(hosts, fmt.Sprintf("127.0.0.1:%d", c.Port))
+	}
+	return fmt.Sprintf("postgres://%s@%s/%s?sslmode=disable&target_session_attrs=read-write&connect_timeout=2", User, strings.Join(hosts, ","), db)
 }
 
 // CreateDatabase makes a new empty database and returns its URL.
@@ -191,7 +259,11 @@ func (c *Cluster) CreateDatabase(name string) (string, error) {
 }
 
 func (c *Cluster) run(prog string, args ...string) error {
-	cmd := exec.Command(filepath.Join(c.bin, prog), args...)
+	return c.runPath(filepath.Join(c.bin, prog), args...)
+}
+
+func (c *Cluster) runPath(prog string, args ...string) error {
+	cmd := exec.Command(prog, args...)
 	cmd.Dir = c.Dir
 	if c.cred != nil {
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
@@ -200,7 +272,7 @@ func (c *Cluster) run(prog string, args ...string) error {
 	out, err := cmd.CombinedOutput()
 	if err != nil {
 		log, _ := os.ReadFile(filepath.Join(c.Dir, "log"))
-		return fmt.Errorf("pgcluster: %s: %v\n%s%s", prog, err, out, tail(log))
+		return fmt.Errorf("pgcluster: %s: %v\n%s%s", filepath.Base(prog), err, out, tail(log))
 	}
 	return nil
 }
