@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/clock"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
@@ -91,6 +92,9 @@ type App struct {
 	Central io.Closer
 	Cabinet *cabinet.Cabinet
 	Market  *market.Profile
+	// Clock is the cabinet's time (ledger stamps, vouchers, recall,
+	// events): the system clock following the central system's (check 38).
+	Clock *clock.Disciplined
 
 	cab *cabinet.Cabinet // set before any device event can arrive
 
@@ -143,7 +147,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	started := &App{Opt: o, Market: prof}
+	started := &App{Opt: o, Market: prof, Clock: clock.NewDisciplined(clock.System{}, clock.DefaultTolerance)}
 	a = started
 	defer func() {
 		if err != nil { // `return nil, err` has already set a to nil
@@ -154,7 +158,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
 		return nil, err
 	}
-	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventMessage: outbox.EventMessage}
+	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventMessage: outbox.EventMessage, Clock: a.Clock}
 	// A ledger is created only where neither copy exists: one missing copy
 	// is rebuilt by Open from the other.
 	if exists(filepath.Join(o.LedgerA, "ledger.db")) || exists(filepath.Join(o.LedgerB, "ledger.db")) {
@@ -168,7 +172,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	beat := a.register("cabinet", CabinetWindow)
 	if o.SoftwareError != "" {
 		// Before any device or network traffic: nothing is opened.
-		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger,
+		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger, Clock: a.Clock,
 			Central: refused{}, Timing: o.Timing, SoftwareError: o.SoftwareError, SoftwareVersion: o.SoftwareVersion, Logf: o.Logf, Heartbeat: beat})
 		if err != nil {
 			return nil, err
@@ -212,7 +216,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	}
 	cfg := cabinet.Config{
 		ID: o.CabinetID, Site: o.Site, SiteID: o.SiteID, Market: prof, Ledger: a.Ledger,
-		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing,
+		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing, Clock: a.Clock,
 		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up, Logf: o.Logf,
 		SoftwareID: o.SoftwareID, SoftwareVersion: o.SoftwareVersion,
 		Heartbeat: beat,
@@ -320,6 +324,9 @@ func (a *App) Run(ctx context.Context) error {
 			}
 			return cabinet.LinkState{Up: s.State == link.Up}, true
 		case n := <-cl.Notices():
+			if e := followCentralTime(a.Clock, n); e != nil {
+				a.Cabinet.Post(e) // logged before what the notice brings
+			}
 			return noticeEvent(n), true
 		case <-ctx.Done():
 			return nil, false
@@ -351,6 +358,18 @@ func (a *App) pump(ctx context.Context, next func() (cabinet.Event, bool)) {
 			}
 		}
 	})
+}
+
+// followCentralTime steps c to the central time a notice brings, measured
+// against the link's clock (the system clock beneath c), and returns the
+// event of the step, or nil.
+func followCentralTime(c *clock.Disciplined, n link.Notice) cabinet.Event {
+	if off, ok := link.CentralOffset(n, c.Raw()); ok {
+		if s, ok := c.Follow(off); ok {
+			return cabinet.TimeChanged{Step: s}
+		}
+	}
+	return nil
 }
 
 func noticeEvent(n link.Notice) cabinet.Event {

@@ -271,6 +271,8 @@ func (c *Cabinet) handle(e Event) {
 		c.storageHealth(e)
 	case CentralCommand:
 		c.centralCommand(e)
+	case TimeChanged:
+		c.timeChanged(e)
 	case outcomeReply:
 		c.outcomeArrived(e)
 	case riskReply:
