@@ -20,8 +20,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
-	"github.com/polaris-vlt/polaris/clock"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/clock"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/engine"
