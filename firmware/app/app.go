@@ -73,6 +73,9 @@ type Options struct {
 	// ("acceptor", "printer", "gpio") on every completed cycle. The render
 	// loop is not the app's: cmd/polaris registers "render".
 	Health *health.Monitor
+	// SelfTests run with the cabinet's own at start-up and every 24 h
+	// (check 10): the start-up gate adds the software digests.
+	SelfTests []health.SelfTest
 	// AcceptorConfig adjusts the acceptor's timings (tests).
 	AcceptorConfig func(*id003.Config)
 	// BoardOptions, when set, adjusts what is passed to board.Assemble after
@@ -219,7 +222,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing, Clock: a.Clock,
 		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up, Logf: o.Logf,
 		SoftwareID: o.SoftwareID, SoftwareVersion: o.SoftwareVersion,
-		Heartbeat: beat,
+		Heartbeat: beat, SelfTests: o.SelfTests,
 	}
 	if a.Board.Acceptor != nil {
 		cfg.Acceptor = a.Board.Acceptor

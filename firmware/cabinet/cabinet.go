@@ -21,6 +21,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -65,6 +66,9 @@ type Config struct {
 	Heartbeat func()
 	// Logf, when set, receives a line for every tilt and refusal.
 	Logf func(format string, args ...any)
+	// SelfTests run with the cabinet's own at start-up and every 24 h, off
+	// the loop (check 10, selftest.go).
+	SelfTests []health.SelfTest
 }
 
 // Cabinet is the state machine. Create with New, run with Run; everything
@@ -131,6 +135,8 @@ type Cabinet struct {
 
 	printerOnline bool      // the printer's status has been read since power-up
 	reconcileAt   time.Time // when pending escrows of a past power-up count as returned
+
+	selfTest selfTestState // check 10
 }
 
 type tilt struct {
@@ -209,6 +215,7 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		c.wg.Wait()
 	}()
 	c.powerUp()
+	c.tickSelfTest()
 	c.started = true
 	c.publish()
 	t := time.NewTicker(tick)
@@ -273,6 +280,8 @@ func (c *Cabinet) handle(e Event) {
 		c.centralCommand(e)
 	case TimeChanged:
 		c.timeChanged(e)
+	case selfTestReply:
+		c.selfTestDone(e)
 	case outcomeReply:
 		c.outcomeArrived(e)
 	case riskReply:
@@ -376,6 +385,8 @@ func (c *Cabinet) blocked() string {
 		return "software"
 	case c.ramError:
 		return "ram_error"
+	case c.selfTestStarting():
+		return "self_test"
 	case c.doorOpen():
 		return "door_open"
 	case len(c.tilts) > 0:
@@ -394,7 +405,7 @@ func (c *Cabinet) blocked() string {
 
 func (c *Cabinet) mode() view.Mode {
 	switch {
-	case !c.started:
+	case !c.started || c.selfTestStarting():
 		return view.ModeStarting
 	case c.menu != nil:
 		// A key turned on shows its pages over any state it may be

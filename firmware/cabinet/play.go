@@ -70,7 +70,7 @@ func (c *Cabinet) press(b view.Button) {
 		c.menuPress(b)
 		return
 	}
-	if c.softwareRefused() || c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 {
+	if c.softwareRefused() || c.ramError || c.doorOpen() || len(c.tilts) > 0 || len(c.lockups) > 0 || c.selfTestStarting() {
 		return
 	}
 	if r := c.round; r != nil {
@@ -484,6 +484,7 @@ func (c *Cabinet) tick() {
 	if c.cfg.Heartbeat != nil {
 		c.cfg.Heartbeat()
 	}
+	c.tickSelfTest()
 	now := c.now()
 	if r := c.round; r != nil {
 		switch r.phase {
