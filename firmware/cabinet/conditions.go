@@ -228,13 +228,16 @@ func (c *Cabinet) menuPages() []func() *view.MenuPage {
 	var ps []func() *view.MenuPage
 	tech := c.keys["technician"]
 	if tech {
-		ps = append(ps, c.auditPage, c.metersPage, c.eventsPage, c.historyPage, c.testPage)
+		for _, p := range []func() *view.MenuPage{c.auditPage, c.metersPage, c.eventsPage, c.historyPage} {
+			ps = append(ps, paged(p())...)
+		}
+		ps = append(ps, c.testPage)
 	}
 	for i := range max(len(c.recall), 1) {
 		ps = append(ps, func() *view.MenuPage { return c.recallPage(i) })
 	}
 	if !tech {
-		ps = append(ps, c.historyPage)
+		ps = append(ps, paged(c.historyPage())...)
 	}
 	return ps
 }
