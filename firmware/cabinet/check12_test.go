@@ -11,8 +11,8 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
-// menuPages pages through the open menu from its first page and returns
-// every page as published.
+// menuPagesSeen pages through the open menu from its first page and
+// returns every page as published.
 func (r *rig) menuPagesSeen() []*view.MenuPage {
 	r.t.Helper()
 	s := r.until("a menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil })
