@@ -236,7 +236,12 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 	}
 }
 
-func (c *Cabinet) now() time.Time { return c.cfg.Clock.Now() }
+// now is the time of the cabinet's timers and of the presentation
+// timeline the display animates against its own clock: the local clock,
+// which a time change (check 38) does not move. wall is the time printed
+// and logged: the clock following the central system's.
+func (c *Cabinet) now() time.Time  { return clock.Raw(c.cfg.Clock).Now() }
+func (c *Cabinet) wall() time.Time { return c.cfg.Clock.Now() }
 
 // async runs fn off the loop with a deadline and posts what it returns.
 func (c *Cabinet) async(fn func(ctx context.Context) Event) {

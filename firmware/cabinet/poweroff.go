@@ -129,7 +129,7 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 	}
 	if c.lastBeat.IsZero() || now.Sub(c.lastBeat) >= beatEvery || now.Before(c.lastBeat) {
 		c.lastBeat = now
-		if err := c.led.SetSoftwareState(beatKey, []byte(now.UTC().Format(time.RFC3339Nano))); err != nil && errors.Is(err, ledger.ErrRAMError) {
+		if err := c.led.SetSoftwareState(beatKey, []byte(c.wall().UTC().Format(time.RFC3339Nano))); err != nil && errors.Is(err, ledger.ErrRAMError) {
 			c.ramError = true
 		}
 	}

@@ -119,7 +119,7 @@ func (c *Cabinet) showTest() {
 func (c *Cabinet) testPress(b view.Button) {
 	c.test.button = b
 	if b == view.Collect && c.cfg.Printer != nil {
-		now := c.now()
+		now := c.wall()
 		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site, SiteID: c.cfg.SiteID,
 			Machine: c.cfg.ID, Issued: now, Amount: 100, Currency: c.docCurrency(), Validation: document.TestValidation,
 			Type: document.TestTicket, Expiry: now.Add(time.Minute)}
