@@ -1,6 +1,8 @@
 // Package clock is the time every room of the cabinet is given instead of
 // reading it: Clock, the system's (System) and the tests' (Fake), which
-// moves only when told, so a test runs a day of play in seconds. It is a
+// moves only when told, so a test runs a day of play in seconds; and
+// Disciplined, the cabinet's time following the central system's within a
+// tolerance, stepping (for the caller to log) above it (check 38). It is a
 // leaf: the standard library only.
 package clock
 

@@ -26,6 +26,9 @@ fail() { echo "run-check: FAILED: $*" >&2; tail -20 "$log" >&2; exit 1; }
 # The audio server (platform.md §9): a null sink in a private runtime
 # directory; ALSA's default device is its pulse plugin, for the cabinet.
 scripts/install-packages.sh pulseaudio pulseaudio-utils libasound2-plugins
+# HOME moves (the server's cookie and state stay out of the real one), so
+# Go's caches and settings are pinned where they are first.
+export GOPATH=$(go env GOPATH) GOMODCACHE=$(go env GOMODCACHE) GOCACHE=$(go env GOCACHE) GOENV=$(go env GOENV)
 export XDG_RUNTIME_DIR=$data/run HOME=$data/home
 mkdir -m 0700 "$XDG_RUNTIME_DIR" "$HOME"
 export PULSE_SERVER=unix:$XDG_RUNTIME_DIR/pulse/native ALSA_CONFIG_PATH=$data/asound.conf
@@ -79,7 +82,7 @@ waitmeter coin_in 1 space
 sleep 3
 kill "$rec"; wait "$rec" 2>/dev/null || true; rec=
 peak=$(od -An -v -t d2 "$data/rec.raw" | awk '{for(i=1;i<=NF;i++){v=$i<0?-$i:$i; if(v>m)m=v}} END{print m+0}')
-[ "$peak" -ge 3000 ] || fail "the game's sound reached the audio server at peak $peak of 32768 (silent)"
+[ "$peak" -ge 3000 ] || fail "the game's sound reached the audio server at peak $peak of 32768 (silent; $(stat -c %s "$data/rec.raw") bytes recorded; streams: $(pactl list short sink-inputs | tr '\n' ' '))"
 echo "run-check: note credited ($(meter bills_in_value) cents in), a game played ($(meter coin_in) cents wagered), its sound at peak $peak of 32768"
 
 # Cash out, take the ticket from the chute, insert it again. Collect may

@@ -46,7 +46,10 @@ type Options struct {
 	// waiting in the outbox (link.Config.CarryCommits): one call per round.
 	SeparateCommits bool
 	Now             func() time.Time
-	Log             *slog.Logger
+	// LinkClock is the client's clock (nil: the system's); with Now, a
+	// test sets the central time apart from the cabinet's (check 38).
+	LinkClock link.Clock
+	Log       *slog.Logger
 }
 
 // Central is a running embedded central system and its client.
@@ -140,7 +143,7 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	c.Outbox = ob
 	cl, err := link.Dial(link.Config{
 		Addr: addr.String(), TLS: ctls, Cabinet: o.Cabinet, SigningKey: srv.PublicKey(), Games: o.Games, Outbox: ob,
-		CarryCommits: !o.SeparateCommits,
+		CarryCommits: !o.SeparateCommits, Clock: o.LinkClock,
 	})
 	if err != nil {
 		c.Close()

@@ -15,9 +15,13 @@ import (
 
 // HelloInfo is the central system's answer to Hello.
 type HelloInfo struct {
-	Cabinet, Hall  string
-	ServerTime     time.Time
-	Offset         time.Duration // server time minus cabinet time at the reply
+	Cabinet, Hall string
+	ServerTime    time.Time
+	// Offset is the server's time minus the cabinet's (Config.Clock) at the
+	// moment the server read it, taken as the middle of the round trip:
+	// its error is at most RTT/2.
+	Offset         time.Duration
+	RTT            time.Duration
 	Models         map[engine.GameID]string
 	LastRound      uint64
 	Enabled        bool
@@ -56,9 +60,12 @@ func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 		req.Models = append(req.Models, &pb.GameModel{Game: string(g.ID()), ModelId: g.ModelID()})
 	}
 	var rep *pb.HelloReply
+	var sent, got time.Time
 	err := c.callN(ctx, "hello", retries, func(ctx context.Context) (err error) {
-		req.CabinetTimeUnixNano = c.cfg.Clock.Now().UnixNano()
+		sent = c.cfg.Clock.Now()
+		req.CabinetTimeUnixNano = sent.UnixNano()
 		rep, err = c.api().Hello(ctx, req)
+		got = c.cfg.Clock.Now()
 		return err
 	})
 	if err != nil {
@@ -72,7 +79,8 @@ func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 	}
 	st := time.Unix(0, rep.GetServerTimeUnixNano())
 	info := &HelloInfo{
-		Cabinet: rep.GetCabinet(), Hall: rep.GetHall(), ServerTime: st, Offset: st.Sub(c.cfg.Clock.Now()),
+		Cabinet: rep.GetCabinet(), Hall: rep.GetHall(), ServerTime: st,
+		Offset: st.Sub(sent.Add(got.Sub(sent) / 2)), RTT: got.Sub(sent),
 		Models: map[engine.GameID]string{}, LastRound: rep.GetLastRound(), Enabled: rep.GetEnabled(),
 		DisabledReason: rep.GetDisabledReason(), MirrorCredit: engine.Money(rep.GetMirrorCredit()),
 		MirrorDiffers: rep.GetMirrorDiffers(),

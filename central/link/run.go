@@ -110,6 +110,21 @@ type Command struct {
 	ServerTime time.Time
 }
 
+// CentralOffset is the central system's time minus local's (the clock the
+// client reads, Config.Clock) that a notice brings: Hello's Offset, to the
+// middle of its round trip; a TIME command's server time against local
+// now, one way, so late by its delivery. False: the notice has no time.
+// A clock.Disciplined follows it (check 38).
+func CentralOffset(n Notice, local Clock) (time.Duration, bool) {
+	switch {
+	case n.Hello != nil:
+		return n.Hello.Offset, true
+	case n.Command != nil && n.Command.Kind == CmdTime:
+		return n.Command.ServerTime.Sub(local.Now()), true
+	}
+	return 0, false
+}
+
 // Notices delivers what the stream carries while Run runs. When the reader
 // falls behind, the oldest notices are dropped.
 func (c *Client) Notices() <-chan Notice { return c.notices }

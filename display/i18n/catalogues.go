@@ -136,6 +136,7 @@ var catalogues = map[string]map[string]string{
 		"msg.blocked_lockup":      "Blocked: call the attendant",
 		"msg.blocked_menu":        "Blocked: menu open",
 		"msg.blocked_link_down":   "Blocked: central system not reachable",
+		"msg.blocked_self_test":   "Blocked: self-tests running",
 		"msg.blocked_disabled":    "Blocked: disabled by the central system",
 
 		"help.title":   "DEVKIT KEYS",
@@ -282,6 +283,7 @@ var catalogues = map[string]map[string]string{
 		"msg.blocked_lockup":      "Gesperrt: Personal rufen",
 		"msg.blocked_menu":        "Gesperrt: Menü offen",
 		"msg.blocked_link_down":   "Gesperrt: Zentralsystem nicht erreichbar",
+		"msg.blocked_self_test":   "Gesperrt: Selbsttests laufen",
 		"msg.blocked_disabled":    "Gesperrt: vom Zentralsystem deaktiviert",
 
 		"help.title":   "DEVKIT-TASTEN",
@@ -428,6 +430,7 @@ var catalogues = map[string]map[string]string{
 		"msg.blocked_lockup":      "Blokováno: zavolejte obsluhu",
 		"msg.blocked_menu":        "Blokováno: otevřené menu",
 		"msg.blocked_link_down":   "Blokováno: centrální systém nedostupný",
+		"msg.blocked_self_test":   "Blokováno: probíhají autotesty",
 		"msg.blocked_disabled":    "Blokováno: vypnuto centrálním systémem",
 
 		"help.title":   "KLÁVESY DEVKITU",

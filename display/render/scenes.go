@@ -345,7 +345,7 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	}
 	y := 190
 	for i, ln := range lines {
-		if i == 32 {
+		if i == view.MenuLines {
 			break
 		}
 		r.fMono.DrawFit(r.frame, ln, 80, y, W-160, Left, cText)

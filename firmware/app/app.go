@@ -21,6 +21,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/board"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/clock"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/engine"
@@ -72,6 +73,9 @@ type Options struct {
 	// ("acceptor", "printer", "gpio") on every completed cycle. The render
 	// loop is not the app's: cmd/polaris registers "render".
 	Health *health.Monitor
+	// SelfTests run with the cabinet's own at start-up and every 24 h
+	// (check 10): the start-up gate adds the software digests.
+	SelfTests []health.SelfTest
 	// AcceptorConfig adjusts the acceptor's timings (tests).
 	AcceptorConfig func(*id003.Config)
 	// BoardOptions, when set, adjusts what is passed to board.Assemble after
@@ -91,6 +95,9 @@ type App struct {
 	Central io.Closer
 	Cabinet *cabinet.Cabinet
 	Market  *market.Profile
+	// Clock is the cabinet's time (ledger stamps, vouchers, recall,
+	// events): the system clock following the central system's (check 38).
+	Clock *clock.Disciplined
 
 	cab *cabinet.Cabinet // set before any device event can arrive
 	// metersDue: the cabinet committed a ledger write since the hard
@@ -146,7 +153,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	started := &App{Opt: o, Market: prof, metersDue: make(chan struct{}, 1)}
+	started := &App{Opt: o, Market: prof, metersDue: make(chan struct{}, 1), Clock: clock.NewDisciplined(clock.System{}, clock.DefaultTolerance)}
 	a = started
 	defer func() {
 		if err != nil { // `return nil, err` has already set a to nil
@@ -157,7 +164,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err := os.MkdirAll(o.DataDir, 0o700); err != nil {
 		return nil, err
 	}
-	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventMessage: outbox.EventMessage}
+	lo := ledger.Options{DirA: o.LedgerA, DirB: o.LedgerB, EventMessage: outbox.EventMessage, Clock: a.Clock}
 	// A ledger is created only where neither copy exists: one missing copy
 	// is rebuilt by Open from the other.
 	if exists(filepath.Join(o.LedgerA, "ledger.db")) || exists(filepath.Join(o.LedgerB, "ledger.db")) {
@@ -171,7 +178,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	beat := a.register("cabinet", CabinetWindow)
 	if o.SoftwareError != "" {
 		// Before any device or network traffic: nothing is opened.
-		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger,
+		a.Cabinet, err = cabinet.New(cabinet.Config{ID: o.CabinetID, Market: prof, Ledger: a.Ledger, Clock: a.Clock,
 			Central: refused{}, Timing: o.Timing, Software: cabinet.Software{Error: o.SoftwareError, Version: o.SoftwareVersion},
 			Hooks: cabinet.Hooks{Logf: o.Logf, Heartbeat: beat}})
 		if err != nil {
@@ -222,9 +229,9 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	}
 	cfg := cabinet.Config{
 		ID: o.CabinetID, Site: cabinet.Site{Name: o.Site, ID: o.SiteID}, Market: prof, Ledger: a.Ledger,
-		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing,
+		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing, Clock: a.Clock,
 		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up,
-		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion},
+		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion, SelfTests: o.SelfTests},
 		Hooks:    cabinet.Hooks{Logf: o.Logf, Heartbeat: beat, MetersChanged: a.kickMeters},
 	}
 	if a.Board.Acceptor != nil {
@@ -330,6 +337,9 @@ func (a *App) Run(ctx context.Context) error {
 			}
 			return cabinet.LinkState{Up: s.State == link.Up}, true
 		case n := <-cl.Notices():
+			if e := followCentralTime(a.Clock, n); e != nil {
+				a.Cabinet.Post(e) // logged before what the notice brings
+			}
 			return noticeEvent(n), true
 		case <-ctx.Done():
 			return nil, false
@@ -361,6 +371,18 @@ func (a *App) pump(ctx context.Context, next func() (cabinet.Event, bool)) {
 			}
 		}
 	})
+}
+
+// followCentralTime steps c to the central time a notice brings, measured
+// against the link's clock (the system clock beneath c), and returns the
+// event of the step, or nil.
+func followCentralTime(c *clock.Disciplined, n link.Notice) cabinet.Event {
+	if off, ok := link.CentralOffset(n, c.Raw()); ok {
+		if s, ok := c.Follow(off); ok {
+			return cabinet.TimeChanged{Step: s}
+		}
+	}
+	return nil
 }
 
 func noticeEvent(n link.Notice) cabinet.Event {

@@ -19,6 +19,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -69,6 +70,9 @@ type Software struct {
 	ID string
 	// Version is shown on the audit page (check 29).
 	Version string
+	// SelfTests run with the cabinet's own at start-up and every 24 h, off
+	// the loop (check 10, selftest.go).
+	SelfTests []health.SelfTest
 }
 
 // Hooks are the cabinet's calls out, all made on its loop; each may be nil.
@@ -108,6 +112,8 @@ type Cabinet struct {
 	moneyIn moneyInState
 	cashOut cashOutState
 	menus   menuState
+
+	selfTest selfTestState // check 10
 }
 
 // playState is the player-facing state: the game, the bets, Auto, the
@@ -258,6 +264,7 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		c.wg.Wait()
 	}()
 	c.powerUp()
+	c.tickSelfTest()
 	c.cond.started = true
 	c.publish()
 	t := time.NewTicker(tick)
@@ -290,7 +297,12 @@ func (c *Cabinet) tellMeters() {
 	}
 }
 
-func (c *Cabinet) now() time.Time { return c.cfg.Clock.Now() }
+// now is the time of the cabinet's timers and of the presentation
+// timeline the display animates against its own clock: the local clock,
+// which a time change (check 38) does not move. wall is the time printed
+// and logged: the clock following the central system's.
+func (c *Cabinet) now() time.Time  { return clock.Raw(c.cfg.Clock).Now() }
+func (c *Cabinet) wall() time.Time { return c.cfg.Clock.Now() }
 
 // async runs fn off the loop with a deadline and posts what it returns.
 func (c *Cabinet) async(fn func(ctx context.Context) Event) {
@@ -332,6 +344,10 @@ func (c *Cabinet) handle(e Event) {
 		c.storageHealth(e)
 	case CentralCommand:
 		c.centralCommand(e)
+	case TimeChanged:
+		c.timeChanged(e)
+	case selfTestReply:
+		c.selfTestDone(e)
 	case outcomeReply:
 		c.outcomeArrived(e)
 	case riskReply:

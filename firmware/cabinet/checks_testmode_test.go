@@ -16,18 +16,9 @@ import (
 // menuTitles pages through the open menu and lists its pages' titles.
 func (r *rig) menuTitles() []string {
 	r.t.Helper()
-	s := r.until("a menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil })
-	for s.Menu.Page > 1 {
-		page := s.Menu.Page
-		r.press(view.BetMinus)
-		s = r.until("previous page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page < page })
-	}
-	titles := []string{s.Menu.Title}
-	for s.Menu.Page < s.Menu.Pages {
-		page := s.Menu.Page
-		r.press(view.BetPlus)
-		s = r.until("next page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page > page })
-		titles = append(titles, s.Menu.Title)
+	var titles []string
+	for _, p := range r.menuPagesSeen() {
+		titles = append(titles, p.Title)
 	}
 	return titles
 }

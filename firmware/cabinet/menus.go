@@ -145,16 +145,21 @@ func (c *Cabinet) menuPress(b view.Button) {
 // menuPages lists the open menu's pages: the technician's audit pages and
 // the recall, or the attendant's recall (one page per game) and money
 // history.
-func menuPages(tech bool, recalled int) []page {
+// The list pages are split into pages the screen draws whole (paged,
+// check 12), which needs what they read: s.
+func menuPages(s pageSource, tech bool, recalled int) []page {
 	var ps []page
 	if tech {
-		ps = append(ps, auditPage, metersPage, eventsPage, historyPage, testPage)
+		for _, p := range []page{auditPage, metersPage, eventsPage, historyPage} {
+			ps = append(ps, paged(p, s)...)
+		}
+		ps = append(ps, testPage)
 	}
 	for i := range max(recalled, 1) {
 		ps = append(ps, func(s pageSource) *view.MenuPage { return recallPage(s, i) })
 	}
 	if !tech {
-		ps = append(ps, historyPage)
+		ps = append(ps, paged(historyPage, s)...)
 	}
 	return ps
 }
@@ -190,9 +195,10 @@ func (c *Cabinet) pageSource() pageSource {
 }
 
 func (c *Cabinet) showMenu() {
-	ps := menuPages(c.cond.keys["technician"], len(c.menus.recall))
+	src := c.pageSource()
+	ps := menuPages(src, c.cond.keys["technician"], len(c.menus.recall))
 	c.menus.menuPage = min(max(c.menus.menuPage, 0), len(ps)-1)
-	p := ps[c.menus.menuPage](c.pageSource())
+	p := ps[c.menus.menuPage](src)
 	p.Page, p.Pages = c.menus.menuPage+1, len(ps)
 	c.menus.menu = p
 }

@@ -30,7 +30,7 @@ func TestMenuPagesArePureFunctionsOfWhatTheyRead(t *testing.T) {
 	}
 	src := pageSource{led: stubLedger{meters: map[ledger.Meter]int64{ledger.GamesPlayed: 42}}, market: prof, id: "cab-9"}
 	for _, tech := range []bool{true, false} {
-		for i, p := range menuPages(tech, 0) {
+		for i, p := range menuPages(src, tech, 0) {
 			a, b := p(src), p(src)
 			if !reflect.DeepEqual(a, b) || a.Title == "" {
 				t.Fatalf("technician %v page %d: %+v then %+v", tech, i, a, b)

@@ -451,7 +451,7 @@ func (c *Cabinet) docCurrency() document.Currency {
 }
 
 func (c *Cabinet) voucherDocument(co *cashoutState) document.Document {
-	now := c.now()
+	now := c.wall()
 	return document.Voucher{
 		Lang:       document.Lang(c.cfg.Market.Language),
 		Site:       c.cfg.Site.Name,
@@ -674,7 +674,7 @@ func (c *Cabinet) resetHandpay() {
 }
 
 func (c *Cabinet) handpayDocument(d ledger.Doc) document.Document {
-	now := c.now()
+	now := c.wall()
 	lang := document.Lang(c.cfg.Market.Language)
 	reason := document.HandpayLargeWin
 	switch {

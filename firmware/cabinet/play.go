@@ -499,6 +499,7 @@ func (c *Cabinet) tick() {
 	if c.cfg.Hooks.Heartbeat != nil {
 		c.cfg.Hooks.Heartbeat()
 	}
+	c.tickSelfTest()
 	now := c.now()
 	if r := c.play.round; r != nil {
 		switch r.phase {

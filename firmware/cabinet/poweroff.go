@@ -122,7 +122,7 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 	}
 	if c.cond.lastBeat.IsZero() || now.Sub(c.cond.lastBeat) >= beatEvery || now.Before(c.cond.lastBeat) {
 		c.cond.lastBeat = now
-		save(c, stateBeat, now, recordWrite)
+		save(c, stateBeat, c.wall(), recordWrite)
 	}
 }
 

@@ -13,6 +13,7 @@ const (
 	condMenu                      // a key's menu is open
 	condSoftware                  // software verification failed (check 8)
 	condRAMError                  // no good ledger copy (check 4)
+	condSelfTest                  // the start-up self-tests have not reported (check 10)
 	condDoorOpen                  // a door is open (check 16)
 	condTilt                      // a technician or device tilt (checks 6, 27)
 	condLockup                    // a handpay waits for the attendant (check 26)
@@ -51,6 +52,7 @@ var conditionTable = [conditionCount]conditionRule{
 	condMenu:     {reason: "menu", blocks: true, mode: view.ModeMenu, overPlay: true},
 	condSoftware: {reason: "software", blocks: true, freezes: true, fault: true, mode: view.ModeSoftware, overPlay: true},
 	condRAMError: {reason: "ram_error", blocks: true, freezes: true, fault: true, mode: view.ModeRAMError, overPlay: true},
+	condSelfTest: {reason: "self_test", blocks: true, freezes: true, mode: view.ModeStarting, overPlay: true},
 	condDoorOpen: {reason: "door_open", blocks: true, freezes: true, fault: true, mode: view.ModeDoorOpen, overPlay: true},
 	condTilt:     {reason: "tilt", blocks: true, freezes: true, fault: true, mode: view.ModeTilt, overPlay: true},
 	condLockup:   {reason: "lockup", blocks: true, freezes: true, mode: view.ModeLockup, overPlay: true},
@@ -71,6 +73,8 @@ func (c *Cabinet) holds(k condition) bool {
 		return c.cfg.Software.Error != ""
 	case condRAMError:
 		return c.cond.ramError
+	case condSelfTest:
+		return c.selfTestStarting()
 	case condDoorOpen:
 		return c.doorOpen()
 	case condTilt:

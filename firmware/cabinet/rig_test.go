@@ -90,6 +90,8 @@ type rig struct {
 	done     chan struct{}
 	// eventsOut opens the ledger with outbox.EventMessage, as firmware/app does.
 	eventsOut bool
+	// ledgerClock stamps the ledger (nil: the system clock).
+	ledgerClock clock.Clock
 }
 
 type rigOption func(*Config)
@@ -113,7 +115,7 @@ func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ..
 // start (re)builds the cabinet on the rig's ledger directories, as a power-up does.
 func (r *rig) start(marketID string, opts ...rigOption) {
 	t := r.t
-	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b")}
+	lo := ledger.Options{DirA: filepath.Join(r.dir, "a"), DirB: filepath.Join(r.dir, "b"), Clock: r.ledgerClock}
 	if r.eventsOut {
 		lo.EventMessage = outbox.EventMessage
 	}

@@ -120,7 +120,7 @@ func (c *Cabinet) testPress(b view.Button) {
 	c.menus.test.button = b
 	c.soundTest(b)
 	if b == view.Collect && c.cfg.Printer != nil {
-		now := c.now()
+		now := c.wall()
 		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID,
 			Machine: c.cfg.ID, Issued: now, Amount: 100, Currency: c.docCurrency(), Validation: document.TestValidation,
 			Type: document.TestTicket, Expiry: now.Add(time.Minute)}

@@ -29,4 +29,10 @@
 // through github.com/coreos/go-systemd/v22/daemon (a no-op when NOTIFY_SOCKET
 // is unset), Recorder is the fake beside it. healthtest drives a Monitor on
 // a manual clock to prove, loop by loop, that a wedged loop stops the pings.
+//
+// The self-tests (check 10) are here too: SelfTest is one, RunSelfTests
+// runs a set and names every failure, SelfTestSchedule says when a run is
+// due (at start-up and every SelfTestEvery, 24 h). The cabinet owns the
+// schedule and its malfunction path (firmware/cabinet selftest.go); the
+// software digest test comes from the start-up gate (cmd/internal/boot).
 package health

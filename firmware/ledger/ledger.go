@@ -96,7 +96,7 @@ type Ledger struct {
 }
 
 func newLedger(o Options) *Ledger {
-	return &Ledger{o: o, start: o.Clock.Now(), stores: [2]*store{{name: "A", dir: o.DirA}, {name: "B", dir: o.DirB}}}
+	return &Ledger{o: o, start: clock.Raw(o.Clock).Now(), stores: [2]*store{{name: "A", dir: o.DirA}, {name: "B", dir: o.DirB}}}
 }
 
 // wall is the time in UTC.
@@ -105,8 +105,9 @@ func (l *Ledger) wall() time.Time { return l.o.Clock.Now().UTC() }
 // mono is the time since the ledger was opened (this power-up): the
 // event log records it with the power-up count, so ordering across
 // restarts is by sequence number. On the system clock it is read from the
-// monotonic clock.
-func (l *Ledger) mono() time.Duration { return l.o.Clock.Now().Sub(l.start) }
+// monotonic clock; on a disciplined clock from the one beneath, so a time
+// change (check 38) never moves it back.
+func (l *Ledger) mono() time.Duration { return clock.Raw(l.o.Clock).Now().Sub(l.start) }
 
 // Open opens an existing ledger and reconciles its copies: a copy behind
 // the other (an interrupted write) is brought up to date, a bad copy is

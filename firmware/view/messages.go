@@ -20,7 +20,7 @@ const (
 )
 
 // BlockReasons are why play, cash-out and money in may be blocked.
-var BlockReasons = []string{"software", "ram_error", "door_open", "tilt", "lockup", "menu", "link_down", "disabled"}
+var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled"}
 
 // Messages lists every status message.
 func Messages() []string {

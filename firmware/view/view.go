@@ -119,6 +119,10 @@ type Lockup struct {
 	Amount engine.Money
 }
 
+// MenuLines is how many lines a menu page holds: the display draws them
+// all; the firmware pages a longer list (check 12).
+const MenuLines = 32
+
 // MenuPage is a page of the technician or attendant menu.
 type MenuPage struct {
 	Title string

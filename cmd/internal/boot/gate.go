@@ -37,6 +37,12 @@ func Gate(ctx context.Context, o *app.Options) (ready func()) {
 	switch {
 	case err == nil:
 		o.SoftwareID, o.SoftwareVersion = fmt.Sprintf("sha256:%x", m.Digest), m.Version
+		// Verified again every 24 h in the background (check 10): a
+		// component changed since the start tilts the cabinet.
+		o.SelfTests = append(o.SelfTests, health.SelfTest{Name: "software", Run: func(context.Context) error {
+			_, err := verify.AtStart()
+			return err
+		}})
 	case errors.Is(err, verify.ErrUnsigned):
 		fmt.Fprintf(os.Stderr, "%s: warning: unsigned development build, software verification skipped\n", filepath.Base(os.Args[0]))
 		o.SoftwareVersion = "development build (unsigned)"

@@ -1,0 +1,40 @@
+package cabinet
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+)
+
+// EventTimeChange is the ledger event of a step of the cabinet's clock.
+const EventTimeChange = "time_change"
+
+// TimeChanged says the cabinet's clock (a clock.Disciplined following the
+// central system's, check 38) has just stepped. The cabinet only logs it:
+// the step itself is the clock's, taken by whoever measured the central
+// time (firmware/app, at every Hello and TIME command). Events keep their
+// order across a step by their sequence number and by the time since the
+// power-up, both of which never go back; only the wall time moves.
+type TimeChanged struct{ Step clock.Step }
+
+func (TimeChanged) event() {}
+
+// timeChange is the event's data: the times before and after the step.
+type timeChange struct {
+	Old time.Time `json:"old"`
+	New time.Time `json:"new"`
+}
+
+func (c *Cabinet) timeChanged(e TimeChanged) {
+	data, _ := json.Marshal(timeChange{Old: e.Step.Old.UTC(), New: e.Step.New.UTC()})
+	text := fmt.Sprintf("clock set to the central time: %s -> %s (%+.3fs)",
+		e.Step.Old.UTC().Format(time.RFC3339Nano), e.Step.New.UTC().Format(time.RFC3339Nano), e.Step.By().Seconds())
+	c.cfg.Hooks.Logf("cabinet: %s", text)
+	if err := c.led.LogEvent(EventTimeChange, "central", text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
+		c.cond.ramError = true
+	}
+}
