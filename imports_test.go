@@ -88,9 +88,9 @@ var rooms = []room{
 	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools", "drivers/cardreader/readeremu"}},
 	{room: "board", may: []string{"drivers", "deck", "clock"}},
 	{room: "central", may: []string{"engine", "cardauth"}},
-	// The throwaway PostgreSQL for the store's tests finds initdb and
-	// pg_ctl like every test helper finds its programs.
-	{room: "central/internal/pgcluster", may: []string{"internal/hosttools"}},
+	// The load test starts a throwaway PostgreSQL when given none
+	// (make load-central-pg), as the store's tests do.
+	{room: "central/loadtest", may: []string{"engine", "cardauth", "central", "internal/pgcluster"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
 	{room: "firmware", may: []string{"engine", "deck", "clock", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
