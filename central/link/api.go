@@ -329,6 +329,11 @@ const (
 	ReasonRoundOpen     = "ROUND_OPEN"
 )
 
+// ReasonRoundVoid: the central operator voided the round (its outcome did
+// not mirror or verify, or a copy of the key drew it): the one refusal of a
+// drawn round on which the cabinet refunds its wager.
+const ReasonRoundVoid = "ROUND_VOID"
+
 func roundDrawnReason(r string) bool {
 	return r == ReasonRoundConflict || r == ReasonRoundSequence || r == ReasonRoundOpen
 }

@@ -11,7 +11,6 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -46,6 +45,7 @@ type roundState struct {
 	risk       []engine.RiskStep
 	riskAsking bool
 	startNext  bool // Start ended Risk: play on after settling
+	held       bool // drawn but not accepted: waits for the central void (void.go)
 }
 
 // outcomeEnvelope is what the ledger keeps of an outcome: the exact signed
@@ -263,6 +263,10 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 			return
 		}
 		var refused *link.RefusedError
+		if errors.As(e.err, &refused) && refused.Reason == link.ReasonRoundVoid {
+			c.roundVoided(r, refused)
+			return
+		}
 		if errors.As(e.err, &refused) {
 			// The central system will never draw this round: refund it.
 			if err := c.led.Refund(r.n, "refused: "+refused.Reason); err != nil {
@@ -327,22 +331,11 @@ func (c *Cabinet) roundDrawnElsewhere(r *roundState, e *link.RoundDrawnError) {
 		c.present(r, o)
 		return
 	}
-	c.logEvent("round_drawn_elsewhere", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
-	c.setTilt("central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason), true)
-}
-
-// refuseOutcome: nothing is paid; the stake goes back and the cabinet
-// tilts until a technician has looked.
-func (c *Cabinet) refuseOutcome(r *roundState, why error) {
-	if err := c.led.Refund(r.n, "outcome mismatch"); err != nil {
-		c.ledgerFailed("the refund", err)
-	} else if _, err := link.EnqueueCommit(outbox.Of(c.led), r.n); err != nil {
-		// The central system drew the round: it must hear that it is
-		// over, or it draws no other for this cabinet.
-		c.ledgerFailed("the commit of a refused outcome", err)
+	if !r.held {
+		c.logEvent("round_drawn_elsewhere", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
 	}
-	c.round = nil
-	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)
+	c.setTilt("central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason), true)
+	c.holdRound(r)
 }
 
 // present is step 5: lay the round out on the clock.

@@ -1,0 +1,57 @@
+package cabinet
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// A drawn round is a wager at the central system: its stake is booked
+// there as it is drawn, so the cabinet never refunds it on its own. When
+// the cabinet cannot accept the drawn round (an outcome that does not
+// mirror or verify, or the central system holds another round drawn by a
+// copy of the key) it tilts for a technician and holds the wager open,
+// asking for the round again every HeldRoundPoll (and whenever the link
+// comes back). The central operator resolves it: `polaris-central admin
+// void` books the refund centrally, and the next answer to the round is
+// ROUND_VOID, on which the cabinet refunds the stake: once, the ledger's
+// refund is keyed on the round and closes it, so a power cut on either
+// side of it neither loses nor repeats it. The technician clears the tilt.
+
+// HeldRoundPoll is how often a held round is asked for again: one request
+// per tilted cabinet, a void reaches the player within it.
+const HeldRoundPoll = 15 * time.Second
+
+// refuseOutcome: the outcome of round r does not answer it, mirror or
+// verify. Nothing is paid, nothing refunded: the cabinet tilts, logs
+// outcome_refused (the central system raises an alarm on it) and holds
+// the wager.
+func (c *Cabinet) refuseOutcome(r *roundState, why error) {
+	if !r.held {
+		c.logEvent("outcome_refused", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, why), r.stake)
+	}
+	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)
+	c.holdRound(r)
+}
+
+// holdRound keeps r open, waiting for the central system's void.
+func (c *Cabinet) holdRound(r *roundState) {
+	r.held = true
+	r.retryAt = c.now().Add(HeldRoundPoll)
+}
+
+// roundVoided: the central operator voided the round; its stake goes back
+// (the ledger's refund of this round: repeated, it is acknowledged and
+// changes nothing). A tilt stays until the technician clears it.
+func (c *Cabinet) roundVoided(r *roundState, v *link.RefusedError) {
+	if err := c.led.Refund(r.n, "voided by the central system"); err != nil {
+		c.ledgerFailed("the refund of a voided round", err)
+		return
+	}
+	c.logEvent("round_voided", "central", fmt.Sprintf("round %d: %s", r.n, v.Message), r.stake)
+	c.say(view.MsgRoundRefused, 0)
+	c.round = nil
+	c.auto = false
+}
