@@ -144,6 +144,7 @@ func writeJSON(w http.ResponseWriter, v any, err error) {
 	w.Header().Set("Content-Type", "application/json")
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // audit texts say "before -> after"
 	enc.Encode(v)
 }
 
