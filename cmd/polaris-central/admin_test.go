@@ -90,7 +90,9 @@ func TestAdminOperatorActions(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer hs.Close()
-	admin := func(args ...string) error { return adminCmd(append([]string{"-socket", sock, "-operator", "alice"}, args...)) }
+	admin := func(args ...string) error {
+		return adminCmd(append([]string{"-socket", sock, "-operator", "alice"}, args...))
+	}
 	for _, bad := range [][]string{
 		{"void", "cab-l", "1", "typo"},         // no such cabinet
 		{"void", "cab-1", "x", "not a number"}, // no round number
