@@ -151,3 +151,47 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 		t.Fatalf("reconcile after a round since the Hello: %v", err)
 	}
 }
+
+// A round whose win the cabinet gambled was accepted by it: it is played
+// to its end, never voided. And one event batch raises at most a few
+// OUTCOME_REFUSED alarms, however many events it carries.
+func TestVoidRefusedAfterRiskAndAlarmsBounded(t *testing.T) {
+	e, lb := startLogged(t, nil)
+	c := e.Client("cab-1", nil)
+	model := testenv.TheGame.ModelID()
+	var win *link.Outcome
+	for n := uint64(1); n < 200 && win == nil; n++ {
+		o, err := c.RequestOutcome(ctx(t), n, testenv.GameID, model, 10)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if o.Result.Total > 0 {
+			win = o
+			break
+		}
+		if err := c.CommitOutcome(ctx(t), n); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if win == nil {
+		t.Fatal("no win in 200 rounds")
+	}
+	if _, err := c.RequestRiskStep(ctx(t), win.Round, 1, engine.Red); err != nil {
+		t.Fatal(err)
+	}
+	before := snap(t, e, "cab-1")
+	if _, err := e.Server.VoidRound(ctx(t), "cab-1", win.Round, "op", "after Risk"); !errors.Is(err, server.ErrNotVoidable) {
+		t.Fatalf("void of a round with a Risk card: %v", err)
+	}
+	if after := snap(t, e, "cab-1"); after != before {
+		t.Fatalf("a refused void changed the store: %+v -> %+v", before, after)
+	}
+	evs := make([]link.Event, 50)
+	for i := range evs {
+		evs[i] = link.Event{Seq: int64(i + 1), At: e.Clock.Now(), Kind: server.EventOutcomeRefused, Text: "flood"}
+	}
+	if err := c.ReportEvents(ctx(t), 1, evs); err != nil {
+		t.Fatal(err)
+	}
+	wantAlarm(t, e, lb, "cab-1", server.ReasonOutcomeRefused, 4)
+}

@@ -93,6 +93,14 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	r.cab.Do(func() { r.cab.linkState(false); r.cab.linkState(true) })
 	r.until("tilt after the link came back", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	check("asked again")
+	// The operator voids the round the copy drew: the cabinet, asking for
+	// its round again, is answered ROUND_VOID and refunds its stake once.
+	r.voidOnServer(next, "drawn by a copied key")
+	r.waitRefunded("refunded after the void")
+	r.refundedOnce("after the void", credit, refunded, s.Bet, seq)
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
 }
 
 // An outcome the pinned central key did not sign is a mirror mismatch:

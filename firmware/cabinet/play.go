@@ -44,8 +44,9 @@ type roundState struct {
 	offerUntil time.Time
 	risk       []engine.RiskStep
 	riskAsking bool
-	startNext  bool // Start ended Risk: play on after settling
-	held       bool // drawn but not accepted: waits for the central void (void.go)
+	startNext  bool          // Start ended Risk: play on after settling
+	held       bool          // drawn but not accepted: waits for the central void (void.go)
+	holdPoll   time.Duration // the wait before the held round is asked again
 }
 
 // outcomeEnvelope is what the ledger keeps of an outcome: the exact signed

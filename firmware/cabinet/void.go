@@ -13,16 +13,21 @@ import (
 // the cabinet cannot accept the drawn round (an outcome that does not
 // mirror or verify, or the central system holds another round drawn by a
 // copy of the key) it tilts for a technician and holds the wager open,
-// asking for the round again every HeldRoundPoll (and whenever the link
-// comes back). The central operator resolves it: `polaris-central admin
+// asking for the round again (HeldRoundPoll, backing off, and whenever the
+// link comes back or the cabinet starts). The central operator resolves it: `polaris-central admin
 // void` books the refund centrally, and the next answer to the round is
 // ROUND_VOID, on which the cabinet refunds the stake: once, the ledger's
 // refund is keyed on the round and closes it, so a power cut on either
 // side of it neither loses nor repeats it. The technician clears the tilt.
 
-// HeldRoundPoll is how often a held round is asked for again: one request
-// per tilted cabinet, a void reaches the player within it.
-const HeldRoundPoll = 15 * time.Second
+// A held round is asked for again after HeldRoundPoll, then at twice the
+// previous wait up to MaxHeldRoundPoll: a void reaches the player within
+// that, and a round drawn by a copy of the key (each ask a ROUND_CONFLICT
+// alarm at the central system) does not flood the operator's alarms.
+const (
+	HeldRoundPoll    = 15 * time.Second
+	MaxHeldRoundPoll = 2 * time.Minute
+)
 
 // refuseOutcome: the outcome of round r does not answer it, mirror or
 // verify. Nothing is paid, nothing refunded: the cabinet tilts, logs
@@ -39,7 +44,8 @@ func (c *Cabinet) refuseOutcome(r *roundState, why error) {
 // holdRound keeps r open, waiting for the central system's void.
 func (c *Cabinet) holdRound(r *roundState) {
 	r.held = true
-	r.retryAt = c.now().Add(HeldRoundPoll)
+	r.holdPoll = min(max(2*r.holdPoll, HeldRoundPoll), MaxHeldRoundPoll)
+	r.retryAt = c.now().Add(r.holdPoll)
 }
 
 // roundVoided: the central operator voided the round; its stake goes back
