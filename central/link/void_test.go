@@ -136,15 +136,28 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 	if mc, err := e.Server.SetMirror(ctx(t), "cab-1", 250, "op", "counted the cash box"); err != nil || mc.Before != 300 || mc.After != 250 {
 		t.Fatalf("set: %+v %v", mc, err)
 	}
-	// Busy: a round open, or rounds drawn since the Hello.
+	// Busy: a round open (the cabinet said Hello with it open), or a round
+	// drawn since the Hello.
 	e.Clock.Advance(1)
-	if _, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10); err != nil {
+	model := testenv.TheGame.ModelID()
+	if _, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, model, 10); err != nil {
+		t.Fatal(err)
+	}
+	meters.Credit = 290
+	if _, err := c.Hello(ctx(t)); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Server.SetMirror(ctx(t), "cab-1", 250, "op", "x"); !errors.Is(err, server.ErrMirrorBusy) {
 		t.Fatalf("set with a round open: %v", err)
 	}
 	if err := c.CommitOutcome(ctx(t), 1); err != nil {
+		t.Fatal(err)
+	}
+	e.Clock.Advance(1)
+	if _, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, model, 10); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.CommitOutcome(ctx(t), 2); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := e.Server.ReconcileMirror(ctx(t), "cab-1", "op", "x"); !errors.Is(err, server.ErrMirrorBusy) {

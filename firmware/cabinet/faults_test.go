@@ -76,9 +76,17 @@ func TestOutcomeMismatchTiltsAndPaysNothing(t *testing.T) {
 	// again and tilts again.
 	r.cab.Post(Key{Name: "technician", On: true})
 	r.cab.Post(Key{Name: "technician", On: false})
+	var cleared *view.Snapshot
+	r.cab.Do(func() { r.cab.publish(); cleared = r.cab.View() })
+	if cleared.Mode == view.ModeTilt {
+		t.Fatalf("the technician's key left the tilt: %q", cleared.Tilts)
+	}
 	r.until("tilt after the key", time.Second, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	if r.credit() != 1000-stake || r.meter(ledger.WagersRefunded) != 0 {
 		t.Fatalf("refunded without a void: credit %d", r.credit())
+	}
+	if n := len(r.eventsOf(seq, "outcome_refused")); n != 2 {
+		t.Fatalf("%d outcome_refused events: the same refused round is logged once per power-up", n)
 	}
 	r.voidOnServer(rd.Number, "outcome did not mirror")
 	r.waitRefunded("refunded after the void")
