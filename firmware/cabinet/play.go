@@ -268,6 +268,10 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 			c.roundVoided(r, refused)
 			return
 		}
+		if errors.As(e.err, &refused) && (r.held || !link.DrewNothing(refused.Reason)) {
+			c.refusalHeld(r, refused)
+			return
+		}
 		if errors.As(e.err, &refused) {
 			// The central system will never draw this round: refund it.
 			if err := c.led.Refund(r.n, "refused: "+refused.Reason); err != nil {

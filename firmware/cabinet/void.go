@@ -61,3 +61,16 @@ func (c *Cabinet) roundVoided(r *roundState, v *link.RefusedError) {
 	c.round = nil
 	c.auto = false
 }
+
+// refusalHeld: the central system refused the round in a way that does not
+// prove it was never drawn (an admission refusal, a refused held round):
+// no refund; the cabinet tilts and holds the wager, asking again, and the
+// round ends as the central system then answers it (its outcome, or
+// ROUND_VOID).
+func (c *Cabinet) refusalHeld(r *roundState, e *link.RefusedError) {
+	if !r.held {
+		c.logEvent("round_refusal_held", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
+	}
+	c.setTilt("central_refused", fmt.Sprintf("central system refused round %d (%s): held, not refunded", r.n, e.Reason), true)
+	c.holdRound(r)
+}

@@ -120,3 +120,58 @@ func TestVoidWhileOffRefundsOnce(t *testing.T) {
 	r.cab.Post(Key{Name: "technician", On: false})
 	r.idle()
 }
+
+// revokingCentral refuses every outcome request at admission while on, as
+// the central system does for a revoked certificate, after letting the
+// first attempt through: the round is drawn, its reply lost.
+type revokingCentral struct {
+	Central
+	mu  sync.Mutex
+	on  bool
+	hit int
+}
+
+func (v *revokingCentral) set(on bool) { v.mu.Lock(); v.on = on; v.mu.Unlock() }
+
+func (v *revokingCentral) RequestOutcome(ctx context.Context, n uint64, g engine.GameID, m string, s engine.Money) (*link.Outcome, error) {
+	v.mu.Lock()
+	on := v.on
+	v.hit++
+	v.mu.Unlock()
+	if on {
+		if _, err := v.Central.RequestOutcome(ctx, n, g, m, s); err != nil {
+			return nil, err
+		}
+		return nil, &link.RefusedError{Code: codes.Unauthenticated, Reason: "CERTIFICATE_REVOKED", Message: "revoked by the test"}
+	}
+	return v.Central.RequestOutcome(ctx, n, g, m, s)
+}
+
+// A refusal that does not prove the round undrawn (here: drawn, then the
+// certificate refused) is never refunded: the cabinet tilts and holds the
+// wager; once the central system answers again the drawn round is played
+// to its end.
+func TestAdmissionRefusalHoldsTheWager(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(1000, 2)
+	r.stop()
+	rc := &revokingCentral{on: true}
+	r.start("demo", func(c *Config) { rc.Central = c.Central; c.Central = rc })
+	r.idle()
+	seq := r.lastEventSeq()
+	r.press(view.Start)
+	s := r.until("tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	rd := r.heldRound("at the refusal")
+	if s.Credit != 1000-engine.Money(rd.Stake) || r.meter(ledger.WagersRefunded) != 0 || len(r.eventsOf(seq, "round_refusal_held")) != 1 {
+		t.Fatalf("credit %d, refunds %d, events %+v", s.Credit, r.meter(ledger.WagersRefunded), r.eventsSince(seq))
+	}
+	rc.set(false)
+	r.until("the drawn round played", time.Second, func(*view.Snapshot) bool { _, open := r.led.OpenRound(); return !open })
+	if got, ok := r.led.Round(rd.Number); !ok || got.Status != ledger.RoundSettled || r.meter(ledger.WagersRefunded) != 0 {
+		t.Fatalf("round %d: %+v, refunds %d", rd.Number, got, r.meter(ledger.WagersRefunded))
+	}
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
+}
