@@ -123,15 +123,15 @@ func (s *Server) VoidRound(ctx context.Context, cab string, n uint64, by, reason
 		return s.audit(tx, cab, ReasonRoundVoided, text)
 	})
 	if err != nil {
-		return v, storeErr0(err)
+		return v, actionErr(err)
 	}
 	s.logAudit(cab, ReasonRoundVoided, text)
 	return v, nil
 }
 
-// storeErr0 keeps the operator errors as they are (they are not the
+// actionErr keeps the operator errors as they are (they are not the
 // store's failure) and names the others.
-func storeErr0(err error) error {
+func actionErr(err error) error {
 	for _, e := range []error{ErrNoRound, ErrRoundSettled, ErrNotVoidable, ErrNoReport, ErrMirrorBusy, ErrActionArgs} {
 		if errors.Is(err, e) {
 			return err
@@ -257,7 +257,7 @@ func (s *Server) rebaseline(ctx context.Context, cab string, target *int64, by, 
 		return s.audit(tx, cab, ReasonMirrorAdjusted, text)
 	})
 	if err != nil {
-		return mc, storeErr0(err)
+		return mc, actionErr(err)
 	}
 	s.logAudit(cab, ReasonMirrorAdjusted, text)
 	return mc, nil
@@ -280,7 +280,7 @@ func (s *Server) ListAlarms(ctx context.Context, cab string, limit int) ([]Alarm
 	}
 	rows, err := s.DB().QueryContext(ctx, `SELECT id, cabinet, at, reason, text FROM alarms WHERE ?='' OR cabinet=? ORDER BY id DESC LIMIT ?`, cab, cab, limit)
 	if err != nil {
-		return nil, storeErr0(err)
+		return nil, actionErr(err)
 	}
 	defer rows.Close()
 	out := []AlarmRow{}
@@ -288,7 +288,7 @@ func (s *Server) ListAlarms(ctx context.Context, cab string, limit int) ([]Alarm
 		var a AlarmRow
 		var at int64
 		if err := rows.Scan(&a.ID, &a.Cabinet, &at, &a.Reason, &a.Text); err != nil {
-			return nil, storeErr0(err)
+			return nil, actionErr(err)
 		}
 		a.At = time.Unix(0, at).UTC().Format(time.RFC3339Nano)
 		out = append(out, a)
