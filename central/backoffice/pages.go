@@ -219,7 +219,7 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 		c.fail(w, r, err)
 		return
 	}
-	var open []server.AlarmRow
+	var open []server.AlarmRecord
 	for _, a := range alarms {
 		if mine[a.Cabinet] || s.User.AllHalls() {
 			open = append(open, a)

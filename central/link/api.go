@@ -337,6 +337,25 @@ const (
 	ReasonRoundOpen     = "ROUND_OPEN"
 )
 
+// ReasonRoundVoid: the central operator voided the round (its outcome did
+// not mirror or verify, or a copy of the key drew it): the one refusal of a
+// drawn round on which the cabinet refunds its wager.
+const ReasonRoundVoid = "ROUND_VOID"
+
+// DrewNothing reports whether a refusal of RequestOutcome proves that the
+// round was not drawn: the central system answers a stored round before it
+// makes these checks, so they come only for a number it never drew. Any
+// other refusal (an admission refusal such as UNKNOWN_CABINET or
+// CERTIFICATE_REVOKED, one without a reason) may follow an earlier attempt
+// that drew the round: the cabinet never refunds on it.
+func DrewNothing(reason string) bool {
+	switch reason {
+	case "BAD_STAKE", "UNKNOWN_GAME", "MODEL_MISMATCH", "CABINET_DISABLED", "JACKPOT_REFUSED":
+		return true
+	}
+	return false
+}
+
 func roundDrawnReason(r string) bool {
 	return r == ReasonRoundConflict || r == ReasonRoundSequence || r == ReasonRoundOpen
 }

@@ -30,12 +30,14 @@ type DrawnRound struct {
 	Total     int64  // the round's win
 	Jackpot   int64  // the jackpot lockup awarded with it
 	Body      []byte // the signed outcome body as sent
-	Committed bool   // the cabinet committed it
+	Committed bool   // the cabinet committed it (or the operator voided it)
+	Voided    bool   // the operator voided it: the one drawn round a ledger may refund
 }
 
 // DrawnRounds lists the rounds drawn for cabinet, in round order.
 func DrawnRounds(ctx context.Context, db Querier, cabinet string) ([]DrawnRound, error) {
-	rows, err := db.QueryContext(ctx, `SELECT round, stake, total, jackpot_amount, body, committed_at IS NOT NULL FROM rounds WHERE cabinet = ? ORDER BY round`, cabinet)
+	rows, err := db.QueryContext(ctx, `SELECT round, stake, total, jackpot_amount, body, committed_at IS NOT NULL,
+		EXISTS(SELECT 1 FROM voids v WHERE v.cabinet = rounds.cabinet AND v.round = rounds.round) FROM rounds WHERE cabinet = ? ORDER BY round`, cabinet)
 	if err != nil {
 		return nil, fmt.Errorf("server: rounds: %w", err)
 	}
@@ -43,7 +45,7 @@ func DrawnRounds(ctx context.Context, db Querier, cabinet string) ([]DrawnRound,
 	var out []DrawnRound
 	for rows.Next() {
 		var r DrawnRound
-		if err := rows.Scan(&r.Round, &r.Stake, &r.Total, &r.Jackpot, &r.Body, &r.Committed); err != nil {
+		if err := rows.Scan(&r.Round, &r.Stake, &r.Total, &r.Jackpot, &r.Body, &r.Committed, &r.Voided); err != nil {
 			return nil, fmt.Errorf("server: rounds: %w", err)
 		}
 		out = append(out, r)

@@ -81,23 +81,24 @@ func RoundsPerHour(ctx context.Context, db Querier, since int64) ([]HourBucket, 
 	return out, rows.Err()
 }
 
-// AlarmRow is one stored alarm.
-type AlarmRow struct {
+// AlarmRecord is one stored alarm as the back office reads it (ListAlarms
+// is the operator command's reader: JSON, by cabinet).
+type AlarmRecord struct {
 	ID                    int64
 	Cabinet, Reason, Text string
 	At                    int64
 }
 
 // Alarms lists the newest alarms at or after since, at most limit.
-func AlarmList(ctx context.Context, db Querier, since int64, limit int) ([]AlarmRow, error) {
+func AlarmList(ctx context.Context, db Querier, since int64, limit int) ([]AlarmRecord, error) {
 	rows, err := db.QueryContext(ctx, `SELECT id, cabinet, at, reason, text FROM alarms WHERE at >= ? ORDER BY at DESC, id DESC LIMIT ?`, since, limit)
 	if err != nil {
 		return nil, fmt.Errorf("server: alarms: %w", err)
 	}
 	defer rows.Close()
-	var out []AlarmRow
+	var out []AlarmRecord
 	for rows.Next() {
-		var a AlarmRow
+		var a AlarmRecord
 		if err := rows.Scan(&a.ID, &a.Cabinet, &a.At, &a.Reason, &a.Text); err != nil {
 			return nil, fmt.Errorf("server: alarms: %w", err)
 		}

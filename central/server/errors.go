@@ -35,6 +35,7 @@ const (
 	ReasonJackpot         = "JACKPOT_REFUSED"
 	ReasonStopping        = "SERVER_STOPPING"
 	ReasonRevoked         = "CERTIFICATE_REVOKED" // not the cabinet's registered certificate
+	ReasonRoundVoid       = "ROUND_VOID"          // voided by the operator: the cabinet refunds its wager
 	// A round of this cabinet other than the one asked for is drawn (or
 	// the cabinet is ahead of the store): never a refund, never a draw.
 	ReasonRoundSequence = "ROUND_OUT_OF_SEQUENCE"

@@ -35,12 +35,15 @@ type storedRound struct {
 	game, model string
 	stake       int64
 	body, sig   []byte
+	settled     bool
 }
 
 func (s *Server) loadRound(tx *sql.Tx, cab string, n uint64) (*storedRound, error) {
 	var r storedRound
-	err := s.st.queryRow(tx, `SELECT game, model_id, stake, body, sig FROM rounds WHERE cabinet=? AND round=?`, cab, int64(n)).
-		Scan(&r.game, &r.model, &r.stake, &r.body, &r.sig)
+	var at sql.NullInt64
+	err := s.st.queryRow(tx, `SELECT game, model_id, stake, body, sig, committed_at FROM rounds WHERE cabinet=? AND round=?`, cab, int64(n)).
+		Scan(&r.game, &r.model, &r.stake, &r.body, &r.sig, &at)
+	r.settled = at.Valid
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, nil
 	}
@@ -97,6 +100,13 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		if r, err := s.loadRound(tx, c.id, n); err != nil {
 			return err
 		} else if r != nil {
+			if r.settled {
+				// A voided round is never answered with its bytes again,
+				// at any stake: the cabinet refunds its wager on the refusal.
+				if err := s.voided(tx, c.id, n); err != nil {
+					return err
+				}
+			}
 			out, err = r.answer(req, n)
 			return err
 		}

@@ -3,6 +3,7 @@ package server
 import (
 	"context"
 	"database/sql"
+	"fmt"
 
 	"google.golang.org/grpc/codes"
 
@@ -23,6 +24,7 @@ func dedupe(tx *sql.Tx, cab string, id int64, kind string, now int64) (bool, err
 // hold the store long enough to push another cabinet's round past its
 // deadline (a million events held it 7 s).
 const (
+	maxRefusedAlarms   = 4 // alarms one event batch may raise
 	MaxEventsPerBatch  = 1000
 	MaxMetersPerReport = 1000
 )
@@ -42,13 +44,18 @@ func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack,
 		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d events in one batch, at most %d", n, MaxEventsPerBatch)
 	}
 	dup := false
+	var refused []string
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
+		refused = refused[:0]
 		fresh, err := dedupe(tx, c.id, id, "events", s.now().UnixNano())
 		if err != nil || !fresh {
 			dup = !fresh
 			return err
 		}
 		for _, e := range req.GetEvents() {
+			if e.GetKind() == EventOutcomeRefused {
+				refused = append(refused, e.GetText())
+			}
 			if _, err := tx.Exec(`INSERT INTO events(cabinet, message_id, seq, at, kind, text, amount, data) VALUES(?,?,?,?,?,?,?,?)`,
 				c.id, id, e.GetSeq(), e.GetAtUnixNano(), e.GetKind(), e.GetText(), e.GetAmount(), e.GetData()); err != nil {
 				return err
@@ -58,6 +65,16 @@ func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack,
 	})
 	if err != nil {
 		return nil, storeErr(err)
+	}
+	// The cabinet refused a drawn outcome (it did not mirror or verify):
+	// the round stays open here, its stake booked, until an operator voids
+	// it; the operator learns it from this alarm.
+	if len(refused) > maxRefusedAlarms {
+		// A copied key must not turn one batch into a thousand writes.
+		refused = append(refused[:maxRefusedAlarms-1], fmt.Sprintf("and %d more outcome_refused events in message %d", len(refused)-maxRefusedAlarms+1, id))
+	}
+	for _, t := range refused {
+		s.alarm(c.id, ReasonOutcomeRefused, t)
 	}
 	return &pb.Ack{MessageId: id, Duplicate: dup}, nil
 }

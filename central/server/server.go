@@ -456,6 +456,9 @@ func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRepl
 		}
 		meterErr, differs = nil, false
 		if cm.GetPresent() {
+			if err := s.keepHelloMeters(tx, c.id, now, cm.GetCredit(), cm.GetBase(), cm.GetBillsIn(), cm.GetWinsToCredit(), cm.GetHandpayCancelled()); err != nil {
+				return err
+			}
 			if err := s.report(tx, c.id, m, cm); err != nil {
 				if _, ok := status.FromError(err); !ok {
 					return err

@@ -27,9 +27,61 @@ type migration struct {
 	sqlite, postgres string
 }
 
+// Migrations is how many migrations this build applies.
+var Migrations = len(migrations)
+
 var migrations = []migration{
 	{version: 1, sqlite: schema, postgres: pgSchemaV1},
+	{version: 2, sqlite: voidsV2, postgres: pgVoidsV2},
 }
+
+// voidsV2: rounds an operator voided and the meters each cabinet reported
+// at its last Hello (issue 14: the void and the mirror's correction after a
+// RAM clear; the comments are in schema, where SQLite also has them).
+const voidsV2 = `
+CREATE TABLE IF NOT EXISTS voids(
+	cabinet TEXT NOT NULL,
+	round INTEGER NOT NULL,
+	at INTEGER NOT NULL,
+	by TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	stake INTEGER NOT NULL,
+	total INTEGER NOT NULL,
+	PRIMARY KEY(cabinet, round)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS hello_meters(
+	cabinet TEXT PRIMARY KEY,
+	at INTEGER NOT NULL,
+	credit INTEGER NOT NULL,
+	base INTEGER NOT NULL,
+	bills_in INTEGER NOT NULL,
+	wins_to_credit INTEGER NOT NULL,
+	cancelled INTEGER NOT NULL
+) WITHOUT ROWID;
+`
+
+// pgVoidsV2 is voidsV2 in PostgreSQL's types.
+const pgVoidsV2 = `
+CREATE TABLE IF NOT EXISTS voids(
+	cabinet TEXT NOT NULL,
+	round BIGINT NOT NULL,
+	at BIGINT NOT NULL,
+	by TEXT NOT NULL,
+	reason TEXT NOT NULL,
+	stake BIGINT NOT NULL,
+	total BIGINT NOT NULL,
+	PRIMARY KEY(cabinet, round)
+);
+CREATE TABLE IF NOT EXISTS hello_meters(
+	cabinet TEXT PRIMARY KEY,
+	at BIGINT NOT NULL,
+	credit BIGINT NOT NULL,
+	base BIGINT NOT NULL,
+	bills_in BIGINT NOT NULL,
+	wins_to_credit BIGINT NOT NULL,
+	cancelled BIGINT NOT NULL
+);
+`
 
 // pgSchemaV1 is schema (version 1) in PostgreSQL's types.
 const pgSchemaV1 = `

@@ -266,8 +266,8 @@ func (s *Server) voidUnprinted(tx *sql.Tx, cab string, seqs []uint64) (suspect [
 }
 
 // AdjustCredit changes a cabinet's credit mirror by delta, an operator's
-// correction after a reconciliation (a technician's RAM clear, an outcome
-// refused and refunded, rounds played against another central system):
+// correction by a delta (rounds played against another central system;
+// after a RAM clear SetMirror or ReconcileMirror take the new meters):
 // logged, and kept as an alarm row "MIRROR_ADJUSTED" with the reason.
 func (s *Server) AdjustCredit(ctx context.Context, cab string, delta int64, reason string) error {
 	if delta == 0 {

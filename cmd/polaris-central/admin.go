@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -20,6 +21,12 @@ import (
 //
 //	POST /disable?cabinet=ID&reason=TEXT   POST /enable?cabinet=ID
 //	POST /time                             GET  /cabinets
+//	GET  /alarms?cabinet=ID&limit=N        POST /void?cabinet=ID&round=N&reason=TEXT
+//	POST /mirror/set?cabinet=ID&credit=N&reason=TEXT
+//	POST /mirror/reconcile?cabinet=ID&reason=TEXT
+//
+// The operator actions (void, mirror) record who did them: the socket
+// peer's user id as the kernel reports it, and the -operator name given.
 
 type cabinetStatus struct {
 	ID        string `json:"id"`
@@ -89,7 +96,74 @@ func adminHandler(s *server.Server) http.Handler {
 		enc.SetIndent("", "  ")
 		enc.Encode(out)
 	})
+	mux.HandleFunc("GET /alarms", func(w http.ResponseWriter, r *http.Request) {
+		limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
+		out, err := s.ListAlarms(r.Context(), r.URL.Query().Get("cabinet"), limit)
+		writeJSON(w, out, err)
+	})
+	mux.HandleFunc("POST /void", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		n, err := strconv.ParseUint(q.Get("round"), 10, 64)
+		if err != nil || n == 0 {
+			http.Error(w, "round: not a round number: "+q.Get("round"), http.StatusBadRequest)
+			return
+		}
+		v, err := s.VoidRound(r.Context(), q.Get("cabinet"), n, operator(r), q.Get("reason"))
+		writeJSON(w, v, err)
+	})
+	mux.HandleFunc("POST /mirror/set", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		credit, err := strconv.ParseInt(q.Get("credit"), 10, 64)
+		if err != nil || credit < 0 {
+			http.Error(w, "credit: not an amount in minor units: "+q.Get("credit"), http.StatusBadRequest)
+			return
+		}
+		mc, err := s.SetMirror(r.Context(), q.Get("cabinet"), credit, operator(r), q.Get("reason"))
+		writeJSON(w, mc, err)
+	})
+	mux.HandleFunc("POST /mirror/reconcile", func(w http.ResponseWriter, r *http.Request) {
+		q := r.URL.Query()
+		mc, err := s.ReconcileMirror(r.Context(), q.Get("cabinet"), operator(r), q.Get("reason"))
+		writeJSON(w, mc, err)
+	})
 	return mux
+}
+
+// writeJSON answers v, or err: an operator's mistake (a round that is not
+// open, a reason missing) as 409, anything else as 500.
+func writeJSON(w http.ResponseWriter, v any, err error) {
+	if err != nil {
+		code := http.StatusInternalServerError
+		for _, e := range []error{server.ErrNoRound, server.ErrRoundSettled, server.ErrNotVoidable, server.ErrNoReport, server.ErrMirrorBusy, server.ErrActionArgs} {
+			if errors.Is(err, e) {
+				code = http.StatusConflict
+			}
+		}
+		http.Error(w, err.Error(), code)
+		return
+	}
+	w.Header().Set("Content-Type", "application/json")
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false) // audit texts say "before -> after"
+	enc.Encode(v)
+}
+
+type connKey struct{}
+
+// operator names who asked: the peer's uid from the kernel (not what the
+// client says), and the name the client gave.
+func operator(r *http.Request) string {
+	who := "uid ?"
+	if c, ok := r.Context().Value(connKey{}).(net.Conn); ok {
+		if uid, ok := peerUID(c); ok {
+			who = "uid " + strconv.Itoa(uid)
+		}
+	}
+	if name := r.URL.Query().Get("operator"); name != "" {
+		return name + " (" + who + ")"
+	}
+	return who
 }
 
 // serveAdmin listens on the Unix socket path (replacing a stale one).
@@ -103,24 +177,43 @@ func serveAdmin(path string, s *server.Server) (*http.Server, error) {
 		l.Close()
 		return nil, err
 	}
-	hs := &http.Server{Handler: adminHandler(s), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: adminHandler(s), ReadHeaderTimeout: 10 * time.Second,
+		ConnContext: func(ctx context.Context, c net.Conn) context.Context { return context.WithValue(ctx, connKey{}, c) }}
 	go hs.Serve(l)
 	return hs, nil
 }
 
-// adminCmd is `polaris-central admin -socket PATH disable|enable|time|cabinets [ID [REASON]]`.
+// adminUsage lists the admin commands.
+const adminUsage = "admin [-socket PATH] [-operator NAME] disable ID [REASON] | enable ID | time | cabinets | alarms [ID] | " +
+	"void ID ROUND REASON... | mirror set ID CREDIT REASON... | mirror reconcile ID REASON..."
+
+// adminCmd is `polaris-central admin`: see adminUsage.
 func adminCmd(args []string) error {
-	sock := "data/central/admin.sock"
-	if len(args) >= 2 && args[0] == "-socket" {
-		sock, args = args[1], args[2:]
+	sock, op := "data/central/admin.sock", ""
+	for len(args) >= 2 && (args[0] == "-socket" || args[0] == "-operator") {
+		if args[0] == "-socket" {
+			sock = args[1]
+		} else {
+			op = args[1]
+		}
+		args = args[2:]
 	}
 	if len(args) == 0 {
-		return errors.New("admin: disable ID [REASON] | enable ID | time | cabinets")
+		return errors.New(adminUsage)
 	}
 	c := adminClient(sock)
 	var resp *http.Response
 	var err error
 	q := func(k, v string) string { return k + "=" + urlEscape(v) }
+	// post sends an operator action: who (the -operator name) and why are
+	// part of every one.
+	post := func(path string, kv ...string) (*http.Response, error) {
+		u := "http://admin/" + path + "?" + q("operator", op)
+		for i := 0; i+1 < len(kv); i += 2 {
+			u += "&" + q(kv[i], kv[i+1])
+		}
+		return c.Post(u, "text/plain", nil)
+	}
 	switch args[0] {
 	case "disable", "enable":
 		if len(args) < 2 {
@@ -135,8 +228,28 @@ func adminCmd(args []string) error {
 		resp, err = c.Post("http://admin/time", "text/plain", nil)
 	case "cabinets":
 		resp, err = c.Get("http://admin/cabinets")
+	case "alarms":
+		u := "http://admin/alarms"
+		if len(args) > 1 {
+			u += "?" + q("cabinet", args[1])
+		}
+		resp, err = c.Get(u)
+	case "void":
+		if len(args) < 4 {
+			return errors.New("admin void: ID ROUND REASON... (the reason is required)")
+		}
+		resp, err = post("void", "cabinet", args[1], "round", args[2], "reason", strings.Join(args[3:], " "))
+	case "mirror":
+		switch {
+		case len(args) >= 5 && args[1] == "set":
+			resp, err = post("mirror/set", "cabinet", args[2], "credit", args[3], "reason", strings.Join(args[4:], " "))
+		case len(args) >= 4 && args[1] == "reconcile":
+			resp, err = post("mirror/reconcile", "cabinet", args[2], "reason", strings.Join(args[3:], " "))
+		default:
+			return errors.New("admin mirror: set ID CREDIT REASON... | reconcile ID REASON... (the reason is required)")
+		}
 	default:
-		return fmt.Errorf("admin: unknown command %q", args[0])
+		return fmt.Errorf("admin: unknown command %q (%s)", args[0], adminUsage)
 	}
 	if err != nil {
 		return err

@@ -2,7 +2,9 @@ package main
 
 import (
 	"context"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -63,5 +65,73 @@ func TestAdminSocket(t *testing.T) {
 	s.DB().QueryRow(`SELECT count(*) FROM cabinets WHERE id='cab-l'`).Scan(&n)
 	if n != 0 {
 		t.Fatal("a mistyped id was stored")
+	}
+}
+
+// The operator actions over the socket: each needs a reason, names who
+// did it (the -operator name and the uid the kernel reports for the
+// socket's peer), and a mistyped cabinet or round fails, changing nothing.
+func TestAdminOperatorActions(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "pki")
+	if err := mint.Init(p, nil, time.Now()); err != nil {
+		t.Fatal(err)
+	}
+	stls, _ := pki.ServerTLSDir(p)
+	key, _ := pki.LoadSigningKey(filepath.Join(p, pki.SigningKey))
+	s, err := server.New(server.Config{DBPath: filepath.Join(dir, "c.db"), TLS: stls, SigningKey: key, Halls: map[string]string{"cab-1": "hall-a"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	sock := filepath.Join(dir, "admin.sock")
+	hs, err := serveAdmin(sock, s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer hs.Close()
+	admin := func(args ...string) error {
+		return adminCmd(append([]string{"-socket", sock, "-operator", "alice"}, args...))
+	}
+	for _, bad := range [][]string{
+		{"void", "cab-l", "1", "typo"},         // no such cabinet
+		{"void", "cab-1", "x", "not a number"}, // no round number
+		{"void", "cab-1", "1"},                 // no reason
+		{"mirror", "set", "cab-1", "300"},      // no reason
+		{"mirror", "set", "cab-1", "300", "no Hello yet"},
+		{"mirror", "reconcile", "cab-l", "typo"},
+		{"mirror", "set", "cab-1", "-5", "negative"},
+	} {
+		if err := admin(bad...); err == nil {
+			t.Fatalf("admin %v succeeded", bad)
+		}
+	}
+	var n int
+	s.DB().QueryRow(`SELECT count(*) FROM alarms`).Scan(&n)
+	if n != 0 {
+		t.Fatalf("%d audit rows after refused actions", n)
+	}
+	// As if cab-1 said Hello with 300 credit.
+	if _, err := s.DB().Exec(`INSERT INTO hello_meters(cabinet, at, credit, base, bills_in, wins_to_credit, cancelled) VALUES('cab-1', 1, 300, 0, 300, 0, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin("mirror", "reconcile", "cab-1", "after", "the", "RAM", "clear"); err != nil {
+		t.Fatal(err)
+	}
+	if err := admin("mirror", "set", "cab-1", "250", "cash", "count"); err != nil {
+		t.Fatal(err)
+	}
+	var text string
+	s.DB().QueryRow(`SELECT text FROM alarms WHERE reason=? ORDER BY id DESC`, server.ReasonMirrorAdjusted).Scan(&text)
+	who := "alice (uid " + strconv.Itoa(os.Getuid()) + ")"
+	if !strings.Contains(text, "set by "+who+": cash count; credit 300 -> 250") {
+		t.Fatalf("audit row %q does not name %s, the reason and before/after", text, who)
+	}
+	if err := admin("alarms", "cab-1"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := s.ListAlarms(context.Background(), "cab-1", 0)
+	if err != nil || len(rows) != 2 || rows[0].Reason != server.ReasonMirrorAdjusted {
+		t.Fatalf("alarms: %+v %v", rows, err)
 	}
 }

@@ -7,6 +7,9 @@
 //	polaris-central pki init -dir pki -hosts localhost,127.0.0.1
 //	polaris-central pki cabinet -dir pki -id cab-1
 //	polaris-central admin -socket data/central/admin.sock disable cab-1 door audit
+//	polaris-central admin -operator alice void cab-1 42 outcome did not mirror
+//	polaris-central admin -operator alice mirror reconcile cab-1 RAM clear, ticket 17
+//	polaris-central admin alarms cab-1
 package main
 
 import (

@@ -3,6 +3,7 @@ package cabinet
 import (
 	"context"
 	"crypto/ed25519"
+	"errors"
 	"strings"
 	"testing"
 	"time"
@@ -92,11 +93,21 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	r.cab.Do(func() { r.cab.linkState(false); r.cab.linkState(true) })
 	r.until("tilt after the link came back", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	check("asked again")
+	// The operator voids the round the copy drew: the cabinet, asking for
+	// its round again, is answered ROUND_VOID and refunds its stake once.
+	r.voidOnServer(next, "drawn by a copied key")
+	r.waitRefunded("refunded after the void")
+	r.refundedOnce("after the void", credit, refunded, s.Bet, seq)
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
 }
 
 // An outcome the pinned central key did not sign is a mirror mismatch:
-// tilt, event, nothing paid (the stake goes back as for any outcome
-// refused before it was presented). Over the real link: the cabinet's
+// tilt, event, nothing paid and nothing refunded (the stake was booked at
+// the central system as the round was drawn): the wager is held until the
+// operator voids the round, which reaches the running cabinet on its next
+// ask and refunds the stake once. Over the real link: the cabinet's
 // client pins another key than the server signs with.
 func TestBadSignatureTilts(t *testing.T) {
 	r := newRig(t, "demo")
@@ -118,13 +129,37 @@ func TestBadSignatureTilts(t *testing.T) {
 	if len(s.Tilts) != 1 || !strings.HasPrefix(s.Tilts[0], "outcome mismatch") || !strings.Contains(s.Tilts[0], "signature") {
 		t.Fatalf("tilts %q", s.Tilts)
 	}
-	if r.credit() != credit || r.meter(ledger.CoinOut) != coinOut {
-		t.Fatalf("paid: credit %d -> %d", credit, r.credit())
+	rd := r.heldRound("at the tilt")
+	stake := engine.Money(rd.Stake)
+	if r.credit() != credit-stake || r.meter(ledger.CoinOut) != coinOut || r.meter(ledger.WagersRefunded) != 0 {
+		t.Fatalf("paid or refunded: credit %d -> %d", credit, r.credit())
 	}
-	if _, open := r.led.OpenRound(); open {
-		t.Fatal("the round stayed open")
-	}
-	if len(r.eventsOf(seq, "tilt")) != 1 {
+	if len(r.eventsOf(seq, "tilt")) != 1 || len(r.eventsOf(seq, "outcome_refused")) != 1 {
 		t.Fatalf("not logged: %+v", r.eventsSince(seq))
 	}
+	// The central system still holds the round open, its stake booked.
+	mirror, _, err := r.central.Server.MirrorCredit(context.Background(), "cab-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rounds, err := server.DrawnRounds(context.Background(), r.central.Server.DB(), "cab-1")
+	if err != nil || len(rounds) == 0 || rounds[len(rounds)-1].Round != rd.Number || rounds[len(rounds)-1].Committed {
+		t.Fatalf("central rounds %+v %v", rounds, err)
+	}
+	r.voidOnServer(rd.Number, "signature did not verify")
+	if after, _, _ := r.central.Server.MirrorCredit(context.Background(), "cab-1"); after != mirror+int64(stake) {
+		t.Fatalf("central mirror %d -> %d after the void of a stake of %d", mirror, after, stake)
+	}
+	if _, err := r.central.Server.VoidRound(context.Background(), "cab-1", rd.Number, "test operator", "again"); !errors.Is(err, server.ErrRoundSettled) {
+		t.Fatalf("a second void: %v", err)
+	}
+	r.waitRefunded("refunded after the void")
+	r.refundedOnce("after the void", credit, 0, stake, seq)
+	if s := r.cab.View(); s.Mode != view.ModeTilt {
+		t.Fatalf("the tilt went without the technician: %s", s.Mode)
+	}
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
+	r.refundedOnce("after the technician", credit, 0, stake, seq)
 }

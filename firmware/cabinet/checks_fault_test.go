@@ -30,7 +30,8 @@ func (r *rig) blockedFor(what string) {
 	time.Sleep(10 * time.Millisecond)
 	r.cab.Do(func() {})
 	var round bool
-	r.cab.Do(func() { round = r.cab.play.round != nil || r.cab.cashOut.voucher != nil })
+	// A held round (refused, waiting for the central void) is no play.
+	r.cab.Do(func() { round = r.cab.play.round != nil && !r.cab.play.round.ask.held || r.cab.cashOut.voucher != nil })
 	if round || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out || r.acc.isEnabled() {
 		r.t.Fatalf("%s: play, cash-out or money in was not refused", what)
 	}
@@ -48,12 +49,16 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 	r.insertNote(5000, 2)
 	real := r.central.Client
 	r.stop()
-	r.start("demo", func(c *Config) {
+	// The refused round is held (no refund) until voided: every start
+	// keeps the tampering link, so the held round is refused again.
+	tamper := func(c *Config) {
 		c.Central = tamperingCentral{Central: real, tamper: func(o *link.Outcome) { o.Result.Total++ }}
-	})
+	}
+	r.start("demo", tamper)
 	r.idle()
 	r.press(view.Start)
 	r.until("mismatch tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	held := r.heldRound("at the mismatch")
 	r.cab.Post(AcceptorEvent{id003.Fault{Kind: id003.FaultAcceptorJam}})
 	r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
 	want := []string{"acceptor: " + id003.FaultAcceptorJam.String(), "outcome mismatch", "printer: " + printer.PaperOut.String()}
@@ -71,7 +76,7 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 	r.until("three tilts", time.Millisecond, func(s *view.Snapshot) bool { return shows(s, want) })
 
 	r.powerCut()
-	r.start("demo")
+	r.start("demo", tamper)
 	r.until("three tilts after power-up", time.Millisecond, func(s *view.Snapshot) bool { return shows(s, want) })
 	r.blockedFor("check 6 after power-up")
 
@@ -87,14 +92,19 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 	r.blockedFor("check 6 with the technician tilt left")
 	// A second cut: the technician tilt is still there, the device ones not.
 	r.powerCut()
-	r.start("demo")
+	r.start("demo", tamper)
 	r.until("technician tilt after a second cut", time.Millisecond, func(s *view.Snapshot) bool { return shows(s, want[1:2]) })
 	r.blockedFor("check 6 after a second cut")
 	r.cab.Post(Key{Name: "attendant", On: true})
 	r.cab.Post(Key{Name: "attendant", On: false})
 	r.blockedFor("check 6 after the attendant key")
+	r.voidOnServer(held.Number, "check 6")
+	r.waitRefunded("the voided round refunded")
 	r.cab.Post(Key{Name: "technician", On: true})
 	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
+	r.stop()
+	r.start("demo")
 	r.idle()
 	r.until("acceptor on", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
 	r.settleRound(r.playOne())
@@ -338,7 +348,8 @@ func TestCheck30CentralDetermination(t *testing.T) {
 	}
 	for _, b := range bad {
 		r.stop()
-		r.start("demo", sc.option(), noHandpay, func(c *Config) { c.Central = b.central(c.Central) })
+		vc := &voidingCentral{}
+		r.start("demo", sc.option(), noHandpay, func(c *Config) { vc.Central = b.central(c.Central); c.Central = vc })
 		r.idle()
 		r.cab.Post(SelectGame{Game: engine.WishStar})
 		r.until("ws", time.Millisecond, func(s *view.Snapshot) bool { return s.Game == engine.WishStar })
@@ -352,12 +363,18 @@ func TestCheck30CentralDetermination(t *testing.T) {
 		if len(s.Tilts) != 1 || !strings.HasPrefix(s.Tilts[0], "outcome mismatch") {
 			t.Fatalf("check 30 %s: tilts %q", b.name, s.Tilts)
 		}
-		if r.credit() != credit || r.meter(ledger.CoinOut) != coinOut || r.meter(ledger.WagersRefunded) != refunded+100 {
-			t.Fatalf("check 30 %s: paid or kept the stake: credit %d → %d", b.name, credit, r.credit())
+		// Nothing paid, nothing refunded: the drawn round's stake is held
+		// until the central system voids it.
+		held := r.heldRound("check 30 " + b.name)
+		if r.credit() != credit-100 || r.meter(ledger.CoinOut) != coinOut || r.meter(ledger.WagersRefunded) != refunded {
+			t.Fatalf("check 30 %s: paid or refunded: credit %d → %d", b.name, credit, r.credit())
 		}
-		if len(r.eventsOf(seq, "tilt")) != 1 {
+		if len(r.eventsOf(seq, "tilt")) != 1 || len(r.eventsOf(seq, "outcome_refused")) != 1 {
 			t.Fatalf("check 30 %s: not logged: %+v", b.name, r.eventsSince(seq))
 		}
+		vc.void(held.Number)
+		r.waitRefunded("check 30 " + b.name + ": voided")
+		r.refundedOnce("check 30 "+b.name, credit, refunded, 100, seq)
 		r.cab.Post(Key{Name: "technician", On: true})
 		r.cab.Post(Key{Name: "technician", On: false})
 		r.idle()

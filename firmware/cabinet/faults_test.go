@@ -36,30 +36,64 @@ func (silentCentral) RequestOutcome(ctx context.Context, _ uint64, _ engine.Game
 	return nil, ctx.Err()
 }
 
-// An outcome the engine cannot reproduce is never paid: the stake is
-// refunded and the cabinet tilts until a technician clears it (house rule 3).
+// An outcome the engine cannot reproduce is never paid, and its stake,
+// booked at the central system as it was drawn, is not refunded by the
+// cabinet: it tilts and holds the wager until the central operator voids
+// the round; then the stake comes back exactly once, also across a power
+// cut, and the technician clears the tilt (house rule 3).
 func TestOutcomeMismatchTiltsAndPaysNothing(t *testing.T) {
 	r := newRig(t, "demo")
 	r.idle()
 	r.insertNote(1000, 2)
 	r.stop()
 	real := r.central.Client
-	r.start("demo", func(c *Config) {
+	tamper := func(c *Config) {
 		c.Central = tamperingCentral{Central: real, tamper: func(o *link.Outcome) { o.Result.Total += 100 }}
-	})
+	}
+	r.start("demo", tamper)
 	r.idle()
+	seq := r.lastEventSeq()
 	r.press(view.Start)
 	s := r.until("tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
-	if s.Credit != 1000 || r.meter(ledger.CoinOut) != 0 {
-		t.Fatalf("credit %d after a refused outcome", s.Credit)
+	rd := r.heldRound("at the tilt")
+	stake := engine.Money(rd.Stake)
+	if s.Credit != 1000-stake || r.meter(ledger.CoinOut) != 0 || r.meter(ledger.WagersRefunded) != 0 {
+		t.Fatalf("credit %d, wins %d, refunds %d after a refused outcome", s.Credit, r.meter(ledger.CoinOut), r.meter(ledger.WagersRefunded))
 	}
-	if s.Tilts[0][:16] != "outcome mismatch" {
-		t.Fatalf("tilt %q", s.Tilts[0])
+	if s.Tilts[0][:16] != "outcome mismatch" || len(r.eventsOf(seq, "outcome_refused")) != 1 {
+		t.Fatalf("tilt %q, events %+v", s.Tilts[0], r.eventsSince(seq))
 	}
-	// The tilt survives a power cut, and only the technician key ends it.
+	// Asked again (the poll, a power cut): the same refused bytes, still
+	// held, logged once per power-up.
+	r.clock.Advance(2 * HeldRoundPoll)
+	r.powerCut()
+	r.start("demo", tamper)
+	r.until("tilt again", time.Millisecond, func(s *view.Snapshot) bool {
+		return s.Mode == view.ModeTilt && len(r.eventsOf(seq, "outcome_refused")) == 2
+	})
+	r.heldRound("after a power cut")
+	// The technician's key does not release the wager: the round is asked
+	// again and tilts again.
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: "technician", On: false})
+	var cleared *view.Snapshot
+	r.cab.Do(func() { r.cab.publish(); cleared = r.cab.View() })
+	if cleared.Mode == view.ModeTilt {
+		t.Fatalf("the technician's key left the tilt: %q", cleared.Tilts)
+	}
+	r.until("tilt after the key", time.Second, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	if r.credit() != 1000-stake || r.meter(ledger.WagersRefunded) != 0 {
+		t.Fatalf("refunded without a void: credit %d", r.credit())
+	}
+	if n := len(r.eventsOf(seq, "outcome_refused")); n != 2 {
+		t.Fatalf("%d outcome_refused events: the same refused round is logged once per power-up", n)
+	}
+	r.voidOnServer(rd.Number, "outcome did not mirror")
+	r.waitRefunded("refunded after the void")
+	r.refundedOnce("after the void", 1000, 0, stake, seq)
 	r.powerCut()
 	r.start("demo")
-	s = r.until("tilt again", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	r.refundedOnce("after a power cut", 1000, 0, stake, seq)
 	r.cab.Post(Key{Name: "technician", On: true})
 	r.cab.Post(Key{Name: "technician", On: false})
 	r.idle()

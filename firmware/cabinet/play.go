@@ -11,7 +11,6 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -46,8 +45,10 @@ type roundState struct {
 
 // outcomeAsk is the request for the round's outcome.
 type outcomeAsk struct {
-	inFlight bool      // asked, no reply yet
-	retryAt  time.Time // when to ask again after a failure
+	inFlight bool          // asked, no reply yet
+	retryAt  time.Time     // when to ask again after a failure
+	held     bool          // drawn but not accepted: waits for the central void (void.go)
+	holdPoll time.Duration // the wait before the held round is asked again
 }
 
 // riskSteps is the round's Risk (MS-9, MS-10).
@@ -278,6 +279,14 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 			return
 		}
 		var refused *link.RefusedError
+		if errors.As(e.err, &refused) && refused.Reason == link.ReasonRoundVoid {
+			c.roundVoided(r, refused)
+			return
+		}
+		if errors.As(e.err, &refused) && (r.ask.held || !link.DrewNothing(refused.Reason)) {
+			c.refusalHeld(r, refused)
+			return
+		}
 		if errors.As(e.err, &refused) {
 			// The central system will never draw this round: refund it.
 			if err := c.led.Refund(r.n, "refused: "+refused.Reason); err != nil {
@@ -342,22 +351,11 @@ func (c *Cabinet) roundDrawnElsewhere(r *roundState, e *link.RoundDrawnError) {
 		c.present(r, o)
 		return
 	}
-	c.logEvent("round_drawn_elsewhere", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
-	c.setTilt("central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason), true)
-}
-
-// refuseOutcome: nothing is paid; the stake goes back and the cabinet
-// tilts until a technician has looked.
-func (c *Cabinet) refuseOutcome(r *roundState, why error) {
-	if err := c.led.Refund(r.n, "outcome mismatch"); err != nil {
-		c.ledgerFailed("the refund", err)
-	} else if _, err := link.EnqueueCommit(outbox.Of(c.led), r.n); err != nil {
-		// The central system drew the round: it must hear that it is
-		// over, or it draws no other for this cabinet.
-		c.ledgerFailed("the commit of a refused outcome", err)
+	if !r.ask.held {
+		c.logEvent("round_drawn_elsewhere", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
 	}
-	c.play.round = nil
-	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)
+	c.setTilt("central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason), true)
+	c.holdRound(r)
 }
 
 // present is step 5: lay the round out on the clock.

@@ -133,6 +133,10 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 		if r.Status == ledger.RoundRefunded && r.Outcome != nil {
 			badf("round %d refunded after its outcome arrived", n)
 		}
+		if r.Status == ledger.RoundRefunded && !dr.Voided {
+			// Its stake was booked at the central system as it was drawn.
+			badf("round %d drawn by the central system was refunded without the operator's void", n)
+		}
 		if settledAll && r.Status != ledger.RoundSettled && r.Status != ledger.RoundRefunded {
 			badf("round %d still %s after recovery", n, r.Status)
 		}
