@@ -262,7 +262,6 @@ type PlayersConfig struct {
 	RegisterKey string `toml:"register_key"`
 }
 
-
 // loadPlayers makes the registry [players] asks for (nil: no section).
 func loadPlayers(c *PlayersConfig, log *slog.Logger) (server.Players, error) {
 	if c == nil {
