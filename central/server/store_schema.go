@@ -143,13 +143,6 @@ const migrationLock = 0x706f6c61726973 // "polaris"
 
 // migrate applies the migrations db has not applied yet.
 func migrate(ctx context.Context, db *sql.DB, b backend) error {
-	idType := "INTEGER"
-	if b == backendPostgres {
-		idType = "BIGINT"
-	}
-	if _, err := db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations(version `+idType+` PRIMARY KEY, applied_at `+idType+` NOT NULL)`); err != nil {
-		return fmt.Errorf("central store: migrations: %w", err)
-	}
 	for _, m := range migrations {
 		if err := applyMigration(ctx, db, b, m); err != nil {
 			return fmt.Errorf("central store: migration %d: %w", m.version, err)
@@ -168,6 +161,15 @@ func applyMigration(ctx context.Context, db *sql.DB, b backend, m migration) err
 		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(migrationLock)); err != nil {
 			return err
 		}
+	}
+	// Under the lock: two nodes creating the table at once collide in
+	// PostgreSQL's catalogue (IF NOT EXISTS does not guard against that).
+	idType := "INTEGER"
+	if b == backendPostgres {
+		idType = "BIGINT"
+	}
+	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations(version `+idType+` PRIMARY KEY, applied_at `+idType+` NOT NULL)`); err != nil {
+		return err
 	}
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version=?`, m.version).Scan(&n); err != nil {
