@@ -2,8 +2,11 @@ package server_test
 
 import (
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+
+	"github.com/polaris-vlt/polaris/central/internal/testenv"
 
 	"github.com/polaris-vlt/polaris/central/server"
 )
@@ -47,5 +50,29 @@ func nodesStartTogether(t *testing.T, b *storeBackend) {
 	}
 	if err := db.QueryRow(`SELECT count(*) FROM pg_trigger WHERE tgrelid = 'bo_audit'::regclass AND NOT tgisinternal`).Scan(&triggers); err != nil || triggers != 3 {
 		t.Fatalf("%d triggers on bo_audit (%v), want 3 (UPDATE, DELETE, TRUNCATE)", triggers, err)
+	}
+}
+
+// A SQLite store made before the rooms' tables were migrations (only
+// version 1 recorded, the rooms' tables made by their Setup with the same
+// DDL) takes migrations 2 and 3 at its next start, its rows kept.
+func TestSQLiteStoreBeforeRoomMigrations(t *testing.T) {
+	e := testenv.Start(t, nil)
+	db := e.Server.DB()
+	if _, err := db.Exec(`INSERT INTO bo_audit(at, actor, address, action, object, before_value, after_value) VALUES(1, 'system', '', 'user.create', 'alice', '', 'administrator')`); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := db.Exec(`DELETE FROM schema_migrations WHERE version > 1`); err != nil {
+		t.Fatal(err)
+	}
+	e.Restart()
+	if n := e.Count("schema_migrations", ""); n != 3 {
+		t.Fatalf("%d migrations recorded, want 3", n)
+	}
+	if n := e.Count("bo_audit", "actor = 'system'"); n != 1 {
+		t.Fatalf("%d audit rows after the upgrade, want 1", n)
+	}
+	if _, err := e.Server.DB().Exec(`DELETE FROM bo_audit`); err == nil || !strings.Contains(err.Error(), "append-only") {
+		t.Fatalf("DELETE of bo_audit after the upgrade: %v, want the trigger's refusal", err)
 	}
 }
