@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/server"
 )
@@ -14,7 +13,7 @@ import (
 // PostgreSQL store (one throwaway cluster for the package, a database per
 // rig), and the audit log's refusal to any other connection to it.
 func TestOnPostgres(t *testing.T) {
-	testenv.OnPostgres(t, pgcluster.ForTest(t))
+	testenv.OnPostgres(t)
 	for _, c := range []struct {
 		name string
 		run  func(*testing.T)

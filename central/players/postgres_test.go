@@ -5,7 +5,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/players"
@@ -16,7 +15,7 @@ import (
 // throwaway cluster for the package, a database per rig), and the ones
 // only PostgreSQL has: two central nodes on one database.
 func TestOnPostgres(t *testing.T) {
-	testenv.OnPostgres(t, pgcluster.ForTest(t))
+	testenv.OnPostgres(t)
 	for _, c := range []struct {
 		name string
 		run  func(*testing.T)

@@ -141,36 +141,40 @@ CREATE TABLE IF NOT EXISTS meters(
 // apply each migration once, one after the other.
 const migrationLock = 0x706f6c61726973 // "polaris"
 
-// migrate applies the migrations db has not applied yet.
+// migrate applies the migrations db has not applied yet. On PostgreSQL
+// the whole of it holds a session advisory lock: nodes starting together
+// wait for each other (even CREATE TABLE IF NOT EXISTS races there).
 func migrate(ctx context.Context, db *sql.DB, b backend) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return fmt.Errorf("central store: migrations: %w", err)
+	}
+	defer conn.Close()
+	idType := "INTEGER"
+	if b == backendPostgres {
+		idType = "BIGINT"
+		if _, err := conn.ExecContext(ctx, `SELECT pg_advisory_lock(?)`, int64(migrationLock)); err != nil {
+			return fmt.Errorf("central store: migrations: %w", err)
+		}
+		defer conn.ExecContext(context.Background(), `SELECT pg_advisory_unlock(?)`, int64(migrationLock))
+	}
+	if _, err := conn.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations(version `+idType+` PRIMARY KEY, applied_at `+idType+` NOT NULL)`); err != nil {
+		return fmt.Errorf("central store: migrations: %w", err)
+	}
 	for _, m := range migrations {
-		if err := applyMigration(ctx, db, b, m); err != nil {
+		if err := applyMigration(ctx, conn, b, m); err != nil {
 			return fmt.Errorf("central store: migration %d: %w", m.version, err)
 		}
 	}
 	return nil
 }
 
-func applyMigration(ctx context.Context, db *sql.DB, b backend, m migration) error {
-	tx, err := db.BeginTx(ctx, nil)
+func applyMigration(ctx context.Context, conn *sql.Conn, b backend, m migration) error {
+	tx, err := conn.BeginTx(ctx, nil)
 	if err != nil {
 		return err
 	}
 	defer tx.Rollback()
-	if b == backendPostgres {
-		if _, err := tx.ExecContext(ctx, `SELECT pg_advisory_xact_lock(?)`, int64(migrationLock)); err != nil {
-			return err
-		}
-	}
-	// Under the lock: two nodes creating the table at once collide in
-	// PostgreSQL's catalogue (IF NOT EXISTS does not guard against that).
-	idType := "INTEGER"
-	if b == backendPostgres {
-		idType = "BIGINT"
-	}
-	if _, err := tx.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations(version `+idType+` PRIMARY KEY, applied_at `+idType+` NOT NULL)`); err != nil {
-		return err
-	}
 	var n int
 	if err := tx.QueryRowContext(ctx, `SELECT count(*) FROM schema_migrations WHERE version=?`, m.version).Scan(&n); err != nil {
 		return err

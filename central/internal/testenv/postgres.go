@@ -17,13 +17,16 @@ type pgTarget struct{ c *pgcluster.Cluster }
 
 var pgDatabases atomic.Int64 // database names unique within the test binary
 
-// OnPostgres makes every Env that Start starts under t (t and its
-// subtests) keep its store in a new database of cluster c instead of a
-// SQLite file: a room's tests, written once against Start, run on
-// PostgreSQL by calling them as subtests of a test that called
-// OnPostgres. Until t ends.
-func OnPostgres(t testing.TB, c *pgcluster.Cluster) {
+// OnPostgres starts a throwaway PostgreSQL cluster for t (pgcluster:
+// without PostgreSQL's programs t skips, or fails under
+// POLARIS_TOOLS_REQUIRED=1) and makes every Env that Start starts under t
+// (t and its subtests) keep its store in a new database of it instead of
+// a SQLite file: a room's tests, written once against Start, run on
+// PostgreSQL as subtests of one test that called OnPostgres, one cluster
+// for all of them. Until t ends.
+func OnPostgres(t testing.TB) {
 	t.Helper()
+	c := pgcluster.ForTest(t)
 	onPostgres.Store(t.Name(), &pgTarget{c: c})
 	t.Cleanup(func() { onPostgres.Delete(t.Name()) })
 }
