@@ -91,6 +91,8 @@ var rooms = []room{
 	// The load test starts a throwaway PostgreSQL when given none
 	// (make load-central-pg), as the store's tests do.
 	{room: "central/loadtest", may: []string{"engine", "cardauth", "central", "internal/pgcluster"}},
+	// The tests' central system runs on a throwaway PostgreSQL too.
+	{room: "central/internal/testenv", may: []string{"engine", "cardauth", "central", "internal/pgcluster"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
 	{room: "firmware", may: []string{"engine", "deck", "clock", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},

@@ -16,58 +16,12 @@ import (
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
-// The back office's own tables, in the central store. bo_audit is
-// append-only: the triggers refuse UPDATE and DELETE whoever asks.
-const schema = `
-CREATE TABLE IF NOT EXISTS bo_users(
-	name TEXT PRIMARY KEY,
-	role TEXT NOT NULL,
-	halls TEXT NOT NULL DEFAULT '',  -- comma-separated; managers and attendants only
-	salt BLOB NOT NULL,
-	hash BLOB NOT NULL,              -- argon2id(password, salt)
-	created_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS bo_sessions(
-	id_hash TEXT PRIMARY KEY,        -- SHA-256 of the cookie's random id
-	user_name TEXT NOT NULL,
-	csrf TEXT NOT NULL,
-	created_at INTEGER NOT NULL,
-	expires_at INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS bo_audit(
-	seq INTEGER PRIMARY KEY,
-	at INTEGER NOT NULL,
-	actor TEXT NOT NULL,
-	address TEXT NOT NULL,
-	action TEXT NOT NULL,
-	object TEXT NOT NULL,
-	before_value TEXT NOT NULL,
-	after_value TEXT NOT NULL
-);
-CREATE TRIGGER IF NOT EXISTS bo_audit_no_update BEFORE UPDATE ON bo_audit
-	BEGIN SELECT RAISE(ABORT, 'bo_audit is append-only'); END;
-CREATE TRIGGER IF NOT EXISTS bo_audit_no_delete BEFORE DELETE ON bo_audit
-	BEGIN SELECT RAISE(ABORT, 'bo_audit is append-only'); END;
-CREATE TABLE IF NOT EXISTS bo_jackpot_payouts(
-	cabinet TEXT NOT NULL,
-	round INTEGER NOT NULL,
-	paid_at INTEGER NOT NULL,
-	attendant TEXT NOT NULL,
-	form_number TEXT NOT NULL,
-	winner_name TEXT NOT NULL,
-	winner_document TEXT NOT NULL,
-	recorded_by TEXT NOT NULL,
-	PRIMARY KEY(cabinet, round)
-);
-CREATE TABLE IF NOT EXISTS bo_voucher_voids(
-	number TEXT PRIMARY KEY,
-	reason TEXT NOT NULL,
-	requested_by TEXT NOT NULL,
-	requested_at INTEGER NOT NULL,
-	approved_by TEXT NOT NULL DEFAULT '',
-	approved_at INTEGER NOT NULL DEFAULT 0
-);
-`
+// The back office's own tables are in the central store: its migration 3
+// (central/server/store_schema_rooms.go) creates them on either backend at
+// start, bo_audit append-only (a trigger refuses UPDATE and DELETE whoever
+// asks: SQLite's RAISE, PostgreSQL's PL/pgSQL). schema, run by New in a
+// store write, only checks they are there.
+const schema = `SELECT count(*) FROM bo_audit WHERE seq = 0`
 
 // Roles.
 const (

@@ -8,7 +8,9 @@
 // when the player may not play (server/players.go); operator commands and
 // the back office use the exported Registry methods.
 //
-// Everything lives in the central store's database (schema.go), written
+// Everything lives in the central store's database, SQLite or PostgreSQL
+// (tables player_*, the store's migration 2 in
+// central/server/store_schema_rooms.go), written
 // inside the store writer's transactions: a bet is booked in the same
 // transaction that draws its round, so it counts against a limit exactly
 // once, also across retries and restarts.

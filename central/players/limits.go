@@ -232,8 +232,9 @@ func (r *Registry) periods(now time.Time) (day, month time.Time) {
 func (r *Registry) usage(tx *sql.Tx, account string, now time.Time) (map[string]int64, error) {
 	day, month := r.periods(now)
 	var bd, ld, bm, lm int64
-	err := tx.QueryRow(`SELECT coalesce(sum(CASE WHEN at>=? THEN stake ELSE 0 END),0), coalesce(sum(CASE WHEN at>=? THEN stake-win ELSE 0 END),0),
-		coalesce(sum(stake),0), coalesce(sum(stake-win),0) FROM player_bets WHERE account=? AND at>=?`,
+	// CAST: PostgreSQL's sum of BIGINT is NUMERIC; SQLite's an integer either way.
+	err := tx.QueryRow(`SELECT CAST(coalesce(sum(CASE WHEN at>=? THEN stake ELSE 0 END),0) AS BIGINT), CAST(coalesce(sum(CASE WHEN at>=? THEN stake-win ELSE 0 END),0) AS BIGINT),
+		CAST(coalesce(sum(stake),0) AS BIGINT), CAST(coalesce(sum(stake-win),0) AS BIGINT) FROM player_bets WHERE account=? AND at>=?`,
 		day.UnixNano(), day.UnixNano(), account, month.UnixNano()).Scan(&bd, &ld, &bm, &lm)
 	return map[string]int64{BetsDay: bd, LossDay: ld, BetsMonth: bm, LossMonth: lm}, err
 }

@@ -87,9 +87,11 @@ func (r *Registry) Attach(st Store) { r.st = st }
 // Profile is the market profile in force.
 func (r *Registry) Profile() Profile { return r.cfg.Profile }
 
-// Setup creates the players' tables (a store write transaction at start).
+// Setup checks the players' tables are there (a store write transaction
+// at start): the store creates them on either backend, its migration 2
+// (central/server/store_schema_rooms.go), before any room's Setup.
 func (r *Registry) Setup(tx *sql.Tx) error {
-	_, err := tx.Exec(Schema)
+	_, err := tx.Exec(`SELECT count(*) FROM player_accounts WHERE id = ''`)
 	return err
 }
 

@@ -63,9 +63,11 @@ type HourBucket struct {
 
 const nsPerHour = int64(3600) * 1e9
 
-// RoundsPerHour counts rounds and stakes per hour drawn at or after since.
+// RoundsPerHour counts rounds and stakes per hour drawn at or after since
+// (GROUP BY 1: PostgreSQL does not see `drawn_at / $1` and `drawn_at / $3`
+// as one expression).
 func RoundsPerHour(ctx context.Context, db Querier, since int64) ([]HourBucket, error) {
-	rows, err := db.QueryContext(ctx, `SELECT drawn_at / ? AS h, count(*), coalesce(sum(stake), 0) FROM rounds WHERE drawn_at >= ? GROUP BY drawn_at / ? ORDER BY h`, nsPerHour, since, nsPerHour)
+	rows, err := db.QueryContext(ctx, `SELECT drawn_at / ? AS h, count(*), coalesce(sum(stake), 0) FROM rounds WHERE drawn_at >= ? GROUP BY 1 ORDER BY h`, nsPerHour, since)
 	if err != nil {
 		return nil, fmt.Errorf("server: rounds per hour: %w", err)
 	}
@@ -300,28 +302,29 @@ func DailyTotals(ctx context.Context, db Querier, from, to int64) ([]DayRow, err
 		acc[k] = r
 		return r
 	}
+	// GROUP BY 1, the day's column, as in RoundsPerHour.
 	queries := []struct {
 		q   string
 		add func(r *DayRow, a, b, c int64)
 	}{
 		{`SELECT r.drawn_at / ?, r.cabinet, coalesce(c.hall, ''), count(*), coalesce(sum(r.stake), 0), coalesce(sum(r.total), 0) FROM rounds r LEFT JOIN cabinets c ON c.id = r.cabinet
-			WHERE r.drawn_at >= ? AND r.drawn_at < ? GROUP BY r.drawn_at / ?, r.cabinet, c.hall`,
+			WHERE r.drawn_at >= ? AND r.drawn_at < ? GROUP BY 1, r.cabinet, c.hall`,
 			func(r *DayRow, a, b, c int64) { r.Rounds += a; r.Stakes += b; r.Wins += c }},
 		{`SELECT r.drawn_at / ?, r.cabinet, coalesce(c.hall, ''), count(*), coalesce(sum(r.jackpot_amount), 0), 0 FROM rounds r LEFT JOIN cabinets c ON c.id = r.cabinet
-			WHERE r.drawn_at >= ? AND r.drawn_at < ? AND r.jackpot_amount > 0 GROUP BY r.drawn_at / ?, r.cabinet, c.hall`,
+			WHERE r.drawn_at >= ? AND r.drawn_at < ? AND r.jackpot_amount > 0 GROUP BY 1, r.cabinet, c.hall`,
 			func(r *DayRow, _, b, _ int64) { r.Jackpots += b }},
 		{`SELECT e.at / ?, e.cabinet, coalesce(c.hall, ''), count(*), coalesce(sum(e.amount), 0), 0 FROM events e LEFT JOIN cabinets c ON c.id = e.cabinet
-			WHERE e.at >= ? AND e.at < ? AND e.kind = 'handpay_paid' GROUP BY e.at / ?, e.cabinet, c.hall`,
+			WHERE e.at >= ? AND e.at < ? AND e.kind = 'handpay_paid' GROUP BY 1, e.cabinet, c.hall`,
 			func(r *DayRow, _, b, _ int64) { r.Handpays += b }},
 		{`SELECT v.issued_at / ?, v.cabinet, coalesce(c.hall, ''), count(*), coalesce(sum(v.amount), 0), 0 FROM vouchers v LEFT JOIN cabinets c ON c.id = v.cabinet
-			WHERE v.issued_at >= ? AND v.issued_at < ? GROUP BY v.issued_at / ?, v.cabinet, c.hall`,
+			WHERE v.issued_at >= ? AND v.issued_at < ? GROUP BY 1, v.cabinet, c.hall`,
 			func(r *DayRow, _, b, _ int64) { r.VouchersOut += b }},
 		{`SELECT v.redeemed_at / ?, v.hold_cabinet, coalesce(c.hall, ''), count(*), coalesce(sum(v.amount), 0), 0 FROM vouchers v LEFT JOIN cabinets c ON c.id = v.hold_cabinet
-			WHERE v.state = 'redeemed' AND v.redeemed_at >= ? AND v.redeemed_at < ? GROUP BY v.redeemed_at / ?, v.hold_cabinet, c.hall`,
+			WHERE v.state = 'redeemed' AND v.redeemed_at >= ? AND v.redeemed_at < ? GROUP BY 1, v.hold_cabinet, c.hall`,
 			func(r *DayRow, _, b, _ int64) { r.VouchersIn += b }},
 	}
 	for _, qq := range queries {
-		rows, err := db.QueryContext(ctx, qq.q, nsPerDay, from, to, nsPerDay)
+		rows, err := db.QueryContext(ctx, qq.q, nsPerDay, from, to)
 		if err != nil {
 			return nil, fmt.Errorf("server: daily totals: %w", err)
 		}

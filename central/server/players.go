@@ -40,7 +40,8 @@ func (s *Server) PlayersWrite(ctx context.Context, fn func(tx *sql.Tx) error) er
 	return s.st.write(ctx, fn)
 }
 
-// setupPlayers creates the players' tables and attaches them to the store.
+// setupPlayers runs the registry's Setup (the tables are the store's migration 2)
+// and attaches it to the store.
 func (s *Server) setupPlayers() error {
 	if s.cfg.Players == nil {
 		return nil

@@ -32,13 +32,15 @@ var Migrations = len(migrations)
 
 var migrations = []migration{
 	{version: 1, sqlite: schema, postgres: pgSchemaV1},
-	{version: 2, sqlite: voidsV2, postgres: pgVoidsV2},
+	{version: 2, sqlite: playersSchema, postgres: playersSchema},         // central/players (store_schema_rooms.go)
+	{version: 3, sqlite: backofficeSQLite, postgres: backofficePostgres}, // central/backoffice
+	{version: 4, sqlite: voidsV4, postgres: pgVoidsV4},                   // central/server: voids, the mirror after a RAM clear
 }
 
-// voidsV2: rounds an operator voided and the meters each cabinet reported
+// voidsV4: rounds an operator voided and the meters each cabinet reported
 // at its last Hello (issue 14: the void and the mirror's correction after a
 // RAM clear; the comments are in schema, where SQLite also has them).
-const voidsV2 = `
+const voidsV4 = `
 CREATE TABLE IF NOT EXISTS voids(
 	cabinet TEXT NOT NULL,
 	round INTEGER NOT NULL,
@@ -60,8 +62,8 @@ CREATE TABLE IF NOT EXISTS hello_meters(
 ) WITHOUT ROWID;
 `
 
-// pgVoidsV2 is voidsV2 in PostgreSQL's types.
-const pgVoidsV2 = `
+// pgVoidsV4 is voidsV4 in PostgreSQL's types.
+const pgVoidsV4 = `
 CREATE TABLE IF NOT EXISTS voids(
 	cabinet TEXT NOT NULL,
 	round BIGINT NOT NULL,
@@ -232,11 +234,12 @@ func applyMigration(ctx context.Context, conn *sql.Conn, b backend, m migration)
 	if n > 0 {
 		return nil
 	}
-	ddl := m.sqlite
+	// SQLite runs a script in one call (a trigger's body has semicolons).
+	stmts := []string{m.sqlite}
 	if b == backendPostgres {
-		ddl = m.postgres
+		stmts = splitStatements(m.postgres)
 	}
-	for _, stmt := range splitStatements(ddl) {
+	for _, stmt := range stmts {
 		if _, err := tx.ExecContext(ctx, stmt); err != nil {
 			return err
 		}
@@ -248,20 +251,37 @@ func applyMigration(ctx context.Context, conn *sql.Conn, b backend, m migration)
 	return tx.Commit()
 }
 
-// splitStatements cuts DDL at its semicolons (DDL here has none inside
-// literals): PostgreSQL's extended protocol takes one statement a call.
+// splitStatements cuts DDL at its semicolons, except inside a
+// dollar-quoted body ($$ … $$, a PL/pgSQL function's); the DDL here has
+// none inside literals. PostgreSQL's extended protocol takes one statement
+// a call.
 func splitStatements(ddl string) []string {
-	var out []string
-	for _, s := range strings.Split(ddl, ";") {
-		var keep []string
-		for _, l := range strings.Split(s, "\n") {
-			if c, _, _ := strings.Cut(l, "--"); strings.TrimSpace(c) != "" {
-				keep = append(keep, c)
+	var out, stmt []string
+	in := false // inside $$ … $$
+	for _, l := range strings.Split(ddl, "\n") {
+		c, _, _ := strings.Cut(l, "--")
+		for {
+			d := strings.Index(c, "$$")
+			i := strings.IndexByte(c, ';')
+			if d >= 0 && (i < 0 || d < i || in) {
+				in = !in
+				stmt = append(stmt, c[:d+2])
+				c = c[d+2:]
+				continue
 			}
+			if i < 0 || in {
+				break
+			}
+			stmt = append(stmt, c[:i])
+			if s := strings.TrimSpace(strings.Join(stmt, "")); s != "" {
+				out = append(out, s)
+			}
+			stmt, c = nil, c[i+1:]
 		}
-		if len(keep) > 0 {
-			out = append(out, strings.Join(keep, "\n"))
-		}
+		stmt = append(stmt, c+"\n")
+	}
+	if s := strings.TrimSpace(strings.Join(stmt, "")); s != "" {
+		out = append(out, s)
 	}
 	return out
 }

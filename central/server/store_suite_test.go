@@ -255,6 +255,7 @@ var storeCases = []struct {
 			t.Fatal("contributions are not one per new round")
 		}
 	}},
+	{"NodesStartTogether", nodesStartTogether}, // migrate_test.go
 	{"MigrationsOnce", func(t *testing.T, b *storeBackend) {
 		e := b.start(t, nil)
 		e.Restart()

@@ -84,7 +84,7 @@ type Env struct {
 	T      testing.TB
 	Dir    string
 	PKI    string
-	DB     string
+	DB     string // the SQLite file, or under OnPostgres the database's URL
 	Clock  *Clock
 	Server *server.Server
 	Addr   string
@@ -113,6 +113,11 @@ func Start(t testing.TB, mod func(*server.Config)) *Env {
 	e.Cfg = server.Config{DBPath: e.DB, TLS: stls, SigningKey: key, Games: []engine.Game{TheGame},
 		CertRegistry: filepath.Join(e.PKI, pki.CabinetRegistry), StoreMarker: filepath.Join(dir, "store.id"),
 		AllowUnknownCabinets: true, Now: e.Clock.Now}
+	if url, err := postgresFor(t); err != nil {
+		t.Fatal(err)
+	} else if url != "" {
+		e.DB, e.Cfg.DBPath = url, url
+	}
 	if mod != nil {
 		mod(&e.Cfg)
 	}
