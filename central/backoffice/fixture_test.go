@@ -2,7 +2,9 @@ package backoffice
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/tls"
+	"errors"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -15,6 +17,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -29,7 +32,14 @@ type rig struct {
 	caPool  *tls.Config
 	cabs    map[string]*link.Client
 	jackpot *testenv.Jackpots
+	// registerKey signs exclusion register files for the import form.
+	registerKey ed25519.PrivateKey
 }
+
+// noCards refuses every card: the console's tests log no card in.
+type noCards struct{}
+
+func (noCards) Verify(card string, ch, resp []byte) error { return errors.New("no cards in the back office tests") }
 
 const password = "correct horse battery"
 
@@ -45,9 +55,26 @@ var users = []struct{ name, role, halls string }{
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	jp := &testenv.Jackpots{HitOneIn: 4}
-	e := testenv.Start(t, func(c *server.Config) {
+	// The demo market: player accounts without a card requirement, so the
+	// cabinets' anonymous rounds still play.
+	prof, err := players.ProfileFor("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	regPub, regKey, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *testenv.Env
+	reg, err := players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: noCards{}, RegisterKey: regPub,
+		Now: func() time.Time { return e.Clock.Now() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = testenv.Start(t, func(c *server.Config) {
 		c.Halls = map[string]string{"CAB-PRAHA": "praha-1", "CAB-BRNO": "brno-1"}
 		c.Jackpots = jp
+		c.Players = reg
 	})
 	con, err := New(context.Background(), Options{Server: e.Server, Now: e.Clock.Now})
 	if err != nil {
@@ -76,7 +103,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, e: e, con: con, url: "https://" + addr.String(), caPool: &tls.Config{RootCAs: pool, ServerName: "localhost"},
-		cabs: map[string]*link.Client{}, jackpot: jp}
+		cabs: map[string]*link.Client{}, jackpot: jp, registerKey: regKey}
 	for _, id := range []string{"CAB-PRAHA", "CAB-BRNO"} {
 		c := e.Client(id, func(cfg *link.Config) {
 			cfg.Credit = func() (link.CreditMeters, error) { return link.CreditMeters{BillsIn: 100000, Credit: 100000}, nil }

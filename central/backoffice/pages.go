@@ -115,7 +115,7 @@ var navAll = []struct {
 	{"/jackpots", "nav.jackpots", nil},
 	{"/vouchers", "nav.vouchers", nil},
 	{"/reports", "nav.reports", []string{RoleAdmin, RoleManager, RoleAuditor}},
-	{"/players", "nav.players", nil},
+	{"/players", "nav.players", playerRoles},
 	{"/audit", "nav.audit", []string{RoleAdmin, RoleAuditor}},
 	{"/users", "nav.users", []string{RoleAdmin}},
 }
@@ -710,10 +710,6 @@ var (
 	errNoRequest        = errors.New("no void was requested")
 	errAlreadyRequested = errors.New("a void was requested or approved already")
 )
-
-func (c *Console) players(w http.ResponseWriter, r *http.Request, s *session) {
-	c.render(w, r, s, http.StatusOK, "players", nil)
-}
 
 func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, s *session) {
 	rows, err := c.auditLog(r.Context(), 500)

@@ -1,14 +1,19 @@
 package backoffice
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/players"
 )
 
 // Every page refuses a user without the role; a hall manager sees only
@@ -22,7 +27,7 @@ func TestPagesRefuseUsersWithoutTheRole(t *testing.T) {
 		"alice": pages,
 		"eva":   {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/players"},
 		"petr":  {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/players"},
-		"karel": {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/players"},
+		"karel": {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers"}, // attendants: no player pages
 	}
 	anon := r.client()
 	for _, p := range pages {
@@ -314,4 +319,131 @@ func TestUsersByAdministratorOnly(t *testing.T) {
 	if r.e.Count("bo_audit", "action = 'user.create' AND actor = 'alice' AND object = 'zdena'") != 1 {
 		t.Fatal("the user creation is not in the audit log")
 	}
+}
+
+// The players pages: administrators and hall managers act (on every
+// player: an account is the operator's, not a hall's), auditors only read,
+// attendants see none; every POST needs the session's CSRF token; every
+// action is audit-logged with before and after; no page and no audit
+// line holds the identity document number.
+func TestPlayersRolesAndCSRF(t *testing.T) {
+	r := newRig(t)
+	ca, ta := r.login("alice")
+	st, _ := r.post(ca, "/players", url.Values{"csrf": {ta}, "action": {"register"}, "name": {"SVOBODOVÁ Eva"}, "birth": {"1975-05-05"}, "doc": {"XY998877"}, "verified": {"on"}})
+	if st != http.StatusSeeOther {
+		t.Fatalf("register: %d", st)
+	}
+	_, body := r.get(ca, "/players?q=P")
+	m := regexp.MustCompile(`data-account="(P\d+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no account found:\n%.800s", body)
+	}
+	acc := m[1]
+	// Not verified: refused with a clear message, nothing registered.
+	if st, body := r.post(ca, "/players", url.Values{"csrf": {ta}, "action": {"register"}, "name": {"X Y"}, "birth": {"1975-05-05"}, "doc": {"QQ112233"}}); st != http.StatusBadRequest || !strings.Contains(body, "verified") {
+		t.Errorf("unverified registration: %d %.200s", st, body)
+	}
+	// A hall manager of another hall acts on this player too.
+	cp, tp := r.login("jana")
+	if st, _ := r.post(cp, "/player", url.Values{"csrf": {tp}, "id": {acc}, "action": {"card"}, "card": {"CARD-77"}}); st != http.StatusSeeOther {
+		t.Fatalf("hall manager issues a card: %d", st)
+	}
+	if st, _ := r.post(cp, "/player", url.Values{"csrf": {tp}, "id": {acc}, "action": {"limit"}, "kind": {"loss_day"}, "amount": {"300"}}); st != http.StatusSeeOther {
+		t.Fatalf("hall manager sets a limit: %d", st)
+	}
+	before := r.auditCount("players.block")
+	// The auditor reads and may not act; the attendant may not even read.
+	ce, te := r.login("eva")
+	if st, body := r.get(ce, "/player?id="+acc); st != 200 || !strings.Contains(body, "CARD-77") || strings.Contains(body, `action="/player"`) {
+		t.Errorf("auditor's player page: %d, forms shown: %v", st, strings.Contains(body, `action="/player"`))
+	}
+	if st, _ := r.post(ce, "/player", url.Values{"csrf": {te}, "id": {acc}, "action": {"block"}, "reason": {"auditor"}}); st != http.StatusForbidden {
+		t.Errorf("auditor blocks an account: %d, want 403", st)
+	}
+	if st, _ := r.post(ce, "/players", url.Values{"csrf": {te}, "action": {"register"}, "name": {"A B"}, "birth": {"1970-01-01"}, "doc": {"ZZ000001"}, "verified": {"on"}}); st != http.StatusForbidden {
+		t.Errorf("auditor registers a player: %d, want 403", st)
+	}
+	ck, tk := r.login("karel")
+	if st, _ := r.get(ck, "/player?id="+acc); st != http.StatusForbidden {
+		t.Errorf("attendant opens a player: %d, want 403", st)
+	}
+	if st, _ := r.post(ck, "/player", url.Values{"csrf": {tk}, "id": {acc}, "action": {"block"}, "reason": {"x"}}); st != http.StatusForbidden {
+		t.Errorf("attendant blocks an account: %d, want 403", st)
+	}
+	// CSRF: missing, empty or another session's token.
+	for _, tok := range []string{"", tp} {
+		for _, p := range []struct {
+			path string
+			v    url.Values
+		}{{"/player", url.Values{"id": {acc}, "action": {"block"}, "reason": {"csrf"}}}, {"/players", url.Values{"action": {"register"}, "name": {"C D"}, "birth": {"1970-01-01"}, "doc": {"CC445566"}, "verified": {"on"}}}} {
+			if tok != "" {
+				p.v.Set("csrf", tok)
+			}
+			if st, _ := r.post(ca, p.path, p.v); st != http.StatusForbidden {
+				t.Errorf("POST %s with csrf %q: %d, want 403", p.path, tok, st)
+			}
+		}
+	}
+	if r.auditCount("players.block") != before {
+		t.Error("a refused POST blocked the account")
+	}
+	// A real block and unblock, audit-logged with before and after.
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block"}, "reason": {"lost wallet"}}); st != http.StatusSeeOther {
+		t.Fatalf("block: %d", st)
+	}
+	var bv, av string
+	if err := r.e.Server.DB().QueryRow(`SELECT before_value, after_value FROM bo_audit WHERE action='players.block'`).Scan(&bv, &av); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bv, `blocked=""`) || !strings.Contains(av, "lost wallet (alice)") || !strings.Contains(av, "loss_day=300") {
+		t.Errorf("audit of the block: before %q after %q", bv, av)
+	}
+	if _, body := r.get(ca, "/player?id="+acc); !strings.Contains(body, "lost wallet") {
+		t.Error("the block is not on the detail page")
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"unblock"}}); st != http.StatusSeeOther {
+		t.Fatalf("unblock: %d", st)
+	}
+	// The exclusion register: a signed file imports, a forged one is refused.
+	good := players.SignExclusions(r.registerKey, r.e.Clock.Now().Format("2006-01-02"), []string{"SVOBODOVÁ Eva|1975-05-05|XY998877"})
+	if st := r.upload(ca, ta, good); st != http.StatusSeeOther {
+		t.Fatalf("import a signed register: %d", st)
+	}
+	forged := append([]byte(nil), good...)
+	forged[len("POLARIS-EXCLUSIONS 1\ndate ")+2] ^= 1
+	if st := r.upload(ca, ta, forged); st != http.StatusBadRequest {
+		t.Errorf("import a forged register: %d, want 400", st)
+	}
+	if st := r.upload(ce, te, good); st != http.StatusForbidden {
+		t.Errorf("auditor imports the register: %d, want 403", st)
+	}
+	_, body = r.get(ca, "/players")
+	if !strings.Contains(body, "alice") || !strings.Contains(body, ">1<") {
+		t.Errorf("register status (entries, who) missing:\n%.2000s", body)
+	}
+	if _, body := r.get(ca, "/player?id="+acc); !strings.Contains(body, "exclusion register") {
+		t.Error("the excluded player is not shown as excluded")
+	}
+	var n int
+	if err := r.e.Server.DB().QueryRow(`SELECT count(*) FROM bo_audit WHERE before_value LIKE '%XY998877%' OR after_value LIKE '%XY998877%' OR object LIKE '%XY998877%'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the document number is in the audit log (%d, %v)", n, err)
+	}
+}
+
+// upload posts an exclusion register file to the import form.
+func (r *rig) upload(c *http.Client, csrf string, file []byte) int {
+	r.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("csrf", csrf)
+	mw.WriteField("action", "import")
+	fw, _ := mw.CreateFormFile("file", "register.txt")
+	fw.Write(file)
+	mw.Close()
+	resp, err := c.Post(r.url+"/players", mw.FormDataContentType(), &buf)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
 }
