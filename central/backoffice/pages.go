@@ -126,7 +126,8 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, s *session, sta
 		v.User, v.CSRF = s.User, s.CSRF
 		for _, n := range navAll {
 			if (route{roles: n.roles}).allows(s.User) {
-				v.Nav = append(v.Nav, navItem{n.path, n.key, n.path == r.URL.Path})
+				// A player's page is under Players.
+				v.Nav = append(v.Nav, navItem{n.path, n.key, n.path == r.URL.Path || n.path == "/players" && r.URL.Path == "/player"})
 			}
 		}
 	}
