@@ -1,6 +1,7 @@
 package backoffice
 
 import (
+	"bytes"
 	"context"
 	"crypto/ed25519"
 	"crypto/tls"
@@ -34,12 +35,19 @@ type rig struct {
 	jackpot *testenv.Jackpots
 	// registerKey signs exclusion register files for the import form.
 	registerKey ed25519.PrivateKey
+	reg         *players.Registry
 }
 
-// noCards refuses every card: the console's tests log no card in.
-type noCards struct{}
+// echoCards stands in for the card scheme (central/players tests it): a
+// card answers a challenge with the challenge itself.
+type echoCards struct{}
 
-func (noCards) Verify(card string, ch, resp []byte) error { return errors.New("no cards in the back office tests") }
+func (echoCards) Verify(card string, ch, resp []byte) error {
+	if !bytes.Equal(ch, resp) {
+		return errors.New("wrong answer")
+	}
+	return nil
+}
 
 const password = "correct horse battery"
 
@@ -66,7 +74,8 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	var e *testenv.Env
-	reg, err := players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: noCards{}, RegisterKey: regPub,
+	var reg *players.Registry
+	reg, err = players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: echoCards{}, RegisterKey: regPub,
 		Now: func() time.Time { return e.Clock.Now() }})
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +112,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, e: e, con: con, url: "https://" + addr.String(), caPool: &tls.Config{RootCAs: pool, ServerName: "localhost"},
-		cabs: map[string]*link.Client{}, jackpot: jp, registerKey: regKey}
+		cabs: map[string]*link.Client{}, jackpot: jp, registerKey: regKey, reg: reg}
 	for _, id := range []string{"CAB-PRAHA", "CAB-BRNO"} {
 		c := e.Client(id, func(cfg *link.Config) {
 			cfg.Credit = func() (link.CreditMeters, error) { return link.CreditMeters{BillsIn: 100000, Credit: 100000}, nil }

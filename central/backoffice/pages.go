@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -440,7 +441,10 @@ type winView struct {
 	Deadline int64
 	Where    string // "venue" or "seat"
 	Paid     *Payout
-	Overdue  bool
+	// Player is the verified account that played the round (nil:
+	// anonymous): the MS-18 form's winner is prefilled from it.
+	Player  *players.Account
+	Overdue bool
 }
 
 func (c *Console) jackpotRegister(ctx context.Context, u *User) ([]winView, error) {
@@ -466,6 +470,11 @@ func (c *Console) jackpotRegister(ctx context.Context, u *User) ([]winView, erro
 			v.Paid = &p
 		} else {
 			v.Overdue = now > v.Deadline
+			if c.reg != nil {
+				if v.Player, err = c.reg.RoundPlayer(ctx, w.Cabinet, w.Round); err != nil {
+					return nil, err
+				}
+			}
 		}
 		out = append(out, v)
 	}

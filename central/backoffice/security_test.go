@@ -447,3 +447,54 @@ func (r *rig) upload(c *http.Client, csrf string, file []byte) int {
 	resp.Body.Close()
 	return resp.StatusCode
 }
+
+// A jackpot won by a logged-in player: the attendant's payout form has the
+// verified account's name prefilled (MS-18), an anonymous one has none.
+func TestJackpotFormPrefilledFromTheAccount(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	a, err := r.reg.Register(ctx, players.Registration{Name: "DVOŘÁK Petr", BirthDate: "1970-03-03", DocumentNumber: "DP556677", IdentityVerified: true, VerifiedBy: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.reg.IssueCard(ctx, a.ID, "CARD-9"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.e.Server.PlayersWrite(ctx, func(tx *sql.Tx) error {
+		ch, _, err := r.reg.Challenge(tx, "CAB-PRAHA", "CARD-9")
+		if err != nil {
+			return err
+		}
+		_, refused, err := r.reg.Login(tx, "CAB-PRAHA", "CARD-9", ch, ch)
+		if refused != nil {
+			return refused
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; r.play("CAB-PRAHA", 1) == 0; i++ {
+		if i > 200 {
+			t.Fatal("no jackpot in 200 rounds")
+		}
+	}
+	for i := 0; r.play("CAB-BRNO", 1) == 0; i++ {
+		if i > 200 {
+			t.Fatal("no Brno jackpot in 200 rounds")
+		}
+	}
+	c, _ := r.login("alice")
+	_, body := r.get(c, "/jackpots")
+	if !strings.Contains(body, `value="DVOŘÁK Petr"`) || !strings.Contains(body, `href="/player?id=`+a.ID+`"`) {
+		t.Fatalf("the Praha jackpot's form is not prefilled from %s:\n%.3000s", a.ID, body)
+	}
+	if n := strings.Count(body, `name="winner"`); n < 2 {
+		t.Fatalf("%d payout forms, want the Praha and the Brno one", n)
+	}
+	if n := strings.Count(body, `class="note prefill"`); n != 1 {
+		t.Errorf("%d prefilled forms, want 1 (the Brno round was anonymous)", n)
+	}
+	if strings.Contains(body, "DP556677") {
+		t.Error("the document number is on the jackpot page")
+	}
+}
