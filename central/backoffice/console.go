@@ -463,24 +463,6 @@ func (c *Console) Bootstrap(ctx context.Context, name, password string) (created
 	return true, nil
 }
 
-// Start makes the console for srv and serves it on addr over TLS with the
-// server certificate of pkiDir.
-func Start(ctx context.Context, srv *server.Server, addr, pkiDir string, log *slog.Logger) (*Console, *http.Server, net.Addr, error) {
-	c, err := New(ctx, Options{Server: srv, Log: log})
-	if err != nil {
-		return nil, nil, nil, err
-	}
-	t, err := TLSConfig(pkiDir)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("backoffice: %w", err)
-	}
-	hs, a, err := c.ListenTLS(addr, t)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("backoffice: %w", err)
-	}
-	return c, hs, a, nil
-}
-
 // parseForm parses a POST's form, multipart too (the exclusion register
 // upload), so that the CSRF token is found in either; the body is bounded.
 func parseForm(r *http.Request) error {
