@@ -450,6 +450,8 @@ func TestConsoleInChromium(t *testing.T) {
 	for _, l := range []string{"cs", "de"} {
 		b.open("/?lang=" + l)
 		b.shot("02_dashboard_" + l)
+		b.open("/player?id=" + account + "&lang=" + l)
+		b.shot("13_player_" + l)
 	}
 	b.open("/?lang=en")
 	t.Logf("screenshots in %s", dir)
