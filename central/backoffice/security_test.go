@@ -424,6 +424,33 @@ func TestPlayersRolesAndCSRF(t *testing.T) {
 	if _, body := r.get(ca, "/player?id="+acc); !strings.Contains(body, "exclusion register") {
 		t.Error("the excluded player is not shown as excluded")
 	}
+	// Block a card (a reason required), then close the account (the
+	// player's request confirmed): its cards blocked, no action form left.
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"CARD-77"}}); st != http.StatusBadRequest {
+		t.Errorf("block a card without a reason: %d, want 400", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"card"}, "card": {"CARD-78"}}); st != http.StatusSeeOther {
+		t.Fatalf("second card: %d", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"CARD-77"}, "reason": {"lost"}}); st != http.StatusSeeOther {
+		t.Fatalf("block a card: %d", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"close"}}); st != http.StatusBadRequest {
+		t.Errorf("close without confirmation: %d, want 400", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"close"}, "confirm": {"on"}}); st != http.StatusSeeOther {
+		t.Fatalf("close: %d", st)
+	}
+	in, err := r.reg.Show(context.Background(), acc)
+	if err != nil || !in.Account.Closed || len(in.Cards) != 2 || !in.Cards[0].Blocked || !in.Cards[1].Blocked || !strings.HasPrefix(in.Cards[0].Reason, "lost (alice)") {
+		t.Fatalf("after block_card and close: %+v %v", in, err)
+	}
+	if _, body := r.get(ca, "/player?id="+acc); strings.Contains(body, `action="/player"`) {
+		t.Error("a closed account still has action forms")
+	}
+	if r.auditCount("players.block_card") != 1 || r.auditCount("players.close") != 1 {
+		t.Error("block_card or close not audit-logged")
+	}
 	var n int
 	if err := r.e.Server.DB().QueryRow(`SELECT count(*) FROM bo_audit WHERE before_value LIKE '%XY998877%' OR after_value LIKE '%XY998877%' OR object LIKE '%XY998877%'`).Scan(&n); err != nil || n != 0 {
 		t.Errorf("the document number is in the audit log (%d, %v)", n, err)
