@@ -358,6 +358,67 @@ func TestConsoleInChromium(t *testing.T) {
 		t.Fatalf("CSV rows %v", recs)
 	}
 
+	// Players: register one (the identity verified by the logged-in
+	// user), issue a card, set a daily bet limit and see it on the detail
+	// page, with what is used and left.
+	b.open("/players")
+	b.typeInto("#rname", "NOVÁK Jan")
+	// A date input's typing depends on the browser's locale: set the value.
+	b.eval(`document.querySelector("#rbirth").value = "1980-01-31"`)
+	b.typeInto("#rdoc", "AB123456")
+	b.do(chromedp.Click(chromedp.CSS("#rverified")))
+	b.click("#rsubmit")
+	account := b.text("#account")
+	if !strings.HasPrefix(account, "P") {
+		t.Fatalf("registering a player shows account %q", account)
+	}
+	if got, me := b.text("#verifiedby"), b.text("#me"); !strings.HasPrefix(got, me+" ") {
+		t.Fatalf("identity verified by %q, want the logged-in %s", got, me)
+	}
+	b.typeInto("#cardid", "CARD-0001")
+	b.click("#issuecard")
+	if got := b.text(`#cards tr[data-card="CARD-0001"] .cstate`); got != "active" {
+		t.Fatalf("issued card state %q", got)
+	}
+	b.do(chromedp.SetValue(chromedp.CSS("#kind"), "bets_day"))
+	b.typeInto("#amount", "500")
+	b.click("#setlimitbtn")
+	if got := b.text(`#limits tr[data-kind="bets_day"] .amount`); got != "500" {
+		t.Fatalf("daily bet limit shows %q, want 500", got)
+	}
+	if got := b.text(`#limits tr[data-kind="bets_day"] .left`); got != "500" {
+		t.Fatalf("daily bet limit left %q, want 500", got)
+	}
+	// Loosening waits: the pending value and its date are shown.
+	b.do(chromedp.SetValue(chromedp.CSS("#kind"), "bets_day"))
+	b.typeInto("#amount", "800")
+	b.click("#setlimitbtn")
+	if got := b.text(`#limits tr[data-kind="bets_day"] .amount`); got != "500" {
+		t.Fatalf("a milder limit took effect at once: %q", got)
+	}
+	if got := b.text(`#limits tr[data-kind="bets_day"] .pendingcell`); !strings.Contains(got, "800") || !strings.Contains(got, "from") {
+		t.Fatalf("pending loosening shows %q", got)
+	}
+	if r.auditCount("players.register") != 1 || r.auditCount("players.card") != 1 || r.auditCount("players.limit") != 2 {
+		t.Fatal("player actions missing from the audit log")
+	}
+	b.open("/players?q=CARD-0001")
+	if got := b.text("#found tr[data-account] a"); got != account {
+		t.Fatalf("search by card finds %q, want %s", got, account)
+	}
+	if strings.Contains(b.eval("document.body.innerHTML"), "AB123456") {
+		t.Fatal("the document number is on a page")
+	}
+	// An auditor sees the player and no form to act with.
+	b.click("#logout")
+	b.login("eva")
+	b.open("/player?id=" + account)
+	if b.text(`#limits tr[data-kind="bets_day"] .amount`) != "500" || b.eval(`document.querySelectorAll("form[action='/player']").length`) != "0" {
+		t.Fatal("the auditor's player page is wrong or has action forms")
+	}
+	b.click("#logout")
+	b.login("alice")
+
 	// A hall manager is refused another hall's cabinet.
 	b.click("#logout")
 	b.login("petr")
@@ -374,7 +435,8 @@ func TestConsoleInChromium(t *testing.T) {
 	pages := []struct{ name, path string }{
 		{"02_dashboard", "/"}, {"03_cabinets", "/cabinets"}, {"04_cabinet", "/cabinet?id=CAB-PRAHA"},
 		{"05_jackpots", "/jackpots"}, {"06_vouchers", "/vouchers"}, {"07_reports_day", "/reports?period=day&by=cabinet"},
-		{"08_reports_month", "/reports?period=month&by=hall"}, {"09_audit", "/audit"}, {"10_users", "/users"}, {"12_players", "/players"},
+		{"08_reports_month", "/reports?period=month&by=hall"}, {"09_audit", "/audit"}, {"10_users", "/users"}, {"12_players", "/players?q=P"},
+		{"13_player", "/player?id=" + account},
 	}
 	for _, dark := range []bool{false, true} {
 		b.theme(dark)
@@ -388,6 +450,8 @@ func TestConsoleInChromium(t *testing.T) {
 	for _, l := range []string{"cs", "de"} {
 		b.open("/?lang=" + l)
 		b.shot("02_dashboard_" + l)
+		b.open("/player?id=" + account + "&lang=" + l)
+		b.shot("13_player_" + l)
 	}
 	b.open("/?lang=en")
 	t.Logf("screenshots in %s", dir)

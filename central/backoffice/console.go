@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"mime"
 	"net"
 	"net/http"
 	"strings"
@@ -15,6 +16,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -37,6 +39,7 @@ type Console struct {
 	ttl   time.Duration
 	title string
 	pages pageSet
+	reg   *players.Registry // nil: the server has no player accounts
 
 	limMu sync.Mutex
 	fails map[string]*failures // "u:<name>" and "a:<address>"
@@ -60,6 +63,7 @@ func New(ctx context.Context, o Options) (*Console, error) {
 		o.Title = "Polaris"
 	}
 	c := &Console{srv: o.Server, now: o.Now, log: o.Log, ttl: o.SessionTTL, title: o.Title, fails: map[string]*failures{}}
+	c.reg, _ = o.Server.Players().(*players.Registry)
 	if err := c.srv.Write(ctx, func(tx *sql.Tx) error { _, err := tx.Exec(schema); return err }); err != nil {
 		return nil, fmt.Errorf("backoffice: schema: %w", err)
 	}
@@ -328,7 +332,8 @@ func (c *Console) Handler() http.Handler {
 		"/reports.csv": {roles: []string{RoleAdmin, RoleManager, RoleAuditor}, get: c.reportsCSV},
 		"/audit":       {roles: []string{RoleAdmin, RoleAuditor}, get: c.auditPage},
 		"/users":       {roles: []string{RoleAdmin}, get: c.users, post: c.usersPost},
-		"/players":     {roles: all, get: c.players},
+		"/players":     {roles: playerRoles, get: c.players, post: c.playersPost},
+		"/player":      {roles: playerRoles, get: c.player, post: c.playerPost},
 		"/logout":      {roles: all, post: c.logout},
 	}
 	// Which roles may POST where beyond the page's own check (auditors
@@ -338,6 +343,8 @@ func (c *Console) Handler() http.Handler {
 		"/jackpots": {RoleAdmin, RoleManager, RoleAttendant},
 		"/vouchers": staff,
 		"/users":    {RoleAdmin},
+		"/players":  staff,
+		"/player":   staff,
 		"/logout":   nil,
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -403,7 +410,7 @@ func (c *Console) Handler() http.Handler {
 				http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 				return
 			}
-			if r.ParseForm() != nil || subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(s.CSRF)) != 1 {
+			if parseForm(r) != nil || subtle.ConstantTimeCompare([]byte(r.PostFormValue("csrf")), []byte(s.CSRF)) != 1 {
 				c.refuseCSRF(w, r)
 				return
 			}
@@ -456,20 +463,12 @@ func (c *Console) Bootstrap(ctx context.Context, name, password string) (created
 	return true, nil
 }
 
-// Start makes the console for srv and serves it on addr over TLS with the
-// server certificate of pkiDir.
-func Start(ctx context.Context, srv *server.Server, addr, pkiDir string, log *slog.Logger) (*Console, *http.Server, net.Addr, error) {
-	c, err := New(ctx, Options{Server: srv, Log: log})
-	if err != nil {
-		return nil, nil, nil, err
+// parseForm parses a POST's form, multipart too (the exclusion register
+// upload), so that the CSRF token is found in either; the body is bounded.
+func parseForm(r *http.Request) error {
+	if mt, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type")); mt == "multipart/form-data" {
+		r.Body = http.MaxBytesReader(nil, r.Body, 128<<20)
+		return r.ParseMultipartForm(8 << 20)
 	}
-	t, err := TLSConfig(pkiDir)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("backoffice: %w", err)
-	}
-	hs, a, err := c.ListenTLS(addr, t)
-	if err != nil {
-		return nil, nil, nil, fmt.Errorf("backoffice: %w", err)
-	}
-	return c, hs, a, nil
+	return r.ParseForm()
 }

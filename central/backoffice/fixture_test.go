@@ -1,8 +1,11 @@
 package backoffice
 
 import (
+	"bytes"
 	"context"
+	"crypto/ed25519"
 	"crypto/tls"
+	"errors"
 	"net/http"
 	"net/http/cookiejar"
 	"net/url"
@@ -15,6 +18,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -29,6 +33,20 @@ type rig struct {
 	caPool  *tls.Config
 	cabs    map[string]*link.Client
 	jackpot *testenv.Jackpots
+	// registerKey signs exclusion register files for the import form.
+	registerKey ed25519.PrivateKey
+	reg         *players.Registry
+}
+
+// echoCards stands in for the card scheme (central/players tests it): a
+// card answers a challenge with the challenge itself.
+type echoCards struct{}
+
+func (echoCards) Verify(card string, ch, resp []byte) error {
+	if !bytes.Equal(ch, resp) {
+		return errors.New("wrong answer")
+	}
+	return nil
 }
 
 const password = "correct horse battery"
@@ -45,9 +63,27 @@ var users = []struct{ name, role, halls string }{
 func newRig(t *testing.T) *rig {
 	t.Helper()
 	jp := &testenv.Jackpots{HitOneIn: 4}
-	e := testenv.Start(t, func(c *server.Config) {
+	// The demo market: player accounts without a card requirement, so the
+	// cabinets' anonymous rounds still play.
+	prof, err := players.ProfileFor("demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	regPub, regKey, err := ed25519.GenerateKey(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *testenv.Env
+	var reg *players.Registry
+	reg, err = players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: echoCards{}, RegisterKey: regPub,
+		Now: func() time.Time { return e.Clock.Now() }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = testenv.Start(t, func(c *server.Config) {
 		c.Halls = map[string]string{"CAB-PRAHA": "praha-1", "CAB-BRNO": "brno-1"}
 		c.Jackpots = jp
+		c.Players = reg
 	})
 	con, err := New(context.Background(), Options{Server: e.Server, Now: e.Clock.Now})
 	if err != nil {
@@ -76,7 +112,7 @@ func newRig(t *testing.T) *rig {
 		t.Fatal(err)
 	}
 	r := &rig{t: t, e: e, con: con, url: "https://" + addr.String(), caPool: &tls.Config{RootCAs: pool, ServerName: "localhost"},
-		cabs: map[string]*link.Client{}, jackpot: jp}
+		cabs: map[string]*link.Client{}, jackpot: jp, registerKey: regKey, reg: reg}
 	for _, id := range []string{"CAB-PRAHA", "CAB-BRNO"} {
 		c := e.Client(id, func(cfg *link.Config) {
 			cfg.Credit = func() (link.CreditMeters, error) { return link.CreditMeters{BillsIn: 100000, Credit: 100000}, nil }

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -115,7 +116,7 @@ var navAll = []struct {
 	{"/jackpots", "nav.jackpots", nil},
 	{"/vouchers", "nav.vouchers", nil},
 	{"/reports", "nav.reports", []string{RoleAdmin, RoleManager, RoleAuditor}},
-	{"/players", "nav.players", nil},
+	{"/players", "nav.players", playerRoles},
 	{"/audit", "nav.audit", []string{RoleAdmin, RoleAuditor}},
 	{"/users", "nav.users", []string{RoleAdmin}},
 }
@@ -126,7 +127,8 @@ func (c *Console) render(w http.ResponseWriter, r *http.Request, s *session, sta
 		v.User, v.CSRF = s.User, s.CSRF
 		for _, n := range navAll {
 			if (route{roles: n.roles}).allows(s.User) {
-				v.Nav = append(v.Nav, navItem{n.path, n.key, n.path == r.URL.Path})
+				// A player's page is under Players.
+				v.Nav = append(v.Nav, navItem{n.path, n.key, n.path == r.URL.Path || n.path == "/players" && r.URL.Path == "/player"})
 			}
 		}
 	}
@@ -439,7 +441,10 @@ type winView struct {
 	Deadline int64
 	Where    string // "venue" or "seat"
 	Paid     *Payout
-	Overdue  bool
+	// Player is the verified account that played the round (nil:
+	// anonymous): the MS-18 form's winner is prefilled from it.
+	Player  *players.Account
+	Overdue bool
 }
 
 func (c *Console) jackpotRegister(ctx context.Context, u *User) ([]winView, error) {
@@ -465,6 +470,11 @@ func (c *Console) jackpotRegister(ctx context.Context, u *User) ([]winView, erro
 			v.Paid = &p
 		} else {
 			v.Overdue = now > v.Deadline
+			if c.reg != nil {
+				if v.Player, err = c.reg.RoundPlayer(ctx, w.Cabinet, w.Round); err != nil {
+					return nil, err
+				}
+			}
 		}
 		out = append(out, v)
 	}
@@ -710,10 +720,6 @@ var (
 	errNoRequest        = errors.New("no void was requested")
 	errAlreadyRequested = errors.New("a void was requested or approved already")
 )
-
-func (c *Console) players(w http.ResponseWriter, r *http.Request, s *session) {
-	c.render(w, r, s, http.StatusOK, "players", nil)
-}
 
 func (c *Console) auditPage(w http.ResponseWriter, r *http.Request, s *session) {
 	rows, err := c.auditLog(r.Context(), 500)

@@ -1,14 +1,19 @@
 package backoffice
 
 import (
+	"bytes"
 	"context"
 	"database/sql"
 	"fmt"
+	"mime/multipart"
 	"net/http"
 	"net/url"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/players"
 )
 
 // Every page refuses a user without the role; a hall manager sees only
@@ -22,7 +27,7 @@ func TestPagesRefuseUsersWithoutTheRole(t *testing.T) {
 		"alice": pages,
 		"eva":   {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/players"},
 		"petr":  {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/players"},
-		"karel": {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/players"},
+		"karel": {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers"}, // attendants: no player pages
 	}
 	anon := r.client()
 	for _, p := range pages {
@@ -313,5 +318,210 @@ func TestUsersByAdministratorOnly(t *testing.T) {
 	}
 	if r.e.Count("bo_audit", "action = 'user.create' AND actor = 'alice' AND object = 'zdena'") != 1 {
 		t.Fatal("the user creation is not in the audit log")
+	}
+}
+
+// The players pages: administrators and hall managers act (on every
+// player: an account is the operator's, not a hall's), auditors only read,
+// attendants see none; every POST needs the session's CSRF token; every
+// action is audit-logged with before and after; no page and no audit
+// line holds the identity document number.
+func TestPlayersRolesAndCSRF(t *testing.T) {
+	r := newRig(t)
+	ca, ta := r.login("alice")
+	st, _ := r.post(ca, "/players", url.Values{"csrf": {ta}, "action": {"register"}, "name": {"SVOBODOVÁ Eva"}, "birth": {"1975-05-05"}, "doc": {"XY998877"}, "verified": {"on"}})
+	if st != http.StatusSeeOther {
+		t.Fatalf("register: %d", st)
+	}
+	_, body := r.get(ca, "/players?q=P")
+	m := regexp.MustCompile(`data-account="(P\d+)"`).FindStringSubmatch(body)
+	if m == nil {
+		t.Fatalf("no account found:\n%.800s", body)
+	}
+	acc := m[1]
+	// Not verified: refused with a clear message, nothing registered.
+	if st, body := r.post(ca, "/players", url.Values{"csrf": {ta}, "action": {"register"}, "name": {"X Y"}, "birth": {"1975-05-05"}, "doc": {"QQ112233"}}); st != http.StatusBadRequest || !strings.Contains(body, "verified") {
+		t.Errorf("unverified registration: %d %.200s", st, body)
+	}
+	// A hall manager of another hall acts on this player too.
+	cp, tp := r.login("jana")
+	if st, _ := r.post(cp, "/player", url.Values{"csrf": {tp}, "id": {acc}, "action": {"card"}, "card": {"CARD-77"}}); st != http.StatusSeeOther {
+		t.Fatalf("hall manager issues a card: %d", st)
+	}
+	if st, _ := r.post(cp, "/player", url.Values{"csrf": {tp}, "id": {acc}, "action": {"limit"}, "kind": {"loss_day"}, "amount": {"300"}}); st != http.StatusSeeOther {
+		t.Fatalf("hall manager sets a limit: %d", st)
+	}
+	before := r.auditCount("players.block")
+	// The auditor reads and may not act; the attendant may not even read.
+	ce, te := r.login("eva")
+	if st, body := r.get(ce, "/player?id="+acc); st != 200 || !strings.Contains(body, "CARD-77") || strings.Contains(body, `action="/player"`) {
+		t.Errorf("auditor's player page: %d, forms shown: %v", st, strings.Contains(body, `action="/player"`))
+	}
+	if st, _ := r.post(ce, "/player", url.Values{"csrf": {te}, "id": {acc}, "action": {"block"}, "reason": {"auditor"}}); st != http.StatusForbidden {
+		t.Errorf("auditor blocks an account: %d, want 403", st)
+	}
+	if st, _ := r.post(ce, "/players", url.Values{"csrf": {te}, "action": {"register"}, "name": {"A B"}, "birth": {"1970-01-01"}, "doc": {"ZZ000001"}, "verified": {"on"}}); st != http.StatusForbidden {
+		t.Errorf("auditor registers a player: %d, want 403", st)
+	}
+	ck, tk := r.login("karel")
+	if st, _ := r.get(ck, "/player?id="+acc); st != http.StatusForbidden {
+		t.Errorf("attendant opens a player: %d, want 403", st)
+	}
+	if st, _ := r.post(ck, "/player", url.Values{"csrf": {tk}, "id": {acc}, "action": {"block"}, "reason": {"x"}}); st != http.StatusForbidden {
+		t.Errorf("attendant blocks an account: %d, want 403", st)
+	}
+	// CSRF: missing, empty or another session's token.
+	for _, tok := range []string{"", tp} {
+		for _, p := range []struct {
+			path string
+			v    url.Values
+		}{{"/player", url.Values{"id": {acc}, "action": {"block"}, "reason": {"csrf"}}}, {"/players", url.Values{"action": {"register"}, "name": {"C D"}, "birth": {"1970-01-01"}, "doc": {"CC445566"}, "verified": {"on"}}}} {
+			if tok != "" {
+				p.v.Set("csrf", tok)
+			}
+			if st, _ := r.post(ca, p.path, p.v); st != http.StatusForbidden {
+				t.Errorf("POST %s with csrf %q: %d, want 403", p.path, tok, st)
+			}
+		}
+	}
+	if r.auditCount("players.block") != before {
+		t.Error("a refused POST blocked the account")
+	}
+	// A real block and unblock, audit-logged with before and after.
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block"}, "reason": {"lost wallet"}}); st != http.StatusSeeOther {
+		t.Fatalf("block: %d", st)
+	}
+	var bv, av string
+	if err := r.e.Server.DB().QueryRow(`SELECT before_value, after_value FROM bo_audit WHERE action='players.block'`).Scan(&bv, &av); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(bv, `blocked=""`) || !strings.Contains(av, "lost wallet (alice)") || !strings.Contains(av, "loss_day=300") {
+		t.Errorf("audit of the block: before %q after %q", bv, av)
+	}
+	if _, body := r.get(ca, "/player?id="+acc); !strings.Contains(body, "lost wallet") {
+		t.Error("the block is not on the detail page")
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"unblock"}}); st != http.StatusSeeOther {
+		t.Fatalf("unblock: %d", st)
+	}
+	// The exclusion register: a signed file imports, a forged one is refused.
+	good := players.SignExclusions(r.registerKey, r.e.Clock.Now().Format("2006-01-02"), []string{"SVOBODOVÁ Eva|1975-05-05|XY998877"})
+	if st := r.upload(ca, ta, good); st != http.StatusSeeOther {
+		t.Fatalf("import a signed register: %d", st)
+	}
+	forged := append([]byte(nil), good...)
+	forged[len("POLARIS-EXCLUSIONS 1\ndate ")+2] ^= 1
+	if st := r.upload(ca, ta, forged); st != http.StatusBadRequest {
+		t.Errorf("import a forged register: %d, want 400", st)
+	}
+	if st := r.upload(ce, te, good); st != http.StatusForbidden {
+		t.Errorf("auditor imports the register: %d, want 403", st)
+	}
+	_, body = r.get(ca, "/players")
+	if !strings.Contains(body, "alice") || !strings.Contains(body, ">1<") {
+		t.Errorf("register status (entries, who) missing:\n%.2000s", body)
+	}
+	if _, body := r.get(ca, "/player?id="+acc); !strings.Contains(body, "exclusion register") {
+		t.Error("the excluded player is not shown as excluded")
+	}
+	// Block a card (a reason required), then close the account (the
+	// player's request confirmed): its cards blocked, no action form left.
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"CARD-77"}}); st != http.StatusBadRequest {
+		t.Errorf("block a card without a reason: %d, want 400", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"card"}, "card": {"CARD-78"}}); st != http.StatusSeeOther {
+		t.Fatalf("second card: %d", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"CARD-77"}, "reason": {"lost"}}); st != http.StatusSeeOther {
+		t.Fatalf("block a card: %d", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"close"}}); st != http.StatusBadRequest {
+		t.Errorf("close without confirmation: %d, want 400", st)
+	}
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"close"}, "confirm": {"on"}}); st != http.StatusSeeOther {
+		t.Fatalf("close: %d", st)
+	}
+	in, err := r.reg.Show(context.Background(), acc)
+	if err != nil || !in.Account.Closed || len(in.Cards) != 2 || !in.Cards[0].Blocked || !in.Cards[1].Blocked || !strings.HasPrefix(in.Cards[0].Reason, "lost (alice)") {
+		t.Fatalf("after block_card and close: %+v %v", in, err)
+	}
+	if _, body := r.get(ca, "/player?id="+acc); strings.Contains(body, `action="/player"`) {
+		t.Error("a closed account still has action forms")
+	}
+	if r.auditCount("players.block_card") != 1 || r.auditCount("players.close") != 1 {
+		t.Error("block_card or close not audit-logged")
+	}
+	var n int
+	if err := r.e.Server.DB().QueryRow(`SELECT count(*) FROM bo_audit WHERE before_value LIKE '%XY998877%' OR after_value LIKE '%XY998877%' OR object LIKE '%XY998877%'`).Scan(&n); err != nil || n != 0 {
+		t.Errorf("the document number is in the audit log (%d, %v)", n, err)
+	}
+}
+
+// upload posts an exclusion register file to the import form.
+func (r *rig) upload(c *http.Client, csrf string, file []byte) int {
+	r.t.Helper()
+	var buf bytes.Buffer
+	mw := multipart.NewWriter(&buf)
+	mw.WriteField("csrf", csrf)
+	mw.WriteField("action", "import")
+	fw, _ := mw.CreateFormFile("file", "register.txt")
+	fw.Write(file)
+	mw.Close()
+	resp, err := c.Post(r.url+"/players", mw.FormDataContentType(), &buf)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A jackpot won by a logged-in player: the attendant's payout form has the
+// verified account's name prefilled (MS-18), an anonymous one has none.
+func TestJackpotFormPrefilledFromTheAccount(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	a, err := r.reg.Register(ctx, players.Registration{Name: "DVOŘÁK Petr", BirthDate: "1970-03-03", DocumentNumber: "DP556677", IdentityVerified: true, VerifiedBy: "alice"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.reg.IssueCard(ctx, a.ID, "CARD-9"); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.e.Server.PlayersWrite(ctx, func(tx *sql.Tx) error {
+		ch, _, err := r.reg.Challenge(tx, "CAB-PRAHA", "CARD-9")
+		if err != nil {
+			return err
+		}
+		_, refused, err := r.reg.Login(tx, "CAB-PRAHA", "CARD-9", ch, ch)
+		if refused != nil {
+			return refused
+		}
+		return err
+	}); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; r.play("CAB-PRAHA", 1) == 0; i++ {
+		if i > 200 {
+			t.Fatal("no jackpot in 200 rounds")
+		}
+	}
+	for i := 0; r.play("CAB-BRNO", 1) == 0; i++ {
+		if i > 200 {
+			t.Fatal("no Brno jackpot in 200 rounds")
+		}
+	}
+	c, _ := r.login("alice")
+	_, body := r.get(c, "/jackpots")
+	if !strings.Contains(body, `value="DVOŘÁK Petr"`) || !strings.Contains(body, `href="/player?id=`+a.ID+`"`) {
+		t.Fatalf("the Praha jackpot's form is not prefilled from %s:\n%.3000s", a.ID, body)
+	}
+	if n := strings.Count(body, `name="winner"`); n < 2 {
+		t.Fatalf("%d payout forms, want the Praha and the Brno one", n)
+	}
+	if n := strings.Count(body, `class="note prefill"`); n != 1 {
+		t.Errorf("%d prefilled forms, want 1 (the Brno round was anonymous)", n)
+	}
+	if strings.Contains(body, "DP556677") {
+		t.Error("the document number is on the jackpot page")
 	}
 }

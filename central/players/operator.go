@@ -4,6 +4,7 @@ import (
 	"context"
 	"database/sql"
 	"errors"
+	"strings"
 	"time"
 )
 
@@ -154,6 +155,67 @@ func (r *Registry) RoundPlayer(ctx context.Context, cabinet string, round uint64
 		}
 		a.VerifiedAt, a.OpenedAt, a.Closed = time.Unix(0, vat).UTC(), time.Unix(0, oat).UTC(), closed.Valid
 		out = &a
+		return nil
+	})
+	return out, err
+}
+
+// Search finds open and closed accounts whose id or one of whose card ids
+// begins with q (the back office's search; never by name or document, so
+// a search box is no way to probe who is registered), at most limit.
+func (r *Registry) Search(ctx context.Context, q string, limit int) ([]Account, error) {
+	var out []Account
+	q = strings.TrimSpace(q)
+	if q == "" || limit <= 0 {
+		return nil, nil
+	}
+	err := r.write(ctx, func(tx *sql.Tx) error {
+		esc := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`).Replace(q) + "%"
+		rows, err := tx.Query(`SELECT id, name, birth_date, verified_by, verified_at, opened_at, closed_at, blocked FROM player_accounts
+			WHERE id LIKE ? ESCAPE '\' OR id IN (SELECT account FROM player_cards WHERE card LIKE ? ESCAPE '\') ORDER BY id LIMIT ?`, esc, esc, limit)
+		if err != nil {
+			return err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var a Account
+			var vat, oat int64
+			var closed sql.NullInt64
+			if err := rows.Scan(&a.ID, &a.Name, &a.BirthDate, &a.VerifiedBy, &vat, &oat, &closed, &a.Blocked); err != nil {
+				return err
+			}
+			a.VerifiedAt, a.OpenedAt, a.Closed = time.Unix(0, vat).UTC(), time.Unix(0, oat).UTC(), closed.Valid
+			out = append(out, a)
+		}
+		return rows.Err()
+	})
+	return out, err
+}
+
+// ExclusionStatus is the register of excluded persons in force.
+type ExclusionStatus struct {
+	Date       string    `json:"date,omitempty"` // "": never imported
+	Entries    int64     `json:"entries"`
+	ImportedAt time.Time `json:"importedAt,omitzero"`
+	Stale      bool      `json:"stale"` // older than the profile allows: logins are refused
+}
+
+// Exclusions is the status of the register of excluded persons.
+func (r *Registry) Exclusions(ctx context.Context) (*ExclusionStatus, error) {
+	out := &ExclusionStatus{}
+	now := r.cfg.Now()
+	err := r.write(ctx, func(tx *sql.Tx) error {
+		var at int64
+		err := tx.QueryRow(`SELECT register_date, entries, imported_at FROM player_exclusion_imports ORDER BY id DESC LIMIT 1`).Scan(&out.Date, &out.Entries, &at)
+		if errors.Is(err, sql.ErrNoRows) {
+			out.Stale = r.registerFresh(tx, now) != nil
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		out.ImportedAt = time.Unix(0, at).UTC()
+		out.Stale = r.registerFresh(tx, now) != nil
 		return nil
 	})
 	return out, err

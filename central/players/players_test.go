@@ -138,3 +138,37 @@ func TestExclusionRegisterFile(t *testing.T) {
 	}
 	_ = testenv.GameID
 }
+
+// Search finds by account or card id prefix only; LIKE's wildcards in the
+// query are literal. Exclusions reports the register in force and whether
+// logins are refused for its age.
+func TestSearchAndExclusionStatus(t *testing.T) {
+	r := newRig(t, "cz")
+	st, err := r.reg.Exclusions(r.ctx())
+	// The rig imports an empty register of today.
+	if err != nil || st.Entries != 0 || st.Stale || st.Date != r.e.Clock.Now().Format("2006-01-02") {
+		t.Fatalf("the rig's register: %+v %v", st, err)
+	}
+	id := r.player("NOVÁK Jan", "1980-01-31", "AB123456", "CARD-A1", nil)
+	for q, want := range map[string]int{id: 1, "P": 1, "CARD-A": 1, "CARD-B": 0, "%": 0, "_": 0, "NOVÁK": 0, "AB123456": 0, "": 0} {
+		got, err := r.reg.Search(r.ctx(), q, 10)
+		if err != nil || len(got) != want {
+			t.Errorf("Search(%q): %d accounts %v, want %d", q, len(got), err, want)
+		}
+		if want == 1 && got[0].ID != id {
+			t.Errorf("Search(%q) found %s, want %s", q, got[0].ID, id)
+		}
+	}
+	r.e.Clock.Advance(24 * time.Hour)
+	date := r.e.Clock.Now().Format("2006-01-02")
+	r.importRegister(date, "SVOBODOVÁ Eva|1975-05-05|", "DVOŘÁK Petr|1970-03-03|")
+	st, err = r.reg.Exclusions(r.ctx())
+	if err != nil || st.Date != date || st.Entries != 2 || st.Stale || st.ImportedAt.IsZero() {
+		t.Fatalf("after an import: %+v %v", st, err)
+	}
+	// Past the profile's maximum age the register is stale.
+	r.e.Clock.Advance(r.reg.Profile().ExclusionsMaxAge + 24*time.Hour)
+	if st, err = r.reg.Exclusions(r.ctx()); err != nil || !st.Stale {
+		t.Fatalf("an old register: %+v %v, want stale", st, err)
+	}
+}

@@ -266,12 +266,13 @@ func serve(args []string) error {
 	defer admin.Close()
 	log.Info("admin socket", "path", cfg.AdminSocket)
 	if cfg.BackofficeAddr != "" {
-		bo, bsrv, baddr, err := backoffice.Start(context.Background(), srv, cfg.BackofficeAddr, cfg.PKIDir, log)
+		// The first administrator exists before the console listens: a
+		// login racing the bootstrap would be refused as a wrong password.
+		bo, err := backoffice.New(context.Background(), backoffice.Options{Server: srv, Log: log})
 		if err != nil {
 			srv.Close()
 			return err
 		}
-		defer bsrv.Close()
 		if *boAdmin != "" {
 			if made, err := bo.Bootstrap(context.Background(), *boAdmin, os.Getenv("POLARIS_BACKOFFICE_PASSWORD")); err != nil {
 				srv.Close()
@@ -280,6 +281,17 @@ func serve(args []string) error {
 				log.Info("back office administrator created", "user", *boAdmin)
 			}
 		}
+		btls, err := backoffice.TLSConfig(cfg.PKIDir)
+		if err != nil {
+			srv.Close()
+			return fmt.Errorf("backoffice: %w", err)
+		}
+		bsrv, baddr, err := bo.ListenTLS(cfg.BackofficeAddr, btls)
+		if err != nil {
+			srv.Close()
+			return fmt.Errorf("backoffice: %w", err)
+		}
+		defer bsrv.Close()
 		log.Info("back office console", "url", "https://"+baddr.String()+"/")
 	}
 	var hsrv *http.Server
