@@ -375,9 +375,9 @@ func TestConsoleInChromium(t *testing.T) {
 	if got, me := b.text("#verifiedby"), b.text("#me"); !strings.HasPrefix(got, me+" ") {
 		t.Fatalf("identity verified by %q, want the logged-in %s", got, me)
 	}
-	b.typeInto("#cardid", "CARD-0001")
+	b.typeInto("#cardid", "5000000000000001")
 	b.click("#issuecard")
-	if got := b.text(`#cards tr[data-card="CARD-0001"] .cstate`); got != "active" {
+	if got := b.text(`#cards tr[data-card="5000000000000001"] .cstate`); got != "active" {
 		t.Fatalf("issued card state %q", got)
 	}
 	b.do(chromedp.SetValue(chromedp.CSS("#kind"), "bets_day"))
@@ -402,7 +402,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if r.auditCount("players.register") != 1 || r.auditCount("players.card") != 1 || r.auditCount("players.limit") != 2 {
 		t.Fatal("player actions missing from the audit log")
 	}
-	b.open("/players?q=CARD-0001")
+	b.open("/players?q=5000000000000001")
 	if got := b.text("#found tr[data-account] a"); got != account {
 		t.Fatalf("search by card finds %q, want %s", got, account)
 	}

@@ -345,7 +345,7 @@ func TestPlayersRolesAndCSRF(t *testing.T) {
 	}
 	// A hall manager of another hall acts on this player too.
 	cp, tp := r.login("jana")
-	if st, _ := r.post(cp, "/player", url.Values{"csrf": {tp}, "id": {acc}, "action": {"card"}, "card": {"CARD-77"}}); st != http.StatusSeeOther {
+	if st, _ := r.post(cp, "/player", url.Values{"csrf": {tp}, "id": {acc}, "action": {"card"}, "card": {"5000000000000077"}}); st != http.StatusSeeOther {
 		t.Fatalf("hall manager issues a card: %d", st)
 	}
 	if st, _ := r.post(cp, "/player", url.Values{"csrf": {tp}, "id": {acc}, "action": {"limit"}, "kind": {"loss_day"}, "amount": {"300"}}); st != http.StatusSeeOther {
@@ -354,7 +354,7 @@ func TestPlayersRolesAndCSRF(t *testing.T) {
 	before := r.auditCount("players.block")
 	// The auditor reads and may not act; the attendant may not even read.
 	ce, te := r.login("eva")
-	if st, body := r.get(ce, "/player?id="+acc); st != 200 || !strings.Contains(body, "CARD-77") || strings.Contains(body, `action="/player"`) {
+	if st, body := r.get(ce, "/player?id="+acc); st != 200 || !strings.Contains(body, "5000000000000077") || strings.Contains(body, `action="/player"`) {
 		t.Errorf("auditor's player page: %d, forms shown: %v", st, strings.Contains(body, `action="/player"`))
 	}
 	if st, _ := r.post(ce, "/player", url.Values{"csrf": {te}, "id": {acc}, "action": {"block"}, "reason": {"auditor"}}); st != http.StatusForbidden {
@@ -426,13 +426,13 @@ func TestPlayersRolesAndCSRF(t *testing.T) {
 	}
 	// Block a card (a reason required), then close the account (the
 	// player's request confirmed): its cards blocked, no action form left.
-	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"CARD-77"}}); st != http.StatusBadRequest {
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"5000000000000077"}}); st != http.StatusBadRequest {
 		t.Errorf("block a card without a reason: %d, want 400", st)
 	}
-	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"card"}, "card": {"CARD-78"}}); st != http.StatusSeeOther {
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"card"}, "card": {"5000000000000078"}}); st != http.StatusSeeOther {
 		t.Fatalf("second card: %d", st)
 	}
-	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"CARD-77"}, "reason": {"lost"}}); st != http.StatusSeeOther {
+	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"block_card"}, "card": {"5000000000000077"}, "reason": {"lost"}}); st != http.StatusSeeOther {
 		t.Fatalf("block a card: %d", st)
 	}
 	if st, _ := r.post(ca, "/player", url.Values{"csrf": {ta}, "id": {acc}, "action": {"close"}}); st != http.StatusBadRequest {
@@ -484,15 +484,15 @@ func TestJackpotFormPrefilledFromTheAccount(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := r.reg.IssueCard(ctx, a.ID, "CARD-9"); err != nil {
+	if err := r.reg.IssueCard(ctx, a.ID, "5000000000000009"); err != nil {
 		t.Fatal(err)
 	}
 	if err := r.e.Server.PlayersWrite(ctx, func(tx *sql.Tx) error {
-		ch, _, err := r.reg.Challenge(tx, "CAB-PRAHA", "CARD-9")
+		ch, _, err := r.reg.Challenge(tx, "CAB-PRAHA", "5000000000000009")
 		if err != nil {
 			return err
 		}
-		_, refused, err := r.reg.Login(tx, "CAB-PRAHA", "CARD-9", ch, ch)
+		_, refused, err := r.reg.Login(tx, "CAB-PRAHA", "5000000000000009", ch, ch)
 		if refused != nil {
 			return refused
 		}

@@ -149,8 +149,8 @@ func TestSearchAndExclusionStatus(t *testing.T) {
 	if err != nil || st.Entries != 0 || st.Stale || st.Date != r.e.Clock.Now().Format("2006-01-02") {
 		t.Fatalf("the rig's register: %+v %v", st, err)
 	}
-	id := r.player("NOVÁK Jan", "1980-01-31", "AB123456", "CARD-A1", nil)
-	for q, want := range map[string]int{id: 1, "P": 1, "CARD-A": 1, "CARD-B": 0, "%": 0, "_": 0, "NOVÁK": 0, "AB123456": 0, "": 0} {
+	id := r.player("NOVÁK Jan", "1980-01-31", "AB123456", "4100000000000001", nil)
+	for q, want := range map[string]int{id: 1, "P": 1, "41": 1, "42": 0, "%": 0, "_": 0, "NOVÁK": 0, "AB123456": 0, "": 0} {
 		got, err := r.reg.Search(r.ctx(), q, 10)
 		if err != nil || len(got) != want {
 			t.Errorf("Search(%q): %d accounts %v, want %d", q, len(got), err, want)
