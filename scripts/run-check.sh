@@ -74,7 +74,11 @@ wagered=$(meter coin_in)
 [ "${wagered:-0}" = 0 ] || fail "Start on the rules screen wagered $wagered (the rules did not open, or Start played)"
 echo "run-check: the rules opened (I) and Start closed them without a game"
 
-# A game with its sound recorded from the null sink's monitor.
+# A game with its sound recorded from the null sink's monitor, once the
+# cabinet's stream is on the server (the device opens off the window's
+# loop, in a second or two, more on a loaded machine).
+for _ in $(seq 150); do [ -n "$(pactl list short sink-inputs)" ] && break; sleep 0.2; done
+[ -n "$(pactl list short sink-inputs)" ] || fail "the cabinet opened no sound stream on the audio server in 30 s"
 parec -d null.monitor --raw --format=s16le --rate=48000 --channels=1 "$data/rec.raw" &
 rec=$!
 sleep 0.3
