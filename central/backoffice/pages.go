@@ -383,6 +383,11 @@ func (c *Console) cabinet(w http.ResponseWriter, r *http.Request, s *session) {
 	for i, rd := range rounds {
 		rv[i] = roundView{rd, describeOutcome(c.srv.PublicKey(), id, rd)}
 	}
+	ls, err := c.srv.Link(ctx, id)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	alarms := c.srv.Alarms(id)
 	var al []string
 	for k, v := range alarms {
@@ -390,7 +395,7 @@ func (c *Console) cabinet(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	sort.Strings(al)
 	c.render(w, r, s, http.StatusOK, "cabinet", map[string]any{
-		"Cab": cb, "Meters": meters, "Events": events, "Rounds": rv, "AlarmCounts": al,
+		"Cab": cb, "Meters": meters, "Events": events, "Rounds": rv, "AlarmCounts": al, "Link": newLinkView(ls),
 		"CanSwitch": s.User.Role == RoleAdmin || s.User.Role == RoleManager,
 	})
 }
