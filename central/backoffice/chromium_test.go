@@ -195,6 +195,7 @@ func TestConsoleInChromium(t *testing.T) {
 
 	// Log in; the dashboard counts both cabinets online.
 	b.login("alice")
+	b.open("/live")
 	b.waitText("#n-online", "2", 10*time.Second)
 
 	// The cabinets report events and meters: a tilt cleared and a handpay
@@ -214,9 +215,33 @@ func TestConsoleInChromium(t *testing.T) {
 	if err := r.cabs["CAB-BRNO"].ReportEvents(bg, 1, []link.Event{{Seq: 1, At: at, Kind: "tilt", Text: "printer: paper out"}}); err != nil {
 		t.Fatal(err)
 	}
-	b.open("/")
+	b.open("/live")
 	if got := b.text("#n-tilted") + "/" + b.text("#n-online"); got != "1/1" {
 		t.Fatalf("dashboard tilted/online %s, want 1/1", got)
+	}
+	// The dashboard's counts change without the dashboard reloading: its
+	// frame reloads itself (LiveRefresh 1 s, the page every 12 s).
+	b.open("/")
+	b.eval(`document.body.dataset.mark = "kept"`)
+	frame := func(id string) string {
+		return b.eval(`document.querySelector("iframe.live").contentDocument.querySelector("#` + id + `")?.textContent ?? ""`)
+	}
+	if got := frame("n-disabled") + "/" + frame("n-tilted"); got != "0/1" {
+		t.Fatalf("dashboard frame disabled/tilted %s, want 0/1", got)
+	}
+	if err := r.e.Server.Disable(bg, "CAB-BRNO", "frame test"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(8 * time.Second); frame("n-disabled") != "1"; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the dashboard's frame still counts %s disabled", frame("n-disabled"))
+		}
+	}
+	if got := b.eval(`document.body.dataset.mark ?? "reloaded"`); got != "kept" {
+		t.Fatalf("the dashboard reloaded (%s) to show the counts", got)
+	}
+	if err := r.e.Server.Enable(bg, "CAB-BRNO"); err != nil {
+		t.Fatal(err)
 	}
 
 	// The cabinet that just played, with its rounds.

@@ -86,7 +86,7 @@ func newRig(t *testing.T) *rig {
 		c.Players = reg
 		c.NodeID = "node-a"
 	})
-	con, err := New(context.Background(), Options{Server: e.Server, Now: e.Clock.Now})
+	con, err := New(context.Background(), Options{Server: e.Server, Now: e.Clock.Now, LiveRefresh: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
