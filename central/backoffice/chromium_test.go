@@ -195,6 +195,7 @@ func TestConsoleInChromium(t *testing.T) {
 
 	// Log in; the dashboard counts both cabinets online.
 	b.login("alice")
+	b.open("/live")
 	b.waitText("#n-online", "2", 10*time.Second)
 
 	// The cabinets report events and meters: a tilt cleared and a handpay
@@ -214,9 +215,33 @@ func TestConsoleInChromium(t *testing.T) {
 	if err := r.cabs["CAB-BRNO"].ReportEvents(bg, 1, []link.Event{{Seq: 1, At: at, Kind: "tilt", Text: "printer: paper out"}}); err != nil {
 		t.Fatal(err)
 	}
-	b.open("/")
+	b.open("/live")
 	if got := b.text("#n-tilted") + "/" + b.text("#n-online"); got != "1/1" {
 		t.Fatalf("dashboard tilted/online %s, want 1/1", got)
+	}
+	// The dashboard's counts change without the dashboard reloading: its
+	// frame reloads itself (LiveRefresh 1 s, the page every 12 s).
+	b.open("/")
+	b.eval(`document.body.dataset.mark = "kept"`)
+	frame := func(id string) string {
+		return b.eval(`document.querySelector("iframe.live").contentDocument.querySelector("#` + id + `")?.textContent ?? ""`)
+	}
+	if got := frame("n-disabled") + "/" + frame("n-tilted"); got != "0/1" {
+		t.Fatalf("dashboard frame disabled/tilted %s, want 0/1", got)
+	}
+	if err := r.e.Server.Disable(bg, "CAB-BRNO", "frame test"); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(8 * time.Second); frame("n-disabled") != "1"; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the dashboard's frame still counts %s disabled", frame("n-disabled"))
+		}
+	}
+	if got := b.eval(`document.body.dataset.mark ?? "reloaded"`); got != "kept" {
+		t.Fatalf("the dashboard reloaded (%s) to show the counts", got)
+	}
+	if err := r.e.Server.Enable(bg, "CAB-BRNO"); err != nil {
+		t.Fatal(err)
 	}
 
 	// The cabinet that just played, with its rounds.
@@ -260,6 +285,33 @@ func TestConsoleInChromium(t *testing.T) {
 		t.Fatalf("the next round of the disabled cabinet: %v, want %s", err, server.ReasonCabinetDisabled)
 	}
 	nextRound["CAB-PRAHA"]--
+	// Link statistics: the stream since its start on the server's clock,
+	// the Hello's version and clock offset, the last request, the last
+	// hour's rounds, the refusal just made.
+	b.open("/cabinet?id=CAB-PRAHA")
+	ls, err := r.e.Server.Link(context.Background(), "CAB-PRAHA")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !ls.Connected || ls.Since.Before(rigStart) || ls.Since.After(r.e.Clock.Now()) {
+		t.Fatalf("stream since %v, want on the server's clock from %v to %v", ls.Since, rigStart, r.e.Clock.Now())
+	}
+	if got := b.text("#l-connected"); !strings.Contains(got, "yes") || !strings.Contains(got, ts(ls.Since.UnixNano())) || !strings.Contains(got, "node-a") {
+		t.Fatalf("link: connected %q, want since %s on node-a", got, ts(ls.Since.UnixNano()))
+	}
+	if got := b.text("#l-hello"); !strings.Contains(got, cabinetVersion) || !strings.Contains(got, "+1.500 s") {
+		t.Fatalf("link: hello %q, want %s and +1.500 s", got, cabinetVersion)
+	}
+	if got := b.text("#l-lastreq"); !strings.Contains(got, ls.LastKind) || ls.LastKind == "" {
+		t.Fatalf("link: last request %q, the server's %q", got, ls.LastKind)
+	}
+	hour := r.e.Count("rounds", "cabinet = 'CAB-PRAHA' AND drawn_at >= ?", r.e.Clock.Now().Add(-time.Hour).UnixNano())
+	if got := b.text("#l-hour"); !strings.Contains(got, fmt.Sprintf("Rounds %d ·", hour)) {
+		t.Fatalf("link: last hour %q, want %d rounds", got, hour)
+	}
+	if got := b.text("#l-refusals"); !strings.Contains(got, server.ReasonCabinetDisabled+" × ") {
+		t.Fatalf("link: refusals %q, want %s", got, server.ReasonCabinetDisabled)
+	}
 	b.shot("04_cabinet_light")
 
 	// Mark a jackpot paid; it shows in the register and the audit log.
@@ -452,6 +504,8 @@ func TestConsoleInChromium(t *testing.T) {
 		b.shot("02_dashboard_" + l)
 		b.open("/player?id=" + account + "&lang=" + l)
 		b.shot("13_player_" + l)
+		b.open("/cabinet?id=CAB-PRAHA&lang=" + l)
+		b.shot("04_cabinet_" + l)
 	}
 	b.open("/?lang=en")
 	t.Logf("screenshots in %s", dir)

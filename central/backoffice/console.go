@@ -29,6 +29,9 @@ type Options struct {
 	SessionTTL time.Duration
 	// Title names the operator in the header (default "Polaris").
 	Title string
+	// LiveRefresh is how often the dashboard's counts reload in their
+	// frame (default 5 s); the whole dashboard reloads every 12 times that.
+	LiveRefresh time.Duration
 }
 
 // Console is the back office web console.
@@ -38,6 +41,7 @@ type Console struct {
 	log   *slog.Logger
 	ttl   time.Duration
 	title string
+	live  time.Duration // Options.LiveRefresh
 	pages pageSet
 	reg   *players.Registry // nil: the server has no player accounts
 
@@ -59,10 +63,13 @@ func New(ctx context.Context, o Options) (*Console, error) {
 	if o.SessionTTL == 0 {
 		o.SessionTTL = 8 * time.Hour
 	}
+	if o.LiveRefresh <= 0 {
+		o.LiveRefresh = 5 * time.Second
+	}
 	if o.Title == "" {
 		o.Title = "Polaris"
 	}
-	c := &Console{srv: o.Server, now: o.Now, log: o.Log, ttl: o.SessionTTL, title: o.Title, fails: map[string]*failures{}}
+	c := &Console{srv: o.Server, now: o.Now, log: o.Log, ttl: o.SessionTTL, title: o.Title, live: o.LiveRefresh, fails: map[string]*failures{}}
 	c.reg, _ = o.Server.Players().(*players.Registry)
 	if err := c.srv.Write(ctx, func(tx *sql.Tx) error { _, err := tx.Exec(schema); return err }); err != nil {
 		return nil, fmt.Errorf("backoffice: schema: %w", err)
@@ -324,6 +331,7 @@ func (c *Console) Handler() http.Handler {
 	staff := []string{RoleAdmin, RoleManager}
 	routes := map[string]route{
 		"/":            {roles: all, get: c.dashboard},
+		"/live":        {roles: all, get: c.liveCounts},
 		"/cabinets":    {roles: all, get: c.cabinets},
 		"/cabinet":     {roles: all, get: c.cabinet, post: c.cabinetPost},
 		"/jackpots":    {roles: all, get: c.jackpots, post: c.jackpotPaid},
@@ -349,7 +357,11 @@ func (c *Console) Handler() http.Handler {
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := w.Header()
-		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
+		h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; img-src 'self' data:; form-action 'self'; frame-src 'self'; frame-ancestors 'none'; base-uri 'none'")
+		if r.URL.Path == "/live" {
+			// The dashboard's counts frame: framed by the console only.
+			h.Set("Content-Security-Policy", "default-src 'none'; style-src 'self'; form-action 'none'; frame-ancestors 'self'; base-uri 'none'")
+		}
 		h.Set("X-Content-Type-Options", "nosniff")
 		h.Set("Referrer-Policy", "no-referrer")
 		h.Set("Cache-Control", "no-store")

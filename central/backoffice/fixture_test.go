@@ -84,8 +84,9 @@ func newRig(t *testing.T) *rig {
 		c.Halls = map[string]string{"CAB-PRAHA": "praha-1", "CAB-BRNO": "brno-1"}
 		c.Jackpots = jp
 		c.Players = reg
+		c.NodeID = "node-a"
 	})
-	con, err := New(context.Background(), Options{Server: e.Server, Now: e.Clock.Now})
+	con, err := New(context.Background(), Options{Server: e.Server, Now: e.Clock.Now, LiveRefresh: time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -116,6 +117,9 @@ func newRig(t *testing.T) *rig {
 	for _, id := range []string{"CAB-PRAHA", "CAB-BRNO"} {
 		c := e.Client(id, func(cfg *link.Config) {
 			cfg.Credit = func() (link.CreditMeters, error) { return link.CreditMeters{BillsIn: 100000, Credit: 100000}, nil }
+			// The cabinet's clock 1.5 s ahead of the server's (the link
+			// statistics show the offset) and a software version.
+			cfg.Clock, cfg.Version = e.Clock.Ahead(cabinetAhead), cabinetVersion
 		})
 		r.cabs[id] = c
 		ctx, cancel := context.WithCancel(context.Background())
@@ -124,6 +128,14 @@ func newRig(t *testing.T) *rig {
 	}
 	return r
 }
+
+const (
+	cabinetAhead   = 1500 * time.Millisecond
+	cabinetVersion = "polaris 1.4.0-test"
+)
+
+// rigStart is testenv's clock at the start.
+var rigStart = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 var nextRound = map[string]uint64{}
 

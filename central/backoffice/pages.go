@@ -190,6 +190,29 @@ func (c *Console) visibleCabinets(ctx context.Context, u *User) ([]cabinetView, 
 	return out, nil
 }
 
+// stateCounts counts cabinets by their one state.
+func stateCounts(cabs []cabinetView) map[string]int {
+	counts := map[string]int{"online": 0, "offline": 0, "tilted": 0, "disabled": 0}
+	for _, cb := range cabs {
+		counts[cb.State]++
+	}
+	return counts
+}
+
+// liveCounts is the dashboard's frame of counts: it reloads itself every
+// Options.LiveRefresh (a meta refresh: the console has no script), so the
+// counts change without the dashboard reloading.
+func (c *Console) liveCounts(w http.ResponseWriter, r *http.Request, s *session) {
+	cabs, err := c.visibleCabinets(r.Context(), s.User)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
+	c.render(w, r, s, http.StatusOK, "live", map[string]any{
+		"Counts": stateCounts(cabs), "Refresh": int(max(c.live/time.Second, 1)),
+	})
+}
+
 func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) {
 	ctx := r.Context()
 	cabs, err := c.visibleCabinets(ctx, s.User)
@@ -197,10 +220,8 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 		c.fail(w, r, err)
 		return
 	}
-	counts := map[string]int{"online": 0, "offline": 0, "tilted": 0, "disabled": 0}
 	mine := map[string]bool{}
 	for _, cb := range cabs {
-		counts[cb.State]++
 		mine[cb.ID] = true
 	}
 	now := c.now()
@@ -275,7 +296,7 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 	lang := c.lang(r)
 	c.render(w, r, s, http.StatusOK, "dashboard", map[string]any{
 		"Halls":       halls,
-		"Counts":      counts,
+		"PageRefresh": int(max(12*c.live/time.Second, 1)),
 		"RoundsChart": hourChart(hours, since, 24, func(b server.HourBucket) int64 { return b.Rounds }, tr(lang, "dash.rounds"), false),
 		"StakesChart": hourChart(hours, since, 24, func(b server.HourBucket) int64 { return b.Stakes }, tr(lang, "dash.stakes"), true),
 		"Alarms":      open,
@@ -383,6 +404,11 @@ func (c *Console) cabinet(w http.ResponseWriter, r *http.Request, s *session) {
 	for i, rd := range rounds {
 		rv[i] = roundView{rd, describeOutcome(c.srv.PublicKey(), id, rd)}
 	}
+	ls, err := c.srv.Link(ctx, id)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	alarms := c.srv.Alarms(id)
 	var al []string
 	for k, v := range alarms {
@@ -390,7 +416,7 @@ func (c *Console) cabinet(w http.ResponseWriter, r *http.Request, s *session) {
 	}
 	sort.Strings(al)
 	c.render(w, r, s, http.StatusOK, "cabinet", map[string]any{
-		"Cab": cb, "Meters": meters, "Events": events, "Rounds": rv, "AlarmCounts": al,
+		"Cab": cb, "Meters": meters, "Events": events, "Rounds": rv, "AlarmCounts": al, "Link": newLinkView(ls),
 		"CanSwitch": s.User.Role == RoleAdmin || s.User.Role == RoleManager,
 	})
 }

@@ -22,12 +22,12 @@ func TestPagesRefuseUsersWithoutTheRole(t *testing.T) {
 	r := newRig(t)
 	r.play("CAB-PRAHA", 2)
 	r.play("CAB-BRNO", 2)
-	pages := []string{"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/users", "/players"}
+	pages := []string{"/", "/live", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/users", "/players"}
 	allowed := map[string][]string{
 		"alice": pages,
-		"eva":   {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/players"},
-		"petr":  {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/players"},
-		"karel": {"/", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers"}, // attendants: no player pages
+		"eva":   {"/", "/live", "/cabinets", "/cabinet?id=CAB-PRAHA", "/cabinet?id=CAB-BRNO", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/audit", "/players"},
+		"petr":  {"/", "/live", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers", "/reports", "/reports.csv", "/players"},
+		"karel": {"/", "/live", "/cabinets", "/cabinet?id=CAB-PRAHA", "/jackpots", "/vouchers"}, // attendants: no player pages
 	}
 	anon := r.client()
 	for _, p := range pages {
@@ -523,5 +523,34 @@ func TestJackpotFormPrefilledFromTheAccount(t *testing.T) {
 	}
 	if strings.Contains(body, "DP556677") {
 		t.Error("the document number is on the jackpot page")
+	}
+}
+
+// The dashboard's counts frame may be framed by the console only; every
+// other page by nobody; no page runs a script.
+func TestLiveFrameFramedByTheConsoleOnly(t *testing.T) {
+	r := newRig(t)
+	c, _ := r.login("karel")
+	for path, ancestors := range map[string]string{"/live": "frame-ancestors 'self'", "/": "frame-ancestors 'none'", "/cabinets": "frame-ancestors 'none'"} {
+		resp, err := c.Get(r.url + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		csp := resp.Header.Get("Content-Security-Policy")
+		if resp.StatusCode != 200 || !strings.Contains(csp, ancestors) || !strings.Contains(csp, "default-src 'none'") || strings.Contains(csp, "script") {
+			t.Errorf("%s: %d, CSP %q, want %s and no script", path, resp.StatusCode, csp, ancestors)
+		}
+	}
+	// The frame counts the attendant's hall only: Praha's one cabinet
+	// (once its stream is open).
+	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+		_, body := r.get(c, "/live")
+		if strings.Contains(body, `<b id="n-online">1</b>`) && strings.Contains(body, `<b id="n-offline">0</b>`) && strings.Contains(body, `http-equiv="refresh" content="1"`) {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("live frame for karel:\n%.1500s", body)
+		}
 	}
 }

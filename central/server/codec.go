@@ -41,11 +41,14 @@ func (s *Server) undecodable(ctx context.Context, m any) error {
 	return refuse(codes.InvalidArgument, ReasonBadRequest, "undecodable message: %v", e)
 }
 
-func (s *Server) unaryCheck(ctx context.Context, req any, _ *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+func (s *Server) unaryCheck(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 	if err := s.undecodable(ctx, req); err != nil {
+		s.noteCall(ctx, info.FullMethod, err)
 		return nil, err
 	}
-	return h(ctx, req)
+	reply, err := h(ctx, req)
+	s.noteCall(ctx, info.FullMethod, err)
+	return reply, err
 }
 
 type checkedStream struct {
@@ -60,6 +63,7 @@ func (c checkedStream) RecvMsg(m any) error {
 	return c.s.undecodable(c.Context(), m)
 }
 
-func (s *Server) streamCheck(srv any, ss grpc.ServerStream, _ *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+func (s *Server) streamCheck(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+	s.noteCall(ss.Context(), info.FullMethod, nil) // a stream's start is its request
 	return h(srv, checkedStream{ServerStream: ss, s: s})
 }

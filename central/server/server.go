@@ -62,6 +62,9 @@ type Config struct {
 	// DefaultMaxConns); more wait in the listen backlog.
 	MaxConnections int
 	Now            func() time.Time
+	// NodeID names this node in the link statistics (several nodes on one
+	// PostgreSQL); default the host name.
+	NodeID string
 	// NewSource gives the RNG; default draw.NewCrypto.
 	NewSource func() engine.Source
 	Log       *slog.Logger
@@ -90,6 +93,7 @@ type Server struct {
 
 	refused  refusals
 	alarms   alarms
+	link     linkMem // linkstats.go
 	stopJP   func()
 	jpDone   chan struct{}
 	closeMu  sync.Mutex
@@ -138,6 +142,9 @@ func New(cfg Config) (*Server, error) {
 	}
 	if cfg.NewSource == nil {
 		cfg.NewSource = func() engine.Source { return draw.NewCrypto() }
+	}
+	if cfg.NodeID == "" {
+		cfg.NodeID = defaultNodeID()
 	}
 	if cfg.DefaultHall == "" {
 		cfg.DefaultHall = "default"
@@ -441,6 +448,9 @@ func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRepl
 	cm := req.GetMeters()
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
 		if _, err := tx.Exec(`UPDATE cabinets SET models=?, last_seen=? WHERE id=?`, strings.Join(ms, ","), now.UnixNano(), c.id); err != nil {
+			return err
+		}
+		if err := s.noteHello(tx, c.id, now, req.GetSoftwareVersion(), req.GetCabinetTimeUnixNano()); err != nil {
 			return err
 		}
 		if err := tx.QueryRow(`SELECT max(round) FROM rounds WHERE cabinet=?`, c.id).Scan(&last); err != nil {

@@ -20,7 +20,10 @@ type subscriber struct {
 	kick          chan struct{}    // jackpot values changed (coalesced)
 	cmds          chan *pb.Command // commands, in order
 	cancel        context.CancelFunc
-	since         time.Time
+	// since orders the streams for MaxSubscribers (the real clock: an
+	// injected one may stand still); at is the opening on the server's
+	// clock, for the link statistics.
+	since, at time.Time
 }
 
 // Subscribe streams jackpot values and commands to one cabinet.
@@ -31,7 +34,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 	}
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
-	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel, since: time.Now()}
+	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel, since: time.Now(), at: s.now()}
 	s.closeMu.Lock()
 	closed := s.closed
 	s.closeMu.Unlock()
@@ -62,6 +65,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 	}
 	s.subs[sub] = struct{}{}
 	s.subMu.Unlock()
+	s.noteStream(ctx, c.id, sub.at)
 	defer func() {
 		s.subMu.Lock()
 		delete(s.subs, sub)

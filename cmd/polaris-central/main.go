@@ -56,6 +56,7 @@ type Config struct {
 	AdminSocket          string            `toml:"admin_socket"`   // Unix socket for `polaris-central admin`; default data_dir/admin.sock
 	AllowUnknownCabinets bool              `toml:"allow_unknown_cabinets"`
 	DefaultHall          string            `toml:"default_hall"`
+	NodeID               string            `toml:"node_id"`          // this node in the back office's link statistics; default the host name
 	VoucherValidity      string            `toml:"voucher_validity"` // Go duration, default 720h
 	HoldTimeout          string            `toml:"hold_timeout"`     // Go duration, default 2m
 	Halls                map[string]string `toml:"halls"`            // cabinet id -> hall id
@@ -226,7 +227,7 @@ func serve(args []string) error {
 		DBPath: dbPath, TLS: stls, SigningKey: key,
 		CertRegistry: filepath.Join(cfg.PKIDir, pki.CabinetRegistry),
 		StoreMarker:  filepath.Join(cfg.PKIDir, "store.id"), InitStore: *initStore,
-		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets,
+		Halls: cfg.Halls, DefaultHall: cfg.DefaultHall, AllowUnknownCabinets: cfg.AllowUnknownCabinets, NodeID: cfg.NodeID,
 		VoucherValidity: validity, HoldTimeout: hold, Now: time.Now, Log: log,
 	}
 	if scfg.Players, err = loadPlayers(cfg.Players, log); err != nil {
