@@ -112,6 +112,7 @@ type Cabinet struct {
 	moneyIn moneyInState
 	cashOut cashOutState
 	menus   menuState
+	handpay handpayState // the attendant's side of the lockups (handpay.go)
 
 	selfTest selfTestState // check 10
 }
@@ -368,6 +369,8 @@ func (c *Cabinet) handle(e Event) {
 		c.testPrintedReply(e)
 	case PrinterEvent:
 		c.printerEvent(e.E)
+	case handpayPrinted:
+		c.handpayPrintReply(e)
 	case deviceDone:
 		if e.err != nil {
 			c.cfg.Hooks.Logf("cabinet: %s: %v", e.what, e.err)

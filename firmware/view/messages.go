@@ -12,9 +12,16 @@ const (
 	MsgCashoutDone        = "cashout_done"        // with the amount: until the next game (check 33)
 	MsgHandpayPaid        = "handpay_paid"        // with the amount
 	MsgHandpayCredited    = "handpay_credited"    // with the amount: a large win put on the credit meter
-	MsgInsufficientCredit = "insufficient_credit"
-	MsgRoundRefused       = "round_refused"
-	MsgRiskUnavailable    = "risk_unavailable"
+	// The handpay's paper: printing, waiting for the printer (the lockup
+	// stays), paid with a manual form, reprinted; a wrong attendant PIN.
+	MsgHandpayPrinting     = "handpay_printing"
+	MsgHandpayWaitsPrinter = "handpay_waits_printer"
+	MsgHandpayManual       = "handpay_manual"
+	MsgHandpayReprinted    = "handpay_reprinted"
+	MsgPINRefused          = "pin_refused"
+	MsgInsufficientCredit  = "insufficient_credit"
+	MsgRoundRefused        = "round_refused"
+	MsgRiskUnavailable     = "risk_unavailable"
 	// MsgBlocked + the reason (BlockReasons): Start pressed while blocked.
 	MsgBlocked = "blocked_"
 )
@@ -26,7 +33,8 @@ var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "
 func Messages() []string {
 	ms := []string{MsgMenuRefused, MsgDoorClosed, MsgRAMCleared, MsgTicketRefused, MsgTakeTicket,
 		MsgCashoutUnavailable, MsgCashoutDone, MsgHandpayPaid, MsgHandpayCredited, MsgInsufficientCredit,
-		MsgRoundRefused, MsgRiskUnavailable}
+		MsgRoundRefused, MsgRiskUnavailable,
+		MsgHandpayPrinting, MsgHandpayWaitsPrinter, MsgHandpayManual, MsgHandpayReprinted, MsgPINRefused}
 	for _, r := range BlockReasons {
 		ms = append(ms, MsgBlocked+r)
 	}
