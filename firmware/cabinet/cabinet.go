@@ -112,7 +112,6 @@ type Cabinet struct {
 	moneyIn moneyInState
 	cashOut cashOutState
 	menus   menuState
-	handpay handpayState // the attendant's side of the lockups (handpay.go)
 
 	selfTest selfTestState // check 10
 }
@@ -144,6 +143,7 @@ type condState struct {
 	doors    map[string]bool
 	tilts    map[string]tilt
 	lockups  []ledger.Doc // handpays waiting for the attendant
+	handpay  handpayState // the attendant's side of them: who, the PIN, the paper (handpay.go)
 	keys     map[string]bool
 	linkUp   bool
 	disabled string // reason the central system disabled the cabinet

@@ -69,19 +69,19 @@ func (handpayPrinted) event() {}
 
 // handpayKey: the attendant's key turned on a lockup.
 func (c *Cabinet) handpayKey() {
-	if c.handpay.print != nil {
+	if c.cond.handpay.print != nil {
 		c.showHandpayWaits() // already authorised: the printer decides
 		return
 	}
 	if c.cfg.Market.AttendantID != market.AttendantPIN {
-		c.handpay.who = market.AttendantKey
+		c.cond.handpay.who = market.AttendantKey
 	}
-	if c.handpay.who == "" {
-		if c.handpay.wrong >= pinTriesPerKeyOn {
+	if c.cond.handpay.who == "" {
+		if c.cond.handpay.wrong >= pinTriesPerKeyOn {
 			c.say(view.MsgPINRefused, 0)
 			return
 		}
-		c.handpay.pin = &pinEntry{}
+		c.cond.handpay.pin = &pinEntry{}
 		c.showPIN()
 		return
 	}
@@ -91,7 +91,7 @@ func (c *Cabinet) handpayKey() {
 // handpayKeyOff: the key turned back; who the attendant was is forgotten,
 // a paper already authorised still prints when the printer is ready.
 func (c *Cabinet) handpayKeyOff() {
-	c.handpay.who, c.handpay.pin, c.handpay.wrong = "", nil, 0
+	c.cond.handpay.who, c.cond.handpay.pin, c.cond.handpay.wrong = "", nil, 0
 	if c.menus.menu != nil && (c.menus.menu.Title == menuAttendantPIN || c.menus.menu.Title == menuHandpayWaits) {
 		c.menus.menu = nil
 	}
@@ -110,11 +110,11 @@ func (c *Cabinet) attendantKnown() {
 // handpayPress is a deck button on a handpay page; false: not one.
 func (c *Cabinet) handpayPress(b view.Button) bool {
 	switch {
-	case c.handpay.pin != nil && c.menus.menu != nil && c.menus.menu.Title == menuAttendantPIN:
+	case c.cond.handpay.pin != nil && c.menus.menu != nil && c.menus.menu.Title == menuAttendantPIN:
 		c.pinPress(b)
 		return true
-	case c.handpay.print != nil && c.menus.menu != nil && c.menus.menu.Title == menuHandpayWaits:
-		if b == view.Collect && !c.handpay.print.sent {
+	case c.cond.handpay.print != nil && c.menus.menu != nil && c.menus.menu.Title == menuHandpayWaits:
+		if b == view.Collect && !c.cond.handpay.print.sent {
 			c.manualForm()
 		}
 		return true
@@ -126,7 +126,7 @@ func (c *Cabinet) handpayPress(b view.Button) bool {
 }
 
 func (c *Cabinet) pinPress(b view.Button) {
-	p := c.handpay.pin
+	p := c.cond.handpay.pin
 	switch b {
 	case view.BetPlus:
 		p.cur = (p.cur + 1) % 10
@@ -150,27 +150,27 @@ func (c *Cabinet) pinPress(b view.Button) {
 // checkPIN identifies the attendant, or refuses the PIN and logs it (the
 // PIN itself is never logged).
 func (c *Cabinet) checkPIN(pin string) {
-	c.handpay.pin = nil
+	c.cond.handpay.pin = nil
 	a, ok := c.cfg.Market.AttendantByPIN(pin)
 	if !ok {
-		c.handpay.wrong++
-		c.logEvent("attendant_pin_refused", "attendant", fmt.Sprintf("wrong PIN (%d of %d)", c.handpay.wrong, pinTriesPerKeyOn), 0)
+		c.cond.handpay.wrong++
+		c.logEvent("attendant_pin_refused", "attendant", fmt.Sprintf("wrong PIN (%d of %d)", c.cond.handpay.wrong, pinTriesPerKeyOn), 0)
 		c.say(view.MsgPINRefused, 0)
-		if c.handpay.wrong < pinTriesPerKeyOn {
-			c.handpay.pin = &pinEntry{}
+		if c.cond.handpay.wrong < pinTriesPerKeyOn {
+			c.cond.handpay.pin = &pinEntry{}
 			c.showPIN()
 		} else {
 			c.menus.menu = nil
 		}
 		return
 	}
-	c.handpay.who = a.ID
+	c.cond.handpay.who = a.ID
 	c.logEvent("attendant_identified", a.ID, "PIN", 0)
 	c.attendantKnown()
 }
 
 func (c *Cabinet) showPIN() {
-	p := c.handpay.pin
+	p := c.cond.handpay.pin
 	shown := strings.Repeat("* ", len(p.digits)) + string('0'+p.cur) + strings.Repeat(" _", market.PINLen-len(p.digits)-1)
 	c.menus.menu = &view.MenuPage{Title: menuAttendantPIN, Lines: []string{
 		c.money(c.cond.lockups[0].Amount),
@@ -183,21 +183,21 @@ func (c *Cabinet) showPIN() {
 // receipt or the jackpot form is printed, and the handpay is journaled
 // when it has (MS-18).
 func (c *Cabinet) resetHandpay() {
-	if len(c.cond.lockups) == 0 || c.handpay.print != nil {
+	if len(c.cond.lockups) == 0 || c.cond.handpay.print != nil {
 		return
 	}
-	who := c.handpay.who
+	who := c.cond.handpay.who
 	if who == "" {
 		who = market.AttendantKey
 	}
-	c.handpay.print = &handpayPrint{doc: c.cond.lockups[0], who: who}
+	c.cond.handpay.print = &handpayPrint{doc: c.cond.lockups[0], who: who}
 	c.tryHandpayPrint()
 }
 
 // tryHandpayPrint sends the paper if the printer is ready; otherwise the
 // lockup waits and the screen says why.
 func (c *Cabinet) tryHandpayPrint() {
-	hp := c.handpay.print
+	hp := c.cond.handpay.print
 	if hp == nil || hp.sent {
 		return
 	}
@@ -241,7 +241,7 @@ func (c *Cabinet) printerNotReady() string {
 }
 
 func (c *Cabinet) showHandpayWaits() {
-	hp := c.handpay.print
+	hp := c.cond.handpay.print
 	lines := []string{c.money(hp.doc.Amount), "printing the receipt"}
 	if !hp.sent {
 		lines = []string{c.money(hp.doc.Amount), "waiting: " + hp.why,
@@ -261,7 +261,7 @@ func (c *Cabinet) handpayPrintReply(e handpayPrinted) {
 		}
 		return
 	}
-	hp := c.handpay.print
+	hp := c.cond.handpay.print
 	if hp == nil || hp.doc.ID != e.doc || !hp.sent {
 		return
 	}
@@ -277,7 +277,7 @@ func (c *Cabinet) handpayPrintReply(e handpayPrinted) {
 // handpayNotPrinted: the paper did not print; the lockup waits for the
 // printer, retried after a pause.
 func (c *Cabinet) handpayNotPrinted(why string) {
-	hp := c.handpay.print
+	hp := c.cond.handpay.print
 	hp.sent, hp.job, hp.retryAt = false, 0, c.now().Add(handpayRetryAfter)
 	c.cfg.Hooks.Logf("cabinet: handpay %d not printed: %s", hp.doc.ID, why)
 	hp.why = "printer: " + why
@@ -287,7 +287,7 @@ func (c *Cabinet) handpayNotPrinted(why string) {
 // handpayPrinterEvent follows the handpay's job. Only one job is ever in
 // flight: an event may name it before Print has returned.
 func (c *Cabinet) handpayPrinterEvent(e printer.Event) {
-	hp := c.handpay.print
+	hp := c.cond.handpay.print
 	if hp == nil || !hp.sent {
 		return
 	}
@@ -311,12 +311,12 @@ func (c *Cabinet) handpayPrinterEvent(e printer.Event) {
 
 // tickHandpay prints a waiting receipt once the printer is back.
 func (c *Cabinet) tickHandpay(now time.Time) {
-	hp := c.handpay.print
+	hp := c.cond.handpay.print
 	if hp == nil || hp.sent || now.Before(hp.retryAt) {
 		return
 	}
 	if len(c.cond.lockups) == 0 || c.cond.lockups[0].ID != hp.doc.ID {
-		c.handpay.print = nil // cleared with the memory (RAM clear)
+		c.cond.handpay.print = nil // cleared with the memory (RAM clear)
 		return
 	}
 	if why := c.printerNotReady(); why == "" || why != hp.why {
@@ -327,7 +327,7 @@ func (c *Cabinet) tickHandpay(now time.Time) {
 // manualForm: the attendant pays the waiting lockup with a hand-written
 // form; logged with who and why before the handpay is journaled.
 func (c *Cabinet) manualForm() {
-	hp := c.handpay.print
+	hp := c.cond.handpay.print
 	why := hp.why
 	if why == "" {
 		why = "printer not ready"
@@ -339,8 +339,8 @@ func (c *Cabinet) manualForm() {
 
 // handpayPaid journals the handpay the paper (or the manual form) proves.
 func (c *Cabinet) handpayPaid(who, how string) {
-	d := c.handpay.print.doc
-	c.handpay.print = nil
+	d := c.cond.handpay.print.doc
+	c.cond.handpay.print = nil
 	if err := c.led.HandpayPaid(d.ID, who); err != nil {
 		c.ledgerFailed("the handpay reset", err)
 		return
@@ -352,7 +352,7 @@ func (c *Cabinet) handpayPaid(who, how string) {
 	}
 	c.say(msg, engine.Money(d.Amount))
 	c.refreshLockups()
-	if len(c.cond.lockups) > 0 && c.cond.keys["attendant"] && c.handpay.who != "" {
+	if len(c.cond.lockups) > 0 && c.cond.keys["attendant"] && c.cond.handpay.who != "" {
 		c.attendantKnown() // the next lockup, by the same attendant
 	}
 }

@@ -641,7 +641,7 @@ func (c *Cabinet) transferHandpay() {
 		return
 	}
 	d := c.cond.lockups[0]
-	if err := c.led.HandpayToCredit(d.ID, c.handpay.who); err != nil {
+	if err := c.led.HandpayToCredit(d.ID, c.cond.handpay.who); err != nil {
 		c.ledgerFailed("the handpay transfer", err)
 		return
 	}
