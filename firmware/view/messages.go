@@ -12,18 +12,21 @@ const (
 	MsgCashoutDone        = "cashout_done"        // with the amount: until the next game (check 33)
 	MsgHandpayPaid        = "handpay_paid"        // with the amount
 	MsgHandpayCredited    = "handpay_credited"    // with the amount: a large win put on the credit meter
-	// The handpay's paper: printing, waiting for the printer (the lockup
-	// stays), paid with a manual form, reprinted; a wrong attendant PIN.
+	MsgInsufficientCredit = "insufficient_credit"
+	MsgRoundRefused       = "round_refused"
+	MsgRiskUnavailable    = "risk_unavailable"
+	// MsgBlocked + the reason (BlockReasons): Start pressed while blocked.
+	MsgBlocked = "blocked_"
+)
+
+// The handpay's paper: printing, waiting for the printer (the lockup
+// stays), paid with a manual form, reprinted; a wrong attendant PIN.
+const (
 	MsgHandpayPrinting     = "handpay_printing"
 	MsgHandpayWaitsPrinter = "handpay_waits_printer"
 	MsgHandpayManual       = "handpay_manual"
 	MsgHandpayReprinted    = "handpay_reprinted"
 	MsgPINRefused          = "pin_refused"
-	MsgInsufficientCredit  = "insufficient_credit"
-	MsgRoundRefused        = "round_refused"
-	MsgRiskUnavailable     = "risk_unavailable"
-	// MsgBlocked + the reason (BlockReasons): Start pressed while blocked.
-	MsgBlocked = "blocked_"
 )
 
 // BlockReasons are why play, cash-out and money in may be blocked.
