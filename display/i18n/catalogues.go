@@ -124,6 +124,15 @@ var catalogues = map[string]map[string]string{
 		"menu.test":             "Test mode",
 		"menu.test_mode":        "TEST MODE – NOT A GAME",
 
+		// the handpay's paper and the attendant's PIN (firmware/cabinet/handpay.go)
+		"msg.handpay_printing":      "Printing the handpay receipt",
+		"msg.handpay_waits_printer": "Printer not ready: the handpay waits for its receipt",
+		"msg.handpay_manual":        "Handpay paid with a manual form",
+		"msg.handpay_reprinted":     "Handpay receipt reprinted (duplicate)",
+		"msg.pin_refused":           "Wrong attendant PIN – refused and logged",
+		"menu.attendant_pin":        "Attendant PIN",
+		"menu.handpay_printer":      "Handpay – receipt",
+
 		"msg.door_closed":         "Door closed",
 		"msg.ticket_refused":      "Ticket refused",
 		"msg.cashout_unavailable": "Cash-out is not possible now",
@@ -271,6 +280,15 @@ var catalogues = map[string]map[string]string{
 		"menu.test":             "Testmodus",
 		"menu.test_mode":        "TESTMODUS – KEIN SPIEL",
 
+		// the handpay's paper and the attendant's PIN (firmware/cabinet/handpay.go)
+		"msg.handpay_printing":      "Beleg der Handauszahlung wird gedruckt",
+		"msg.handpay_waits_printer": "Drucker nicht bereit: die Handauszahlung wartet auf ihren Beleg",
+		"msg.handpay_manual":        "Handauszahlung mit handschriftlichem Formular",
+		"msg.handpay_reprinted":     "Beleg der Handauszahlung nachgedruckt (Duplikat)",
+		"msg.pin_refused":           "Falsche PIN der Aufsicht – abgewiesen und protokolliert",
+		"menu.attendant_pin":        "PIN der Aufsicht",
+		"menu.handpay_printer":      "Handauszahlung – Beleg",
+
 		"msg.door_closed":         "Tür geschlossen",
 		"msg.ticket_refused":      "Ticket abgelehnt",
 		"msg.cashout_unavailable": "Auszahlung derzeit nicht möglich",
@@ -417,6 +435,15 @@ var catalogues = map[string]map[string]string{
 		"menu.handpay":          "Ruční výplata",
 		"menu.test":             "Testovací režim",
 		"menu.test_mode":        "TESTOVACÍ REŽIM – NENÍ HRA",
+
+		// the handpay's paper and the attendant's PIN (firmware/cabinet/handpay.go)
+		"msg.handpay_printing":      "Tiskne se doklad ruční výplaty",
+		"msg.handpay_waits_printer": "Tiskárna není připravena: ruční výplata čeká na doklad",
+		"msg.handpay_manual":        "Ruční výplata s ručně vyplněným formulářem",
+		"msg.handpay_reprinted":     "Doklad ruční výplaty vytištěn znovu (duplikát)",
+		"msg.pin_refused":           "Chybný PIN obsluhy – odmítnuto a zaznamenáno",
+		"menu.attendant_pin":        "PIN obsluhy",
+		"menu.handpay_printer":      "Ruční výplata – doklad",
 
 		"msg.door_closed":         "Dvířka zavřena",
 		"msg.ticket_refused":      "Tiket odmítnut",

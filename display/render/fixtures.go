@@ -316,6 +316,32 @@ func Fixtures(lang string) []Fixture {
 	ac.Credit = 0
 	ac.Lamps = lamps(view.BetMinus, view.BetPlus)
 	add("attract_cz", ac, T0)
+
+	// A handpay waits for its receipt: the printer is out of paper, the
+	// lockup stays and says why; with the key on, the attendant's page
+	// offers the manual form. Before it, the attendant's PIN.
+	hw := ws(view.ModeTilt) // the printer's fault comes before the lockup
+	hw.Lockup = &view.Lockup{Kind: "handpay_win", Amount: 250000}
+	hw.Round = sp.Round
+	hw.Tower = "call"
+	hw.Lamps = lamps()
+	hw.Tilts = []string{"printer: paper out"}
+	hw.Message, hw.MessageAmount = view.MsgHandpayWaitsPrinter, 250000
+	add("lockup_handpay_waits_printer", hw, T0.Add(5*time.Second))
+	hm := ws(view.ModeMenu)
+	hm.Lamps = lamps()
+	hm.Lockup = hw.Lockup
+	hm.Message, hm.MessageAmount = view.MsgHandpayWaitsPrinter, 250000
+	hm.Menu = &view.MenuPage{Title: "menu.handpay_printer", Lines: []string{
+		"€ 2 500.00", "waiting: printer: paper out", "COLLECT: pay with a manual form (logged)",
+		"turn the key back: the receipt prints when the printer is ready"}}
+	add("menu_handpay_printer", hm, T0)
+	hpin := ws(view.ModeMenu)
+	hpin.Lamps = lamps()
+	hpin.Lockup = hw.Lockup
+	hpin.Menu = &view.MenuPage{Title: "menu.attendant_pin", Lines: []string{
+		"€ 2 500.00", "PIN: * * 3 _", "BET -/+: digit · STOP: next digit · COLLECT: start again", "turn the key back: cancel"}}
+	add("menu_attendant_pin", hpin, T0)
 	return out
 }
 

@@ -418,7 +418,7 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 	}
 	r.fields(s)
 	r.hints(s, now)
-	if s.Message != "" {
+	if s.Message != "" && !handpayOnPanel(s) {
 		box := image.Rect(l.Window().Min.X, 838, l.Window().Max.X, 894)
 		r.shade(box, cShade)
 		msg := i18n.T(lang, r.msgKey(s.Message))

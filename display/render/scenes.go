@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/draw"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/polaris-vlt/polaris/display/art"
@@ -294,6 +295,39 @@ func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, no
 	if s.Mode == view.ModeCashout {
 		r.fField.DrawB(r.frame, r.money(s, s.Credit), W/2, box.Min.Y+300, Center, cWhite)
 	}
+	if s.Lockup != nil && s.Mode == view.ModeTilt {
+		// A handpay waits behind the fault (the printer's, most often):
+		// say so, or the attendant sees only the fault.
+		r.handpayLine(s, box, box.Max.Y-80)
+	}
+}
+
+// handpayMessage: the status message is about the handpay's paper.
+func handpayMessage(s *view.Snapshot) bool {
+	return strings.HasPrefix(s.Message, "handpay_") || s.Message == view.MsgPINRefused
+}
+
+// handpayOnPanel: the lockup's or the fault's panel shows the handpay's
+// message, so the status line under it does not repeat it.
+func handpayOnPanel(s *view.Snapshot) bool {
+	return s.Lockup != nil && handpayMessage(s) && (s.Mode == view.ModeLockup || s.Mode == view.ModeTilt)
+}
+
+// handpayLine is the handpay's status under a lockup or a fault: why it
+// waits, or the message of its paper; without one, the lockup's amount.
+func (r *Renderer) handpayLine(s *view.Snapshot, box image.Rectangle, y int) {
+	lang := s.Language
+	msg := i18n.T(lang, "lockup."+s.Lockup.Kind)
+	amount := s.Lockup.Amount
+	if handpayMessage(s) {
+		msg, amount = i18n.T(lang, r.msgKey(s.Message)), s.MessageAmount
+	}
+	r.buf = append(r.buf[:0], msg...)
+	if amount > 0 {
+		r.buf = append(r.buf, ": "...)
+		r.buf = i18n.AppendMoney(r.buf, s.Language, s.Currency, amount)
+	}
+	r.fBody.DrawFit(r.frame, string(r.buf), (box.Min.X+box.Max.X)/2, y, box.Dx()-120, Center, cGold)
 }
 
 var lockupKeys = map[string]string{
@@ -323,6 +357,11 @@ func (r *Renderer) lockup(s *view.Snapshot, now time.Time) {
 	r.fBig.Draw(r.frame, i18n.T(lang, key), W/2, box.Min.Y+50, Center, cGold)
 	r.fHuge.DrawB(r.frame, r.money(s, amount), W/2, box.Min.Y+230, Center, cWhite)
 	r.fBig.Draw(r.frame, i18n.T(lang, "lockup.call"), W/2, box.Min.Y+440, Center, cText)
+	if handpayMessage(s) {
+		// why the handpay waits (the printer), or what its paper did
+		r.fBody.Draw(r.frame, i18n.T(lang, r.msgKey(s.Message)), W/2, box.Min.Y+600, Center, cGold)
+		return
+	}
 	r.fBody.Draw(r.frame, i18n.T(lang, "lockup.form"), W/2, box.Min.Y+600, Center, cDim)
 }
 

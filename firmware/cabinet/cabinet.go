@@ -143,6 +143,7 @@ type condState struct {
 	doors    map[string]bool
 	tilts    map[string]tilt
 	lockups  []ledger.Doc // handpays waiting for the attendant
+	handpay  handpayState // the attendant's side of them: who, the PIN, the paper (handpay.go)
 	keys     map[string]bool
 	linkUp   bool
 	disabled string // reason the central system disabled the cabinet
@@ -368,6 +369,8 @@ func (c *Cabinet) handle(e Event) {
 		c.testPrintedReply(e)
 	case PrinterEvent:
 		c.printerEvent(e.E)
+	case handpayPrinted:
+		c.handpayPrintReply(e)
 	case deviceDone:
 		if e.err != nil {
 			c.cfg.Hooks.Logf("cabinet: %s: %v", e.what, e.err)

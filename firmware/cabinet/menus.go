@@ -32,6 +32,9 @@ func (c *Cabinet) key(name string, on bool) {
 		c.menus.menu = nil
 		c.resetHandpay()
 	}
+	if !on && name == "attendant" {
+		c.handpayKeyOff()
+	}
 	if !on {
 		if !c.cond.keys["attendant"] && !c.cond.keys["technician"] {
 			c.menus.menu, c.menus.recall = nil, nil
@@ -44,11 +47,7 @@ func (c *Cabinet) key(name string, on bool) {
 	switch name {
 	case "attendant":
 		if len(c.cond.lockups) > 0 {
-			if c.transferOffered() {
-				c.offerTransfer()
-				return
-			}
-			c.resetHandpay()
+			c.handpayKey()
 			return
 		}
 	case "technician":
@@ -103,6 +102,9 @@ func (c *Cabinet) menuPress(b view.Button) {
 		if b == view.Start && c.cond.keys["technician"] {
 			c.ramClear()
 		}
+		return
+	}
+	if c.handpayPress(b) {
 		return
 	}
 	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuTest {

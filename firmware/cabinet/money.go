@@ -549,6 +549,7 @@ func (co *cashoutState) ours(job printer.JobID) bool {
 }
 
 func (c *Cabinet) printerEvent(e printer.Event) {
+	c.handpayPrinterEvent(e)
 	co := c.cashOut.voucher
 	switch e := e.(type) {
 	case printer.ValidationPrinted:
@@ -640,7 +641,7 @@ func (c *Cabinet) transferHandpay() {
 		return
 	}
 	d := c.cond.lockups[0]
-	if err := c.led.HandpayToCredit(d.ID, "attendant"); err != nil {
+	if err := c.led.HandpayToCredit(d.ID, c.cond.handpay.who); err != nil {
 		c.ledgerFailed("the handpay transfer", err)
 		return
 	}
@@ -649,51 +650,9 @@ func (c *Cabinet) transferHandpay() {
 	c.refreshLockups()
 }
 
-// resetHandpay is the attendant's key on a lockup: journaled with its
-// amount, then a receipt or the jackpot form is printed (MS-18).
-func (c *Cabinet) resetHandpay() {
-	if len(c.cond.lockups) == 0 {
-		return
-	}
-	d := c.cond.lockups[0]
-	if err := c.led.HandpayPaid(d.ID, "attendant"); err != nil {
-		c.ledgerFailed("the handpay reset", err)
-		return
-	}
-	c.verify("handpay")
-	c.say(view.MsgHandpayPaid, engine.Money(d.Amount))
-	c.refreshLockups()
-	if c.cfg.Printer != nil && c.printerReady() {
-		doc := c.handpayDocument(d)
-		p := c.cfg.Printer
-		c.async(func(ctx context.Context) Event {
-			_, err := p.Print(doc)
-			return deviceDone{what: "handpay receipt", err: err}
-		})
-	}
-}
-
-func (c *Cabinet) handpayDocument(d ledger.Doc) document.Document {
-	now := c.wall()
-	lang := document.Lang(c.cfg.Market.Language)
-	reason := document.HandpayLargeWin
-	switch {
-	case d.Kind == ledger.DocHandpayJackpot && c.docCurrency() == document.CZK:
-		return document.JackpotForm{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Won: now,
-			Amount: d.Amount, Currency: c.docCurrency(), JackpotID: fmt.Sprintf("%s-%d", c.cfg.ID, d.Round), Sequence: uint32(d.ID)}
-	case d.Kind == ledger.DocHandpayJackpot:
-		// MS-18's form is the Czech one, in CZK; a market in another
-		// currency (demo) gets the receipt, reason jackpot.
-		reason = document.HandpayJackpot
-	case d.Kind == ledger.DocHandpayCancel:
-		reason = document.HandpayCancelCredit
-	}
-	return document.HandpayReceipt{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Paid: now,
-		Amount: d.Amount, Currency: c.docCurrency(), Sequence: uint32(d.ID), Reason: reason, Attendant: "key"}
-}
-
 func (c *Cabinet) tickMoney(now time.Time) {
 	c.tickReprint(now)
+	c.tickHandpay(now)
 	if !c.moneyIn.reconcileAt.IsZero() && !now.Before(c.moneyIn.reconcileAt) {
 		c.moneyIn.reconcileAt = time.Time{}
 		c.reconcileEscrow()

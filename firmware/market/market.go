@@ -102,6 +102,11 @@ type Profile struct {
 	// Info is what the player's information pages say that differs by
 	// market; InfoDefault without an [info] table.
 	Info *Info `toml:"info"`
+	// AttendantID is how the attendant paying a handpay is identified:
+	// AttendantKey (the default) or AttendantPIN; Attendants are the
+	// staff and their hashed PINs (attendant.go).
+	AttendantID string      `toml:"attendant_id"`
+	Attendants  []Attendant `toml:"attendants"`
 }
 
 // Info is the market's wording on the player's information pages.
@@ -242,6 +247,9 @@ func (p *Profile) check() error {
 	}
 	if p.Info.MinAge < 18 {
 		return fmt.Errorf("info: min_age %d is below 18", p.Info.MinAge)
+	}
+	if err := p.checkAttendants(); err != nil {
+		return err
 	}
 	if p.Timers.MinRoundMs < 0 || p.Timers.VoucherExpiryDays <= 0 {
 		return fmt.Errorf("timers: min_round_ms %d must be ≥ 0 and voucher_expiry_days %d > 0", p.Timers.MinRoundMs, p.Timers.VoucherExpiryDays)

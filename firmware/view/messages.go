@@ -19,6 +19,16 @@ const (
 	MsgBlocked = "blocked_"
 )
 
+// The handpay's paper: printing, waiting for the printer (the lockup
+// stays), paid with a manual form, reprinted; a wrong attendant PIN.
+const (
+	MsgHandpayPrinting     = "handpay_printing"
+	MsgHandpayWaitsPrinter = "handpay_waits_printer"
+	MsgHandpayManual       = "handpay_manual"
+	MsgHandpayReprinted    = "handpay_reprinted"
+	MsgPINRefused          = "pin_refused"
+)
+
 // BlockReasons are why play, cash-out and money in may be blocked.
 var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled"}
 
@@ -26,7 +36,8 @@ var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "
 func Messages() []string {
 	ms := []string{MsgMenuRefused, MsgDoorClosed, MsgRAMCleared, MsgTicketRefused, MsgTakeTicket,
 		MsgCashoutUnavailable, MsgCashoutDone, MsgHandpayPaid, MsgHandpayCredited, MsgInsufficientCredit,
-		MsgRoundRefused, MsgRiskUnavailable}
+		MsgRoundRefused, MsgRiskUnavailable,
+		MsgHandpayPrinting, MsgHandpayWaitsPrinter, MsgHandpayManual, MsgHandpayReprinted, MsgPINRefused}
 	for _, r := range BlockReasons {
 		ms = append(ms, MsgBlocked+r)
 	}

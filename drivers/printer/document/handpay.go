@@ -36,7 +36,25 @@ type HandpayReceipt struct {
 	Currency  Currency
 	Sequence  uint32
 	Reason    HandpayReason
-	Attendant string // attendant card or key id
+	Attendant string // the attendant's id (card or PIN), or the key
+	Duplicate bool   // a reprint from the attendant's menu
+}
+
+func (h HandpayReceipt) title() string { return titled(h.Lang, "handpay.title", h.Duplicate) }
+
+// titled is a document's title, marked on a reprint.
+func titled(l Lang, key string, duplicate bool) string {
+	if duplicate {
+		return label(l, key) + " - " + label(l, "duplicate")
+	}
+	return label(l, key)
+}
+
+func duplicateField(l Lang, duplicate bool) Field {
+	if duplicate {
+		return Field{FDuplicate, label(l, "duplicate")}
+	}
+	return Field{FDuplicate, ""}
 }
 
 func (h HandpayReceipt) Kind() Kind               { return KindHandpay }
@@ -72,7 +90,8 @@ func (h HandpayReceipt) Validate() error {
 func (h HandpayReceipt) Fields() []Field {
 	w, _ := Words(h.Lang, h.Amount, h.Currency)
 	return []Field{
-		{FTitle, label(h.Lang, "handpay.title")},
+		{FTitle, h.title()},
+		duplicateField(h.Lang, h.Duplicate),
 		{FSite, h.Site},
 		{FSiteID, h.SiteID},
 		{FMachine, h.Machine},
@@ -99,7 +118,7 @@ func (h HandpayReceipt) Layout() []Block {
 	l := h.Lang
 	w, _ := Words(l, h.Amount, h.Currency)
 	return []Block{
-		{Kind: BlockText, Text: label(l, "handpay.title"), Align: Center, Large: true},
+		{Kind: BlockText, Text: h.title(), Align: Center, Large: true},
 		{Kind: BlockText, Text: h.Site, Align: Center, Bold: true},
 		{Kind: BlockText, Text: label(l, "site") + " " + h.SiteID + "   " + label(l, "machine") + " " + h.Machine, Align: Center},
 		{Kind: BlockRule},

@@ -24,6 +24,8 @@ type JackpotForm struct {
 	Currency  Currency
 	JackpotID string // the central system's id of the hit
 	Sequence  uint32
+	Attendant string // the attendant who printed it for the winner (optional)
+	Duplicate bool   // a reprint from the attendant's menu
 }
 
 func (j JackpotForm) Kind() Kind               { return KindJackpotForm }
@@ -41,6 +43,11 @@ func (j JackpotForm) Validate() error {
 	}
 	for _, c := range []struct{ n, v string }{{"site", j.Site}, {"site id", j.SiteID}, {"machine", j.Machine}, {"jackpot id", j.JackpotID}} {
 		if err := needText(c.n, c.v, 40); err != nil {
+			return err
+		}
+	}
+	if j.Attendant != "" {
+		if err := needText("attendant", j.Attendant, 40); err != nil {
 			return err
 		}
 	}
@@ -63,7 +70,9 @@ func (j JackpotForm) terms() string {
 func (j JackpotForm) Fields() []Field {
 	w, _ := Words(j.Lang, j.Amount, j.Currency)
 	return []Field{
-		{FTitle, label(j.Lang, "jackpot.title")},
+		{FTitle, titled(j.Lang, "jackpot.title", j.Duplicate)},
+		duplicateField(j.Lang, j.Duplicate),
+		{FAttendant, j.Attendant},
 		{FSite, j.Site},
 		{FSiteID, j.SiteID},
 		{FMachine, j.Machine},
@@ -87,7 +96,7 @@ func (j JackpotForm) Layout() []Block {
 	w, _ := Words(l, j.Amount, j.Currency)
 	sig := func(k string) Block { return Block{Kind: BlockSignature, Text: label(l, k)} }
 	return []Block{
-		{Kind: BlockText, Text: label(l, "jackpot.title"), Align: Center, Bold: true},
+		{Kind: BlockText, Text: titled(l, "jackpot.title", j.Duplicate), Align: Center, Bold: true},
 		{Kind: BlockText, Text: j.Site, Align: Center, Bold: true},
 		{Kind: BlockText, Text: label(l, "site") + " " + j.SiteID + "   " + label(l, "machine") + " " + j.Machine, Align: Center},
 		{Kind: BlockRule},
@@ -100,8 +109,18 @@ func (j JackpotForm) Layout() []Block {
 		{Kind: BlockText, Text: label(l, "winner"), Bold: true},
 		sig("f.name"), sig("f.birth"), sig("f.idno"), sig("f.address"), sig("f.signature"),
 		{Kind: BlockText, Text: label(l, "staff"), Bold: true},
+		j.attendantLine(),
 		sig("f.staffname"), sig("f.paiddate"), sig("f.signature"),
 		{Kind: BlockRule},
 		{Kind: BlockText, Text: label(l, "jackpot.notice"), Align: Center, Bold: true},
 	}
+}
+
+// attendantLine names the attendant who printed the form; without one the
+// staff fill in their name by hand below.
+func (j JackpotForm) attendantLine() Block {
+	if j.Attendant == "" {
+		return Block{Kind: BlockRule}
+	}
+	return Block{Kind: BlockText, Text: label(j.Lang, "attendant") + ": " + j.Attendant}
 }

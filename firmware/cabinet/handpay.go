@@ -1,0 +1,398 @@
+package cabinet
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// A handpay (large win, cancel-credit, jackpot) is paid in three steps:
+// the attendant's key, then who the attendant is (the market's
+// attendant_id: the key alone, or a PIN on the deck), then the receipt or
+// MS-18's jackpot form. The lockup ends, and the ledger counts the
+// handpay, only when that paper has printed, or when the attendant
+// chose a manual form instead (logged with who and why). A printer that
+// is not ready keeps the lockup and says so; when it is back the paper
+// prints and the handpay completes.
+
+// Menu titles of the handpay pages (display catalogues: "menu." keys).
+const (
+	menuAttendantPIN  = "menu.attendant_pin"
+	menuHandpayWaits  = "menu.handpay_printer"
+	pinTriesPerKeyOn  = 3 // wrong PINs before the key must be turned back
+	handpayRetryAfter = time.Second
+)
+
+// handpayState is the attendant's side of the lockups.
+type handpayState struct {
+	who   string        // the attendant identified while the key is on ("" : nobody yet)
+	pin   *pinEntry     // a PIN being entered, nil otherwise
+	wrong int           // wrong PINs since the key turned on
+	print *handpayPrint // the first lockup's paper, authorised by an attendant
+}
+
+// pinEntry is a PIN entered on the deck: Bet−/Bet+ choose the digit, Stop
+// takes it, Collect starts again. The digits taken are shown as "*".
+type pinEntry struct {
+	digits []byte
+	cur    byte
+}
+
+// handpayPrint is a lockup's receipt or form: waiting for the printer
+// (sent false) or sent as job (0 until the printer names it).
+type handpayPrint struct {
+	doc     ledger.Doc
+	who     string
+	sent    bool
+	job     printer.JobID
+	retryAt time.Time
+	why     string // why it waits: the printer's fault, shown and logged with a manual form
+}
+
+// handpayPrinted is the printer's answer to a handpay receipt or form.
+type handpayPrinted struct {
+	doc       uint64
+	job       printer.JobID
+	err       error
+	duplicate bool
+}
+
+func (handpayPrinted) event() {}
+
+// handpayKey: the attendant's key turned on a lockup.
+func (c *Cabinet) handpayKey() {
+	if c.cond.handpay.print != nil {
+		c.showHandpayWaits() // already authorised: the printer decides
+		return
+	}
+	if c.cfg.Market.AttendantID != market.AttendantPIN {
+		c.cond.handpay.who = market.AttendantKey
+	}
+	if c.cond.handpay.who == "" {
+		if c.cond.handpay.wrong >= pinTriesPerKeyOn {
+			c.say(view.MsgPINRefused, 0)
+			return
+		}
+		c.cond.handpay.pin = &pinEntry{}
+		c.showPIN()
+		return
+	}
+	c.attendantKnown()
+}
+
+// handpayKeyOff: the key turned back; who the attendant was is forgotten,
+// a paper already authorised still prints when the printer is ready.
+func (c *Cabinet) handpayKeyOff() {
+	c.cond.handpay.who, c.cond.handpay.pin, c.cond.handpay.wrong = "", nil, 0
+	if c.menus.menu != nil && (c.menus.menu.Title == menuAttendantPIN || c.menus.menu.Title == menuHandpayWaits) {
+		c.menus.menu = nil
+	}
+}
+
+// attendantKnown: the market's transfer choice, or straight to the paper.
+func (c *Cabinet) attendantKnown() {
+	if c.transferOffered() {
+		c.offerTransfer()
+		return
+	}
+	c.menus.menu = nil
+	c.resetHandpay()
+}
+
+// handpayPress is a deck button on a handpay page; false: not one.
+func (c *Cabinet) handpayPress(b view.Button) bool {
+	switch {
+	case c.cond.handpay.pin != nil && c.menus.menu != nil && c.menus.menu.Title == menuAttendantPIN:
+		c.pinPress(b)
+		return true
+	case c.cond.handpay.print != nil && c.menus.menu != nil && c.menus.menu.Title == menuHandpayWaits:
+		if b == view.Collect && !c.cond.handpay.print.sent {
+			c.manualForm()
+		}
+		return true
+	case b == view.Collect && c.cond.keys["attendant"] && len(c.cond.lockups) == 0 && c.menus.menu != nil:
+		c.reprintHandpay()
+		return true
+	}
+	return false
+}
+
+func (c *Cabinet) pinPress(b view.Button) {
+	p := c.cond.handpay.pin
+	switch b {
+	case view.BetPlus:
+		p.cur = (p.cur + 1) % 10
+	case view.BetMinus:
+		p.cur = (p.cur + 9) % 10
+	case view.Collect:
+		p.digits, p.cur = p.digits[:0], 0
+	case view.Stop:
+		p.digits = append(p.digits, '0'+p.cur)
+		p.cur = 0
+		if len(p.digits) == market.PINLen {
+			c.checkPIN(string(p.digits))
+			return
+		}
+	default:
+		return
+	}
+	c.showPIN()
+}
+
+// checkPIN identifies the attendant, or refuses the PIN and logs it (the
+// PIN itself is never logged).
+func (c *Cabinet) checkPIN(pin string) {
+	c.cond.handpay.pin = nil
+	a, ok := c.cfg.Market.AttendantByPIN(pin)
+	if !ok {
+		c.cond.handpay.wrong++
+		c.logEvent("attendant_pin_refused", "attendant", fmt.Sprintf("wrong PIN (%d of %d)", c.cond.handpay.wrong, pinTriesPerKeyOn), 0)
+		c.say(view.MsgPINRefused, 0)
+		if c.cond.handpay.wrong < pinTriesPerKeyOn {
+			c.cond.handpay.pin = &pinEntry{}
+			c.showPIN()
+		} else {
+			c.menus.menu = nil
+		}
+		return
+	}
+	c.cond.handpay.who = a.ID
+	c.logEvent("attendant_identified", a.ID, "PIN", 0)
+	c.attendantKnown()
+}
+
+func (c *Cabinet) showPIN() {
+	p := c.cond.handpay.pin
+	shown := strings.Repeat("* ", len(p.digits)) + string('0'+p.cur) + strings.Repeat(" _", market.PINLen-len(p.digits)-1)
+	c.menus.menu = &view.MenuPage{Title: menuAttendantPIN, Lines: []string{
+		c.money(c.cond.lockups[0].Amount),
+		"PIN: " + shown,
+		"BET -/+: digit · STOP: next digit · COLLECT: start again",
+		"turn the key back: cancel"}}
+}
+
+// resetHandpay pays the first lockup by hand: the attendant is known; the
+// receipt or the jackpot form is printed, and the handpay is journaled
+// when it has (MS-18).
+func (c *Cabinet) resetHandpay() {
+	if len(c.cond.lockups) == 0 || c.cond.handpay.print != nil {
+		return
+	}
+	who := c.cond.handpay.who
+	if who == "" {
+		who = market.AttendantKey
+	}
+	c.cond.handpay.print = &handpayPrint{doc: c.cond.lockups[0], who: who}
+	c.tryHandpayPrint()
+}
+
+// tryHandpayPrint sends the paper if the printer is ready; otherwise the
+// lockup waits and the screen says why.
+func (c *Cabinet) tryHandpayPrint() {
+	hp := c.cond.handpay.print
+	if hp == nil || hp.sent {
+		return
+	}
+	if why := c.printerNotReady(); why != "" {
+		if hp.why != why {
+			hp.why = why
+			c.logEvent("handpay_waits_printer", hp.who, why, engine.Money(hp.doc.Amount))
+		}
+		c.say(view.MsgHandpayWaitsPrinter, engine.Money(hp.doc.Amount))
+		if c.cond.keys["attendant"] {
+			c.showHandpayWaits()
+		}
+		return
+	}
+	hp.sent, hp.job = true, 0
+	c.say(view.MsgHandpayPrinting, engine.Money(hp.doc.Amount))
+	if c.menus.menu != nil && c.menus.menu.Title == menuHandpayWaits {
+		c.menus.menu = nil
+	}
+	doc, p, id := c.handpayDocument(hp.doc, hp.who, c.wall(), false), c.cfg.Printer, hp.doc.ID
+	c.async(func(ctx context.Context) Event {
+		job, err := p.Print(doc)
+		return handpayPrinted{doc: id, job: job, err: err}
+	})
+}
+
+// printerNotReady says why the printer cannot print now, or "".
+func (c *Cabinet) printerNotReady() string {
+	if c.cfg.Printer == nil {
+		return "no printer"
+	}
+	for f, on := range c.cashOut.printerFaults {
+		if on && f.Blocking() {
+			return "printer: " + f.String()
+		}
+	}
+	if c.cashOut.ticketInChute {
+		return "printer: a ticket waits in the chute"
+	}
+	return ""
+}
+
+func (c *Cabinet) showHandpayWaits() {
+	hp := c.cond.handpay.print
+	lines := []string{c.money(hp.doc.Amount), "printing the receipt"}
+	if !hp.sent {
+		lines = []string{c.money(hp.doc.Amount), "waiting: " + hp.why,
+			"COLLECT: pay with a manual form (logged)",
+			"turn the key back: the receipt prints when the printer is ready"}
+	}
+	c.menus.menu = &view.MenuPage{Title: menuHandpayWaits, Lines: lines}
+}
+
+// handpayPrintReply: Print refused the job (nothing printed: the lockup
+// waits again) or named its job.
+func (c *Cabinet) handpayPrintReply(e handpayPrinted) {
+	if e.duplicate {
+		if e.err != nil {
+			c.cfg.Hooks.Logf("cabinet: handpay reprint: %v", e.err)
+			c.say(view.MsgHandpayWaitsPrinter, 0)
+		}
+		return
+	}
+	hp := c.cond.handpay.print
+	if hp == nil || hp.doc.ID != e.doc || !hp.sent {
+		return
+	}
+	if e.err != nil {
+		c.handpayNotPrinted(e.err.Error())
+		return
+	}
+	if hp.job == 0 {
+		hp.job = e.job
+	}
+}
+
+// handpayNotPrinted: the paper did not print; the lockup waits for the
+// printer, retried after a pause.
+func (c *Cabinet) handpayNotPrinted(why string) {
+	hp := c.cond.handpay.print
+	hp.sent, hp.job, hp.retryAt = false, 0, c.now().Add(handpayRetryAfter)
+	c.cfg.Hooks.Logf("cabinet: handpay %d not printed: %s", hp.doc.ID, why)
+	hp.why = "printer: " + why
+	c.say(view.MsgHandpayWaitsPrinter, engine.Money(hp.doc.Amount))
+}
+
+// handpayPrinterEvent follows the handpay's job. Only one job is ever in
+// flight: an event may name it before Print has returned.
+func (c *Cabinet) handpayPrinterEvent(e printer.Event) {
+	hp := c.cond.handpay.print
+	if hp == nil || !hp.sent {
+		return
+	}
+	ours := func(j printer.JobID) bool {
+		if hp.job == 0 {
+			hp.job = j
+		}
+		return hp.job == j
+	}
+	switch e := e.(type) {
+	case printer.PrintComplete:
+		if ours(e.Job) {
+			c.handpayPaid(hp.who, "")
+		}
+	case printer.PrintFailed:
+		if ours(e.Job) {
+			c.handpayNotPrinted(e.Reason)
+		}
+	}
+}
+
+// tickHandpay prints a waiting receipt once the printer is back.
+func (c *Cabinet) tickHandpay(now time.Time) {
+	hp := c.cond.handpay.print
+	if hp == nil || hp.sent || now.Before(hp.retryAt) {
+		return
+	}
+	if len(c.cond.lockups) == 0 || c.cond.lockups[0].ID != hp.doc.ID {
+		c.cond.handpay.print = nil // cleared with the memory (RAM clear)
+		return
+	}
+	if why := c.printerNotReady(); why == "" || why != hp.why {
+		c.tryHandpayPrint() // prints, or says the new reason
+	}
+}
+
+// manualForm: the attendant pays the waiting lockup with a hand-written
+// form; logged with who and why before the handpay is journaled.
+func (c *Cabinet) manualForm() {
+	hp := c.cond.handpay.print
+	why := hp.why
+	if why == "" {
+		why = "printer not ready"
+	}
+	c.logEvent("handpay_manual_form", hp.who, fmt.Sprintf("%s %d: %s", hp.doc.Kind, hp.doc.ID, why), engine.Money(hp.doc.Amount))
+	c.menus.menu = nil
+	c.handpayPaid(hp.who, "manual form")
+}
+
+// handpayPaid journals the handpay the paper (or the manual form) proves.
+func (c *Cabinet) handpayPaid(who, how string) {
+	d := c.cond.handpay.print.doc
+	c.cond.handpay.print = nil
+	if err := c.led.HandpayPaid(d.ID, who); err != nil {
+		c.ledgerFailed("the handpay reset", err)
+		return
+	}
+	c.verify("handpay")
+	msg := view.MsgHandpayPaid
+	if how != "" {
+		msg = view.MsgHandpayManual
+	}
+	c.say(msg, engine.Money(d.Amount))
+	c.refreshLockups()
+	if len(c.cond.lockups) > 0 && c.cond.keys["attendant"] && c.cond.handpay.who != "" {
+		c.attendantKnown() // the next lockup, by the same attendant
+	}
+}
+
+// reprintHandpay prints the last paid handpay's paper again, marked
+// DUPLICATE, from the attendant's menu; logged, no meter moves.
+func (c *Cabinet) reprintHandpay() {
+	for _, r := range c.led.PaidHandpays() {
+		if why := c.printerNotReady(); why != "" {
+			c.say(view.MsgHandpayWaitsPrinter, engine.Money(r.Amount))
+			return
+		}
+		c.logEvent("handpay_reprint", "attendant", fmt.Sprintf("%s %d duplicate", r.Kind, r.ID), engine.Money(r.Amount))
+		doc, p := c.handpayDocument(r.Doc, r.By, r.Done, true), c.cfg.Printer
+		c.async(func(ctx context.Context) Event {
+			_, err := p.Print(doc)
+			return handpayPrinted{doc: r.ID, err: err, duplicate: true}
+		})
+		c.say(view.MsgHandpayReprinted, engine.Money(r.Amount))
+		return
+	}
+}
+
+// handpayDocument is the paper of a handpay paid at by who: MS-18's form
+// for a CZK jackpot, otherwise the handpay receipt.
+func (c *Cabinet) handpayDocument(d ledger.Doc, who string, at time.Time, duplicate bool) document.Document {
+	lang := document.Lang(c.cfg.Market.Language)
+	reason := document.HandpayLargeWin
+	switch {
+	case d.Kind == ledger.DocHandpayJackpot && c.docCurrency() == document.CZK:
+		return document.JackpotForm{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Won: at,
+			Amount: d.Amount, Currency: c.docCurrency(), JackpotID: fmt.Sprintf("%s-%d", c.cfg.ID, d.Round), Sequence: uint32(d.ID),
+			Attendant: who, Duplicate: duplicate}
+	case d.Kind == ledger.DocHandpayJackpot:
+		// MS-18's form is the Czech one, in CZK; a market in another
+		// currency (demo) gets the receipt, reason jackpot.
+		reason = document.HandpayJackpot
+	case d.Kind == ledger.DocHandpayCancel:
+		reason = document.HandpayCancelCredit
+	}
+	return document.HandpayReceipt{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Paid: at,
+		Amount: d.Amount, Currency: c.docCurrency(), Sequence: uint32(d.ID), Reason: reason, Attendant: who, Duplicate: duplicate}
+}
