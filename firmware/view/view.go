@@ -126,7 +126,7 @@ const MenuLines = 32
 // MenuPage is a page of the technician or attendant menu.
 type MenuPage struct {
 	Title string
-	Lines []string
+	Lines []MenuLine
 	// Recall is set on a game recall page (check 11): the display draws
 	// the game's symbols and amounts from it, in the player's language.
 	Recall *Recall
