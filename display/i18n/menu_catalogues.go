@@ -7,7 +7,7 @@ import "maps"
 // its arguments and tabs between its columns.
 var menuCatalogues = map[string]map[string]string{
 	"en": {
-		"hint.info": "INFO", "menu.text": "{0}", "menu.yes": "yes", "menu.no": "no", "menu.unknown": "unknown",
+		"hint.info": "INFO", "tilt.acceptor": "Note acceptor:", "tilt.printer": "Printer:", "tilt.storage": "Storage:", "tilt.game": "Game:", "tilt.central_round": "Central round:", "tilt.central_refused": "Central system refused:", "tilt.outcome": "Outcome:", "tilt.ledger": "Ledger:", "tilt.test": "Test mode:", "tilt.voucher": "Voucher:", "tilt.self_test": "Self-test:", "tilt.software_changed": "Software changed:", "tilt.software": "Software check:", "menu.text": "{0}", "menu.yes": "yes", "menu.no": "no", "menu.unknown": "unknown",
 		"menu.ram_clear.start":        "START: clear the critical memory (logged); credit and meters start again from zero",
 		"menu.software_changed.start": "START: accept the software now running (logged); turn the key back to leave it locked",
 		"menu.meter":                  "{0}\t{1}",
@@ -57,7 +57,7 @@ var menuCatalogues = map[string]map[string]string{
 		"menu.test_mode.note":       "  note {0}", "menu.test_mode.note_unknown": "  note of unknown value {0}", "menu.test_mode.ticket": "  ticket {0}",
 		"menu.test_mode.printer": "Printer: COLLECT prints a test ticket (not valid). Printed: {0}, last: {1}",
 		"menu.test_mode.refused": "refused", "menu.test_mode.leave": "No meter and no credit changes. Turn the key back to leave.",
-		"menu.handpay.amount": "{0}", "menu.handpay.start": "START: transfer to the credit meter",
+		"menu.handpay.amount": "Win to pay\t{0}", "menu.handpay.start": "START: transfer to the credit meter",
 		"menu.handpay.key": "Turn the key back: paid by hand (receipt)",
 		"menu.recall.game": "#{0} {1} {2}\tbet {3}, win {4}\tcredit {5} → {6}",
 		"menu.recall.paid": "Paid {0}, handpay {1}, jackpot {2}, cash-out {3}",
@@ -66,7 +66,7 @@ var menuCatalogues = map[string]map[string]string{
 		"step.base": "base spin", "step.free_spin": "free spin", "step.lock_spin": "Lock & Spin", "step.bonus_win": "bonus win",
 	},
 	"de": {
-		"hint.info": "INFO", "menu.text": "{0}", "menu.yes": "ja", "menu.no": "nein", "menu.unknown": "unbekannt",
+		"hint.info": "INFO", "tilt.acceptor": "Banknotenprüfer:", "tilt.printer": "Drucker:", "tilt.storage": "Speicher:", "tilt.game": "Spiel:", "tilt.central_round": "Zentrales Spiel:", "tilt.central_refused": "Zentrale abgelehnt:", "tilt.outcome": "Ergebnis:", "tilt.ledger": "Journal:", "tilt.test": "Testmodus:", "tilt.voucher": "Beleg:", "tilt.self_test": "Selbsttest:", "tilt.software_changed": "Software geändert:", "tilt.software": "Softwareprüfung:", "menu.text": "{0}", "menu.yes": "ja", "menu.no": "nein", "menu.unknown": "unbekannt",
 		"menu.ram_clear.start":        "START: kritischen Speicher löschen (protokolliert); Guthaben und Zähler beginnen bei null",
 		"menu.software_changed.start": "START: laufende Software übernehmen (protokolliert); Schlüssel zurück: gesperrt lassen",
 		"menu.meter":                  "{0}\t{1}",
@@ -116,7 +116,7 @@ var menuCatalogues = map[string]map[string]string{
 		"menu.test_mode.note":       "  Banknote {0}", "menu.test_mode.note_unknown": "  Banknote unbekannten Werts {0}", "menu.test_mode.ticket": "  Ticket {0}",
 		"menu.test_mode.printer": "Drucker: AUSZAHLEN druckt ein Testticket (ungültig). Gedruckt: {0}, zuletzt: {1}",
 		"menu.test_mode.refused": "abgelehnt", "menu.test_mode.leave": "Zähler und Guthaben bleiben unverändert. Schlüssel zurückdrehen zum Verlassen.",
-		"menu.handpay.amount": "{0}", "menu.handpay.start": "START: aufs Guthaben übertragen",
+		"menu.handpay.amount": "Auszuzahlender Gewinn\t{0}", "menu.handpay.start": "START: aufs Guthaben übertragen",
 		"menu.handpay.key": "Schlüssel zurückdrehen: Handauszahlung (Beleg)",
 		"menu.recall.game": "Nr. {0} {1} {2}\tEinsatz {3}, Gewinn {4}\tGuthaben {5} → {6}",
 		"menu.recall.paid": "Bezahlt {0}, Handauszahlung {1}, Jackpot {2}, Auszahlung {3}",
@@ -125,7 +125,7 @@ var menuCatalogues = map[string]map[string]string{
 		"step.base": "Grundspiel", "step.free_spin": "Freispiel", "step.lock_spin": "Lock & Spin", "step.bonus_win": "Bonusgewinn",
 	},
 	"cs": {
-		"hint.info": "INFO", "menu.text": "{0}", "menu.yes": "ano", "menu.no": "ne", "menu.unknown": "neznámé",
+		"hint.info": "INFO", "tilt.acceptor": "Validátor:", "tilt.printer": "Tiskárna:", "tilt.storage": "Úložiště:", "tilt.game": "Hra:", "tilt.central_round": "Hra u centrály:", "tilt.central_refused": "Centrála odmítla:", "tilt.outcome": "Výsledek:", "tilt.ledger": "Deník:", "tilt.test": "Testovací režim:", "tilt.voucher": "Poukaz:", "tilt.self_test": "Autotest:", "tilt.software_changed": "Software změněn:", "tilt.software": "Kontrola softwaru:", "menu.text": "{0}", "menu.yes": "ano", "menu.no": "ne", "menu.unknown": "neznámé",
 		"menu.ram_clear.start":        "START: vymazat kritickou paměť (zaznamená se); kredit a počítadla začnou od nuly",
 		"menu.software_changed.start": "START: přijmout běžící software (zaznamená se); otočením klíče zpět zůstane zamčeno",
 		"menu.meter":                  "{0}\t{1}",
@@ -175,7 +175,7 @@ var menuCatalogues = map[string]map[string]string{
 		"menu.test_mode.note":       "  bankovka {0}", "menu.test_mode.note_unknown": "  bankovka neznámé hodnoty {0}", "menu.test_mode.ticket": "  tiket {0}",
 		"menu.test_mode.printer": "Tiskárna: VÝPLATA vytiskne zkušební tiket (neplatný). Vytištěno: {0}, naposledy: {1}",
 		"menu.test_mode.refused": "odmítnuto", "menu.test_mode.leave": "Počítadla ani kredit se nemění. Otočením klíče zpět odejdete.",
-		"menu.handpay.amount": "{0}", "menu.handpay.start": "START: převést na kredit",
+		"menu.handpay.amount": "Výhra k výplatě\t{0}", "menu.handpay.start": "START: převést na kredit",
 		"menu.handpay.key": "Otočte klíč zpět: ruční výplata (doklad)",
 		"menu.recall.game": "č. {0} {1} {2}\tsázka {3}, výhra {4}\tkredit {5} → {6}",
 		"menu.recall.paid": "Vyplaceno {0}, ručně {1}, jackpot {2}, výplata {3}",

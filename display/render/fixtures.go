@@ -231,6 +231,7 @@ func Fixtures(lang string) []Fixture {
 
 	tl := ws(view.ModeTilt)
 	tl.Tilts = []string{"acceptor: acceptor jam", "printer: paper out"}
+	tl.TiltKinds = []string{"acceptor", "printer"}
 	tl.Tower = "tilt"
 	tl.Lamps = lamps()
 	add("tilt", tl, T0)

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"image/draw"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/polaris-vlt/polaris/display/art"
@@ -288,6 +289,16 @@ func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, no
 		text := reason
 		if k, ok := doorKeys[reason]; ok && s.Mode == view.ModeDoorOpen {
 			text = i18n.T(lang, k)
+		}
+		if s.Mode != view.ModeDoorOpen && i < len(s.TiltKinds) && len(s.TiltKinds) == len(reasons) {
+			// The kind in the screen's language, then the firmware's
+			// detail, without the kind it may repeat ("printer: …").
+			label := i18n.T(lang, "tilt."+s.TiltKinds[i])
+			w := r.fBody.Draw(r.frame, label, box.Min.X+60, y, Left, cGold)
+			text = strings.TrimPrefix(reason, s.TiltKinds[i]+": ")
+			r.fBody.DrawFit(r.frame, text, box.Min.X+60+w+24, y, box.Dx()-144-w, Left, cText)
+			y += 46
+			continue
 		}
 		r.fBody.DrawFit(r.frame, text, box.Min.X+60, y, box.Dx()-120, Left, cGold)
 		y += 46

@@ -1,6 +1,9 @@
 package cabinet
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -158,4 +161,44 @@ func TestMetersFormatted(t *testing.T) {
 func fmtMoney(m *market.Profile, stake engine.Money) string {
 	cur := view.Currency{Code: m.Currency.Code, MinorUnits: m.Currency.MinorUnits, Symbol: m.Currency.Symbol}
 	return string(i18n.AppendMoney(nil, "en", cur, stake))
+}
+
+// TestEveryTiltKindNamed: every kind of tilt the cabinet sets (read from
+// its source, so a new one is caught) has a name in every catalogue: the
+// tilt screen names it in the screen's language.
+func TestEveryTiltKindNamed(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := regexp.MustCompile(`setTilt\(("([a-z_]+)"|(tilt[A-Za-z]+))`)
+	consts := map[string]string{tiltVoucher: tiltVoucher, "tiltVoucher": tiltVoucher, "tiltSelfTest": tiltSelfTest,
+		"tiltSoftwareChanged": tiltSoftwareChanged}
+	kinds := map[string]bool{"software": true} // the verification failure at start (snapshot)
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range call.FindAllStringSubmatch(string(b), -1) {
+			if m[2] != "" {
+				kinds[m[2]] = true
+			} else if k, ok := consts[m[3]]; ok {
+				kinds[k] = true
+			} else {
+				t.Errorf("%s: setTilt with %s: add the constant to this test", f, m[3])
+			}
+		}
+	}
+	if len(kinds) < 10 {
+		t.Fatalf("only %d tilt kinds found: %v", len(kinds), kinds)
+	}
+	for k := range kinds {
+		if !i18n.Has("tilt." + k) {
+			t.Errorf("tilt kind %q has no name in every catalogue", k)
+		}
+	}
 }
