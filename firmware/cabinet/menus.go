@@ -209,8 +209,6 @@ func (c *Cabinet) showMenu() {
 	c.menus.menu = p
 }
 
-func (s pageSource) money(v int64) string { return formatMoney(s.market.Currency, v) }
-
 func (c *Cabinet) money(v int64) string { return formatMoney(c.cfg.Market.Currency, v) }
 
 // formatMoney writes v minor units of cur as the menus and logs show it.
