@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
@@ -200,5 +201,40 @@ func TestEveryTiltKindNamed(t *testing.T) {
 		if !i18n.Has("tilt." + k) {
 			t.Errorf("tilt kind %q has no name in every catalogue", k)
 		}
+	}
+}
+
+// TestConfigPageShowsTheLoggedVolume: the technician sets the volume; the
+// configuration page shows it as set by the technician, and the change is
+// in the event log with its old and new value.
+func TestConfigPageShowsTheLoggedVolume(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.until("audit page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
+	if err := r.cab.SetVolume(35); err != nil {
+		t.Fatal(err)
+	}
+	for s := r.until("menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil }); s.Menu.Title != "menu.config"; {
+		title := s.Menu.Title
+		r.press(view.BetPlus)
+		s = r.until("next page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title != title })
+		if s.Menu.Page == s.Menu.Pages {
+			t.Fatalf("no configuration page; last %s", s.Menu.Title)
+		}
+		if s.Menu.Title == "menu.config" {
+			text := strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n")
+			if !strings.Contains(text, "Volume 35 of 100") || !strings.Contains(text, "set by the technician (logged)") {
+				t.Fatalf("configuration page:\n%s", text)
+			}
+			break
+		}
+	}
+	logged := false
+	for _, e := range r.led.Events(50) {
+		logged = logged || e.Kind == string(ledger.EventConfigChange) && e.Source == "technician" && strings.HasSuffix(e.Text, "-> 35")
+	}
+	if !logged {
+		t.Fatal("the volume change is not in the event log")
 	}
 }
