@@ -231,6 +231,7 @@ func Fixtures(lang string) []Fixture {
 
 	tl := ws(view.ModeTilt)
 	tl.Tilts = []string{"acceptor: acceptor jam", "printer: paper out"}
+	tl.TiltKinds = []string{"acceptor", "printer"}
 	tl.Tower = "tilt"
 	tl.Lamps = lamps()
 	add("tilt", tl, T0)
@@ -251,10 +252,21 @@ func Fixtures(lang string) []Fixture {
 	add("ram_error", ram, T0)
 
 	mn := ws(view.ModeMenu)
-	mn.Menu = &view.MenuPage{Title: "menu.meters", Lines: []string{
-		"coin_in                            125000", "coin_out                            98000",
-		"games_played                          412", "games_won                             133",
-		"handpays                                2", "door_opens                              5"}}
+	// The technician's pages as firmware/cabinet words them: catalogue
+	// keys with arguments, translated and formatted here.
+	L, txt, cnt, mon, key := view.Line, view.Text, view.Count, view.Money, view.Key
+	mn.Menu = &view.MenuPage{Title: "menu.meters", Page: 2, Pages: 9, Lines: []view.MenuLine{
+		L("menu.meter", key("meter.coin_in"), mon(1250075)), L("menu.meter", key("meter.coin_out"), mon(980050)),
+		L("menu.meter", key("meter.games_played"), cnt(41217)), L("menu.meter", key("meter.games_won"), cnt(13302)),
+		L("menu.meter", key("meter.handpay_win"), mon(250000)), L("menu.meter", key("meter.handpay_to_credit"), mon(0)),
+		L("menu.meter", key("meter.handpay_cancelled_credit"), mon(0)), L("menu.meter", key("meter.jackpot_attendant"), mon(0)),
+		L("menu.meter", key("meter.bills_in_value"), mon(1500000)), L("menu.meter", key("meter.bills_in_count"), cnt(412)),
+		L("menu.meter", key("meter.tickets_in_value"), mon(32000)), L("menu.meter", key("meter.tickets_in_count"), cnt(17)),
+		L("menu.meter", key("meter.tickets_out_value"), mon(530025)), L("menu.meter", key("meter.tickets_out_count"), cnt(96)),
+		L("menu.meter", key("meter.total_drop"), mon(1532000)), L("menu.meter", key("meter.risk_wagered"), mon(88000)),
+		L("menu.meter", key("meter.risk_won"), mon(84000)), L("menu.meter", key("meter.wagers_refunded"), mon(200)),
+		L("menu.meter", key("meter.door_opens"), cnt(5)), L("menu.meter", key("meter.power_ups"), cnt(31)),
+		L("menu.meter", key("meter.ram_clears"), cnt(1))}}
 	add("menu_meters", mn, T0)
 
 	co := ws(view.ModeCashout)
@@ -282,18 +294,16 @@ func Fixtures(lang string) []Fixture {
 		tm.Lamps[b] = view.LampOn
 	}
 	tm.Lamps[view.Stop] = view.LampBlink
-	tm.Menu = &view.MenuPage{Title: "menu.test_mode", Page: 1, Pages: 1, Lines: []string{
-		"Buttons: press any; its lamp lights. Last: stop",
-		"Acceptor: insert a note or ticket; it is read and returned. Last: note € 20.00",
-		"Printer: COLLECT prints a test ticket (not valid). Printed: 1 printed",
-		"No meter and no credit changes. Turn the key back to leave."}}
+	tm.Menu = &view.MenuPage{Title: "menu.test_mode", Page: 1, Pages: 1, Lines: []view.MenuLine{
+		L("menu.test_mode.buttons", key("hint.stop")), L("menu.test_mode.acceptor"), L("menu.test_mode.note", mon(2000)),
+		L("menu.test_mode.printer", cnt(1), key("docres.printed")), L("menu.test_mode.leave")}}
 	add("menu_test_mode", tm, T0)
 
 	// The attendant's choice on a large-win lockup (check 26).
 	hp := ws(view.ModeMenu)
 	hp.Lamps = lamps()
-	hp.Menu = &view.MenuPage{Title: "menu.handpay", Lines: []string{
-		"€ 2 500.00", "START: transfer to the credit meter", "turn the key back: paid by hand (receipt)"}}
+	hp.Menu = &view.MenuPage{Title: "menu.handpay", Lines: []view.MenuLine{
+		L("menu.handpay.amount", mon(250000)), L("menu.handpay.start"), L("menu.handpay.key")}}
 	add("menu_handpay_choice", hp, T0)
 
 	// Check 33: the cash-out's amount stays on the status line.
@@ -317,6 +327,47 @@ func Fixtures(lang string) []Fixture {
 	ac.Lamps = lamps(view.BetMinus, view.BetPlus)
 	add("attract_cz", ac, T0)
 
+	// The technician's pages, as firmware/cabinet publishes them.
+	au := ws(view.ModeMenu)
+	au.Menu = &view.MenuPage{Title: "menu.audit", Page: 1, Pages: 9, Lines: []view.MenuLine{
+		L("menu.audit.terminal", txt("cab-1")), L("menu.audit.site", txt("hall-7"), txt("Herna U Nádraží")),
+		L("menu.audit.version", txt("1.2.3")), L("menu.audit.software_id", txt("sha256:9f2c4e1a")),
+		L("menu.audit.ledger", txt("led-4f1e"), txt("1042"), txt("5b2e93a0c1d477e2")),
+		L("menu.audit.market", txt("at"), txt("Österreich"), txt("de"), txt("EUR")),
+		L("menu.audit.ticket_out", mon(100000)), L("menu.audit.large_win", mon(200000)), L("menu.audit.credit", mon(100000)),
+		L("menu.audit.bills", view.Moneys(500, 1000, 2000, 5000, 10000)),
+		L("menu.audit.round", view.Millis(3000), key("menu.yes")),
+		L("menu.audit.game", key("game.wishstar"), txt("wishstar-v3-5x3"), mon(25)),
+		L("menu.audit.rtp", mon(25), view.Percent(95.8123)), L("menu.audit.rtp", mon(100), view.Percent(96.0512)),
+		L("menu.audit.rtp_unknown", mon(2500))}}
+	add("menu_audit", au, T0)
+
+	lk := ws(view.ModeMenu)
+	lk.Menu = &view.MenuPage{Title: "menu.link", Page: 3, Pages: 9, Lines: []view.MenuLine{
+		L("menu.link.state", key("link.up")), L("menu.link.last_round", txt("1234"), view.Time(T0.Add(-90*time.Second))),
+		L("menu.link.outbox", cnt(3)), L("menu.link.not_reported")}}
+	add("menu_link", lk, T0)
+
+	sw := ws(view.ModeMenu)
+	sw.Menu = &view.MenuPage{Title: "menu.software", Page: 4, Pages: 9, Lines: []view.MenuLine{
+		L("menu.software.version", txt("1.2.3")), L("menu.software.id", txt("sha256:9f2c4e1a77b0d3c2")),
+		L("menu.software.verified"), L("menu.software.ledger", txt("led-4f1e"), txt("1042"), txt("5b2e93a0c1d477e2")),
+		L("menu.software.digest", txt("c0ffee1234abcd99"))}}
+	add("menu_software", sw, T0)
+
+	cf := ws(view.ModeMenu)
+	cf.Menu = &view.MenuPage{Title: "menu.config", Page: 5, Pages: 9, Lines: []view.MenuLine{
+		L("menu.config.market", txt("at"), txt("Österreich")), L("menu.config.language", txt("de"), txt("EUR")),
+		L("menu.config.terminal", txt("cab-1")), L("menu.config.site", txt("hall-7"), txt("Herna U Nádraží")),
+		L("menu.config.ticket_out", mon(100000)), L("menu.config.large_win", mon(200000)), L("menu.config.credit", mon(100000)),
+		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set")}}
+	add("menu_config", cf, T0)
+
+	tp := ws(view.ModeMenu)
+	tp.Menu = &view.MenuPage{Title: "menu.test", Page: 8, Pages: 9, Lines: []view.MenuLine{
+		L("menu.test.devices"), L("menu.test.no_meters"), L("menu.test.start")}}
+	add("menu_test", tp, T0)
+
 	// A handpay waits for its receipt: the printer is out of paper, the
 	// lockup stays and says why; with the key on, the attendant's page
 	// offers the manual form. Before it, the attendant's PIN.
@@ -332,15 +383,16 @@ func Fixtures(lang string) []Fixture {
 	hm.Lamps = lamps()
 	hm.Lockup = hw.Lockup
 	hm.Message, hm.MessageAmount = view.MsgHandpayWaitsPrinter, 250000
-	hm.Menu = &view.MenuPage{Title: "menu.handpay_printer", Lines: []string{
-		"€ 2 500.00", "waiting: printer: paper out", "COLLECT: pay with a manual form (logged)",
-		"turn the key back: the receipt prints when the printer is ready"}}
+	hm.Menu = &view.MenuPage{Title: "menu.handpay_printer", Lines: []view.MenuLine{
+		L("menu.handpay.amount", mon(250000)), L("menu.handpay.waiting", txt("printer: paper out")),
+		L("menu.handpay.manual"), L("menu.handpay.when_ready")}}
 	add("menu_handpay_printer", hm, T0)
 	hpin := ws(view.ModeMenu)
 	hpin.Lamps = lamps()
 	hpin.Lockup = hw.Lockup
-	hpin.Menu = &view.MenuPage{Title: "menu.attendant_pin", Lines: []string{
-		"€ 2 500.00", "PIN: * * 3 _", "BET -/+: digit · STOP: next digit · COLLECT: start again", "turn the key back: cancel"}}
+	hpin.Menu = &view.MenuPage{Title: "menu.attendant_pin", Lines: []view.MenuLine{
+		L("menu.handpay.amount", mon(250000)), L("menu.handpay.pin", txt("* * 3 _")),
+		L("menu.handpay.pin_help"), L("menu.handpay.pin_cancel")}}
 	add("menu_attendant_pin", hpin, T0)
 	return out
 }
@@ -365,7 +417,8 @@ func RecallFixture() *view.MenuPage {
 		Bet: 100, Win: base.Pay + lock.Pay, Paid: base.Pay + lock.Pay, CreditBefore: 12000, CreditAfter: 12000 - 100 + base.Pay + lock.Pay,
 		CashOut: 5000, Final: &lock, Step: 0, Steps: 2, StepGame: &base}
 	return &view.MenuPage{Title: "menu.recall", Recall: v, Page: 3, Pages: 11,
-		Lines: []string{"#1234 wishstar settled"}}
+		Lines: []view.MenuLine{view.Line("menu.recall.game", view.Text("1234"), view.Key("game.wishstar"), view.Key("round.settled"),
+			view.Money(100), view.Money(0), view.Money(5000), view.Money(4900))}}
 }
 
 // InfoFixtures are the player's information pages: every page of both

@@ -1,6 +1,7 @@
 package render
 
 import (
+	"bytes"
 	"image"
 	"image/color"
 	"image/draw"
@@ -289,6 +290,16 @@ func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, no
 		if k, ok := doorKeys[reason]; ok && s.Mode == view.ModeDoorOpen {
 			text = i18n.T(lang, k)
 		}
+		if s.Mode != view.ModeDoorOpen && i < len(s.TiltKinds) && len(s.TiltKinds) == len(reasons) {
+			// The kind in the screen's language, then the firmware's
+			// detail, without the kind it may repeat ("printer: …").
+			label := i18n.T(lang, "tilt."+s.TiltKinds[i])
+			w := r.fBody.Draw(r.frame, label, box.Min.X+60, y, Left, cGold)
+			text = strings.TrimPrefix(reason, s.TiltKinds[i]+": ")
+			r.fBody.DrawFit(r.frame, text, box.Min.X+60+w+24, y, box.Dx()-144-w, Left, cText)
+			y += 46
+			continue
+		}
 		r.fBody.DrawFit(r.frame, text, box.Min.X+60, y, box.Dx()-120, Left, cGold)
 		y += 46
 	}
@@ -370,7 +381,7 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	lang := s.Language
 	r.fill(r.frame.Bounds(), cPanel)
 	title := "menu"
-	var lines []string
+	var lines []view.MenuLine
 	if s.Menu != nil {
 		title, lines = s.Menu.Title, s.Menu.Lines
 	}
@@ -387,7 +398,7 @@ func (r *Renderer) menu(s *view.Snapshot) {
 		if i == view.MenuLines {
 			break
 		}
-		r.fMono.DrawFit(r.frame, ln, 80, y, W-160, Left, cText)
+		r.menuLine(s, ln, y)
 		y += 26
 	}
 	if len(lines) == 0 {
@@ -395,6 +406,33 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	}
 	r.fSmall.Draw(r.frame, i18n.T(lang, "menu.hint"), W/2, H-50, Center, cDim)
 	r.pageOf(s)
+}
+
+// menuColumns are where a menu line's columns start: a tab in its
+// translated text moves on to the next.
+var menuColumns = [...]int{80, 720, 1180, 1560}
+
+// menuLine draws one line in the screen's language, column by column.
+func (r *Renderer) menuLine(s *view.Snapshot, ln view.MenuLine, y int) {
+	r.buf2 = i18n.AppendLine(r.buf2[:0], s.Language, s.Currency, ln)
+	b := r.buf2
+	for col := 0; col < len(menuColumns); col++ {
+		seg := b
+		end := bytes.IndexByte(b, '\t')
+		if end >= 0 && col < len(menuColumns)-1 {
+			seg, b = b[:end], b[end+1:]
+		} else {
+			b = nil
+		}
+		right := W - 80
+		if col+1 < len(menuColumns) && b != nil {
+			right = menuColumns[col+1] - 20
+		}
+		r.fMono.DrawFit(r.frame, string(seg), menuColumns[col], y, right-menuColumns[col], Left, cText)
+		if b == nil {
+			return
+		}
+	}
 }
 
 // pageOf shows where the page is in the menu ("3 / 11").

@@ -1,8 +1,7 @@
 package cabinet
 
 import (
-	"fmt"
-	"strings"
+	"strconv"
 	"sync"
 
 	"github.com/polaris-vlt/polaris/engine"
@@ -44,38 +43,42 @@ func gameRTP(g engine.GameID, stake engine.Money) (float64, bool) {
 // every game it offers at every stake.
 func auditPage(s pageSource) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.audit"}
-	add := func(format string, args ...any) { p.Lines = append(p.Lines, fmt.Sprintf(format, args...)) }
+	add := func(key string, args ...view.Arg) { p.Lines = append(p.Lines, view.Line(key, args...)) }
 	m := s.market
-	add("terminal id        %s", s.id)
-	add("site               %s %s", s.site.ID, s.site.Name)
-	add("software version   %s", orDash(s.software.Version))
-	add("software id        %s", orDash(s.software.ID))
+	add("menu.audit.terminal", view.Text(s.id))
+	add("menu.audit.site", view.Text(s.site.ID), view.Text(s.site.Name))
+	add("menu.audit.version", view.Text(orDash(s.software.Version)))
+	add("menu.audit.software_id", view.Text(orDash(s.software.ID)))
 	if s.softwareFailed {
-		add("software check     FAILED: %s", s.software.Error)
+		add("menu.audit.software_failed", view.Text(s.software.Error))
 	}
 	st := s.led.Status()
-	add("ledger             %s seq %d head %.16s", st.LedgerID, st.Seq, st.Head)
-	add("market             %s (%s), language %s, currency %s", m.ID, m.Name, m.Language, m.Currency.Code)
-	bills := make([]string, 0, len(m.Limits.Bills))
+	add("menu.audit.ledger", view.Text(st.LedgerID), view.Text(strconv.FormatUint(st.Seq, 10)), view.Text(short(st.Head)))
+	add("menu.audit.market", view.Text(m.ID), view.Text(m.Name), view.Text(m.Language), view.Text(m.Currency.Code))
+	add("menu.audit.ticket_out", view.Money(int64(m.Limits.TicketOut)))
+	add("menu.audit.large_win", view.Money(int64(m.Limits.LargeWin)))
+	add("menu.audit.credit", view.Money(int64(m.Limits.Credit)))
+	bills := make([]int64, 0, len(m.Limits.Bills))
 	for _, b := range m.Limits.Bills {
-		bills = append(bills, s.money(int64(b)))
+		bills = append(bills, int64(b))
 	}
-	add("ticket-out limit   %s", s.money(int64(m.Limits.TicketOut)))
-	add("large-win handpay  %s", s.money(int64(m.Limits.LargeWin)))
-	add("credit limit       %s", s.money(int64(m.Limits.Credit)))
-	add("bills accepted     %s", strings.Join(bills, ", "))
-	add("shortest round     %d ms, acceptor off during play %v", m.Timers.MinRoundMs, m.Timers.AcceptorOffDuringPlay)
+	add("menu.audit.bills", view.Moneys(bills...))
+	acceptor := "menu.no"
+	if m.Timers.AcceptorOffDuringPlay {
+		acceptor = "menu.yes"
+	}
+	add("menu.audit.round", view.Millis(int64(m.Timers.MinRoundMs)), view.Key(acceptor))
 	for _, g := range m.Games {
 		model := ""
 		if eg, err := engine.Lookup(g.ID); err == nil {
 			model = eg.ModelID()
 		}
-		add("game %-13s model %.16s default bet %s", g.ID, model, s.money(int64(g.DefaultStake)))
+		add("menu.audit.game", view.Key("game."+string(g.ID)), view.Text(short(model)), view.Money(int64(g.DefaultStake)))
 		for _, stake := range g.Stakes {
 			if rtp, ok := gameRTP(g.ID, stake); ok {
-				add("  bet %-12s expected RTP %8.4f %%", s.money(int64(stake)), 100*rtp)
+				add("menu.audit.rtp", view.Money(int64(stake)), view.Percent(100*rtp))
 			} else {
-				add("  bet %-12s expected RTP unknown", s.money(int64(stake)))
+				add("menu.audit.rtp_unknown", view.Money(int64(stake)))
 			}
 		}
 	}

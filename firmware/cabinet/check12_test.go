@@ -66,13 +66,14 @@ func TestCheck12MoneyHistoryPagedAndMasked(t *testing.T) {
 		pages := r.menuPagesSeen()
 		var money []string
 		for _, p := range pages {
+			text := lines("en", r.cab.cfg.Market, p)
 			if len(p.Lines) > view.MenuLines {
 				t.Fatalf("%s: page %d/%d %s has %d lines, the display draws %d", key, p.Page, p.Pages, p.Title, len(p.Lines), view.MenuLines)
 			}
 			if p.Title == "menu.money" {
-				money = append(money, p.Lines...)
+				money = append(money, text...)
 			}
-			for _, ln := range p.Lines {
+			for _, ln := range text {
 				for _, n := range numbers {
 					if strings.Contains(ln, n) {
 						t.Fatalf("%s: page %s shows the full validation number %s: %q", key, p.Title, n, ln)

@@ -26,10 +26,10 @@ func TestCheck29AuditScreens(t *testing.T) {
 	s := r.until("audit page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Mode == view.ModeMenu && s.Menu != nil && s.Menu.Title == "menu.audit"
 	})
-	text := strings.Join(s.Menu.Lines, "\n")
-	want := []string{"terminal id        cab-1", "software version   1.2.3+test", "software id        sha256:feedface",
-		"market             demo", "ticket-out limit   1000.00 EUR", "large-win handpay  2000.00 EUR", "credit limit       1000.00 EUR",
-		"bills accepted     5.00 EUR, 10.00 EUR"}
+	text := strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n")
+	want := []string{"Terminal id cab-1", "Software version 1.2.3+test", "Software id sha256:feedface",
+		"Market demo", "Ticket-out limit €1,000.00", "Large-win handpay €2,000.00", "Credit limit €1,000.00",
+		"Notes accepted €5.00, €10.00"}
 	for _, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
 		gm, _ := r.cab.cfg.Market.Game(g)
 		for _, stake := range gm.Stakes {
@@ -37,7 +37,7 @@ func TestCheck29AuditScreens(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			want = append(want, fmt.Sprintf("  bet %-12s expected RTP %8.4f %%", r.cab.money(int64(stake)), 100*rtp))
+			want = append(want, fmt.Sprintf("  bet %s expected RTP %.4f\u00a0%%", fmtMoney(r.cab.cfg.Market, stake), 100*rtp))
 		}
 	}
 	for _, w := range want {
@@ -45,7 +45,7 @@ func TestCheck29AuditScreens(t *testing.T) {
 			t.Fatalf("check 29: the audit page lacks %q:\n%s", w, text)
 		}
 	}
-	for _, title := range []string{"menu.meters", "menu.events", "menu.money", menuTest, "menu.recall"} {
+	for _, title := range []string{"menu.meters", "menu.link", "menu.software", "menu.config", "menu.events", "menu.money", menuTest, "menu.recall"} {
 		r.press(view.BetPlus)
 		r.until(title, time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == title })
 	}

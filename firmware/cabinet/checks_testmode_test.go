@@ -83,7 +83,7 @@ func TestCheck28TestMode(t *testing.T) {
 	// Buttons and lamps: every lamp lit, the pressed one blinking.
 	r.press(view.Start)
 	s := r.until("start tested", time.Millisecond, func(s *view.Snapshot) bool {
-		return s.Lamps[view.Start] == view.LampBlink && strings.Contains(s.Menu.Lines[0], string(view.Start))
+		return s.Lamps[view.Start] == view.LampBlink && strings.Contains(lines("en", r.cab.cfg.Market, s.Menu)[0], "Last: START")
 	})
 	if s.Lamps[view.BetPlus] != view.LampOn || s.Round != nil && s.Round.Number != before.Round.Number {
 		t.Fatalf("check 28: the button test lamps %v, round %+v", s.Lamps, s.Round)
@@ -104,11 +104,13 @@ func TestCheck28TestMode(t *testing.T) {
 			defer r.acc.mu.Unlock()
 			return slices.Contains(r.acc.commands[n:], "return")
 		})
-		want := "20.00"
+		want := "€20.00"
 		if d.Kind == id003.DocTicket {
 			want = ledger.Mask(d.Ticket)
 		}
-		r.until("read shown", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(s.Menu.Lines[1], want) })
+		r.until("read shown", time.Millisecond, func(s *view.Snapshot) bool {
+			return strings.Contains(strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n"), want)
+		})
 		r.acc.mu.Lock()
 		stacked := slices.Contains(r.acc.commands[n:], "stack")
 		r.acc.mu.Unlock()

@@ -172,11 +172,11 @@ func (c *Cabinet) checkPIN(pin string) {
 func (c *Cabinet) showPIN() {
 	p := c.cond.handpay.pin
 	shown := strings.Repeat("* ", len(p.digits)) + string('0'+p.cur) + strings.Repeat(" _", market.PINLen-len(p.digits)-1)
-	c.menus.menu = &view.MenuPage{Title: menuAttendantPIN, Lines: []string{
-		c.money(c.cond.lockups[0].Amount),
-		"PIN: " + shown,
-		"BET -/+: digit · STOP: next digit · COLLECT: start again",
-		"turn the key back: cancel"}}
+	c.menus.menu = &view.MenuPage{Title: menuAttendantPIN, Lines: []view.MenuLine{
+		view.Line("menu.handpay.amount", view.Money(c.cond.lockups[0].Amount)),
+		view.Line("menu.handpay.pin", view.Text(shown)),
+		view.Line("menu.handpay.pin_help"),
+		view.Line("menu.handpay.pin_cancel")}}
 }
 
 // resetHandpay pays the first lockup by hand: the attendant is known; the
@@ -242,11 +242,12 @@ func (c *Cabinet) printerNotReady() string {
 
 func (c *Cabinet) showHandpayWaits() {
 	hp := c.cond.handpay.print
-	lines := []string{c.money(hp.doc.Amount), "printing the receipt"}
+	lines := []view.MenuLine{view.Line("menu.handpay.amount", view.Money(hp.doc.Amount)), view.Line("menu.handpay.printing")}
 	if !hp.sent {
-		lines = []string{c.money(hp.doc.Amount), "waiting: " + hp.why,
-			"COLLECT: pay with a manual form (logged)",
-			"turn the key back: the receipt prints when the printer is ready"}
+		// why is the device's own words, as on the tilt screen
+		lines = []view.MenuLine{view.Line("menu.handpay.amount", view.Money(hp.doc.Amount)),
+			view.Line("menu.handpay.waiting", view.Text(hp.why)),
+			view.Line("menu.handpay.manual"), view.Line("menu.handpay.when_ready")}
 	}
 	c.menus.menu = &view.MenuPage{Title: menuHandpayWaits, Lines: lines}
 }

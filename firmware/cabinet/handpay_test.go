@@ -79,7 +79,7 @@ func TestHandpayWaitsForItsReceipt(t *testing.T) {
 	s := r.until("the printer page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu != nil && s.Menu.Title == menuHandpayWaits
 	})
-	if s.Message != view.MsgHandpayWaitsPrinter || !strings.Contains(strings.Join(s.Menu.Lines, "\n"), printer.PaperOut.String()) {
+	if s.Message != view.MsgHandpayWaitsPrinter || !strings.Contains(strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n"), printer.PaperOut.String()) {
 		t.Fatalf("waiting for paper: message %q, page %q", s.Message, s.Menu.Lines)
 	}
 	r.stillLocked("paper out, key on", large, 0)

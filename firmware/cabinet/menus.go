@@ -3,6 +3,7 @@ package cabinet
 import (
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
@@ -52,8 +53,7 @@ func (c *Cabinet) key(name string, on bool) {
 		}
 	case "technician":
 		if c.cond.ramError {
-			c.menus.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []string{
-				"START: clear the critical memory (logged); credit and meters start again from zero"}}
+			c.menus.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}}
 			return
 		}
 		cleared := false
@@ -69,8 +69,9 @@ func (c *Cabinet) key(name string, on bool) {
 		}
 		if _, ok := c.cond.tilts[tiltSoftwareChanged]; ok {
 			// A changed program is accepted only with Start (check 9).
-			c.menus.menu = &view.MenuPage{Title: "menu.software_changed", Lines: []string{c.cond.tilts[tiltSoftwareChanged].reason,
-				"START: accept the software now running (logged); turn the key back to leave it locked"}}
+			c.menus.menu = &view.MenuPage{Title: "menu.software_changed", Lines: []view.MenuLine{
+				view.Line("menu.text", view.Text(c.cond.tilts[tiltSoftwareChanged].reason)),
+				view.Line("menu.software_changed.start")}}
 			return
 		}
 	default:
@@ -152,7 +153,7 @@ func (c *Cabinet) menuPress(b view.Button) {
 func menuPages(s pageSource, tech bool, recalled int) []page {
 	var ps []page
 	if tech {
-		for _, p := range []page{auditPage, metersPage, eventsPage, historyPage} {
+		for _, p := range []page{auditPage, metersPage, linkPage, softwarePage, configPage, eventsPage, historyPage} {
 			ps = append(ps, paged(p, s)...)
 		}
 		ps = append(ps, testPage)
@@ -175,6 +176,8 @@ type ledgerView interface {
 	Status() ledger.Status
 	Meters(s ledger.Scope) (map[ledger.Meter]int64, bool)
 	Events(n int) []ledger.Event
+	Pending(limit int) ([]ledger.OutboxMessage, error)
+	Config(key string) (string, bool)
 	DocsIn() []ledger.DocRecord
 	DocsOut() []ledger.DocRecord
 }
@@ -189,11 +192,14 @@ type pageSource struct {
 	softwareFailed bool         // the priority table's condSoftware
 	recall         []recallGame // read when the menu opened (loadRecall)
 	recallStep     int
+	linkUp         bool
+	volume         int // what the speaker plays at now (the market's or the technician's)
 }
 
 func (c *Cabinet) pageSource() pageSource {
 	return pageSource{led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
-		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep}
+		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
+		linkUp: c.cond.linkUp, volume: c.soundView().Volume}
 }
 
 func (c *Cabinet) showMenu() {
@@ -204,8 +210,6 @@ func (c *Cabinet) showMenu() {
 	p.Page, p.Pages = c.menus.menuPage+1, len(ps)
 	c.menus.menu = p
 }
-
-func (s pageSource) money(v int64) string { return formatMoney(s.market.Currency, v) }
 
 func (c *Cabinet) money(v int64) string { return formatMoney(c.cfg.Market.Currency, v) }
 
@@ -225,19 +229,46 @@ func formatMoney(cur market.Currency, v int64) string {
 	return fmt.Sprintf("%s%d.%0*d %s", sign, v/div, cur.MinorUnits, v%div, cur.Code)
 }
 
+// countMeters are the meters that count events; the others count money
+// in minor units and are shown in the market's currency.
+var countMeters = map[ledger.Meter]bool{ledger.GamesPlayed: true, ledger.GamesWon: true, ledger.BillsInCount: true,
+	ledger.TicketsInCount: true, ledger.TicketsOutCount: true, ledger.DoorOpens: true, ledger.PowerUps: true, ledger.RAMClears: true}
+
+// meterLine is a meter by its translated name, as money or as a count.
+func meterLine(k ledger.Meter, v int64) view.MenuLine {
+	if countMeters[k] {
+		return view.Line("menu.meter", view.Key(meterKey(k)), view.Count(v))
+	}
+	return view.Line("menu.meter", view.Key(meterKey(k)), view.Money(v))
+}
+
+// meterKey is the catalogue key of a meter's name.
+func meterKey(k ledger.Meter) string { return "meter." + string(k) }
+
+// metersPage shows the cabinet meters in the ledger's display order, then
+// any the ledger keeps that the order does not name.
 func metersPage(s pageSource) *view.MenuPage {
 	m, suspect := s.led.Meters(ledger.ScopeCabinet)
 	p := &view.MenuPage{Title: "menu.meters"}
-	names := make([]string, 0, len(m))
-	for k := range m {
-		names = append(names, string(k))
+	seen := map[ledger.Meter]bool{}
+	for _, k := range ledger.CabinetMeters {
+		if v, ok := m[k]; ok {
+			p.Lines = append(p.Lines, meterLine(k, v))
+			seen[k] = true
+		}
 	}
-	sort.Strings(names)
-	for _, k := range names {
-		p.Lines = append(p.Lines, fmt.Sprintf("%-28s %14d", k, m[ledger.Meter(k)]))
+	var rest []string
+	for k := range m {
+		if !seen[k] {
+			rest = append(rest, string(k))
+		}
+	}
+	sort.Strings(rest)
+	for _, k := range rest {
+		p.Lines = append(p.Lines, view.Line("menu.meter", view.Text(k), view.Count(m[ledger.Meter(k)])))
 	}
 	if suspect {
-		p.Lines = append(p.Lines, "SUSPECT VALUES (RAM error)")
+		p.Lines = append(p.Lines, view.Line("menu.meters.suspect"))
 	}
 	return p
 }
@@ -245,7 +276,7 @@ func metersPage(s pageSource) *view.MenuPage {
 func eventsPage(s pageSource) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.events"}
 	for _, e := range s.led.Events(20) {
-		p.Lines = append(p.Lines, fmt.Sprintf("%s %-16s %-10s %s", e.Wall.Format("2006-01-02 15:04:05"), e.Kind, e.Source, e.Text))
+		p.Lines = append(p.Lines, view.Line("menu.event", view.Time(e.Wall), view.Text(e.Kind), view.Text(e.Source), view.Text(e.Text)))
 	}
 	return p
 }
@@ -253,10 +284,82 @@ func eventsPage(s pageSource) *view.MenuPage {
 func historyPage(s pageSource) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.money"}
 	for _, d := range s.led.DocsIn() {
-		p.Lines = append(p.Lines, fmt.Sprintf("IN  %s %-10s %s %s", d.Done.Format("2006-01-02 15:04"), d.Kind, s.money(d.Amount), d.Result))
+		p.Lines = append(p.Lines, view.Line("menu.doc_in", view.Time(d.Done), view.Key("doc."+string(d.Kind)), view.Money(d.Amount), view.Key("docres."+string(d.Result))))
 	}
 	for _, d := range s.led.DocsOut() {
-		p.Lines = append(p.Lines, fmt.Sprintf("OUT %s %-10s %s %s %s", d.Done.Format("2006-01-02 15:04"), d.Kind, s.money(d.Amount), d.MaskedNumber(), d.Result))
+		p.Lines = append(p.Lines, view.Line("menu.doc_out", view.Time(d.Done), view.Key("doc."+string(d.Kind)), view.Money(d.Amount),
+			view.Text(d.MaskedNumber()), view.Key("docres."+string(d.Result))))
+	}
+	return p
+}
+
+// linkPage is the central link as the cabinet knows it: its state, the
+// last round it played, and the messages still waiting in the outbox.
+// Round trip and clock offset are the link's; the cabinet is not told them.
+func linkPage(s pageSource) *view.MenuPage {
+	p := &view.MenuPage{Title: "menu.link"}
+	state := "link.down"
+	if s.linkUp {
+		state = "link.up"
+	}
+	p.Lines = append(p.Lines, view.Line("menu.link.state", view.Key(state)))
+	if len(s.recall) > 0 {
+		r := s.recall[0].round
+		p.Lines = append(p.Lines, view.Line("menu.link.last_round", view.Text(strconv.FormatUint(r.Number, 10)), view.Time(journalEnd(r))))
+	} else {
+		p.Lines = append(p.Lines, view.Line("menu.link.last_round_none"))
+	}
+	if out, err := s.led.Pending(outboxCounted); err != nil {
+		p.Lines = append(p.Lines, view.Line("menu.link.outbox_unreadable", view.Text(err.Error())))
+	} else {
+		p.Lines = append(p.Lines, view.Line("menu.link.outbox", view.Count(int64(len(out)))))
+	}
+	p.Lines = append(p.Lines, view.Line("menu.link.not_reported"))
+	return p
+}
+
+// outboxCounted is as far as the link page counts the outbox.
+const outboxCounted = 100_000
+
+// softwarePage is what runs and whether it passed verification at start
+// (checks 8 and 9).
+func softwarePage(s pageSource) *view.MenuPage {
+	p := &view.MenuPage{Title: "menu.software"}
+	p.Lines = append(p.Lines, view.Line("menu.software.version", view.Text(orDash(s.software.Version))),
+		view.Line("menu.software.id", view.Text(orDash(s.software.ID))))
+	switch {
+	case s.softwareFailed:
+		p.Lines = append(p.Lines, view.Line("menu.software.failed", view.Text(s.software.Error)))
+	case s.software.ID == "":
+		p.Lines = append(p.Lines, view.Line("menu.software.unchecked"))
+	default:
+		p.Lines = append(p.Lines, view.Line("menu.software.verified"))
+	}
+	st := s.led.Status()
+	p.Lines = append(p.Lines, view.Line("menu.software.ledger", view.Text(st.LedgerID), view.Text(strconv.FormatUint(st.Seq, 10)), view.Text(short(st.Head))),
+		view.Line("menu.software.digest", view.Text(orDash(short(st.Digest)))))
+	return p
+}
+
+// configPage is how the cabinet is configured: market, ids, limits and the
+// speaker's volume (set by the technician, logged: Cabinet.SetVolume).
+func configPage(s pageSource) *view.MenuPage {
+	m := s.market
+	p := &view.MenuPage{Title: "menu.config"}
+	p.Lines = append(p.Lines,
+		view.Line("menu.config.market", view.Text(m.ID), view.Text(m.Name)),
+		view.Line("menu.config.language", view.Text(m.Language), view.Text(m.Currency.Code)),
+		view.Line("menu.config.terminal", view.Text(s.id)),
+		view.Line("menu.config.site", view.Text(s.site.ID), view.Text(s.site.Name)),
+		view.Line("menu.config.ticket_out", view.Money(int64(m.Limits.TicketOut))),
+		view.Line("menu.config.large_win", view.Money(int64(m.Limits.LargeWin))),
+		view.Line("menu.config.credit", view.Money(int64(m.Limits.Credit))),
+		view.Line("menu.config.min_round", view.Millis(int64(m.Timers.MinRoundMs))),
+		view.Line("menu.config.volume", view.Count(int64(s.volume))))
+	if _, set := s.led.Config(volumeKey); set {
+		p.Lines = append(p.Lines, view.Line("menu.config.volume_set"))
+	} else {
+		p.Lines = append(p.Lines, view.Line("menu.config.volume_market"))
 	}
 	return p
 }

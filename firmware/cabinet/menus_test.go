@@ -2,7 +2,6 @@ package cabinet
 
 import (
 	"reflect"
-	"strings"
 	"testing"
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -19,6 +18,10 @@ func (s stubLedger) Meters(ledger.Scope) (map[ledger.Meter]int64, bool) {
 func (stubLedger) Events(int) []ledger.Event   { return nil }
 func (stubLedger) DocsIn() []ledger.DocRecord  { return nil }
 func (stubLedger) DocsOut() []ledger.DocRecord { return nil }
+func (stubLedger) Pending(int) ([]ledger.OutboxMessage, error) {
+	return make([]ledger.OutboxMessage, 2), nil
+}
+func (stubLedger) Config(string) (string, bool) { return "", false }
 
 // TestMenuPagesArePureFunctionsOfWhatTheyRead: every page of both keys'
 // menus is built from a pageSource over a stub ledger view, twice, with
@@ -37,8 +40,8 @@ func TestMenuPagesArePureFunctionsOfWhatTheyRead(t *testing.T) {
 			}
 		}
 	}
-	m := metersPage(src)
-	if len(m.Lines) != 1 || !strings.HasPrefix(m.Lines[0], string(ledger.GamesPlayed)) || !strings.HasSuffix(m.Lines[0], " 42") {
-		t.Fatalf("meters page %q", m.Lines)
+	m := lines("en", prof, metersPage(src))
+	if len(m) != 1 || m[0] != "Games played 42" {
+		t.Fatalf("meters page %q", m)
 	}
 }

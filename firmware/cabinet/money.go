@@ -628,10 +628,9 @@ func (c *Cabinet) transferOffered() bool {
 // credit meter; turning the key back pays it by hand.
 func (c *Cabinet) offerTransfer() {
 	c.menus.handpayChoice = true
-	c.menus.menu = &view.MenuPage{Title: "menu.handpay", Lines: []string{
-		c.money(c.cond.lockups[0].Amount),
-		"START: transfer to the credit meter",
-		"turn the key back: paid by hand (receipt)"}}
+	c.menus.menu = &view.MenuPage{Title: "menu.handpay", Lines: []view.MenuLine{
+		view.Line("menu.handpay.amount", view.Money(c.cond.lockups[0].Amount)),
+		view.Line("menu.handpay.start"), view.Line("menu.handpay.key")}}
 }
 
 // transferHandpay resets the first lockup to the credit meter, journaled

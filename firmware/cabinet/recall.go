@@ -2,7 +2,7 @@ package cabinet
 
 import (
 	"encoding/json"
-	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
@@ -124,21 +124,22 @@ func recallPage(s pageSource, i int) *view.MenuPage {
 		}
 	}
 	p.Recall = v
-	// The same facts as text, for the event-free log readers and tests.
+	// The same facts as lines, for the log readers and tests.
 	p.Lines = append(p.Lines,
-		fmt.Sprintf("#%d %s %s bet %s win %s credit %s→%s", r.Number, r.Game, r.Status,
-			s.money(r.Stake), s.money(r.Win), s.money(r.CreditBefore), s.money(r.CreditAfter)),
-		fmt.Sprintf("paid %s handpay %s jackpot %s cash-out %s", s.money(int64(v.Paid)), s.money(int64(v.Handpay)),
-			s.money(int64(v.Jackpot)), s.money(int64(v.CashOut))))
+		view.Line("menu.recall.game", view.Text(strconv.FormatUint(r.Number, 10)), view.Key("game."+r.Game), view.Key("round."+string(r.Status)),
+			view.Money(r.Stake), view.Money(r.Win), view.Money(r.CreditBefore), view.Money(r.CreditAfter)),
+		view.Line("menu.recall.paid", view.Money(int64(v.Paid)), view.Money(int64(v.Handpay)),
+			view.Money(int64(v.Jackpot)), view.Money(int64(v.CashOut))))
 	if v.StepGame != nil {
-		p.Lines = append(p.Lines, fmt.Sprintf("step %d/%d %s pay %s", v.Step+1, v.Steps, stepKind(v.StepGame.Kind), s.money(int64(v.StepGame.Pay))))
+		p.Lines = append(p.Lines, view.Line("menu.recall.step", view.Count(int64(v.Step+1)), view.Count(int64(v.Steps)),
+			view.Key("step."+stepKind(v.StepGame.Kind)), view.Money(int64(v.StepGame.Pay))))
 	}
 	if rs := v.StepRisk; rs != nil {
-		p.Lines = append(p.Lines, fmt.Sprintf("step %d/%d risk %d card %d %s→%s", v.Step+1, v.Steps, rs.Step, rs.Card,
-			s.money(int64(rs.Before)), s.money(int64(rs.After))))
+		p.Lines = append(p.Lines, view.Line("menu.recall.risk", view.Count(int64(v.Step+1)), view.Count(int64(v.Steps)),
+			view.Count(int64(rs.Step)), view.Count(int64(rs.Card)), view.Money(int64(rs.Before)), view.Money(int64(rs.After))))
 	}
 	if g.problem != "" {
-		p.Lines = append(p.Lines, g.problem)
+		p.Lines = append(p.Lines, view.Line("menu.text", view.Text(g.problem)))
 	}
 	return p
 }

@@ -72,6 +72,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		Info:          c.infoView(),
 		Games:         s.Games[:0],
 		Tilts:         s.Tilts[:0],
+		TiltKinds:     s.TiltKinds[:0],
 		Doors:         s.Doors[:0],
 		Lamps:         s.Lamps,
 	}
@@ -97,6 +98,17 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		s.Tilts = append(s.Tilts, c.cfg.Software.Error)
 	}
 	sort.Strings(s.Tilts)
+	// Each reason's kind, in the reasons' order, for the display to name.
+	for _, r := range s.Tilts {
+		kind := "software"
+		for k, t := range c.cond.tilts {
+			if t.reason == r {
+				kind = k
+				break
+			}
+		}
+		s.TiltKinds = append(s.TiltKinds, kind)
+	}
 	for d, o := range c.cond.doors {
 		if o {
 			s.Doors = append(s.Doors, d)
@@ -117,6 +129,7 @@ func published(s *view.Snapshot) *view.Snapshot {
 	out.Games = cloneOrNil(s.Games)
 	out.Jackpots = cloneOrNil(s.Jackpots)
 	out.Tilts = cloneOrNil(s.Tilts)
+	out.TiltKinds = cloneOrNil(s.TiltKinds)
 	out.Doors = cloneOrNil(s.Doors)
 	out.Lamps = maps.Clone(s.Lamps)
 	if s.Lockup != nil {

@@ -2,7 +2,6 @@ package cabinet
 
 import (
 	"context"
-	"fmt"
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/id003"
@@ -28,11 +27,11 @@ var testVolatile = ledger.DigestSkip{State: []string{beatKey, ledger.HardMeterSt
 
 // testState is test mode while it lasts.
 type testState struct {
-	digest  string      // the ledger's StateDigest at entry
-	button  view.Button // the last button pressed
-	read    string      // what the acceptor read last
-	printed int         // test tickets the printer took
-	printer string      // the printer's answer to the last one
+	digest  string         // the ledger's StateDigest at entry
+	button  view.Button    // the last button pressed
+	read    *view.MenuLine // what the acceptor read last, as the page words it
+	printed int            // test tickets the printer took
+	printer string         // the printer's answer to the last one
 }
 
 // testPrinted is the printer's answer to a test ticket.
@@ -45,7 +44,7 @@ func (c *Cabinet) testPrintedReply(e testPrinted) {
 		return
 	}
 	if e.err != nil {
-		c.menus.test.printer = "refused: " + e.err.Error()
+		c.menus.test.printer = e.err.Error()
 	} else {
 		c.menus.test.printed++
 		c.menus.test.printer = "printed"
@@ -59,11 +58,8 @@ const (
 )
 
 func testPage(pageSource) *view.MenuPage {
-	return &view.MenuPage{Title: menuTest, Lines: []string{
-		"Device tests: buttons and lamps, acceptor, printer.",
-		"No meter and no credit changes; notes and tickets are read and returned.",
-		"START: enter test mode",
-	}}
+	return &view.MenuPage{Title: menuTest, Lines: []view.MenuLine{
+		view.Line("menu.test.devices"), view.Line("menu.test.no_meters"), view.Line("menu.test.start")}}
 }
 
 // testAllowed: not during play, a cash-out, a document in the acceptor or
@@ -100,19 +96,26 @@ func (c *Cabinet) leaveTest() {
 
 func (c *Cabinet) showTest() {
 	t := c.menus.test
-	last := "-"
+	last := view.Text("-")
 	if t.button != "" {
-		last = string(t.button)
+		last = view.Key("hint." + string(t.button)) // the button as its label names it
 	}
-	read := "-"
-	if t.read != "" {
-		read = t.read
+	read := view.Line("menu.text", view.Text("-"))
+	if t.read != nil {
+		read = *t.read
 	}
-	c.menus.menu = &view.MenuPage{Title: menuTestMode, Lines: []string{
-		"Buttons: press any; its lamp lights. Last: " + last,
-		"Acceptor: insert a note or ticket; it is read and returned. Last: " + read,
-		fmt.Sprintf("Printer: COLLECT prints a test ticket (not valid). Printed: %d %s", t.printed, t.printer),
-		"No meter and no credit changes. Turn the key back to leave.",
+	printer := view.Key("menu.test_mode.refused")
+	switch t.printer {
+	case "printed":
+		printer = view.Key("docres.printed")
+	case "":
+		printer = view.Text("-")
+	}
+	c.menus.menu = &view.MenuPage{Title: menuTestMode, Lines: []view.MenuLine{
+		view.Line("menu.test_mode.buttons", last),
+		view.Line("menu.test_mode.acceptor"), read,
+		view.Line("menu.test_mode.printer", view.Count(int64(t.printed)), printer),
+		view.Line("menu.test_mode.leave"),
 	}, Page: 1, Pages: 1}
 }
 
@@ -138,14 +141,14 @@ func (c *Cabinet) testEscrow(d id003.Document) {
 	switch d.Kind {
 	case id003.DocNote:
 		if v := c.billValue(d); v > 0 {
-			c.menus.test.read = "note " + c.money(int64(v))
+			c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
 		} else {
-			c.menus.test.read = "note of unknown value " + d.String()
+			c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
 		}
 	case id003.DocTicket:
-		c.menus.test.read = "ticket " + ledger.Mask(d.Ticket)
+		c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
 	default:
-		c.menus.test.read = d.String()
+		c.menus.test.read = &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}
 	}
 	c.acceptor(Acceptor.Return, "return (test mode)")
 	c.showTest()

@@ -24,7 +24,7 @@ func SameView(a, b *Snapshot) bool {
 		a.Auto == b.Auto && a.Round == b.Round && a.RiskOffer == b.RiskOffer && a.Risk == b.Risk &&
 		slices.Equal(a.Jackpots, b.Jackpots) &&
 		(a.Lockup == b.Lockup || a.Lockup != nil && b.Lockup != nil && *a.Lockup == *b.Lockup) &&
-		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.Doors, b.Doors) &&
+		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.TiltKinds, b.TiltKinds) && slices.Equal(a.Doors, b.Doors) &&
 		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
 		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower && a.Sound == b.Sound &&
 		(a.Info == b.Info || a.Info != nil && b.Info != nil && *a.Info == *b.Info)

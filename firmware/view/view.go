@@ -126,7 +126,7 @@ const MenuLines = 32
 // MenuPage is a page of the technician or attendant menu.
 type MenuPage struct {
 	Title string
-	Lines []string
+	Lines []MenuLine
 	// Recall is set on a game recall page (check 11): the display draws
 	// the game's symbols and amounts from it, in the player's language.
 	Recall *Recall
@@ -190,9 +190,13 @@ type Snapshot struct {
 
 	Jackpots []Jackpot
 	Lockup   *Lockup
-	Tilts    []string // reasons of active tilts
-	Doors    []string // open doors
-	Message  string   // catalogue key of the status line
+	Tilts    []string // reasons of active tilts, in the firmware's words (logs, tests)
+	// TiltKinds is the kind of each of Tilts, in order ("acceptor",
+	// "printer", "outcome", …): the display names it in the screen's
+	// language ("tilt.<kind>") above the firmware's detail.
+	TiltKinds []string
+	Doors     []string // open doors
+	Message   string   // catalogue key of the status line
 	// MessageAmount goes with Message where it names an amount (a voucher
 	// printed, a handpay paid: check 33).
 	MessageAmount engine.Money

@@ -1,0 +1,87 @@
+package view
+
+import (
+	"strconv"
+	"strings"
+	"time"
+)
+
+// MenuLine is one line of a menu page: a catalogue key and its arguments.
+// The display translates the key for the screen's language and formats
+// each argument the market's way (money in its currency, counts grouped),
+// so the firmware writes no English and no minor units on screen. A tab in
+// the translated text starts the line's second column.
+type MenuLine struct {
+	Key  string
+	Args []Arg
+}
+
+// ArgKind says how the display formats an argument.
+type ArgKind uint8
+
+const (
+	ArgText    ArgKind = iota // shown as it is: ids, digests, addresses, the log's own words
+	ArgCount                  // a count, grouped by thousands
+	ArgMoney                  // N minor units of the snapshot's currency
+	ArgKey                    // a catalogue key, itself translated (a meter's name, a state)
+	ArgTime                   // a wall-clock instant, "2006-01-02 15:04:05"
+	ArgPercent                // N ten-thousandths of a per cent: 961234 is 96.1234 %
+	ArgMillis                 // a duration of N milliseconds
+	ArgMoneys                 // L, amounts in minor units, as a list
+)
+
+// Arg is one argument of a MenuLine.
+type Arg struct {
+	Kind ArgKind
+	S    string
+	N    int64
+	T    time.Time
+	L    []int64
+}
+
+// Line is a menu line.
+func Line(key string, args ...Arg) MenuLine { return MenuLine{Key: key, Args: args} }
+
+func Text(s string) Arg     { return Arg{Kind: ArgText, S: s} }
+func Count(n int64) Arg     { return Arg{Kind: ArgCount, N: n} }
+func Money(minor int64) Arg { return Arg{Kind: ArgMoney, N: minor} }
+func Key(k string) Arg      { return Arg{Kind: ArgKey, S: k} }
+func Time(t time.Time) Arg  { return Arg{Kind: ArgTime, T: t} }
+func Millis(ms int64) Arg   { return Arg{Kind: ArgMillis, N: ms} }
+
+// Moneys is a list of amounts in minor units (the notes a market accepts).
+func Moneys(minor ...int64) Arg { return Arg{Kind: ArgMoneys, L: minor} }
+
+// Percent is an argument of p per cent, to four decimals.
+func Percent(p float64) Arg {
+	if p < 0 {
+		return Arg{Kind: ArgPercent, N: int64(p*1e4 - 0.5)}
+	}
+	return Arg{Kind: ArgPercent, N: int64(p*1e4 + 0.5)}
+}
+
+// String is the line without a catalogue, the key then its arguments raw
+// (money in minor units): for logs and tests, never for the screen.
+func (l MenuLine) String() string {
+	var b strings.Builder
+	b.WriteString(l.Key)
+	for _, a := range l.Args {
+		b.WriteByte(' ')
+		switch a.Kind {
+		case ArgText, ArgKey:
+			b.WriteString(a.S)
+		case ArgTime:
+			b.WriteString(a.T.Format("2006-01-02 15:04:05"))
+		case ArgMoneys:
+			for i, v := range a.L {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				b.WriteString(strconv.FormatInt(v, 10))
+			}
+		default:
+			b.WriteString(strconv.FormatInt(a.N, 10))
+		}
+	}
+	return b.String()
+}
