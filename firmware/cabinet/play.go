@@ -294,7 +294,9 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 				return
 			}
 			c.logEvent("round_refused", "central", refused.Error(), r.stake)
-			c.say(view.MsgRoundRefused, 0)
+			if !c.playerRefusal(refused) {
+				c.say(view.MsgRoundRefused, 0)
+			}
 			c.play.round = nil
 			c.play.auto = false
 			return
@@ -526,5 +528,6 @@ func (c *Cabinet) tick() {
 		}
 	}
 	c.tickMoney(now)
+	c.tickPlayer(now)
 	c.tickPowerOff(now)
 }

@@ -102,6 +102,9 @@ type Profile struct {
 	// Info is what the player's information pages say that differs by
 	// market; InfoDefault without an [info] table.
 	Info *Info `toml:"info"`
+	// CardRequired: no game without a player logged in with a card (cz;
+	// the central system refuses such a round too, PLAYER_NO_SESSION).
+	CardRequired bool `toml:"card_required"`
 }
 
 // Info is the market's wording on the player's information pages.

@@ -17,10 +17,19 @@ const (
 	MsgRiskUnavailable    = "risk_unavailable"
 	// MsgBlocked + the reason (BlockReasons): Start pressed while blocked.
 	MsgBlocked = "blocked_"
+	// MsgPlayer + the central system's reason (PlayerReasons): a card
+	// login or a wager refused for the player (central/PROTOCOL.md "Players").
+	MsgPlayer = "player_"
 )
 
+// PlayerReasons are the central system's refusals of a card login or of a
+// player's wager that the screen names.
+var PlayerReasons = []string{"CARD_UNKNOWN", "CARD_BLOCKED", "CARD_AUTH_FAILED", "PLAYER_BLOCKED", "PLAYER_EXCLUDED",
+	"PLAYER_LIMITS_UNDECIDED", "EXCLUSIONS_STALE", "PLAYER_NO_SESSION", "PLAYER_LIMIT", "PLAYER_BREAK", "PLAYER_SESSION_ELSEWHERE",
+	"CARD_UNREADABLE"}
+
 // BlockReasons are why play, cash-out and money in may be blocked.
-var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled"}
+var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled", "no_card", "break"}
 
 // Messages lists every status message.
 func Messages() []string {
@@ -29,6 +38,9 @@ func Messages() []string {
 		MsgRoundRefused, MsgRiskUnavailable}
 	for _, r := range BlockReasons {
 		ms = append(ms, MsgBlocked+r)
+	}
+	for _, r := range PlayerReasons {
+		ms = append(ms, MsgPlayer+r)
 	}
 	return ms
 }
