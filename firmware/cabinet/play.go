@@ -492,6 +492,7 @@ func (c *Cabinet) settle(r *roundState) {
 	c.play.round = nil
 	c.play.lastEnd = c.now()
 	c.play.nextAuto = c.play.lastEnd
+	c.player.pollAt = c.play.lastEnd // what is left of the player's limits moved
 	c.refreshLockups()
 }
 

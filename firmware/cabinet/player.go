@@ -235,6 +235,10 @@ func (c *Cabinet) stateArrived(e playerStateReply) {
 // tickPlayer polls the session, ends one whose card left during a
 // finished round, and applies the market's rule for the credit at a break.
 func (c *Cabinet) tickPlayer(now time.Time) {
+	if r := c.play.round; c.player.logout != "" && r != nil && r.phase == phaseRiskOffer {
+		// The player left: the win is collected, never gambled for them.
+		c.settle(r)
+	}
 	if c.player.logout != "" && c.play.round == nil {
 		c.logoutNow(c.player.logout)
 	}
