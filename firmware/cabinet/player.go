@@ -54,6 +54,7 @@ type playerState struct {
 	logout string
 	// paidAtBreak: the credit was paid out at this break (the market's rule).
 	paidAtBreak bool
+	readerLost  bool // ReaderLost came, no ReaderBack or card since
 }
 
 type loginReply struct {
@@ -85,11 +86,12 @@ func (c *Cabinet) players() Players {
 func (c *Cabinet) cardRequired() bool { return c.cfg.Market.CardRequired }
 
 // noPlayer is the condition condNoCard: the market requires a card, the
-// cabinet has a reader and no session is open. A cabinet without a reader
-// leaves it to the central system, which refuses the round
-// (PLAYER_NO_SESSION) where it keeps the players.
+// cabinet has a working reader and no session is open. A cabinet without
+// a reader, or whose reader is lost (the devkit without pcscd), leaves it
+// to the central system, which refuses the round (PLAYER_NO_SESSION)
+// where it keeps the players: that check is where the money moves.
 func (c *Cabinet) noPlayer() bool {
-	return c.cardRequired() && c.player.reader != nil && c.player.session == nil
+	return c.cardRequired() && c.player.reader != nil && !c.player.readerLost && c.player.session == nil
 }
 
 // inBreak is the condition condBreak: the player's session is in its break.
@@ -98,6 +100,7 @@ func (c *Cabinet) inBreak() bool { return c.player.session != nil && c.player.se
 func (c *Cabinet) cardEvent(e cardreader.Event) {
 	switch e := e.(type) {
 	case cardreader.CardInserted:
+		c.player.readerLost = false
 		c.cardOut("card_swapped") // a card that was in is out
 		c.player.gen++
 		c.player.card = e.CardID
@@ -107,11 +110,13 @@ func (c *Cabinet) cardEvent(e cardreader.Event) {
 		c.cardOut("card_removed")
 	case cardreader.ReaderLost:
 		c.cardOut("reader_lost")
+		c.player.readerLost = true
 		c.logEvent("card_reader_lost", "cardreader", errText(e.Err), 0)
 	case cardreader.UnknownCard:
 		c.cfg.Hooks.Logf("cabinet: unknown card: %s", e.Reason)
 		c.say(view.MsgPlayer+"CARD_UNKNOWN", 0)
 	case cardreader.ReaderBack:
+		c.player.readerLost = false
 		c.logEvent("card_reader_back", "cardreader", "", 0)
 	}
 }
