@@ -152,8 +152,9 @@ func (c *Cabinet) startLogin() {
 
 func (c *Cabinet) loginArrived(e loginReply) {
 	if e.gen != c.player.gen {
-		if e.err == nil {
-			// The card left before its session opened: end it.
+		if e.err == nil && !c.player.login && c.player.session == nil {
+			// The card left before its session opened: end it (a newer
+			// card's login, in flight, replaces it at the central system).
 			c.logoutNow("card_removed")
 		}
 		return
@@ -233,7 +234,10 @@ func (c *Cabinet) stateArrived(e playerStateReply) {
 	}
 	c.setSession(e.state)
 	if c.player.session == nil {
+		// Ended at the central system (no call for 15 minutes while the
+		// link was down): the card still in logs in again.
 		c.logEvent("player_session_ended", "central", "", 0)
+		c.startLogin()
 	}
 }
 
