@@ -50,6 +50,8 @@ type Options struct {
 	// test sets the central time apart from the cabinet's (check 38).
 	LinkClock link.Clock
 	Log       *slog.Logger
+	// Players, when set, are the registered players (central/players).
+	Players server.Players
 }
 
 // Central is a running embedded central system and its client.
@@ -116,7 +118,7 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	srv, err := server.New(server.Config{
 		DBPath: StorePath(o.DataDir), TLS: stls, SigningKey: key, Games: o.Games,
 		CertRegistry: filepath.Join(pkiDir, pki.CabinetRegistry), StoreMarker: filepath.Join(pkiDir, "store.id"),
-		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log,
+		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log, Players: o.Players,
 	})
 	if err != nil {
 		return nil, err

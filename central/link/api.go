@@ -352,6 +352,10 @@ func DrewNothing(reason string) bool {
 	switch reason {
 	case "BAD_STAKE", "UNKNOWN_GAME", "MODEL_MISMATCH", "CABINET_DISABLED", "JACKPOT_REFUSED":
 		return true
+	// The players' wager checks (central/PROTOCOL.md "Players") come after
+	// the stored round is answered, before the draw.
+	case "PLAYER_NO_SESSION", "PLAYER_EXCLUDED", "PLAYER_BLOCKED", "PLAYER_LIMIT", "PLAYER_LIMITS_UNDECIDED", "PLAYER_BREAK", "CARD_BLOCKED":
+		return true
 	}
 	return false
 }

@@ -394,6 +394,26 @@ func Fixtures(lang string) []Fixture {
 		L("menu.handpay.amount", mon(250000)), L("menu.handpay.pin", txt("* * 3 _")),
 		L("menu.handpay.pin_help"), L("menu.handpay.pin_cancel")}}
 	add("menu_attendant_pin", hpin, T0)
+	// Check 36: the player's limits with what is left, the break coming,
+	// and the break itself (information only).
+	pl := func() *view.Player {
+		return &view.Player{Name: "Jana Nováková", Limits: []view.PlayerLimit{
+			{Kind: "bets_day", Set: true, Amount: 5000, Left: 3250}, {Kind: "bets_month"},
+			{Kind: "loss_day", Set: true, Amount: 2000, Left: 1480}, {Kind: "loss_month", Set: true, Amount: 20000, Left: 18520}},
+			BreakAt: T0.Add(4 * time.Minute), BreakUntil: T0.Add(19 * time.Minute), BreakCredit: "keep"}
+	}
+	mp := ms(view.ModeIdle)
+	mp.Player = pl()
+	add("ms_player_limits", mp, T0)
+	mpw := ms(view.ModeIdle)
+	mpw.Player = pl()
+	mpw.Player.BreakWarning = true
+	add("ms_player_break_warning", mpw, T0)
+	mb := ms(view.ModeBreak)
+	mb.Lamps = lamps()
+	mb.Player = pl()
+	mb.Player.InBreak = true
+	add("ms_player_break", mb, T0)
 	return out
 }
 

@@ -151,7 +151,7 @@ func (r *Renderer) Frame() *image.RGBA { return r.frame }
 func Scene(s *view.Snapshot, now time.Time) string {
 	switch s.Mode {
 	case view.ModeStarting, view.ModeRAMError, view.ModeSoftware, view.ModeDoorOpen, view.ModeTilt,
-		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeDisabled, view.ModeRisk, view.ModeCashout, view.ModeAttract, view.ModeInfo:
+		view.ModeLockup, view.ModeMenu, view.ModeOutOfService, view.ModeDisabled, view.ModeRisk, view.ModeCashout, view.ModeAttract, view.ModeInfo, view.ModeBreak:
 		return string(s.Mode)
 	case view.ModeWagering:
 		return "spinning"
@@ -288,7 +288,12 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 	} else {
 		r.gameScene(s, now)
 	}
+	if s.Player != nil && s.Mode != view.ModeBreak {
+		r.playerPanel(s, now)
+	}
 	switch s.Mode {
+	case view.ModeBreak:
+		r.breakScreen(s, now)
 	case view.ModeDoorOpen:
 		r.status(s, modeKeys[s.Mode], s.Doors, now)
 	case view.ModeTilt:

@@ -270,7 +270,7 @@ func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, no
 	r.fill(box, cPanel)
 	edge := cRed
 	switch s.Mode {
-	case view.ModeDoorOpen, view.ModeCashout, view.ModeStarting:
+	case view.ModeDoorOpen, view.ModeCashout, view.ModeStarting, view.ModeBreak:
 		edge = cGold
 	}
 	if s.Mode == view.ModeTilt || s.Mode == view.ModeRAMError {

@@ -240,6 +240,9 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if a.Cabinet, err = cabinet.New(cfg); err != nil {
 		return nil, err
 	}
+	if a.Board.CardReader != nil {
+		a.Cabinet.SetCardReader(a.Board.CardReader)
+	}
 	a.mu.Lock()
 	a.cab = a.Cabinet
 	a.mu.Unlock()
@@ -322,6 +325,16 @@ func (a *App) Run(ctx context.Context) error {
 			select {
 			case e := <-p.Events():
 				return cabinet.PrinterEvent{E: e}, true
+			case <-ctx.Done():
+				return nil, false
+			}
+		})
+	}
+	if cr := a.Board.CardReader; cr != nil {
+		a.pump(ctx, func() (cabinet.Event, bool) {
+			select {
+			case e, ok := <-cr.Events():
+				return cabinet.CardEvent{E: e}, ok
 			case <-ctx.Done():
 				return nil, false
 			}

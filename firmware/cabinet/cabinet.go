@@ -112,6 +112,7 @@ type Cabinet struct {
 	moneyIn moneyInState
 	cashOut cashOutState
 	menus   menuState
+	player  playerState // the player card and its session (player.go)
 
 	selfTest selfTestState // check 10
 }
@@ -371,6 +372,12 @@ func (c *Cabinet) handle(e Event) {
 		c.printerEvent(e.E)
 	case handpayPrinted:
 		c.handpayPrintReply(e)
+	case CardEvent:
+		c.cardEvent(e.E)
+	case loginReply:
+		c.loginArrived(e)
+	case playerStateReply:
+		c.stateArrived(e)
 	case deviceDone:
 		if e.err != nil {
 			c.cfg.Hooks.Logf("cabinet: %s: %v", e.what, e.err)

@@ -294,7 +294,9 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 				return
 			}
 			c.logEvent("round_refused", "central", refused.Error(), r.stake)
-			c.say(view.MsgRoundRefused, 0)
+			if !c.playerRefusal(refused) {
+				c.say(view.MsgRoundRefused, 0)
+			}
 			c.play.round = nil
 			c.play.auto = false
 			return
@@ -490,6 +492,7 @@ func (c *Cabinet) settle(r *roundState) {
 	c.play.round = nil
 	c.play.lastEnd = c.now()
 	c.play.nextAuto = c.play.lastEnd
+	c.player.pollAt = c.play.lastEnd // what is left of the player's limits moved
 	c.refreshLockups()
 }
 
@@ -526,5 +529,6 @@ func (c *Cabinet) tick() {
 		}
 	}
 	c.tickMoney(now)
+	c.tickPlayer(now)
 	c.tickPowerOff(now)
 }

@@ -20,6 +20,8 @@ const (
 	condKeyOn                     // a key is turned, its menu refused
 	condLinkDown                  // no central system (check 31)
 	condDisabled                  // the central system disabled the cabinet
+	condNoCard                    // the market requires a player card and none is logged in (check 36)
+	condBreak                     // the player's break (check 36)
 	conditionCount
 )
 
@@ -60,6 +62,9 @@ var conditionTable = [conditionCount]conditionRule{
 	// A round waiting for its outcome shows out of service itself (mode).
 	condLinkDown: {reason: "link_down", blocks: true, fault: true, mode: view.ModeOutOfService},
 	condDisabled: {reason: "disabled", blocks: true, mode: view.ModeDisabled},
+	condNoCard:   {reason: "no_card", blocks: true},
+	// The round in progress completes; then only information shows.
+	condBreak: {reason: "break", blocks: true, mode: view.ModeBreak},
 }
 
 // holds reports whether condition k holds now.
@@ -87,6 +92,10 @@ func (c *Cabinet) holds(k condition) bool {
 		return !c.cond.linkUp
 	case condDisabled:
 		return c.cond.disabled != ""
+	case condNoCard:
+		return c.noPlayer()
+	case condBreak:
+		return c.inBreak()
 	}
 	return false
 }

@@ -70,6 +70,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		Menu:          c.menus.menu,
 		Sound:         c.soundView(),
 		Info:          c.infoView(),
+		Player:        c.player.shown,
 		Games:         s.Games[:0],
 		Tilts:         s.Tilts[:0],
 		TiltKinds:     s.TiltKinds[:0],

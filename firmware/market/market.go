@@ -107,6 +107,9 @@ type Profile struct {
 	// staff and their hashed PINs (attendant.go).
 	AttendantID string      `toml:"attendant_id"`
 	Attendants  []Attendant `toml:"attendants"`
+	// CardRequired: no game without a player logged in with a card (cz;
+	// the central system refuses such a round too, PLAYER_NO_SESSION).
+	CardRequired bool `toml:"card_required"`
 }
 
 // Info is the market's wording on the player's information pages.

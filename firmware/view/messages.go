@@ -17,6 +17,9 @@ const (
 	MsgRiskUnavailable    = "risk_unavailable"
 	// MsgBlocked + the reason (BlockReasons): Start pressed while blocked.
 	MsgBlocked = "blocked_"
+	// MsgPlayer + the central system's reason (PlayerReasons): a card
+	// login or a wager refused for the player (central/PROTOCOL.md "Players").
+	MsgPlayer = "player_"
 )
 
 // The handpay's paper: printing, waiting for the printer (the lockup
@@ -28,9 +31,14 @@ const (
 	MsgHandpayReprinted    = "handpay_reprinted"
 	MsgPINRefused          = "pin_refused"
 )
+// PlayerReasons are the central system's refusals of a card login or of a
+// player's wager that the screen names.
+var PlayerReasons = []string{"CARD_UNKNOWN", "CARD_BLOCKED", "CARD_AUTH_FAILED", "PLAYER_BLOCKED", "PLAYER_EXCLUDED",
+	"PLAYER_LIMITS_UNDECIDED", "EXCLUSIONS_STALE", "PLAYER_NO_SESSION", "PLAYER_LIMIT", "PLAYER_BREAK", "PLAYER_SESSION_ELSEWHERE",
+	"CARD_UNREADABLE"}
 
 // BlockReasons are why play, cash-out and money in may be blocked.
-var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled"}
+var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled", "no_card", "break"}
 
 // Messages lists every status message.
 func Messages() []string {
@@ -40,6 +48,9 @@ func Messages() []string {
 		MsgHandpayPrinting, MsgHandpayWaitsPrinter, MsgHandpayManual, MsgHandpayReprinted, MsgPINRefused}
 	for _, r := range BlockReasons {
 		ms = append(ms, MsgBlocked+r)
+	}
+	for _, r := range PlayerReasons {
+		ms = append(ms, MsgPlayer+r)
 	}
 	return ms
 }

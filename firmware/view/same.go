@@ -8,7 +8,7 @@ import (
 // SameView reports whether a and b draw the same: equal in everything but
 // Seq and Now. The cabinet publishes a snapshot only when this is false
 // for the one it published last, so a consumer that compares Seq learns
-// of every change. Round, Risk and Menu are compared by pointer: the
+// of every change. Round, Risk, Menu and Player are compared by pointer: the
 // cabinet keeps them while they are unchanged, and a new pointer costs one
 // publication, never a stale screen.
 func SameView(a, b *Snapshot) bool {
@@ -27,5 +27,6 @@ func SameView(a, b *Snapshot) bool {
 		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.TiltKinds, b.TiltKinds) && slices.Equal(a.Doors, b.Doors) &&
 		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
 		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower && a.Sound == b.Sound &&
-		(a.Info == b.Info || a.Info != nil && b.Info != nil && *a.Info == *b.Info)
+		(a.Info == b.Info || a.Info != nil && b.Info != nil && *a.Info == *b.Info) &&
+		a.Player == b.Player
 }

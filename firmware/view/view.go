@@ -31,6 +31,7 @@ const (
 	ModePresenting   Mode = "presenting"     // reels spinning, wins shown
 	ModeRisk         Mode = "risk"           // red/black double-up (MS-9, MS-10)
 	ModeCashout      Mode = "cashout"        // a voucher is being issued and printed
+	ModeBreak        Mode = "break"          // the player's break: information only (check 36)
 	ModeInfo         Mode = "info"           // the player's information pages (pay table, rules, RTP)
 )
 
@@ -209,6 +210,31 @@ type Snapshot struct {
 	Sound Sound
 	// Info is the player's information page on screen (ModeInfo), else nil.
 	Info *Info
+	// Player is the logged-in player's limits and break, else nil.
+	Player *Player
+}
+
+// Player is what the screen shows of the player logged in with a card:
+// the limits with what is left, and the break.
+type Player struct {
+	Name   string
+	Limits []PlayerLimit
+	// BreakWarning: the break comes soon (BreakAt); InBreak: it holds
+	// until BreakUntil, no new game; BreakCredit is the market's rule for
+	// the credit meanwhile ("keep" or "payout").
+	BreakWarning bool
+	InBreak      bool
+	BreakAt      time.Time
+	BreakUntil   time.Time
+	BreakCredit  string
+}
+
+// PlayerLimit is one self-limit: Kind bets_day, bets_month, loss_day or
+// loss_month; a limit the player refused has Set false.
+type PlayerLimit struct {
+	Kind         string
+	Set          bool
+	Amount, Left engine.Money
 }
 
 // Sound is the cabinet's say over the speaker: the volume, and when it

@@ -1,0 +1,314 @@
+package cabinet
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/drivers/cardreader"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// CardReader is the player card reader the cabinet asks to prove a card
+// (challenge-response, drivers/cardreader/CARDS.md); *pcsc.Reader and
+// *cardreader.Fake are ones. Its events reach the cabinet through
+// Post(CardEvent{...}).
+type CardReader interface {
+	Authenticate(ctx context.Context, challenge []byte) (cardreader.Response, error)
+}
+
+// Players is what the cabinet asks the central system about the player
+// logged in with a card; *link.Client is one. A Central that is not one
+// has no players: a card is never logged in.
+type Players interface {
+	PlayerLogin(ctx context.Context, card string, respond func([]byte) ([]byte, error)) (*link.PlayerState, error)
+	PlayerLogout(ctx context.Context, reason string) (*link.PlayerState, error)
+	PlayerState(ctx context.Context) (*link.PlayerState, error)
+}
+
+// CardEvent is an event of the player card reader.
+type CardEvent struct{ E cardreader.Event }
+
+// PlayerPoll is how often the session is asked for while a player is in:
+// it keeps the session alive at the central system (at least every minute)
+// and brings the limits and the break to the screen.
+const PlayerPoll = time.Minute
+
+// playerState is the player part: the card in the reader and the session
+// the central system opened for it.
+type playerState struct {
+	reader CardReader
+	card   string // the card in the reader, "" none
+	// gen counts cards: a login or a poll answered for an earlier card is
+	// dropped.
+	gen     uint64
+	login   bool              // a login is in flight
+	session *link.PlayerState // nil: no player logged in
+	shown   *view.Player      // the session as the screen shows it
+	pollAt  time.Time
+	polling bool
+	// logout: the card left during a round; the session ends once the
+	// round is settled (the round completes first).
+	logout string
+	// paidAtBreak: the credit was paid out at this break (the market's rule).
+	paidAtBreak bool
+	readerLost  bool // ReaderLost came, no ReaderBack or card since
+}
+
+type loginReply struct {
+	gen   uint64
+	state *link.PlayerState
+	err   error
+}
+
+type playerStateReply struct {
+	gen   uint64
+	state *link.PlayerState
+	err   error
+}
+
+func (CardEvent) event()        {}
+func (loginReply) event()       {}
+func (playerStateReply) event() {}
+
+// SetCardReader gives the cabinet its player card reader; call it before
+// Run. (Config has the 15 fields a type may have.)
+func (c *Cabinet) SetCardReader(r CardReader) { c.player.reader = r }
+
+func (c *Cabinet) players() Players {
+	p, _ := c.cfg.Central.(Players)
+	return p
+}
+
+// cardRequired: the market allows no game without a player logged in.
+func (c *Cabinet) cardRequired() bool { return c.cfg.Market.CardRequired }
+
+// noPlayer is the condition condNoCard: the market requires a card, the
+// cabinet has a working reader and no session is open. A cabinet without
+// a reader, or whose reader is lost (the devkit without pcscd), leaves it
+// to the central system, which refuses the round (PLAYER_NO_SESSION)
+// where it keeps the players: that check is where the money moves.
+func (c *Cabinet) noPlayer() bool {
+	return c.cardRequired() && c.player.reader != nil && !c.player.readerLost && c.player.session == nil
+}
+
+// inBreak is the condition condBreak: the player's session is in its break.
+func (c *Cabinet) inBreak() bool { return c.player.session != nil && c.player.session.GetInBreak() }
+
+func (c *Cabinet) cardEvent(e cardreader.Event) {
+	switch e := e.(type) {
+	case cardreader.CardInserted:
+		c.player.readerLost = false
+		c.cardOut("card_swapped") // a card that was in is out
+		c.player.gen++
+		c.player.card = e.CardID
+		c.logEvent("card_inserted", "cardreader", e.CardID, 0)
+		c.startLogin()
+	case cardreader.CardRemoved:
+		c.cardOut("card_removed")
+	case cardreader.ReaderLost:
+		c.cardOut("reader_lost")
+		c.player.readerLost = true
+		c.logEvent("card_reader_lost", "cardreader", errText(e.Err), 0)
+	case cardreader.UnknownCard:
+		c.cfg.Hooks.Logf("cabinet: unknown card: %s", e.Reason)
+		c.say(view.MsgPlayer+"CARD_UNKNOWN", 0)
+	case cardreader.ReaderBack:
+		c.player.readerLost = false
+		c.logEvent("card_reader_back", "cardreader", "", 0)
+	}
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func (c *Cabinet) startLogin() {
+	p, rd := c.players(), c.player.reader
+	if p == nil || rd == nil || c.player.card == "" {
+		return
+	}
+	c.player.login = true
+	gen, card := c.player.gen, c.player.card
+	c.async(func(ctx context.Context) Event {
+		st, err := p.PlayerLogin(ctx, card, func(ch []byte) ([]byte, error) {
+			resp, err := rd.Authenticate(ctx, ch)
+			if err != nil {
+				return nil, err
+			}
+			if resp.CardID != card {
+				return nil, cardreader.ErrCardRemoved // swapped during the exchange
+			}
+			return resp.MAC, nil
+		})
+		return loginReply{gen: gen, state: st, err: err}
+	})
+}
+
+func (c *Cabinet) loginArrived(e loginReply) {
+	if e.gen != c.player.gen {
+		if e.err == nil && !c.player.login && c.player.session == nil {
+			// The card left before its session opened: end it (a newer
+			// card's login, in flight, replaces it at the central system).
+			c.logoutNow("card_removed")
+		}
+		return
+	}
+	c.player.login = false
+	if e.err != nil {
+		reason := link.Reason(e.err)
+		if reason == "" {
+			reason = "CARD_UNREADABLE"
+		}
+		c.cfg.Hooks.Logf("cabinet: card %s refused: %v", c.player.card, e.err)
+		c.logEvent("card_refused", "central", reason, 0)
+		c.say(view.MsgPlayer+reason, 0)
+		return
+	}
+	c.logEvent("player_login", "central", e.state.GetAccount(), 0)
+	c.say("", 0)
+	c.setSession(e.state)
+}
+
+// cardOut ends the card's session: at once, or after the round on screen
+// is settled (it completes first).
+func (c *Cabinet) cardOut(why string) {
+	if c.player.card == "" {
+		return
+	}
+	c.logEvent("card_out", "cardreader", why, 0)
+	c.player.card = ""
+	c.player.gen++
+	c.player.login = false
+	if c.player.session == nil {
+		return
+	}
+	if c.play.round != nil {
+		c.player.logout = why
+		c.play.auto = false
+		return
+	}
+	c.logoutNow(why)
+}
+
+// logoutNow closes the session at the central system and on screen.
+func (c *Cabinet) logoutNow(why string) {
+	c.player.logout = ""
+	c.player.session, c.player.shown = nil, nil
+	c.player.paidAtBreak = false
+	if p := c.players(); p != nil {
+		c.async(func(ctx context.Context) Event {
+			_, err := p.PlayerLogout(ctx, why)
+			if err != nil {
+				return deviceDone{what: "player logout", err: err}
+			}
+			return nil
+		})
+	}
+}
+
+func (c *Cabinet) setSession(st *link.PlayerState) {
+	if st == nil || !st.GetActive() {
+		c.player.session, c.player.shown = nil, nil
+		return
+	}
+	c.player.session = st
+	c.player.shown = playerView(st)
+	c.player.pollAt = c.now().Add(PlayerPoll)
+}
+
+func (c *Cabinet) stateArrived(e playerStateReply) {
+	c.player.polling = false
+	if e.gen != c.player.gen || c.player.session == nil {
+		return
+	}
+	if e.err != nil {
+		// Asked again at the next poll; the session stays as last known.
+		c.cfg.Hooks.Logf("cabinet: player state: %v", e.err)
+		return
+	}
+	c.setSession(e.state)
+	if c.player.session == nil {
+		// Ended at the central system (no call for 15 minutes while the
+		// link was down): the card still in logs in again.
+		c.logEvent("player_session_ended", "central", "", 0)
+		c.startLogin()
+	}
+}
+
+// tickPlayer polls the session, ends one whose card left during a
+// finished round, and applies the market's rule for the credit at a break.
+func (c *Cabinet) tickPlayer(now time.Time) {
+	if r := c.play.round; c.player.logout != "" && r != nil && r.phase == phaseRiskOffer {
+		// The player left: the win is collected, never gambled for them.
+		c.settle(r)
+	}
+	if c.player.logout != "" && c.play.round == nil {
+		c.logoutNow(c.player.logout)
+	}
+	s := c.player.session
+	if s == nil {
+		return
+	}
+	if !c.player.polling && !now.Before(c.player.pollAt) {
+		if p := c.players(); p != nil {
+			c.player.polling = true
+			c.player.pollAt = now.Add(PlayerPoll)
+			gen := c.player.gen
+			c.async(func(ctx context.Context) Event {
+				st, err := p.PlayerState(ctx)
+				return playerStateReply{gen: gen, state: st, err: err}
+			})
+		}
+	}
+	if s.GetInBreak() && s.GetBreakCredit() == "payout" && !c.player.paidAtBreak && c.play.round == nil && c.cashOut.voucher == nil && c.credit() > 0 {
+		c.player.paidAtBreak = true
+		c.play.auto = false
+		c.collect()
+	}
+	if !s.GetInBreak() {
+		c.player.paidAtBreak = false
+	}
+}
+
+// playerView is the session as the screen shows it.
+func playerView(st *link.PlayerState) *view.Player {
+	p := &view.Player{Name: st.GetName(), BreakWarning: st.GetBreakWarning(), InBreak: st.GetInBreak(), BreakCredit: st.GetBreakCredit()}
+	if t := st.GetBreakAtUnixNano(); t != 0 {
+		p.BreakAt = time.Unix(0, t).UTC()
+	}
+	if t := st.GetBreakUntilUnixNano(); t != 0 {
+		p.BreakUntil = time.Unix(0, t).UTC()
+	}
+	for _, l := range st.GetLimits() {
+		if !l.GetDecided() {
+			continue
+		}
+		p.Limits = append(p.Limits, view.PlayerLimit{Kind: l.GetKind(), Set: l.GetSet(), Amount: engine.Money(l.GetAmount()), Left: engine.Money(l.GetLeft())})
+	}
+	return p
+}
+
+// playerRefusal says a wager refused for the player (a PLAYER_ reason:
+// refused before the draw, so refunded) on the status line.
+func (c *Cabinet) playerRefusal(e error) bool {
+	var r *link.RefusedError
+	if !errors.As(e, &r) || !link.DrewNothing(r.Reason) {
+		return false
+	}
+	switch r.Reason {
+	case "PLAYER_NO_SESSION", "PLAYER_EXCLUDED", "PLAYER_BLOCKED", "PLAYER_LIMIT", "PLAYER_LIMITS_UNDECIDED", "PLAYER_BREAK", "CARD_BLOCKED":
+		c.say(view.MsgPlayer+r.Reason, 0)
+		if r.Reason != "PLAYER_LIMIT" {
+			// Ask now: the session may have ended or its break begun.
+			c.player.pollAt = c.now()
+		}
+		return true
+	}
+	return false
+}

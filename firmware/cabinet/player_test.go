@@ -1,0 +1,140 @@
+package cabinet
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/link"
+	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/drivers/cardreader"
+	"github.com/polaris-vlt/polaris/firmware/view"
+	"google.golang.org/protobuf/proto"
+)
+
+// stubPlayers is the embedded central system for rounds and a scripted
+// player session: the break's timing is the central system's (tested in
+// central/players); here the cabinet's answer to it.
+type stubPlayers struct {
+	*link.Client
+	mu      sync.Mutex
+	state   *pb.PlayerState
+	logouts []string
+}
+
+func (s *stubPlayers) set(fn func(*pb.PlayerState)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	fn(s.state)
+}
+
+func (s *stubPlayers) PlayerLogin(ctx context.Context, card string, respond func([]byte) ([]byte, error)) (*link.PlayerState, error) {
+	if _, err := respond(make([]byte, 32)); err != nil {
+		return nil, err
+	}
+	return s.PlayerState(ctx)
+}
+
+func (s *stubPlayers) PlayerState(context.Context) (*link.PlayerState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return proto.Clone(s.state).(*pb.PlayerState), nil
+}
+
+func (s *stubPlayers) PlayerLogout(_ context.Context, reason string) (*link.PlayerState, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.logouts = append(s.logouts, reason)
+	return &pb.PlayerState{}, nil
+}
+
+func (s *stubPlayers) loggedOut() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.logouts...)
+}
+
+func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.Fake) {
+	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true, BreakCredit: credit,
+		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
+	r := newRig(t, "cz", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+	fake := cardreader.NewFake("test")
+	r.cab.Do(func() { r.cab.SetCardReader(fake) })
+	go func() {
+		for e := range fake.Events() {
+			r.cab.Post(CardEvent{e})
+		}
+	}()
+	t.Cleanup(func() { fake.Close() })
+	r.idle()
+	fake.Insert(cardA, nil)
+	r.until("logged in", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
+	return r, stub, fake
+}
+
+// At the break the round on screen completes, then no new game starts;
+// the break screen shows, the credit stays (the market's "keep"), and play
+// resumes when the break ends.
+func TestPlayerBreakNoNewGameCreditKept(t *testing.T) {
+	r, stub, _ := newPlayerRig(t, "keep")
+	r.insertNote(100, 0)
+	r.press(view.Start)
+	r.until("a round", time.Millisecond, func(s *view.Snapshot) bool {
+		return r.meter("games_played") == 1 && s.Mode == view.ModeIdle || s.RiskOffer
+	})
+	r.cab.Do(func() {
+		if r.cab.play.round != nil {
+			r.cab.settle(r.cab.play.round)
+		}
+	})
+	stub.set(func(s *pb.PlayerState) {
+		s.InBreak, s.BreakUntilUnixNano = true, r.clock.Now().Add(15*time.Minute).UnixNano()
+	})
+	s := r.until("break", 10*time.Second, func(s *view.Snapshot) bool { return s.Mode == view.ModeBreak })
+	credit := s.Credit
+	if s.Player == nil || !s.Player.InBreak || s.Player.BreakCredit != "keep" || s.Player.BreakUntil.IsZero() {
+		t.Fatalf("break on screen: %+v", s.Player)
+	}
+	r.press(view.Start)
+	r.until("start refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"break" })
+	if r.meter("games_played") != 1 || r.credit() != credit {
+		t.Fatalf("at the break: games %d credit %d (was %d)", r.meter("games_played"), r.credit(), credit)
+	}
+	stub.set(func(s *pb.PlayerState) { s.InBreak = false })
+	r.until("break over", 10*time.Second, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+}
+
+// Where the market pays the credit out at the break, the cabinet issues
+// the voucher once, when the break begins.
+func TestPlayerBreakPaysOut(t *testing.T) {
+	r, stub, _ := newPlayerRig(t, "payout")
+	r.insertNote(100, 0)
+	stub.set(func(s *pb.PlayerState) { s.InBreak = true })
+	r.until("paid out", 10*time.Second, func(s *view.Snapshot) bool { return s.Mode == view.ModeBreak && s.Credit == 0 })
+	if n := r.meter("tickets_out_count"); n != 1 {
+		t.Fatalf("vouchers at the break: %d, want 1", n)
+	}
+}
+
+// The reader lost ends the session at once (no round on screen); with the
+// reader gone the cabinet leaves the card check to the central system.
+func TestPlayerReaderLostEndsSession(t *testing.T) {
+	r, stub, fake := newPlayerRig(t, "keep")
+	fake.Lose()
+	r.until("session ended", time.Millisecond, func(s *view.Snapshot) bool { return s.Player == nil })
+	// The reader reports the card out before itself lost (cardreader.ReaderLost).
+	poll := func() bool { l := stub.loggedOut(); return len(l) == 1 && l[0] == "card_removed" }
+	r.until("logged out at the central system", time.Millisecond, func(*view.Snapshot) bool { return poll() })
+	r.cab.Do(func() {
+		if why := r.cab.blocked(); why != "" {
+			t.Errorf("reader lost: blocked %q, want the central system to decide", why)
+		}
+	})
+	fake.Back()
+	r.until("no card", time.Millisecond, func(*view.Snapshot) bool {
+		var why string
+		r.cab.Do(func() { why = r.cab.blocked() })
+		return why == "no_card"
+	})
+}
