@@ -545,7 +545,9 @@ func (c *Cabinet) printStarted(e printReply) {
 		c.setTilt("printer", "printer: "+e.err.Error(), false)
 		return
 	}
-	if co.job == 0 {
+	// Its events may have come first and ended the job unconfirmed (held
+	// for a reprint): the reply then names a job no longer followed.
+	if co.job == 0 && co.phase == voucherPrinting {
 		co.job = e.job
 	}
 }

@@ -56,6 +56,28 @@ func TestUnconfirmedVoucherIsReprintedAsDuplicate(t *testing.T) {
 	}
 }
 
+// lateReturn is a driver whose Print returns after the job's events have
+// been handled: the cabinet must not then follow the job it gave up.
+type lateReturn struct{ *printer.Fake }
+
+func (p lateReturn) Print(d document.Document) (printer.JobID, error) {
+	j, err := p.Fake.Print(d)
+	time.Sleep(100 * time.Millisecond)
+	return j, err
+}
+
+// The same, with the failure handled before Print returned: the reprint's
+// events are still followed, and it is debited once.
+func TestUnconfirmedVoucherReportedBeforePrintReturnedIsReprinted(t *testing.T) {
+	r := newRig(t, "demo", func(c *Config) { c.Printer = lateReturn{c.Printer.(*printer.Fake)} })
+	number := unsureVoucher(t, r)
+	r.until("debited", 10*time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
+	out := r.led.DocsOut()
+	if len(r.prn.Printed) != 2 || len(out) != 1 || out[0].Number != number || out[0].Result != ledger.DocPrinted {
+		t.Fatalf("%d printed, documents out %+v, want voucher %s and its duplicate, debited once", len(r.prn.Printed), out, number)
+	}
+}
+
 // The same voucher still waiting in the chute: the printer refuses to print
 // over it, so it is the original, debited as it is, with no duplicate.
 func TestUnconfirmedVoucherInTheChuteIsDebited(t *testing.T) {
