@@ -20,6 +20,10 @@ type Fake struct {
 	// FailAfterValidation the voucher is issued first.
 	FailNext            Fault
 	FailAfterValidation bool
+	// FailUnsure, when set, makes the next job fail with no fault and no
+	// word on the validation number (PrintFailed.Unsure: a time-out), while
+	// the fake prints it: its document is in Printed.
+	FailUnsure bool
 	// Refuse, when set, is returned by Print.
 	Refuse error
 	closed bool
@@ -47,6 +51,12 @@ func (f *Fake) Print(doc document.Document) (JobID, error) {
 	f.Printed = append(f.Printed, doc)
 	at := At{f.Now()}
 	f.events <- PrintStarted{at, j}
+	if f.FailUnsure {
+		f.events <- PrintFailed{At: at, Job: j, Unsure: true, Reason: "print did not finish in time"}
+		f.events <- TicketInChute{at, j}
+		f.FailUnsure = false
+		return j, nil
+	}
 	issued := false
 	if v := doc.ValidationNumber(); v != "" && (f.FailNext == 0 || f.FailAfterValidation) {
 		f.events <- ValidationPrinted{at, j, v}

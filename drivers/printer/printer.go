@@ -117,11 +117,16 @@ type (
 	// TopOfForm: ready for the next ticket.
 	TopOfForm struct{ At }
 	// PrintFailed: the job stopped. Issued says whether ValidationPrinted had
-	// already been reported for it (then the voucher stands).
+	// already been reported for it (then the voucher stands). Unsure (never
+	// with Issued) says the driver cannot tell whether the validation number
+	// reached paper: a time-out the printer may have printed through, or a
+	// validation flag never seen clear for this job, so its state says
+	// nothing. Such a voucher must not be voided as unprinted.
 	PrintFailed struct {
 		At
 		Job    JobID
 		Issued bool
+		Unsure bool
 		Fault  Fault // 0 when the cause is not a printer fault (time-out, lost line)
 		Reason string
 	}

@@ -48,7 +48,8 @@ const (
 	voucherIssued                       // its validation number is on paper: debited (check 22)
 )
 
-// tiltVoucher is the tilt of a voucher being printed again after a power cut.
+// tiltVoucher is the tilt of a voucher being printed again after a power cut
+// or a print the printer did not confirm.
 const tiltVoucher = "voucher"
 
 // canAccept says whether money may come in now (check 20).
@@ -499,6 +500,19 @@ func (c *Cabinet) tickReprint(now time.Time) {
 	c.printVoucher(co)
 }
 
+// voucherUnconfirmed: the print stopped and the driver cannot tell whether
+// the validation number reached paper (a time-out, a status missed). The
+// central system holds it issued, so voiding it could leave a valid-looking
+// paper unpaid: it is resolved as a power cut's voucher is, debited if the
+// printer refuses to print over a ticket in its chute (the original) or
+// else printed again, marked duplicate, with the same number.
+func (c *Cabinet) voucherUnconfirmed(co *cashoutState, reason string) {
+	co.reprint = true
+	co.phase, co.job = voucherHeld, 0
+	co.retryAt = c.now().Add(time.Second)
+	c.setTilt(tiltVoucher, "voucher print not confirmed ("+reason+"): printing it again", false)
+}
+
 func (c *Cabinet) printStarted(e printReply) {
 	co := c.cashOut.voucher
 	if co == nil || co.doc != e.doc {
@@ -531,7 +545,9 @@ func (c *Cabinet) printStarted(e printReply) {
 		c.setTilt("printer", "printer: "+e.err.Error(), false)
 		return
 	}
-	if co.job == 0 {
+	// Its events may have come first and ended the job unconfirmed (held
+	// for a reprint): the reply then names a job no longer followed.
+	if co.job == 0 && co.phase == voucherPrinting {
 		co.job = e.job
 	}
 }
@@ -566,6 +582,10 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 			// voucher stays pending and is tried again.
 			co.phase, co.job = voucherHeld, 0
 			co.retryAt = c.now().Add(time.Second)
+			break
+		}
+		if co.ours(e.Job) && e.Unsure && co.phase != voucherIssued {
+			c.voucherUnconfirmed(co, e.Reason)
 			break
 		}
 		if co.ours(e.Job) {

@@ -169,3 +169,38 @@ func interruptedVoucher(t *testing.T, h *Headless, dir string) string {
 	untilLogged(t, prn, tclemu.LogComplete)
 	return prn
 }
+
+// A voucher whose validation-done flag the driver never saw clear: the
+// flag was left set by the voucher before, and no status reached the
+// driver between sending the job and its validation number (a loaded
+// machine's late polls; here the printer is silenced for that window).
+// The driver cannot tell whether the number reached paper, so the cabinet
+// does not void it: the ticket waiting in the chute is the original,
+// debited as it is. (Crash harness, seed 1796130289446703007, before the
+// fix: "voucher … printed but not debited": voided as unprinted with
+// "print stopped before the validation number".)
+func TestVoucherWhoseValidationFlagWasMissedIsDebited(t *testing.T) {
+	dir, h := withPaper(t)
+	prn := filepath.Join(DocumentDir(dir), board.PrinterLogFile)
+	tcl := h.Emulated().TCL
+	run(t, h, "wait idle\nnote 2000\n")
+	cashOut(t, h) // leaves the printer's validation-done flag set
+	untilLogged(t, prn, tclemu.LogComplete)
+	tcl.TakeTicket()
+	untilLogged(t, prn, tclemu.LogTaken)
+	// The driver reads the empty chute before the next voucher is asked.
+	seen := tcl.StatusRequests()
+	poll.Until(t, 20*time.Second, "two status polls", func() bool { return tcl.StatusRequests() >= seen+2 })
+	run(t, h, "note 2000\nwait idle\n")
+	untilCredit(t, h, 2000)
+	tcl.SetSilent(true)
+	run(t, h, "press collect\n")
+	untilLogged(t, prn, tclemu.LogValidation)
+	tcl.SetSilent(false)
+	untilCredit(t, h, 0)
+	run(t, h, "wait idle\nsleep 500ms\n")
+	if ps := tcl.Printouts(); len(ps) != 2 || ps[0].Barcodes[0] == ps[1].Barcodes[0] {
+		t.Fatalf("printouts %+v, want two vouchers and no duplicate", ps)
+	}
+	reconcileClean(t, dir, h)
+}

@@ -498,9 +498,9 @@ func (d *Driver) tick() {
 	if j := d.job; j != nil {
 		switch {
 		case !j.isStarted && now.Sub(j.sent) > d.cfg.StartTimeout:
-			evs = append(evs, d.failJob(at, 0, "printer did not start the job"))
+			evs = append(evs, d.failJob(at, 0, "printer did not start the job", true))
 		case j.isStarted && now.Sub(j.started) > d.cfg.PrintTimeout:
-			evs = append(evs, d.failJob(at, 0, "print did not finish in time"))
+			evs = append(evs, d.failJob(at, 0, "print did not finish in time", true))
 		}
 	}
 	var again [][]byte
@@ -541,7 +541,7 @@ func (d *Driver) followJob(j *job, s, prev Status, had bool, at printer.At) []pr
 	}
 	if !j.isStarted && s.Cond&refused != 0 {
 		// unknown template, bad fields: the printer will not print this job
-		return []printer.Event{d.failJob(at, printer.TemplateError, "printer refused the job: "+(s.Cond&refused).String())}
+		return []printer.Event{d.failJob(at, printer.TemplateError, "printer refused the job: "+(s.Cond&refused).String(), false)}
 	}
 	var evs []printer.Event
 	if !j.isStarted && (busy || (val && j.valArmed) || chuteRose) {
@@ -563,10 +563,13 @@ func (d *Driver) followJob(j *job, s, prev Status, had bool, at printer.At) []pr
 		if f != 0 {
 			reason = f.String()
 		}
-		evs = append(evs, d.failJob(at, f, reason))
+		// Unarmed, the flag was set when the job was sent and never seen
+		// clear since: the printer may have cleared and set it again
+		// between two polls, so the number may be on paper.
+		evs = append(evs, d.failJob(at, f, reason, !j.valArmed))
 	case len(fs) > 0: // stopped by a fault; a validated voucher still stands
 		f := firstBlocking(fs)
-		evs = append(evs, d.failJob(at, f, f.String()))
+		evs = append(evs, d.failJob(at, f, f.String(), false))
 	default:
 		d.job = nil
 		d.chuteJob = j.id
@@ -575,10 +578,13 @@ func (d *Driver) followJob(j *job, s, prev Status, had bool, at printer.At) []pr
 	return evs
 }
 
-func (d *Driver) failJob(at printer.At, f printer.Fault, reason string) printer.Event {
+// failJob ends the active job; mayHavePrinted: the printer's state does not
+// rule out that the job's validation number reached paper (PrintFailed.Unsure).
+func (d *Driver) failJob(at printer.At, f printer.Fault, reason string, mayHavePrinted bool) printer.Event {
 	j := d.job
 	d.job = nil
-	return printer.PrintFailed{At: at, Job: j.id, Issued: j.validated, Fault: f, Reason: reason}
+	unsure := mayHavePrinted && j.validation != "" && !j.validated
+	return printer.PrintFailed{At: at, Job: j.id, Issued: j.validated, Unsure: unsure, Fault: f, Reason: reason}
 }
 
 var faultMap = []struct {

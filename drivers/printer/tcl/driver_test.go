@@ -17,6 +17,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 type rig struct {
@@ -227,7 +228,7 @@ func TestJamBeforeValidationIsNotIssued(t *testing.T) {
 				t.Fatalf("ValidationPrinted reported for a ticket that stopped before it: %s", names(evs))
 			}
 			pf := evs[len(evs)-1].(printer.PrintFailed)
-			if pf.Issued || pf.Fault == 0 {
+			if pf.Issued || pf.Unsure || pf.Fault == 0 {
 				t.Fatalf("%+v", pf)
 			}
 			// the fault itself is reported (chassis open only once the print ended)
@@ -250,6 +251,53 @@ func TestJamBeforeValidationIsNotIssued(t *testing.T) {
 			}
 		})
 	}
+}
+
+// The validation flag left set by the ticket before and no status between
+// the job's start and its validation number (late polls): the driver
+// cannot tell whether the number reached paper, so the failure is Unsure
+// (the firmware must not void the voucher), though the ticket printed.
+func TestValidationFlagNeverSeenClearIsUnsure(t *testing.T) {
+	// a start time-out longer than the silence: the job ends on the status
+	r := newRig(t, tclemu.Options{}, func(c *tcl.Config) { c.StartTimeout = 5 * time.Second })
+	if _, err := r.drv.Print(voucher(valNo)); err != nil {
+		t.Fatal(err)
+	}
+	r.until("PrintComplete", is[printer.PrintComplete], 3*time.Second)
+	r.emu.TakeTicket()
+	r.until("taken", is[printer.TicketTaken], time.Second)
+	r.emu.SetSilent(true)
+	if _, err := r.drv.Print(voucher(valNo)); err != nil {
+		t.Fatal(err)
+	}
+	poll.Until(t, 3*time.Second, "the second validation number on paper", func() bool {
+		p := r.emu.Printouts()
+		return len(p) == 2 && p[1].ValidationPrinted
+	})
+	r.emu.SetSilent(false)
+	evs := r.until("PrintFailed", is[printer.PrintFailed], 3*time.Second)
+	pf := evs[len(evs)-1].(printer.PrintFailed)
+	if pf.Issued || !pf.Unsure || pf.Reason != "print stopped before the validation number" || count[printer.ValidationPrinted](evs) != 0 {
+		t.Fatalf("%+v after %s, want not issued and unsure, stopped before the validation number", pf, names(evs))
+	}
+}
+
+// A printer that starts the job after the driver's start time-out prints
+// it anyway: the time-out's failure is Unsure.
+func TestStartTimeOutIsUnsure(t *testing.T) {
+	r := newRig(t, tclemu.Options{StartDelay: time.Second}, nil) // StartTimeout 500 ms
+	if _, err := r.drv.Print(voucher(valNo)); err != nil {
+		t.Fatal(err)
+	}
+	evs := r.until("PrintFailed", is[printer.PrintFailed], 3*time.Second)
+	pf := evs[len(evs)-1].(printer.PrintFailed)
+	if pf.Issued || !pf.Unsure {
+		t.Fatalf("%+v after %s, want not issued and unsure", pf, names(evs))
+	}
+	poll.Until(t, 3*time.Second, "the late print's validation number on paper", func() bool {
+		p := r.emu.Printouts()
+		return len(p) == 1 && p[0].ValidationPrinted
+	})
 }
 
 // A jam or paper out after the validation number: issued exactly once,
