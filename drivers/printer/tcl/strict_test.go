@@ -32,12 +32,16 @@ func TestOneMessagePerReadPrinterPrints(t *testing.T) {
 		r := newRig(t, tclemu.Options{OneMessagePerRead: true, NumericAttr: true, PrintTime: 1500 * time.Millisecond}, func(c *tcl.Config) {
 			strictConfig(c)
 			c.Download = download
+			// What is tested is the reads, not the time-outs: a loaded
+			// machine that stalls the emulator for seconds (seen at load
+			// 25) must not end the job before it starts.
+			c.CommTimeout, c.StartTimeout = 6*time.Second, 10*time.Second
 		})
 		for i := 0; i < 2; i++ {
 			if _, err := r.drv.Print(voucher(valNo)); err != nil {
 				t.Fatal(err)
 			}
-			evs := r.until("PrintComplete", is[printer.PrintComplete], 6*time.Second)
+			evs := r.until("PrintComplete", is[printer.PrintComplete], 20*time.Second)
 			if count[printer.ValidationPrinted](evs) != 1 || count[printer.PrintFailed](evs) != 0 {
 				t.Fatalf("download=%v ticket %d: %s", download, i, names(evs))
 			}
