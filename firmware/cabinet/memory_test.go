@@ -61,9 +61,13 @@ func TestMemoryBoundedAfterWarmup(t *testing.T) {
 			time.Sleep(200 * time.Microsecond)
 		}
 		// At rest: autoplay off, the cabinet idle, the last commit acked.
+		// Its own deadline (a loaded machine can spend the first on the
+		// rounds), and the state now, as above.
 		r.press(view.Stop)
 		collected := false
-		for s := r.cab.View(); s.Auto || s.Mode != view.ModeIdle; s = r.cab.View() {
+		deadline = time.Now().Add(2 * time.Minute)
+		now := func() (s *view.Snapshot) { r.cab.Do(func() { r.cab.publish(); s = r.cab.View() }); return s }
+		for s := now(); s.Auto || s.Mode != view.ModeIdle; s = now() {
 			if s.RiskOffer && !collected {
 				r.press(view.Collect) // once: a second Collect would cash out
 				collected = true
