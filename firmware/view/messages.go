@@ -31,6 +31,7 @@ const (
 	MsgHandpayReprinted    = "handpay_reprinted"
 	MsgPINRefused          = "pin_refused"
 )
+
 // PlayerReasons are the central system's refusals of a card login or of a
 // player's wager that the screen names.
 var PlayerReasons = []string{"CARD_UNKNOWN", "CARD_BLOCKED", "CARD_AUTH_FAILED", "PLAYER_BLOCKED", "PLAYER_EXCLUDED",
