@@ -610,12 +610,17 @@ func (d *Driver) update(st Status, ok bool) {
 // the voucher issued. A status byte saying the printer stopped counts only
 // once a clean round confirms it.
 func (d *Driver) run(j *job) {
+	// sent: bytes of the job may have reached the printer. The validation
+	// number is confirmed only with the whole job (finish), so any failure
+	// after that cannot rule out that it is on paper: PrintFailed.Unsure, and
+	// the cabinet reprints the same number as a duplicate instead of voiding.
+	sent := false
 	fail := func(f printer.Fault, reason string) {
 		d.port.Write([]byte{DLE, 0x05, 2}) // drop the rest of the job from the printer's buffer
 		d.mu.Lock()
 		d.active = nil
 		d.mu.Unlock()
-		d.emit(printer.PrintFailed{At: d.at(), Job: j.id, Fault: f, Reason: reason})
+		d.emit(printer.PrintFailed{At: d.at(), Job: j.id, Unsure: sent && j.validation != "", Fault: f, Reason: reason})
 	}
 	defer func() { d.sc.ExpectStatus = false }()
 	var tail []byte
@@ -628,7 +633,9 @@ func (d *Driver) run(j *job) {
 		defer func() { d.sc.ExpectSensor = 0 }()
 	}
 	d.echoes = d.echoes[:0]
-	if _, err := d.port.Write(append(append([]byte{}, j.payload...), tail...)); err != nil {
+	n, err := d.port.Write(append(append([]byte{}, j.payload...), tail...))
+	sent = n > 0
+	if err != nil {
 		fail(0, "write: "+err.Error())
 		return
 	}

@@ -220,6 +220,11 @@ func TestFaultMidPrintIsNotIssued(t *testing.T) {
 			if pf.Issued || pf.Fault != c.fault {
 				t.Fatalf("%+v (%s)", pf, names(evs))
 			}
+			// The driver cannot see where the print stopped: the number may
+			// be on paper (it is, after the barcode), so the job is unsure.
+			if !pf.Unsure {
+				t.Fatalf("a job stopped after its bytes were sent is not marked unsure: %+v", pf)
+			}
 			ps := r.emu.Printouts()
 			if len(ps) != 1 || ps[0].Complete || ps[0].ValidationPrinted != (c.w == escposemu.AfterBarcode) {
 				t.Fatalf("%+v", ps)
