@@ -237,7 +237,7 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 		c.fail(w, r, err)
 		return
 	}
-	alarms, err := server.AlarmList(ctx, c.srv.DB(), now.Add(-24*time.Hour).UnixNano(), 200)
+	alarms, err := server.AlarmList(ctx, c.srv.DB(), server.AlarmFilter{Since: now.Add(-24 * time.Hour).UnixNano(), Limit: 200})
 	if err != nil {
 		c.fail(w, r, err)
 		return

@@ -83,17 +83,29 @@ func RoundsPerHour(ctx context.Context, db Querier, since int64) ([]HourBucket, 
 	return out, rows.Err()
 }
 
-// AlarmRecord is one stored alarm as the back office reads it (ListAlarms
-// is the operator command's reader: JSON, by cabinet).
+// AlarmRecord is one stored alarm or audit row.
 type AlarmRecord struct {
 	ID                    int64
 	Cabinet, Reason, Text string
 	At                    int64
 }
 
-// Alarms lists the newest alarms at or after since, at most limit.
-func AlarmList(ctx context.Context, db Querier, since int64, limit int) ([]AlarmRecord, error) {
-	rows, err := db.QueryContext(ctx, `SELECT id, cabinet, at, reason, text FROM alarms WHERE at >= ? ORDER BY at DESC, id DESC LIMIT ?`, since, limit)
+// AlarmFilter says which alarms AlarmList reads: of one cabinet ("" all),
+// at or after Since (Unix ns; 0 all), at most Limit (0: 100).
+type AlarmFilter struct {
+	Cabinet string
+	Since   int64
+	Limit   int
+}
+
+// AlarmList is the one reader of the alarms, newest first; the back office
+// and the operator's admin socket (Server.ListAlarms) both read through it.
+func AlarmList(ctx context.Context, db Querier, f AlarmFilter) ([]AlarmRecord, error) {
+	if f.Limit <= 0 {
+		f.Limit = 100
+	}
+	rows, err := db.QueryContext(ctx, `SELECT id, cabinet, at, reason, text FROM alarms
+		WHERE (?='' OR cabinet=?) AND at >= ? ORDER BY at DESC, id DESC LIMIT ?`, f.Cabinet, f.Cabinet, f.Since, f.Limit)
 	if err != nil {
 		return nil, fmt.Errorf("server: alarms: %w", err)
 	}

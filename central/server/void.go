@@ -272,26 +272,16 @@ type AlarmRow struct {
 	Text    string `json:"text"`
 }
 
-// ListAlarms reads the stored alarms and audit rows, newest first: of one
-// cabinet ("" all), at most limit of them (0: 100).
+// ListAlarms is AlarmList as the admin socket answers it (JSON, times as
+// RFC 3339): of one cabinet ("" all), at most limit of them (0: 100).
 func (s *Server) ListAlarms(ctx context.Context, cab string, limit int) ([]AlarmRow, error) {
-	if limit <= 0 {
-		limit = 100
-	}
-	rows, err := s.DB().QueryContext(ctx, `SELECT id, cabinet, at, reason, text FROM alarms WHERE ?='' OR cabinet=? ORDER BY id DESC LIMIT ?`, cab, cab, limit)
+	recs, err := AlarmList(ctx, s.DB(), AlarmFilter{Cabinet: cab, Limit: limit})
 	if err != nil {
 		return nil, actionErr(err)
 	}
-	defer rows.Close()
-	out := []AlarmRow{}
-	for rows.Next() {
-		var a AlarmRow
-		var at int64
-		if err := rows.Scan(&a.ID, &a.Cabinet, &at, &a.Reason, &a.Text); err != nil {
-			return nil, actionErr(err)
-		}
-		a.At = time.Unix(0, at).UTC().Format(time.RFC3339Nano)
-		out = append(out, a)
+	out := make([]AlarmRow, 0, len(recs))
+	for _, a := range recs {
+		out = append(out, AlarmRow{ID: a.ID, Cabinet: a.Cabinet, At: time.Unix(0, a.At).UTC().Format(time.RFC3339Nano), Reason: a.Reason, Text: a.Text})
 	}
-	return out, rows.Err()
+	return out, nil
 }
