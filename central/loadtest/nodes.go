@@ -189,5 +189,3 @@ func tailFile(path string) string {
 	}
 	return string(b)
 }
-
-
