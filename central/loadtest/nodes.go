@@ -55,12 +55,13 @@ func setupNodes(o Options, dir, offlinePKI, dbURL string, halls map[string]strin
 		cabs = append(cabs, cab)
 	}
 	sort.Strings(cabs)
+	addrs, err := freeAddrs(o.Nodes)
+	if err != nil {
+		return nil, err
+	}
 	var nodes []*node
 	for k := 1; k <= o.Nodes; k++ {
-		addr, err := freeAddr()
-		if err != nil {
-			return nil, err
-		}
+		addr := addrs[k-1]
 		nd := &node{k: k, addr: addr, dir: filepath.Join(dir, fmt.Sprintf("node-%d", k))}
 		if err := os.MkdirAll(nd.dir, 0o700); err != nil {
 			return nil, err
@@ -87,14 +88,21 @@ func setupNodes(o Options, dir, offlinePKI, dbURL string, halls map[string]strin
 	return nodes, nil
 }
 
-// start runs the node (its log appended to) and returns once its gRPC port
-// accepts connections.
+// start runs the node (its log appended to) and returns once it says it
+// listens (its log line, which follows the listener's start) and its gRPC
+// port accepts connections: a port that answers is not proof enough, as
+// another process may hold it.
 func (nd *node) start(timeout time.Duration) error {
 	lf, err := os.OpenFile(nd.log, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o600)
 	if err != nil {
 		return err
 	}
 	defer lf.Close()
+	fi, err := lf.Stat()
+	if err != nil {
+		return err
+	}
+	from := fi.Size()
 	cmd := exec.Command(nd.argv[0], nd.argv[1:]...)
 	cmd.Env = nd.env
 	cmd.Stdout, cmd.Stderr = lf, lf
@@ -107,10 +115,12 @@ func (nd *node) start(timeout time.Duration) error {
 	go func() { cmd.Wait(); close(exited) }()
 	deadline := time.Now().Add(timeout)
 	for {
-		c, err := net.DialTimeout("tcp", nd.addr, time.Second)
-		if err == nil {
-			c.Close()
-			return nil
+		if nd.saysListening(from) {
+			c, err := net.DialTimeout("tcp", nd.addr, time.Second)
+			if err == nil {
+				c.Close()
+				return nil
+			}
 		}
 		select {
 		case <-exited:
@@ -173,13 +183,29 @@ func (nd *node) databaseLines() []string {
 	return out
 }
 
-func freeAddr() (string, error) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		return "", err
+// saysListening reports whether the node's log, after offset from, has its
+// "listening" line for its address.
+func (nd *node) saysListening(from int64) bool {
+	b, err := os.ReadFile(nd.log)
+	if err != nil || int64(len(b)) < from {
+		return false
 	}
-	defer l.Close()
-	return l.Addr().String(), nil
+	return strings.Contains(string(b[from:]), `msg="polaris-central listening" grpc=`+nd.addr+" ")
+}
+
+// freeAddrs picks n distinct free loopback addresses: each listener is held
+// until all are picked, so no two nodes get the same port.
+func freeAddrs(n int) ([]string, error) {
+	var out []string
+	for i := 0; i < n; i++ {
+		l, err := net.Listen("tcp", "127.0.0.1:0")
+		if err != nil {
+			return nil, err
+		}
+		defer l.Close()
+		out = append(out, l.Addr().String())
+	}
+	return out, nil
 }
 
 func tailFile(path string) string {
