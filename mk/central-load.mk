@@ -81,7 +81,7 @@ FAIL_DB_AT   ?= 35s
 FULL_ARGS = -cabinets $(if $(filter command line,$(origin CABINETS)),$(CABINETS),$(FULL_CABINETS)) \
 	-duration $(if $(filter command line,$(origin DURATION)),$(DURATION),$(FULL_DURATION)) \
 	-every $(if $(EVERY),$(EVERY),$(PG_EVERY)) -postgres auto -nodes $(NODES) -node-bin bin/polaris-central \
-	-fail-node $(FAIL_NODE_AT) -node-down $(NODE_DOWN) -fail-db $(FAIL_DB_AT) -retries 30 -mix $(LOAD_FLAGS)
+	-fail-node $(FAIL_NODE_AT) -node-down $(NODE_DOWN) -fail-db $(FAIL_DB_AT) -retries 30 -mix -v $(LOAD_FLAGS)
 failover-central-pg-full:
 	$(GO) build -o bin/polaris-loadtest ./cmd/polaris-loadtest
 	$(GO) build -o bin/polaris-central ./cmd/polaris-central

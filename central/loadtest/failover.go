@@ -206,6 +206,12 @@ func phases(tl *timeline, calls []call, outcomesAt []time.Duration, end time.Dur
 			p.Gap = max(p.Gap, t-last)
 			last = t
 		}
+		if i+1 < len(bounds) {
+			// Up to the next phase: a phase with its last outcome early
+			// was without service from then on. (The last phase ends
+			// when the last cabinet is done, after its final drain.)
+			p.Gap = max(p.Gap, p.To-last)
+		}
 		if len(out) > 0 || p.To > p.From {
 			out = append(out, p)
 		}
