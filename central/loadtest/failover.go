@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"google.golang.org/grpc/status"
+
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
@@ -135,6 +137,33 @@ type call struct {
 	start time.Duration
 	took  time.Duration
 	node  int32 // index in the node list, -1 unknown
+	from  int32 // the node the cabinet was on before the call
+}
+
+// linkDown is one cabinet's link going down (link.StateEvent): when, and
+// the error's kind.
+type linkDown struct {
+	at    time.Duration
+	cause string
+}
+
+// downCause is an error's kind: its gRPC code and message with numbers
+// and addresses blanked, cut short, so that equal causes count together.
+func downCause(err error) string {
+	msg := err.Error()
+	if st, ok := status.FromError(err); ok {
+		msg = st.Code().String() + ": " + st.Message()
+	}
+	b := []byte(msg)
+	for i, c := range b {
+		if c >= '0' && c <= '9' {
+			b[i] = '#'
+		}
+	}
+	if len(b) > 140 {
+		b = append(b[:140], "…"...)
+	}
+	return string(b)
 }
 
 // Phase is what the cabinets saw in one stretch of a failover run.
@@ -150,10 +179,16 @@ type Phase struct {
 	// Gap is the longest time in it in which no cabinet got an outcome.
 	Gap    time.Duration
 	ByNode []int // answers per node
+	// Moves counts the cabinets' moves from one node to another
+	// ("1→2"): a call answered by another node than the one the cabinet
+	// was on.
+	Moves map[string]int
+	// Downs counts the cabinets' links going down in it, by cause.
+	Downs map[string]int
 }
 
 // phases splits the run's calls at the timeline's marks.
-func phases(tl *timeline, calls []call, outcomesAt []time.Duration, end time.Duration, nodes int) []Phase {
+func phases(tl *timeline, calls []call, outcomesAt []time.Duration, downs []linkDown, end time.Duration, nodes int) []Phase {
 	type b struct {
 		name string
 		at   time.Duration
@@ -177,7 +212,7 @@ func phases(tl *timeline, calls []call, outcomesAt []time.Duration, end time.Dur
 		if i+1 < len(bounds) {
 			to = bounds[i+1].at
 		}
-		p := Phase{Name: bd.name, From: bd.at, To: to, ByNode: make([]int, nodes)}
+		p := Phase{Name: bd.name, From: bd.at, To: to, ByNode: make([]int, nodes), Moves: map[string]int{}}
 		var lat []time.Duration
 		for _, c := range calls {
 			if c.start < p.From || c.start >= p.To {
@@ -191,10 +226,19 @@ func phases(tl *timeline, calls []call, outcomesAt []time.Duration, end time.Dur
 			if c.node >= 0 && int(c.node) < nodes {
 				p.ByNode[c.node]++
 			}
+			if c.from != c.node && c.from >= 0 && c.node >= 0 {
+				p.Moves[fmt.Sprintf("%d→%d", c.from+1, c.node+1)]++
+			}
 			p.Max = max(p.Max, c.took)
 		}
 		slices.Sort(lat)
 		p.P50, p.P99 = Pct(lat, 50), Pct(lat, 99)
+		p.Downs = map[string]int{}
+		for _, d := range downs {
+			if d.at >= p.From && d.at < p.To {
+				p.Downs[d.cause]++
+			}
+		}
 		last := p.From
 		for _, t := range outcomesAt {
 			if t < p.From {
@@ -242,8 +286,28 @@ func (r *Result) FailoverReport() string {
 		for k, n := range p.ByNode {
 			by = append(by, fmt.Sprintf("node %d %d", k+1, n))
 		}
-		fmt.Fprintf(&b, "  %-46s %6.1f–%6.1f s: %6d calls (%6d outcomes), p50 %6.1f ms, p99 %7.1f ms, longest a cabinet waited %7.1f ms, longest with no outcome answered %7.1f ms; answered by %s\n",
-			p.Name, p.From.Seconds(), p.To.Seconds(), p.Calls, p.Outcomes, ms(p.P50), ms(p.P99), ms(p.Max), ms(p.Gap), strings.Join(by, ", "))
+		var moves []string
+		for m, n := range p.Moves {
+			moves = append(moves, fmt.Sprintf("%s %d", m, n))
+		}
+		slices.Sort(moves)
+		if len(moves) == 0 {
+			moves = []string{"none"}
+		}
+		fmt.Fprintf(&b, "  %-46s %6.1f–%6.1f s: %6d calls (%6d outcomes), p50 %6.1f ms, p99 %7.1f ms, longest a cabinet waited %7.1f ms, longest with no outcome answered %7.1f ms; answered by %s; cabinets moved %s\n",
+			p.Name, p.From.Seconds(), p.To.Seconds(), p.Calls, p.Outcomes, ms(p.P50), ms(p.P99), ms(p.Max), ms(p.Gap), strings.Join(by, ", "), strings.Join(moves, ", "))
+		var causes []string
+		for c := range p.Downs {
+			causes = append(causes, c)
+		}
+		slices.SortFunc(causes, func(a, b string) int { return p.Downs[b] - p.Downs[a] })
+		for i, c := range causes {
+			if i == 4 {
+				fmt.Fprintf(&b, "      … and %d other causes\n", len(causes)-4)
+				break
+			}
+			fmt.Fprintf(&b, "      %5d links went down: %s\n", p.Downs[c], c)
+		}
 	}
 	return b.String()
 }

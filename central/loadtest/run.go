@@ -158,6 +158,7 @@ type Result struct {
 	outcomesAt         []time.Duration
 	t0                 time.Time
 	nodeIndex          map[string]int32
+	downs              []linkDown
 }
 
 type issuedVoucher struct {
@@ -535,13 +536,30 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if scenarioDone != nil {
 		<-scenarioDone
 		res.timeline.mark("", "%d cabinets done: %d outcomes, %d errors", len(clients), res.Outcomes, res.Errors)
+		// Every node must serve at the end: one the cabinets all left
+		// (they move on only when a call fails) is asked directly.
+		for _, nd := range nodes {
+			var err error
+			for end := time.Now().Add(10 * time.Second); ; {
+				if err = probe(nd.addr); err == nil || time.Now().After(end) {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if err != nil {
+				res.timeline.mark("", "node %d does not answer a Hello at the end: %v", nd.k, err)
+				res.Checks = append(res.Checks, fmt.Sprintf("node %d does not serve at the end: %v", nd.k, err))
+			} else {
+				res.timeline.mark("", "node %d answers a Hello at the end", nd.k)
+			}
+		}
 		if d, ok := res.timeline.at(markDBKilled); ok {
 			res.FailedAt = d
 			if p, ok := res.timeline.at(markDBPromoted); ok {
 				res.Promoted = p - d
 			}
 		}
-		res.Phases = phases(res.timeline, res.calls, res.outcomesAt, res.Elapsed, len(addrs))
+		res.Phases = phases(res.timeline, res.calls, res.outcomesAt, res.downs, res.Elapsed, len(addrs))
 	}
 	failMu.Lock()
 	if failRes[0] > 0 {
@@ -641,6 +659,29 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 	if o.Rate > 0 {
 		period = time.Duration(float64(len(clients)) / o.Rate * float64(time.Second))
 	}
+	// Why the cabinets' links went down: each Up→Down change and its
+	// error, for the failover report.
+	stopStates := make(chan struct{})
+	var swg sync.WaitGroup
+	for _, c := range clients {
+		swg.Add(1)
+		go func() {
+			defer swg.Done()
+			for {
+				select {
+				case ev := <-c.States():
+					if ev.State == link.Down && ev.Err != nil {
+						mu.Lock()
+						res.downs = append(res.downs, linkDown{at: time.Since(start), cause: downCause(ev.Err)})
+						mu.Unlock()
+					}
+				case <-stopStates:
+					return
+				}
+			}
+		}()
+	}
+	defer func() { close(stopStates); swg.Wait() }()
 	for i, c := range clients {
 		wg.Add(1)
 		go func() {
@@ -664,13 +705,18 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 			}
 			// answered records a call asked at t0 and answered now, by
 			// the node the cabinet is on.
+			nodeOf := func() int32 {
+				if k, ok := res.nodeIndex[c.Endpoint()]; ok {
+					return k
+				}
+				return -1
+			}
+			on := nodeOf()
 			answered := func(kind byte, t0 time.Time) time.Duration {
 				now := time.Now()
-				node, ok := res.nodeIndex[c.Endpoint()]
-				if !ok {
-					node = -1
-				}
-				calls = append(calls, call{kind: kind, start: t0.Sub(start), took: now.Sub(t0), node: node})
+				node := nodeOf()
+				calls = append(calls, call{kind: kind, start: t0.Sub(start), took: now.Sub(t0), node: node, from: on})
+				on = node
 				return now.Sub(t0)
 			}
 		rounds:
