@@ -77,14 +77,18 @@ FULL_DURATION ?= 60s
 FAIL_NODE_AT ?= 15s
 NODE_DOWN    ?= 5s
 FAIL_DB_AT   ?= 35s
+# The run's directory (PKI, the nodes' configurations and logs), kept for
+# reading the nodes' logs after; emptied at the start of each run.
+FULL_DIR     ?= /tmp/polaris-failover-full
 # CABINETS and DURATION given on the command line win over these defaults.
 FULL_ARGS = -cabinets $(if $(filter command line,$(origin CABINETS)),$(CABINETS),$(FULL_CABINETS)) \
 	-duration $(if $(filter command line,$(origin DURATION)),$(DURATION),$(FULL_DURATION)) \
 	-every $(if $(EVERY),$(EVERY),$(PG_EVERY)) -postgres auto -nodes $(NODES) -node-bin bin/polaris-central \
-	-fail-node $(FAIL_NODE_AT) -node-down $(NODE_DOWN) -fail-db $(FAIL_DB_AT) -retries 30 -mix -v $(LOAD_FLAGS)
+	-fail-node $(FAIL_NODE_AT) -node-down $(NODE_DOWN) -fail-db $(FAIL_DB_AT) -retries 30 -mix -v -dir $(FULL_DIR) $(LOAD_FLAGS)
 failover-central-pg-full:
 	$(GO) build -o bin/polaris-loadtest ./cmd/polaris-loadtest
 	$(GO) build -o bin/polaris-central ./cmd/polaris-central
+	rm -rf $(FULL_DIR) && mkdir -m 700 -p $(FULL_DIR)
 ifeq ($(PRIO),1)
 	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(FULL_ARGS)'
 else

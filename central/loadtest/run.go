@@ -560,6 +560,19 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			}
 		}
 		res.Phases = phases(res.timeline, res.calls, res.outcomesAt, res.downs, res.Elapsed, len(addrs))
+		// A failure asked for and not done within the run (a node slow
+		// to come back, the run too short) is a failed run, not a pass.
+		for _, want := range []struct {
+			asked bool
+			mark  string
+			what  string
+		}{{o.FailNode > 0 && len(nodes) > 1, markNodeKilled, "node 2 was not killed"},
+			{o.FailNode > 0 && len(nodes) > 1, markNodeServing, "node 2 did not serve again"},
+			{o.FailDB > 0, markDBPromoted, "the database did not fail over"}} {
+			if _, ok := res.timeline.at(want.mark); want.asked && !ok {
+				res.Checks = append(res.Checks, want.what+" while the cabinets played (make the run longer)")
+			}
+		}
 	}
 	failMu.Lock()
 	if failRes[0] > 0 {
