@@ -156,8 +156,11 @@ func downCause(err error) string {
 	}
 	b := []byte(msg)
 	for i, c := range b {
-		if c >= '0' && c <= '9' {
+		switch {
+		case c >= '0' && c <= '9':
 			b[i] = '#'
+		case c == '\n' || c == '\t':
+			b[i] = ' '
 		}
 	}
 	if len(b) > 140 {
