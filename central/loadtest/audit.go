@@ -238,7 +238,11 @@ func (r *Result) MixReport() string {
 	}
 	s := fmt.Sprintf("rounds: %d answered, every one stored once with the body its cabinet got (0 lost, 0 doubled); credit mirror stakes exact", r.Outcomes)
 	if r.Vouchers > 0 || r.Events > 0 {
-		s += fmt.Sprintf("\nvouchers: %d printed, each stored once and redeemed once (0 lost, 0 doubled), mirror vouchers and tickets in exact; events: %d sent from the outboxes, each stored once (0 lost, 0 doubled)", r.Vouchers, r.Events)
+		v := fmt.Sprintf("%d printed, each stored once and redeemed once (0 lost, 0 doubled), mirror vouchers and tickets in exact", r.Vouchers)
+		if r.Vouchers == 0 {
+			v = "none printed (no cabinet reached its 10th round)"
+		}
+		s += fmt.Sprintf("\nvouchers: %s; events: %d sent from the outboxes, each stored once (0 lost, 0 doubled)", v, r.Events)
 	}
 	return s + "\n"
 }
