@@ -8,6 +8,14 @@
 // and its own real link client (mutual TLS, Ed25519-verified bodies), and
 // lets every cabinet play Magic Stars rounds back to back: RequestOutcome,
 // then CommitOutcome, each answered only once durable.
+//
+// On PostgreSQL it runs several nodes, in-process or (Options.NodeCommand)
+// as polaris-central processes, and can fail them under load: a node
+// SIGKILLed and started again (FailNode), the primary killed and its
+// synchronous replica promoted (FailDB); with Mix the cabinets also send
+// outbox events and vouchers. The audit then checks every round, voucher
+// and event against what the cabinets were answered (audit.go), and the
+// failover report says per phase what the cabinets saw (failover.go).
 package loadtest
 
 import (

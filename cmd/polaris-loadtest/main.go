@@ -7,6 +7,11 @@
 // -rounds; a failed check exits with status 1.
 //
 //	polaris-loadtest -cabinets 1000 -duration 20s
+//
+// With -postgres auto -nodes 3 -node-bin bin/polaris-central -fail-node 15s
+// -fail-db 35s -mix (make failover-central-pg-full) the nodes are processes,
+// one is SIGKILLed and restarted, then the database fails over, and the
+// timeline and per-phase report come before the audit.
 package main
 
 import (
