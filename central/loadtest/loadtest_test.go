@@ -2,6 +2,7 @@ package loadtest
 
 import (
 	"context"
+	"database/sql"
 	"os"
 	"path/filepath"
 	"strings"
@@ -56,5 +57,49 @@ func TestSeparateCommitsPaced(t *testing.T) {
 	}
 	if !strings.Contains(res.Line(), "paced at 150/s") || !strings.Contains(res.Line(), "CommitOutcome p50") {
 		t.Fatalf("line %q", res.Line())
+	}
+}
+
+// The audit of rounds, vouchers and events fails on a store that lost a
+// round, holds one with other bytes, lost a voucher's redemption, lost an
+// event and holds another twice: each its own check.
+func TestMixAuditCatchesLossAndDoubles(t *testing.T) {
+	dir := t.TempDir()
+	res, err := Run(context.Background(), Options{Cabinets: 4, Rounds: 20, Mix: true, Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.OK() || res.Vouchers != 8 || res.Events != 40 {
+		t.Fatalf("%s: checks %v, first error %v, %d vouchers, %d events", res.Line(), res.Checks, res.FirstErr, res.Vouchers, res.Events)
+	}
+	if !strings.Contains(res.MixReport(), "8 printed") {
+		t.Fatalf("report %q", res.MixReport())
+	}
+	path := filepath.Join(dir, "central.db")
+	db, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, q := range []string{
+		`DELETE FROM rounds WHERE cabinet='load-00001' AND round=20`,
+		`UPDATE rounds SET body=X'00' WHERE cabinet='load-00002' AND round=3`,
+		`UPDATE vouchers SET state='issued' WHERE rowid=(SELECT MIN(rowid) FROM vouchers)`,
+		`DELETE FROM events WHERE rowid=(SELECT MIN(rowid) FROM events)`,
+		`INSERT INTO events SELECT * FROM events WHERE rowid=(SELECT MAX(rowid) FROM events)`,
+	} {
+		if _, err := db.Exec(q); err != nil {
+			t.Fatalf("%s: %v", q, err)
+		}
+	}
+	db.Close()
+	res.Checks = nil
+	if err := res.audit(path); err != nil {
+		t.Fatal(err)
+	}
+	all := strings.Join(res.Checks, "\n")
+	for _, want := range []string{"1 answered but not stored", "1 stored with a body other than the cabinet's", "1 not redeemed", "1 of them twice"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("no %q in the checks:\n%s", want, all)
+		}
 	}
 }

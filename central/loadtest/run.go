@@ -8,11 +8,20 @@
 // and its own real link client (mutual TLS, Ed25519-verified bodies), and
 // lets every cabinet play Magic Stars rounds back to back: RequestOutcome,
 // then CommitOutcome, each answered only once durable.
+//
+// On PostgreSQL it runs several nodes, in-process or (Options.NodeCommand)
+// as polaris-central processes, and can fail them under load: a node
+// SIGKILLed and started again (FailNode), the primary killed and its
+// synchronous replica promoted (FailDB); with Mix the cabinets also send
+// outbox events and vouchers. The audit then checks every round, voucher
+// and event against what the cabinets were answered (audit.go), and the
+// failover report says per phase what the cabinets saw (failover.go).
 package loadtest
 
 import (
 	"context"
 	"crypto/ed25519"
+	"crypto/sha256"
 	"errors"
 	"fmt"
 	"io"
@@ -86,6 +95,23 @@ type Options struct {
 	FailDB time.Duration
 	// Retries per call (link.Config.Retries); default the link's.
 	Retries int
+	// NodeCommand, if set (with Postgres), runs each node as its own
+	// polaris-central process instead of in this one: the command and the
+	// arguments before "-config <file>", e.g. {"bin/polaris-central",
+	// "serve"}; NodeEnv is added to its environment. A node can then be
+	// SIGKILLed (FailNode).
+	NodeCommand []string
+	NodeEnv     []string
+	// FailNode > 0 (with NodeCommand and Nodes ≥ 2): this long into the
+	// run node 2 is SIGKILLed, and NodeDown (default 3 s) later started
+	// again; FailDB, if set, then counts from the start of the run but
+	// waits for node 2 to serve again.
+	FailNode, NodeDown time.Duration
+	// Mix adds to the rounds what else a cabinet sends: every 4th round
+	// an event batch through the outbox, every 10th a voucher issued,
+	// redeemed and confirmed; the audit then checks vouchers, the credit
+	// mirror and events against what the cabinets were answered.
+	Mix bool
 }
 
 // Result is what a run measured.
@@ -123,6 +149,30 @@ type Result struct {
 	hitN                       map[string]int64
 	halls                      map[string]string
 	jackpot                    *jackpot.Jackpot
+
+	// A failover run (Options.FailNode, FailDB with NodeCommand): what was
+	// done when, the nodes' own lines about it, what the cabinets saw per
+	// phase.
+	timeline *timeline
+	NodeLog  []string
+	Phases   []Phase
+	// What the cabinets were answered, for the audit (Options.Mix).
+	Vouchers, Redeemed int64
+	Events             int64
+	bodies             map[string][][32]byte // cabinet -> SHA-256 of round n's body at n-1
+	vouchers           map[string][]issuedVoucher
+	events             map[string]int64
+	calls              []call
+	outcomesAt         []time.Duration
+	t0                 time.Time
+	nodeIndex          map[string]int32
+	downs              []linkDown
+}
+
+type issuedVoucher struct {
+	number string
+	seq    uint64
+	amount int64
 }
 
 // PerSecond is the outcomes per second.
@@ -273,6 +323,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			failAt.Stop()
 		}
 	}()
+	var primary, replica *pgcluster.Cluster
+	procs := len(o.NodeCommand) > 0
 	if o.Postgres == "auto" {
 		// In the system temporary directory: the postgres user cannot
 		// enter ours (0700, root's).
@@ -281,18 +333,20 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 		defer cl.Stop()
+		primary = cl
 		if o.Postgres, err = cl.CreateDatabase("loadtest"); err != nil {
 			return nil, err
 		}
 		logf("PostgreSQL on 127.0.0.1:%d (%s)", cl.Port, cl.Dir)
 		if o.FailDB > 0 {
-			replica, err := cl.StartReplica()
-			if err != nil {
+			if replica, err = cl.StartReplica(); err != nil {
 				return nil, err
 			}
 			defer replica.Stop()
 			o.Postgres = pgcluster.FailoverURL("loadtest", cl, replica)
 			logf("synchronous replica on 127.0.0.1:%d", replica.Port)
+		}
+		if o.FailDB > 0 && !procs {
 			started := o.Started
 			o.Started = func() {
 				if started != nil {
@@ -322,7 +376,14 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Nodes < 1 || o.Postgres == "" {
 		o.Nodes = 1
 	}
+	if procs && o.Postgres == "" {
+		return nil, errors.New("loadtest: nodes as processes need a PostgreSQL store")
+	}
+	if o.NodeDown <= 0 {
+		o.NodeDown = 3 * time.Second
+	}
 	var srvs []*server.Server
+	var nodes []*node
 	var addrs []string
 	closed := false
 	defer func() {
@@ -330,9 +391,35 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			for _, s := range srvs {
 				s.Close()
 			}
+			for _, nd := range nodes {
+				nd.stop()
+			}
 		}
 	}()
-	for k := 0; k < o.Nodes; k++ {
+	if procs {
+		// The probe cabinet only says Hello, to tell when a restarted
+		// node serves again; it plays no round.
+		if _, _, err := mint.IssueCabinet(pkiDir, probeCabinet, now); err != nil {
+			return nil, err
+		}
+		nh := map[string]string{probeCabinet: "hall-1"}
+		for cab, h := range halls {
+			nh[cab] = h
+		}
+		if nodes, err = setupNodes(o, dir, pkiDir, dbPath, nh); err != nil {
+			return nil, err
+		}
+		// One after another: the first migrates the database and writes
+		// the store marker the others then check.
+		for _, nd := range nodes {
+			if err := nd.start(60 * time.Second); err != nil {
+				return nil, err
+			}
+			addrs = append(addrs, nd.addr)
+			logf("node %d: polaris-central pid %d on %s (log %s)", nd.k, nd.pid(), nd.addr, nd.log)
+		}
+	}
+	for k := 0; k < o.Nodes && !procs; k++ {
 		scfg := server.Config{DBPath: dbPath, TLS: tlsSrv, SigningKey: key, Halls: halls, Now: time.Now}
 		if !o.NoJackpot {
 			// Each node its own engine on the shared pools.
@@ -376,13 +463,36 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		for k := range addrs {
 			list = append(list, addrs[(i+k)%len(addrs)])
 		}
-		c, err := link.Dial(link.Config{Addr: strings.Join(list, ","), TLS: tc, Cabinet: id, SigningKey: pub,
-			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Retries: o.Retries, Outbox: outboxes[i], CarryCommits: true})
+		lc := link.Config{Addr: strings.Join(list, ","), TLS: tc, Cabinet: id, SigningKey: pub,
+			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Retries: o.Retries, Outbox: outboxes[i], CarryCommits: true}
+		if o.Mix {
+			lc.Credit = mixCredit
+		}
+		c, err := link.Dial(lc)
 		if err != nil {
 			return nil, err
 		}
 		defer c.Close()
 		clients[i] = c
+	}
+	var probe func(addr string) error
+	if procs {
+		tc, err := pki.CabinetTLSDir(pkiDir, probeCabinet, "localhost")
+		if err != nil {
+			return nil, err
+		}
+		probe = func(addr string) error {
+			c, err := link.Dial(link.Config{Addr: addr, TLS: tc, Cabinet: probeCabinet, SigningKey: pub,
+				Games: []engine.Game{g}, CallTimeout: 2 * time.Second, Retries: 1})
+			if err != nil {
+				return err
+			}
+			defer c.Close()
+			ctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+			defer cancel()
+			_, err = c.Hello(ctx)
+			return err
+		}
 	}
 	// Hello from every cabinet before the clock starts: TLS handshakes and
 	// cabinet registration are not part of the measured rounds.
@@ -402,6 +512,21 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		res.Commits = "separate"
 	}
 	res.LoadAvg[0] = loadavg()
+	if procs && (o.FailNode > 0 || o.FailDB > 0) {
+		res.timeline = newTimeline(logf)
+	}
+	res.nodeIndex = map[string]int32{}
+	for k, a := range addrs {
+		res.nodeIndex[a] = int32(k)
+	}
+	quit := make(chan struct{})
+	var scenarioDone chan struct{}
+	res.t0 = time.Now()
+	if res.timeline != nil {
+		res.timeline.t0 = res.t0
+		res.timeline.mark("", "%d cabinets start playing on %d nodes (pids %s)", len(clients), len(nodes), pids(nodes))
+		scenarioDone = scenario(o, res.timeline, nodes, primary, replica, probe, quit)
+	}
 	if o.Started != nil {
 		o.Started()
 	}
@@ -415,8 +540,52 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	cpu0 := cpuTime()
 	play(ctx, o, clients, outboxes, jr, g, res)
 	res.CPU = cpuTime() - cpu0
+	close(quit)
+	if scenarioDone != nil {
+		<-scenarioDone
+		res.timeline.mark("", "%d cabinets done: %d outcomes, %d errors", len(clients), res.Outcomes, res.Errors)
+		// Every node must serve at the end: one the cabinets all left
+		// (they move on only when a call fails) is asked directly.
+		for _, nd := range nodes {
+			var err error
+			for end := time.Now().Add(10 * time.Second); ; {
+				if err = probe(nd.addr); err == nil || time.Now().After(end) {
+					break
+				}
+				time.Sleep(100 * time.Millisecond)
+			}
+			if err != nil {
+				res.timeline.mark("", "node %d does not answer a Hello at the end: %v", nd.k, err)
+				res.Checks = append(res.Checks, fmt.Sprintf("node %d does not serve at the end: %v", nd.k, err))
+			} else {
+				res.timeline.mark("", "node %d answers a Hello at the end", nd.k)
+			}
+		}
+		if d, ok := res.timeline.at(markDBKilled); ok {
+			res.FailedAt = d
+			if p, ok := res.timeline.at(markDBPromoted); ok {
+				res.Promoted = p - d
+			}
+		}
+		res.Phases = phases(res.timeline, res.calls, res.outcomesAt, res.downs, res.Elapsed, len(addrs))
+		// A failure asked for and not done within the run (a node slow
+		// to come back, the run too short) is a failed run, not a pass.
+		for _, want := range []struct {
+			asked bool
+			mark  string
+			what  string
+		}{{o.FailNode > 0 && len(nodes) > 1, markNodeKilled, "node 2 was not killed"},
+			{o.FailNode > 0 && len(nodes) > 1, markNodeServing, "node 2 did not serve again"},
+			{o.FailDB > 0, markDBPromoted, "the database did not fail over"}} {
+			if _, ok := res.timeline.at(want.mark); want.asked && !ok {
+				res.Checks = append(res.Checks, want.what+" while the cabinets played (make the run longer)")
+			}
+		}
+	}
 	failMu.Lock()
-	res.FailedAt, res.Promoted = failRes[0], failRes[1]
+	if failRes[0] > 0 {
+		res.FailedAt, res.Promoted = failRes[0], failRes[1]
+	}
 	failMu.Unlock()
 	res.LoadAvg[1] = loadavg()
 	closed = true
@@ -425,12 +594,36 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			logf("server close: %v", err)
 		}
 	}
+	for _, nd := range nodes {
+		nd.stop()
+		if res.timeline != nil {
+			res.NodeLog = append(res.NodeLog, nd.databaseLines()...)
+		}
+	}
 	if !o.NoJackpot {
 		if err := res.audit(dbPath); err != nil {
 			return res, err
 		}
 	}
 	return res, nil
+}
+
+// probeCabinet is the extra cabinet certificate that asks a restarted
+// node for a Hello.
+const probeCabinet = "load-probe"
+
+// mixCredit is every virtual cabinet's credit meters in a Mix run: enough
+// bills in for every voucher it issues.
+func mixCredit() (link.CreditMeters, error) {
+	return link.CreditMeters{BillsIn: 100_000_000, Credit: 100_000_000}, nil
+}
+
+func pids(nodes []*node) string {
+	var s []string
+	for _, nd := range nodes {
+		s = append(s, fmt.Sprint(nd.pid()))
+	}
+	return strings.Join(s, ", ")
 }
 
 // redact hides a URL's password in the log.
@@ -475,20 +668,52 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 		defer cancel()
 	}
 	res.stakes, res.hits, res.hitN = map[string]int64{}, map[string]int64{}, map[string]int64{}
+	res.bodies, res.vouchers, res.events = map[string][][32]byte{}, map[string][]issuedVoucher{}, map[string]int64{}
 	var errs atomic.Int64
 	var mu sync.Mutex
 	var wg sync.WaitGroup
-	start := time.Now()
+	start := res.t0
+	if start.IsZero() {
+		start = time.Now()
+	}
 	var period time.Duration
 	if o.Rate > 0 {
 		period = time.Duration(float64(len(clients)) / o.Rate * float64(time.Second))
 	}
+	// Why the cabinets' links went down: each Up→Down change and its
+	// error, for the failover report.
+	stopStates := make(chan struct{})
+	var swg sync.WaitGroup
+	for _, c := range clients {
+		swg.Add(1)
+		go func() {
+			defer swg.Done()
+			for {
+				select {
+				case ev := <-c.States():
+					if ev.State == link.Down && ev.Err != nil {
+						mu.Lock()
+						res.downs = append(res.downs, linkDown{at: time.Since(start), cause: downCause(ev.Err)})
+						mu.Unlock()
+					}
+				case <-stopStates:
+					return
+				}
+			}
+		}()
+	}
+	defer func() { close(stopStates); swg.Wait() }()
 	for i, c := range clients {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
 			lat := make([]time.Duration, 0, 1024)
 			com := make([]time.Duration, 0, 1024)
+			var calls []call
+			var at []time.Duration
+			var bodies [][32]byte
+			var vouchers []issuedVoucher
+			var events, vseq int64
 			var staked int64
 			hits, nh := map[string]int64{}, map[string]int64{}
 			fail := func(err error) {
@@ -498,6 +723,22 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 					res.FirstErr = fmt.Errorf("%s: %w", c.Cabinet(), err)
 				}
 				mu.Unlock()
+			}
+			// answered records a call asked at t0 and answered now, by
+			// the node the cabinet is on.
+			nodeOf := func() int32 {
+				if k, ok := res.nodeIndex[c.Endpoint()]; ok {
+					return k
+				}
+				return -1
+			}
+			on := nodeOf()
+			answered := func(kind byte, t0 time.Time) time.Duration {
+				now := time.Now()
+				node := nodeOf()
+				calls = append(calls, call{kind: kind, start: t0.Sub(start), took: now.Sub(t0), node: node, from: on})
+				on = node
+				return now.Sub(t0)
 			}
 		rounds:
 			for n := uint64(1); o.Rounds == 0 || n <= uint64(o.Rounds); n++ {
@@ -529,13 +770,16 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 					fail(err)
 					break
 				}
-				lat = append(lat, time.Since(t0))
+				lat = append(lat, answered('o', t0))
+				bodies = append(bodies, sha256.Sum256(out.Body))
 				mu.Lock()
-				if done := time.Now(); !res.lastDone.IsZero() && done.Sub(res.lastDone) > res.MaxGap {
+				done := time.Now()
+				if !res.lastDone.IsZero() && done.Sub(res.lastDone) > res.MaxGap {
 					res.MaxGap = done.Sub(res.lastDone)
 				}
-				res.lastDone = time.Now()
+				res.lastDone = done
 				mu.Unlock()
+				at = append(at, done.Sub(start))
 				if jr != nil {
 					if err := jr.append('O', i, n, out.Body, out.Signature); err != nil {
 						fail(err)
@@ -558,6 +802,50 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 						fail(err)
 						break
 					}
+				}
+				if o.Mix && n%4 == 0 {
+					// An event batch through the outbox, as the ledger
+					// queues it, sent before the round's commit is queued.
+					evs := []link.Event{{Seq: events + 1, At: time.Now(), Kind: "round_played", Text: fmt.Sprint(n)},
+						{Seq: events + 2, At: time.Now(), Kind: "meters", Text: fmt.Sprint(staked)}}
+					if _, err := link.EnqueueEvents(outboxes[i], evs); err != nil {
+						fail(err)
+						break
+					}
+					events += 2
+					t1 := time.Now()
+					if err := c.DrainOutbox(context.Background()); err != nil {
+						fail(err)
+						break
+					}
+					answered('e', t1)
+				}
+				if o.Mix && n%10 == 0 {
+					// A ticket printed, then put into (this) cabinet's
+					// acceptor: issued, held, confirmed.
+					vseq++
+					amount := int64(100 + vseq)
+					t1 := time.Now()
+					v, err := c.IssueVoucher(context.Background(), engine.Money(amount), uint64(vseq))
+					if err != nil {
+						fail(fmt.Errorf("issue voucher %d: %w", vseq, err))
+						break
+					}
+					answered('v', t1)
+					vouchers = append(vouchers, issuedVoucher{number: v.Number, seq: uint64(vseq), amount: amount})
+					t1 = time.Now()
+					h, err := c.RedeemVoucher(context.Background(), v.Number)
+					if err != nil {
+						fail(fmt.Errorf("redeem voucher %d: %w", vseq, err))
+						break
+					}
+					answered('r', t1)
+					t1 = time.Now()
+					if err := c.ConfirmRedeem(context.Background(), v.Number, h.Hold, h.Amount); err != nil {
+						fail(fmt.Errorf("confirm voucher %d: %w", vseq, err))
+						break
+					}
+					answered('c', t1)
 				}
 				switch {
 				case o.SeparateCommits:
@@ -583,13 +871,21 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 			} else if k := outboxes[i].Len(); k != 0 {
 				fail(fmt.Errorf("%d commits left in the outbox", k))
 			}
+			answered('d', t1)
 			if !o.SeparateCommits {
 				com = append(com, time.Since(t1))
 			}
 			mu.Lock()
 			res.Outcome = append(res.Outcome, lat...)
 			res.Commit = append(res.Commit, com...)
+			res.calls = append(res.calls, calls...)
+			res.outcomesAt = append(res.outcomesAt, at...)
 			res.stakes[c.Cabinet()] = staked
+			res.bodies[c.Cabinet()] = bodies
+			res.vouchers[c.Cabinet()] = vouchers
+			res.events[c.Cabinet()] = events
+			res.Events += events
+			res.Vouchers += int64(len(vouchers))
 			for p, a := range hits {
 				res.hits[p] += a
 				res.hitN[p] += nh[p]
@@ -603,6 +899,7 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 	res.Errors = errs.Load()
 	slices.Sort(res.Outcome)
 	slices.Sort(res.Commit)
+	slices.Sort(res.outcomesAt)
 }
 
 func parallelN[T any](items []T, n int, fn func(T) error) error {

@@ -95,6 +95,7 @@ type Server struct {
 	alarms   alarms
 	link     linkMem // linkstats.go
 	stopJP   func()
+	stopDBW  func() // watchDatabase (PostgreSQL)
 	jpDone   chan struct{}
 	closeMu  sync.Mutex
 	closed   bool
@@ -221,6 +222,9 @@ func New(cfg Config) (*Server, error) {
 			}
 		}()
 	}
+	if st.backend == backendPostgres {
+		s.stopDBW = watchDatabase(cfg.DBPath, s.log, 100*time.Millisecond)
+	}
 	s.grpc = grpc.NewServer(
 		grpc.Creds(refusingCreds{TransportCredentials: credentials.NewTLS(cfg.TLS), s: s}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 2 * time.Second, PermitWithoutStream: true}),
@@ -323,6 +327,9 @@ func (s *Server) Close() error {
 	}
 	if s.stopJP != nil {
 		s.stopJP()
+	}
+	if s.stopDBW != nil {
+		s.stopDBW()
 	}
 	return s.st.close()
 }

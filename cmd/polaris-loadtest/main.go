@@ -7,6 +7,11 @@
 // -rounds; a failed check exits with status 1.
 //
 //	polaris-loadtest -cabinets 1000 -duration 20s
+//
+// With -postgres auto -nodes 3 -node-bin bin/polaris-central -fail-node 15s
+// -fail-db 35s -mix (make failover-central-pg-full) the nodes are processes,
+// one is SIGKILLed and restarted, then the database fails over, and the
+// timeline and per-phase report come before the audit.
 package main
 
 import (
@@ -41,12 +46,19 @@ func main() {
 	flag.IntVar(&o.Nodes, "nodes", 1, "central nodes on the PostgreSQL store (-postgres)")
 	flag.DurationVar(&o.FailDB, "fail-db", 0, "with -postgres auto: a synchronous replica, and this long into the run the primary killed and the replica promoted")
 	flag.IntVar(&o.Retries, "retries", 0, "retries per call (default the link's 4)")
+	nodeBin := flag.String("node-bin", "", "run each node as its own process of this polaris-central binary (`serve -config`), with -postgres")
+	flag.DurationVar(&o.FailNode, "fail-node", 0, "with -node-bin and -nodes ≥ 2: this long into the run SIGKILL node 2, then start it again after -node-down")
+	flag.DurationVar(&o.NodeDown, "node-down", 3e9, "how long node 2 stays killed (-fail-node)")
+	flag.BoolVar(&o.Mix, "mix", false, "cabinets also send event batches through their outbox (every 4th round) and issue, redeem and confirm a voucher (every 10th); the audit checks both")
 	beside := flag.Bool("beside-sqlite", false, "first run the same load against the SQLite single node, then the -postgres one: both lines in one run")
 	cpu := flag.String("cpuprofile", "", "write a CPU profile of the measured part here")
 	verbose := flag.Bool("v", false, "print setup steps")
 	flag.Parse()
 	if o.Duration == 0 && o.Rounds == 0 {
 		o.Duration = 15e9
+	}
+	if *nodeBin != "" {
+		o.NodeCommand = []string{*nodeBin, "serve"}
 	}
 	if *verbose {
 		o.Log = os.Stderr
@@ -102,7 +114,9 @@ func report(res *loadtest.Result) {
 	if res.FirstErr != nil {
 		fmt.Println("first error:", res.FirstErr)
 	}
+	fmt.Print(res.FailoverReport())
 	fmt.Print(res.AuditReport())
+	fmt.Print(res.MixReport())
 	if !res.OK() {
 		fmt.Println("FAILED")
 		os.Exit(1)
