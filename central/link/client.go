@@ -99,7 +99,8 @@ type CreditSource interface {
 type Client struct {
 	cfg     Config
 	eps     []endpoint
-	cur     atomic.Int32 // the endpoint in use
+	cur     atomic.Int32   // the endpoint in use
+	slow    []atomic.Int32 // per endpoint: calls timed out in a row
 	states  chan StateEvent
 	notices chan Notice
 	kick    chan struct{}
@@ -191,6 +192,7 @@ func Dial(cfg Config) (*Client, error) {
 		}
 		c.eps = append(c.eps, endpoint{addr: a, conn: conn, api: pb.NewCentralClient(conn)})
 	}
+	c.slow = make([]atomic.Int32, len(c.eps))
 	return c, nil
 }
 
@@ -227,11 +229,24 @@ func (c *Client) rpc() (pb.CentralClient, int32) {
 	return c.eps[i].api, i
 }
 
-// failover moves on from endpoint i to the next (if no other call did).
-func (c *Client) failover(i int32) {
-	if len(c.eps) > 1 {
-		c.cur.CompareAndSwap(i, (i+1)%int32(len(c.eps)))
+// slowLimit is how many calls in a row may time out on a node before the
+// link moves on. A node that refuses or drops the connection is left at
+// once; one that answers late is loaded, not gone, and a thousand cabinets
+// leaving it at their first late answer carry its load to the next node,
+// which then answers late too (the storm the failover-under-load run saw).
+const slowLimit = 2
+
+// failover moves on from endpoint i to the next (if no other call did);
+// after a time-out (code DeadlineExceeded) only at the slowLimit-th in a row.
+func (c *Client) failover(i int32, code codes.Code) {
+	if len(c.eps) < 2 {
+		return
 	}
+	if code == codes.DeadlineExceeded && c.slow[i].Add(1) < slowLimit {
+		return
+	}
+	c.slow[i].Store(0)
+	c.cur.CompareAndSwap(i, (i+1)%int32(len(c.eps)))
 }
 
 // Endpoint is the address of the central node in use.
@@ -324,6 +339,7 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 		err := fn(actx)
 		cancel()
 		if err == nil {
+			c.slow[ep].Store(0)
 			c.setState(Up, nil)
 			return nil
 		}
@@ -338,7 +354,7 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 		}
 		last = err
 		c.setState(Down, err)
-		c.failover(ep)
+		c.failover(ep, st.Code())
 		if attempts > retries {
 			break
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+	"google.golang.org/grpc/status"
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
@@ -210,14 +211,14 @@ func (c *Client) stream(ctx context.Context) error {
 	api, ep := c.rpc()
 	st, err := api.Subscribe(sctx, &pb.SubscribeRequest{})
 	if err != nil {
-		c.failover(ep)
+		c.failover(ep, status.Code(err))
 		return err
 	}
 	for {
 		n, err := st.Recv()
 		if err != nil {
 			if ctx.Err() == nil {
-				c.failover(ep)
+				c.failover(ep, status.Code(err))
 			}
 			return err
 		}
