@@ -56,16 +56,11 @@ func (c *Cabinet) key(name string, on bool) {
 			c.menus.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}}
 			return
 		}
-		cleared := false
 		for k, t := range c.cond.tilts {
 			if t.manual && k != tiltSoftwareChanged {
 				delete(c.cond.tilts, k)
-				cleared = true
-				c.logEvent("tilt_cleared", "technician", t.reason, 0)
+				c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "technician", t.reason), recordWrite)
 			}
-		}
-		if cleared {
-			c.saveTilts()
 		}
 		if _, ok := c.cond.tilts[tiltSoftwareChanged]; ok {
 			// A changed program is accepted only with Start (check 9).

@@ -234,7 +234,7 @@ func TestCheck14NoResetButRAMClear(t *testing.T) {
 	}
 	must(t, l.SetConfig("limits/ticket_out", "100000", "technician"))
 	notLower("a configuration change")
-	must(t, l.SetSoftwareState("software/id", []byte("sha256:new")))
+	must(t, l.AcceptSoftware("sha256:new", "technician"))
 	notLower("a software change")
 	must(t, l.LogEvent("technician", "key", "menu", 0, nil))
 	if _, err := l.Enqueue("events", []byte(`[]`)); err != nil {
