@@ -213,7 +213,7 @@ func TestCheck14MetersTenDigitsAndRollover(t *testing.T) {
 }
 
 // No operation but the RAM clear resets or lowers a meter: the operations
-// that change no money (configuration, software state, events, outbox,
+// that change no money (configuration, the accepted software, events, outbox,
 // power cycles, doors, a refused round, a returned note) leave every meter
 // as it was or count up; the RAM clear zeroes them, counts itself and keeps
 // the old values in its event.
