@@ -30,10 +30,13 @@ func (c *Cabinet) powerUp() {
 	}
 	for k, t := range c.led.Resume().Tilts {
 		// A device's tilt is shown again until the device, started again,
-		// reports the condition gone (check 6).
+		// reports the condition gone (check 6). Any other ends with the
+		// power cut (its condition is checked again), said in the log.
 		if t.Manual || k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
 			c.cond.tilts[k] = tilt{reason: t.Reason, source: k, manual: t.Manual}
+			continue
 		}
+		c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "cabinet", "not kept across the power cut: "+t.Reason), recordWrite)
 	}
 	c.checkSoftware()
 	c.refreshLockups()

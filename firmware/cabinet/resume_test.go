@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,4 +59,29 @@ func must(t testing.TB, err error) {
 	if err != nil {
 		t.Fatal(err)
 	}
+}
+
+// TestTiltsAcrossAPowerCut: a tilt is kept with its event; after a power
+// cut the technician's is shown again, and one whose condition the cabinet
+// checks anew (low storage) is cleared in the ledger, said in the log.
+func TestTiltsAcrossAPowerCut(t *testing.T) {
+	r := newRig(t, "cz")
+	r.idle()
+	r.cab.Post(StorageHealth{Free: 1})
+	r.until("storage tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	if tl, ok := r.led.Resume().Tilts["storage"]; !ok || tl.Manual {
+		t.Fatalf("storage tilt kept as %+v (%v)", tl, ok)
+	}
+	r.powerCut()
+	r.start("cz")
+	r.idle()
+	if _, ok := r.led.Resume().Tilts["storage"]; ok {
+		t.Fatal("the storage tilt is still kept after the power-up")
+	}
+	for _, e := range r.led.Events(20) {
+		if e.Kind == "tilt_cleared" && strings.HasPrefix(e.Text, "not kept across the power cut: storage low") {
+			return
+		}
+	}
+	t.Fatalf("no tilt_cleared event in %+v", r.led.Events(10))
 }
