@@ -32,6 +32,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/ledger/crashtest"
 	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 func main() {
@@ -138,7 +139,7 @@ type dumpOut struct {
 	Outbox  int
 	// Currency is the unit of every amount (the ledger's "currency"
 	// configuration, or -market).
-	Currency market.Currency
+	Currency money.Currency
 	// per copy, shown when the values are suspect
 	CopyMeters [2]map[ledger.Scope]map[ledger.Meter]int64 `json:",omitempty"`
 	CopyCredit [2]*int64                                  `json:",omitempty"`
@@ -384,17 +385,17 @@ func writeRound(p func(string, ...any), money func(int64) string, r ledger.Round
 
 // currencyOf is the -market profile's currency, else the one the ledger
 // records; a ledger of a cabinet that never recorded one shows minor units.
-func currencyOf(name string, config map[string]string) (market.Currency, error) {
+func currencyOf(name string, config map[string]string) (money.Currency, error) {
 	if name != "" {
 		p, err := market.Load(name)
 		if err != nil {
-			return market.Currency{}, err
+			return money.Currency{}, err
 		}
 		return p.Currency, nil
 	}
-	var c market.Currency
+	var c money.Currency
 	if _, err := fmt.Sscanf(config[ledger.ConfigCurrency], "%s %d", &c.Code, &c.MinorUnits); err != nil {
-		return market.Currency{Code: "(minor units; give -market)"}, nil
+		return money.Currency{Code: "(minor units; give -market)"}, nil
 	}
 	return c, nil
 }

@@ -3,7 +3,6 @@ package app
 import (
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 )
 
 // hardMeters derives what the electromechanical meters are owed from the
@@ -13,14 +12,6 @@ import (
 type hardMeters struct {
 	led  *ledger.Ledger
 	unit int64 // minor units per meter click (one major unit)
-}
-
-func unitOf(p *market.Profile) int64 {
-	u := int64(1)
-	for i := 0; i < p.Currency.MinorUnits; i++ {
-		u *= 10
-	}
-	return u
 }
 
 func (h *hardMeters) soft(m gpio.Meter) int64 {

@@ -13,6 +13,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 // escrowState is the note or ticket in the acceptor's escrow.
@@ -446,10 +447,7 @@ func (c *Cabinet) printVoucher(co *cashoutState) {
 	})
 }
 
-func (c *Cabinet) docCurrency() document.Currency {
-	cur := c.cfg.Market.Currency
-	return document.Currency{Code: cur.Code, Exponent: cur.MinorUnits}
-}
+func (c *Cabinet) docCurrency() money.Currency { return c.cfg.Market.Currency }
 
 func (c *Cabinet) voucherDocument(co *cashoutState) document.Document {
 	now := c.wall()
