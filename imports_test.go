@@ -78,12 +78,15 @@ var rooms = []room{
 	// above the engine uses.
 	{room: "deck", stdOnly: true},
 	{room: "clock", stdOnly: true},
+	// The unit of every amount: the market, the view, the printer's
+	// documents and the tools name one Currency.
+	{room: "money", stdOnly: true},
 	// The player card scheme: the card emulator answers with it, the
 	// central system verifies with it.
 	{room: "cardauth", stdOnly: true},
 	// internal/hosttools: the drivers' test helpers (zbar, pcscdtest) find
 	// the programs they run through it; no driver links it.
-	{room: "drivers", may: []string{"deck", "clock", "cardauth"}},
+	{room: "drivers", may: []string{"deck", "clock", "cardauth", "money"}},
 	{room: "drivers/printer/internal/zbar", may: []string{"internal/hosttools"}},
 	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools", "drivers/cardreader/readeremu"}},
 	{room: "board", may: []string{"drivers", "deck", "clock"}},
@@ -95,15 +98,15 @@ var rooms = []room{
 	{room: "central/internal/testenv", may: []string{"engine", "cardauth", "central", "internal/pgcluster"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
-	{room: "firmware", may: []string{"engine", "deck", "clock", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
+	{room: "firmware", may: []string{"engine", "deck", "clock", "money", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
 	// The devkit build adds the embedded central system and the emulators.
-	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "central", "drivers", "board"}},
+	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "money", "central", "drivers", "board"}},
 	// The ledger stores what it is given: nothing of the central system.
 	{room: "firmware/ledger", may: []string{"clock"}},
-	{room: "firmware/view", may: []string{"engine", "deck"}},
+	{room: "firmware/view", may: []string{"engine", "deck", "money"}},
 	{room: "firmware/scenario", may: []string{"engine", "deck"}},
 	// The display draws snapshots: no board, no driver, no cabinet.
-	{room: "display", may: []string{"firmware/view", "engine", "deck"}, libs: []string{"github.com/hajimehoshi/ebiten/v2", "golang.org/x/image"}},
+	{room: "display", may: []string{"firmware/view", "engine", "deck", "money"}, libs: []string{"github.com/hajimehoshi/ebiten/v2", "golang.org/x/image"}},
 }
 
 func ruleOf(path string) *room {

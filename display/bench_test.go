@@ -81,8 +81,8 @@ func BenchmarkWindowDevkitIdle(b *testing.B)     { benchWindow(b, 1, true) }
 func BenchmarkWindowDevkitSpinning(b *testing.B) { benchWindow(b, 2, true) }
 
 // benchOnDemand measures the cabinet as Run runs it, frames on demand: one
-// op is one second of wall time with the fixture's view republished (a new
-// pointer on every read), the window at benchScale. allocs/op are the
+// op is one second of wall time with the fixture's view published once (a
+// new pointer on every read, the same Seq), the window at benchScale. allocs/op are the
 // process's allocations per second: ebiten's frames, the pacer's polling,
 // the source; frames/s are the frames ebiten ran, cpu-ms/s the process's
 // CPU time per second.

@@ -235,7 +235,7 @@ func (g *Game) Frame(now time.Time) {
 	if g.o.Devkit != nil {
 		keys, status = g.o.Devkit.Keys(), g.o.Devkit.Status()
 	}
-	if g.drawn && sameView(s, g.last.s) && g.help == g.last.help && status == g.last.status &&
+	if g.drawn && samePublication(s, g.last.s) && g.help == g.last.help && status == g.last.status &&
 		sameKeys(keys, g.last.keys) && g.r.Still(now) {
 		return
 	}

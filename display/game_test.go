@@ -37,7 +37,9 @@ func TestHeartbeatEveryUpdate(t *testing.T) {
 }
 
 // TestSameView: a snapshot equal in everything but Seq and Now is the same
-// view; a change in any other field, existing or added later, is not.
+// view; a change in any other field, existing or added later, is not. The
+// cabinet publishes (a new Seq) exactly when view.SameView is false, which
+// is why the display may compare Seq alone (samePublication).
 func TestSameView(t *testing.T) {
 	base := *render.Fixtures("en")[9].Snap // MS line win: most fields set
 	base.Lockup = &view.Lockup{Kind: "handpay_win", Amount: 100}
@@ -52,10 +54,10 @@ func TestSameView(t *testing.T) {
 	}
 	lockup := *base.Lockup
 	twin.Lockup = &lockup
-	if !sameView(&base, &twin) {
+	if !view.SameView(&base, &twin) {
 		t.Fatal("copies differing only in Seq, Now and storage are not the same view")
 	}
-	if sameView(&base, nil) || sameView(nil, &base) || !sameView(nil, nil) {
+	if view.SameView(&base, nil) || view.SameView(nil, &base) || !view.SameView(nil, nil) {
 		t.Error("nil snapshots")
 	}
 	typ := reflect.TypeOf(base)
@@ -69,7 +71,7 @@ func TestSameView(t *testing.T) {
 		if !perturb(reflect.ValueOf(&changed).Elem().Field(i)) {
 			t.Fatalf("field %s: kind %s not handled by this test", name, typ.Field(i).Type.Kind())
 		}
-		if sameView(&base, &changed) {
+		if view.SameView(&base, &changed) {
 			t.Errorf("a change in %s is not seen", name)
 		}
 	}
@@ -121,28 +123,34 @@ func perturb(v reflect.Value) bool {
 	return true
 }
 
-// TestRepublishedViewNotRedrawn: the cabinet republishes an unchanged view
-// every tick; the game renders it once and uploads nothing more.
-func TestRepublishedViewNotRedrawn(t *testing.T) {
+// TestSameSeqNotRedrawn: the game trusts the snapshot's Seq and never
+// compares contents: a snapshot with the Seq it drew (even another copy,
+// even one whose contents a careless source changed) is not rendered
+// again; a new Seq is.
+func TestSameSeqNotRedrawn(t *testing.T) {
 	f := render.Fixtures("en")[1] // idle
-	twin := *f.Snap
-	twin.Seq++
-	src := &fixedSource{s: f.Snap}
+	drawn := *f.Snap
+	drawn.Seq = 7
+	src := &fixedSource{s: &drawn}
 	g := NewGame(Options{Source: src.get, Renderer: rend})
 	g.Frame(f.At)
 	if !g.dirty {
 		t.Fatal("first frame not rendered")
 	}
 	g.dirty = false
+	twin := drawn
+	twin.Credit++
 	src.s = &twin
 	g.Frame(f.At.Add(5 * time.Millisecond))
 	if g.dirty {
-		t.Error("an unchanged view was rendered again")
+		t.Error("a snapshot with the Seq drawn was rendered again")
 	}
-	twin.Credit++
+	next := twin
+	next.Seq++
+	src.s = &next
 	g.Frame(f.At.Add(10 * time.Millisecond))
 	if !g.dirty {
-		t.Error("a changed credit was not rendered")
+		t.Error("a new Seq was not rendered")
 	}
 }
 
@@ -173,17 +181,20 @@ func TestPanelUploadedWhenChanged(t *testing.T) {
 	}
 }
 
-// republisher serves the current view as the cabinet does: a new pointer
-// on every call (two copies in turn), the same contents until set.
+// republisher serves the current view as a publication: its own Seq,
+// given anew by each set, the same until set (two copies in turn, a new
+// pointer on every call, so only the Seq can tell they are the same).
 type republisher struct {
 	pair atomic.Pointer[[2]*view.Snapshot]
 	n    atomic.Int64
+	seq  atomic.Uint64
 }
 
 func (r *republisher) set(s *view.Snapshot) {
-	twin := *s
-	twin.Seq++
-	r.pair.Store(&[2]*view.Snapshot{s, &twin})
+	a, b := *s, *s
+	a.Seq = r.seq.Add(1)
+	b.Seq = a.Seq
+	r.pair.Store(&[2]*view.Snapshot{&a, &b})
 }
 
 func (r *republisher) get() *view.Snapshot { return r.pair.Load()[r.n.Add(1)%2] }
@@ -242,8 +253,8 @@ func framesIn(d time.Duration) int64 {
 	return loop.frames.Load() - f0
 }
 
-// TestOnDemand: as Run runs it, an idle cabinet that republishes the same
-// view runs no frames but the heartbeat's probe, about one a second, and
+// TestOnDemand: as Run runs it, an idle cabinet (its snapshot read as new
+// pointers with the same Seq) runs no frames but the heartbeat's probe, about one a second, and
 // the heart beats; a changed view runs a frame at once and is drawn;
 // spinning reels run every frame, and once they stop frames stop too.
 func TestOnDemand(t *testing.T) {

@@ -13,7 +13,7 @@ import (
 // second, so an idle cabinet runs one frame a second (the probe). The loop reports after
 // each frame what it drew and until when that stays right; the pacer, on
 // its own goroutine, asks for a frame (schedule) when the cabinet publishes
-// a view that draws differently, when the picture changes by itself (a
+// a new snapshot (a new Seq), when the picture changes by itself (a
 // blink, the attract parade's next step), and at least every probe, so
 // that the watchdog's heartbeat, called by every frame, keeps proving the
 // loop alive. While something moves continuously (reels spinning) ebiten
@@ -23,9 +23,8 @@ type pacer struct {
 	source   func() *view.Snapshot
 	clock    func() time.Time
 	schedule func()
-	// poll is how often the source is compared (cheap: a pointer, and the
-	// contents when the pointer is new); probe the longest time without
-	// a frame.
+	// poll is how often the source is compared (cheap: its Seq); probe
+	// the longest time without a frame.
 	poll, probe time.Duration
 
 	// Written by the loop at the end of each frame (framed). Times are the
@@ -36,11 +35,6 @@ type pacer struct {
 	continuous atomic.Bool  // ebiten runs every frame itself
 	pending    atomic.Int64 // a frame was asked for and has not run; 0 none
 	asked      atomic.Int64 // frames asked for, for tests
-
-	// the pacer goroutine's own: the last comparison, kept while neither
-	// pointer changes
-	seen, seenDrawn *view.Snapshot
-	seenSame        bool
 }
 
 const (
@@ -88,15 +82,9 @@ func (p *pacer) check(now time.Time) (frame bool, wait time.Duration) {
 	return false, wait
 }
 
-// changed reports whether the source's snapshot draws differently from the
-// one drawn last.
-func (p *pacer) changed() bool {
-	s, d := p.source(), p.drawn.Load()
-	if s != p.seen || d != p.seenDrawn {
-		p.seen, p.seenDrawn, p.seenSame = s, d, sameView(s, d)
-	}
-	return !p.seenSame
-}
+// changed reports whether the source's snapshot is another publication
+// than the one drawn last.
+func (p *pacer) changed() bool { return !samePublication(p.source(), p.drawn.Load()) }
 
 // run checks until stop is closed, asking for frames as check says.
 func (p *pacer) run(stop <-chan struct{}) {
@@ -116,7 +104,12 @@ func (p *pacer) run(stop <-chan struct{}) {
 	}
 }
 
-// sameView reports whether a and b draw the same (view.SameView). The
-// cabinet publishes a snapshot only when it changed, so changed() compares
-// contents once per publication (its pointer cache), not once per check.
-func sameView(a, b *view.Snapshot) bool { return view.SameView(a, b) }
+// samePublication reports whether a and b are the same publication: the
+// same pointer, or the same Seq. The cabinet publishes a snapshot only when
+// it draws differently from the last one (view.SameView, compared there,
+// once per change) and numbers each publication, so a consumer compares
+// Seq and never the contents. Seq 0 is an unnumbered snapshot (fixtures,
+// tests): only its pointer tells.
+func samePublication(a, b *view.Snapshot) bool {
+	return a == b || a != nil && b != nil && a.Seq != 0 && a.Seq == b.Seq
+}

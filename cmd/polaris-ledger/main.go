@@ -18,8 +18,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"os/exec"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -30,6 +32,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/ledger/crashtest"
 	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 func main() {
@@ -132,10 +135,11 @@ type dumpOut struct {
 	DocsOut []ledger.DocRecord
 	Events  []ledger.Event
 	Config  map[string]string
+	Resume  ledger.Resume
 	Outbox  int
 	// Currency is the unit of every amount (the ledger's "currency"
 	// configuration, or -market).
-	Currency market.Currency
+	Currency money.Currency
 	// per copy, shown when the values are suspect
 	CopyMeters [2]map[ledger.Scope]map[ledger.Meter]int64 `json:",omitempty"`
 	CopyCredit [2]*int64                                  `json:",omitempty"`
@@ -159,7 +163,7 @@ func dump(args []string, w io.Writer) error {
 	}
 	d := dumpOut{Copies: in.Copies, Chosen: in.Chosen, Verdict: in.Verdict, Status: in.Status(),
 		Recall: in.Recall(*nRecall), Pending: in.PendingDocs(), DocsIn: in.DocsIn(), DocsOut: in.DocsOut(),
-		Events: in.Events(*nEvents), Config: in.ConfigAll()}
+		Events: in.Events(*nEvents), Config: in.ConfigAll(), Resume: in.Resume()}
 	if d.Currency, err = currencyOf(*mkt, d.Config); err != nil {
 		return err
 	}
@@ -265,8 +269,45 @@ func writeText(w io.Writer, d dumpOut) error {
 	for _, k := range keys {
 		p("  %s = %s", k, d.Config[k])
 	}
+	writeResume(p, money, d.Resume)
 	p("\nOUTBOX: %d message(s) not yet acknowledged by the central system", d.Outbox)
 	return nil
+}
+
+// writeResume shows the resume state: what the cabinet restores at its
+// next power-up.
+func writeResume(p func(string, ...any), money func(int64) string, r ledger.Resume) {
+	p("\nRESUME STATE")
+	for _, k := range slices.Sorted(maps.Keys(r.Tilts)) {
+		who := "device"
+		if r.Tilts[k].Manual {
+			who = "technician"
+		}
+		p("  tilt %s (%s ends it): %s", k, who, r.Tilts[k].Reason)
+	}
+	for _, k := range slices.Sorted(maps.Keys(r.Doors)) {
+		p("  door %s open", k)
+	}
+	if !r.Beat.IsZero() {
+		p("  last heartbeat %s", r.Beat.Format(time.RFC3339))
+	}
+	if r.SoftwareID != "" {
+		p("  software accepted %s", r.SoftwareID)
+	}
+	for _, id := range slices.Sorted(maps.Keys(r.Holds)) {
+		h := r.Holds[id]
+		state := "ticket in escrow"
+		switch h.Result {
+		case ledger.DocStacked:
+			state = "stacked: to confirm"
+		case ledger.DocReturned:
+			state = "returned: to release"
+		}
+		p("  ticket hold #%d %s %s (%s)", id, ledger.Mask(h.Number), money(h.Amount), state)
+	}
+	for _, m := range slices.Sorted(maps.Keys(r.HardMeters)) {
+		p("  hard meter %s pulsed %d", m, r.HardMeters[m])
+	}
 }
 
 // writeByCopy shows each suspect value as each copy holds it, marking
@@ -344,17 +385,17 @@ func writeRound(p func(string, ...any), money func(int64) string, r ledger.Round
 
 // currencyOf is the -market profile's currency, else the one the ledger
 // records; a ledger of a cabinet that never recorded one shows minor units.
-func currencyOf(name string, config map[string]string) (market.Currency, error) {
+func currencyOf(name string, config map[string]string) (money.Currency, error) {
 	if name != "" {
 		p, err := market.Load(name)
 		if err != nil {
-			return market.Currency{}, err
+			return money.Currency{}, err
 		}
 		return p.Currency, nil
 	}
-	var c market.Currency
+	var c money.Currency
 	if _, err := fmt.Sscanf(config[ledger.ConfigCurrency], "%s %d", &c.Code, &c.MinorUnits); err != nil {
-		return market.Currency{Code: "(minor units; give -market)"}, nil
+		return money.Currency{Code: "(minor units; give -market)"}, nil
 	}
 	return c, nil
 }

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 // Languages are the catalogues there are, in the order screenshots use.
@@ -61,7 +61,7 @@ var locales = map[string]locale{
 
 // AppendMoney appends m formatted for the currency in lang's conventions:
 // cs "1 234,50 €" and "1 234 Kč", de "1.234,50 €", en "€1,234.50".
-func AppendMoney(dst []byte, lang string, cur view.Currency, m engine.Money) []byte {
+func AppendMoney(dst []byte, lang string, cur money.Currency, m engine.Money) []byte {
 	loc, ok := locales[lang]
 	if !ok {
 		loc = locales["en"]

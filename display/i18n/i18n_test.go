@@ -5,6 +5,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 func TestCataloguesComplete(t *testing.T) {
@@ -35,11 +36,11 @@ func TestEveryStatusMessageTranslated(t *testing.T) {
 }
 
 func TestMoney(t *testing.T) {
-	eur := view.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
-	czk := view.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
+	eur := money.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
+	czk := money.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
 	for _, c := range []struct {
 		lang string
-		cur  view.Currency
+		cur  money.Currency
 		m    int64
 		want string
 	}{

@@ -3,12 +3,13 @@ package i18n
 import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 // AppendLine appends a menu line in lang: its key's text with "{0}".."{9}"
 // replaced by the arguments, money in cur, counts grouped, keys translated.
 // A tab stays in the text: the renderer starts the second column there.
-func AppendLine(dst []byte, lang string, cur view.Currency, l view.MenuLine) []byte {
+func AppendLine(dst []byte, lang string, cur money.Currency, l view.MenuLine) []byte {
 	s := T(lang, l.Key)
 	if s == l.Key && len(l.Args) > 0 {
 		// A missing entry shows its key and its arguments, not a blank.
@@ -28,11 +29,11 @@ func AppendLine(dst []byte, lang string, cur view.Currency, l view.MenuLine) []b
 }
 
 // Line is AppendLine as a string.
-func Line(lang string, cur view.Currency, l view.MenuLine) string {
+func Line(lang string, cur money.Currency, l view.MenuLine) string {
 	return string(AppendLine(nil, lang, cur, l))
 }
 
-func appendArg(dst []byte, lang string, cur view.Currency, a view.Arg) []byte {
+func appendArg(dst []byte, lang string, cur money.Currency, a view.Arg) []byte {
 	switch a.Kind {
 	case view.ArgText:
 		return append(dst, a.S...)

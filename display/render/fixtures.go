@@ -7,6 +7,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 // Fixture is a constructed snapshot and the instant to draw it at: the
@@ -21,8 +22,8 @@ type Fixture struct {
 var T0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
 
 var (
-	eur = view.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
-	czk = view.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
+	eur = money.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
+	czk = money.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
 )
 
 // Timeline places a step as the cabinet's default timing does.
@@ -450,7 +451,7 @@ func InfoFixtures(lang string) []Fixture {
 	for _, g := range []struct {
 		game     engine.GameID
 		stake    engine.Money
-		cur      view.Currency
+		cur      money.Currency
 		market   string
 		helpline string
 	}{

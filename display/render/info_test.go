@@ -11,6 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine/par"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 // Every information page of both games renders in cs, de and en, is not
@@ -121,11 +122,11 @@ func TestWSPayTableIsTheRules(t *testing.T) {
 // The win caption names the symbol and says "way" in the language's
 // number (issue 18: "3× · 1 WAYS").
 func TestWinCaptionGrammar(t *testing.T) {
-	eur := view.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
-	czk := view.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
+	eur := money.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
+	czk := money.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
 	for _, c := range []struct {
 		lang string
-		cur  view.Currency
+		cur  money.Currency
 		g    engine.GameID
 		w    engine.Win
 		want string

@@ -14,6 +14,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 func uni(r, g, b, a uint8) *image.Uniform { return image.NewUniform(color.RGBA{r, g, b, a}) }
@@ -624,7 +625,7 @@ func (r *Renderer) featureStrip(s *view.Snapshot, g engine.GameID, rd *view.Roun
 
 // caption is a win's caption: "3 × ELF · 1 WAY  €1.00", "LINE 2 · 3 ×
 // CHERRIES  40 Kč", "SCATTER  €0.50", "LOCK & SPIN · MAJOR  €12.50".
-func (r *Renderer) caption(b []byte, lang string, cur view.Currency, g engine.GameID, w *engine.Win) []byte {
+func (r *Renderer) caption(b []byte, lang string, cur money.Currency, g engine.GameID, w *engine.Win) []byte {
 	switch w.Kind {
 	case engine.WinLine:
 		b = append(b, i18n.T(lang, "win.line")...)

@@ -198,7 +198,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		return nil, err
 	}
 	bo := board.Options{
-		Meters:         &hardMeters{led: a.Ledger, unit: unitOf(prof)},
+		Meters:         &hardMeters{led: a.Ledger, unit: prof.Currency.Unit()},
 		GPIOEvents:     a.gpioEvent,
 		BeforeAck:      a.beforeAck,
 		BeforeReset:    a.beforeReset,

@@ -1,11 +1,8 @@
 package app
 
 import (
-	"encoding/binary"
-
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 )
 
 // hardMeters derives what the electromechanical meters are owed from the
@@ -15,14 +12,6 @@ import (
 type hardMeters struct {
 	led  *ledger.Ledger
 	unit int64 // minor units per meter click (one major unit)
-}
-
-func unitOf(p *market.Profile) int64 {
-	u := int64(1)
-	for i := 0; i < p.Currency.MinorUnits; i++ {
-		u *= 10
-	}
-	return u
 }
 
 func (h *hardMeters) soft(m gpio.Meter) int64 {
@@ -42,13 +31,7 @@ func (h *hardMeters) soft(m gpio.Meter) int64 {
 	return 0
 }
 
-func (h *hardMeters) pulsed(m gpio.Meter) int64 {
-	b, ok := h.led.SoftwareState(ledger.HardMeterState + string(m))
-	if !ok || len(b) != 8 {
-		return 0
-	}
-	return int64(binary.BigEndian.Uint64(b))
-}
+func (h *hardMeters) pulsed(m gpio.Meter) int64 { return h.led.HardMeterPulses(string(m)) }
 
 // Owed implements gpio.MeterStore.
 func (h *hardMeters) Owed(m gpio.Meter) (int64, error) {
@@ -59,9 +42,8 @@ func (h *hardMeters) Owed(m gpio.Meter) (int64, error) {
 	return owed, nil
 }
 
-// Pulsed implements gpio.MeterStore.
+// Pulsed implements gpio.MeterStore. The GPIO goroutine is the one writer
+// of the pulses (firmware/ledger/README.md, who writes).
 func (h *hardMeters) Pulsed(m gpio.Meter, n int64) error {
-	b := make([]byte, 8)
-	binary.BigEndian.PutUint64(b, uint64(h.pulsed(m)+n))
-	return h.led.SetSoftwareState(ledger.HardMeterState+string(m), b)
+	return h.led.HardMeterPulsed(string(m), n)
 }

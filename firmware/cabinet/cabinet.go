@@ -411,17 +411,15 @@ func (c *Cabinet) setTilt(key, reason string, manual bool) {
 		return
 	}
 	c.cond.tilts[key] = tilt{reason: reason, source: key, manual: manual}
-	c.saveTilts()
 	c.cfg.Hooks.Logf("cabinet: tilt %s: %s", key, reason)
-	c.logEvent("tilt", key, reason, 0)
+	c.refused("the tilt "+key, c.led.SetTilt(key, reason, manual), recordWrite)
 	c.play.auto = false
 }
 
 func (c *Cabinet) clearTilt(key string) {
 	if _, ok := c.cond.tilts[key]; ok {
 		delete(c.cond.tilts, key)
-		c.saveTilts()
-		c.logEvent("tilt_cleared", key, "", 0)
+		c.refused("the tilt cleared "+key, c.led.ClearTilt(key, key, ""), recordWrite)
 	}
 }
 

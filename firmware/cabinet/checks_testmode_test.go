@@ -176,7 +176,7 @@ func TestTestModeFindsAChangedState(t *testing.T) {
 	r := newRig(t, "demo")
 	r.idle()
 	r.enterTestMode()
-	if err := r.led.SetSoftwareState("redeems", []byte(`{"9":{"number":"1","hold":"h","amount":1}}`)); err != nil {
+	if err := r.led.SetConfig("limits/ticket_out", "1", "a bug"); err != nil {
 		t.Fatal(err)
 	}
 	r.cab.Post(Key{Name: "technician", On: false})

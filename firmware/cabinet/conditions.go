@@ -31,7 +31,6 @@ func (c *Cabinet) door(name string, open bool) {
 		return
 	}
 	c.cond.doors[name] = open
-	c.saveDoors()
 	var err error
 	if open {
 		err = c.led.DoorOpened(name)

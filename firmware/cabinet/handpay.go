@@ -383,7 +383,7 @@ func (c *Cabinet) handpayDocument(d ledger.Doc, who string, at time.Time, duplic
 	lang := document.Lang(c.cfg.Market.Language)
 	reason := document.HandpayLargeWin
 	switch {
-	case d.Kind == ledger.DocHandpayJackpot && c.docCurrency() == document.CZK:
+	case d.Kind == ledger.DocHandpayJackpot && document.Is(c.docCurrency(), document.CZK):
 		return document.JackpotForm{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Won: at,
 			Amount: d.Amount, Currency: c.docCurrency(), JackpotID: fmt.Sprintf("%s-%d", c.cfg.ID, d.Round), Sequence: uint32(d.ID),
 			Attendant: who, Duplicate: duplicate}

@@ -18,7 +18,7 @@ import (
 // lines is a page as the display words it in lang, for tests that read
 // what the technician reads.
 func lines(lang string, m *market.Profile, p *view.MenuPage) []string {
-	cur := view.Currency{Code: m.Currency.Code, MinorUnits: m.Currency.MinorUnits, Symbol: m.Currency.Symbol}
+	cur := m.Currency
 	out := make([]string, len(p.Lines))
 	for i, l := range p.Lines {
 		out[i] = strings.ReplaceAll(i18n.Line(lang, cur, l), "\t", " ")
@@ -160,7 +160,7 @@ func TestMetersFormatted(t *testing.T) {
 
 // fmtMoney is stake as the English screen shows it.
 func fmtMoney(m *market.Profile, stake engine.Money) string {
-	cur := view.Currency{Code: m.Currency.Code, MinorUnits: m.Currency.MinorUnits, Symbol: m.Currency.Symbol}
+	cur := m.Currency
 	return string(i18n.AppendMoney(nil, "en", cur, stake))
 }
 

@@ -1,7 +1,6 @@
 package cabinet
 
 import (
-	"fmt"
 	"sort"
 	"strconv"
 
@@ -56,16 +55,11 @@ func (c *Cabinet) key(name string, on bool) {
 			c.menus.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}}
 			return
 		}
-		cleared := false
 		for k, t := range c.cond.tilts {
 			if t.manual && k != tiltSoftwareChanged {
 				delete(c.cond.tilts, k)
-				cleared = true
-				c.logEvent("tilt_cleared", "technician", t.reason, 0)
+				c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "technician", t.reason), recordWrite)
 			}
-		}
-		if cleared {
-			c.saveTilts()
 		}
 		if _, ok := c.cond.tilts[tiltSoftwareChanged]; ok {
 			// A changed program is accepted only with Start (check 9).
@@ -211,23 +205,7 @@ func (c *Cabinet) showMenu() {
 	c.menus.menu = p
 }
 
-func (c *Cabinet) money(v int64) string { return formatMoney(c.cfg.Market.Currency, v) }
-
-// formatMoney writes v minor units of cur as the menus and logs show it.
-func formatMoney(cur market.Currency, v int64) string {
-	if cur.MinorUnits == 0 {
-		return fmt.Sprintf("%d %s", v, cur.Code)
-	}
-	div := int64(1)
-	for i := 0; i < cur.MinorUnits; i++ {
-		div *= 10
-	}
-	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
-	}
-	return fmt.Sprintf("%s%d.%0*d %s", sign, v/div, cur.MinorUnits, v%div, cur.Code)
-}
+func (c *Cabinet) money(v int64) string { return c.cfg.Market.Currency.Format(v) }
 
 // countMeters are the meters that count events; the others count money
 // in minor units and are shown in the market's currency.

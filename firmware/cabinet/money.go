@@ -13,6 +13,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 // escrowState is the note or ticket in the acceptor's escrow.
@@ -332,10 +333,10 @@ func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) error {
 			if r, ok := c.redeems()[d.ID]; ok && r.Hold != "" && r.Amount > 0 {
 				// Validated by the central system, its hold journaled, and
 				// now in the cash box: credited, and the hold confirmed.
-				if err := c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, number: r.Number, hold: r.Hold, amount: r.Amount}); err != nil {
+				if err := c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, number: r.Number, hold: r.Hold, amount: engine.Money(r.Amount)}); err != nil {
 					fail("the recovered ticket", err)
 				}
-				c.logEvent("power_up_with_bill", "acceptor", "ticket in stacker: credited", r.Amount)
+				c.logEvent("power_up_with_bill", "acceptor", "ticket in stacker: credited", engine.Money(r.Amount))
 				continue
 			}
 			// A ticket whose validation was not journaled cannot be credited
@@ -446,10 +447,7 @@ func (c *Cabinet) printVoucher(co *cashoutState) {
 	})
 }
 
-func (c *Cabinet) docCurrency() document.Currency {
-	cur := c.cfg.Market.Currency
-	return document.Currency{Code: cur.Code, Exponent: cur.MinorUnits}
-}
+func (c *Cabinet) docCurrency() money.Currency { return c.cfg.Market.Currency }
 
 func (c *Cabinet) voucherDocument(co *cashoutState) document.Document {
 	now := c.wall()
@@ -678,8 +676,9 @@ func (c *Cabinet) tickMoney(now time.Time) {
 	}
 }
 
-// redeemIntent is a ticket the central system holds for this cabinet,
-// kept in the ledger until the central system has confirmed or released it.
+// redeemIntent is a ticket the central system holds for this cabinet, as
+// the calls to it name it; the ledger keeps it (ledger.TicketHold) until
+// the central system has confirmed or released it.
 type redeemIntent struct {
 	Number string       `json:"number"`
 	Hold   string       `json:"hold"`
@@ -704,19 +703,17 @@ func (c *Cabinet) ticketCredited(number string) bool {
 	return false
 }
 
-func (c *Cabinet) redeems() map[uint64]redeemIntent {
-	m, _ := load(c, stateRedeems)
-	if m == nil {
-		m = map[uint64]redeemIntent{}
-	}
-	return m
+// redeems are the holds the ledger keeps (ledger.TicketHold), by document.
+func (c *Cabinet) redeems() map[uint64]ledger.TicketHold { return c.led.Resume().Holds }
+
+func intentOf(h ledger.TicketHold) redeemIntent {
+	return redeemIntent{Number: h.Number, Hold: h.Hold, Amount: engine.Money(h.Amount)}
 }
 
-// saveRedeem journals a ticket's hold; false: refused (and tilted).
+// saveRedeem journals a ticket's hold with its escrowed document; false:
+// refused (and tilted).
 func (c *Cabinet) saveRedeem(doc uint64, r redeemIntent) bool {
-	m := c.redeems()
-	m[doc] = r
-	return save(c, stateRedeems, m, moneyWrite)
+	return !c.refused("the ticket's hold", c.led.HoldTicket(doc, r.Hold, int64(r.Amount)), moneyWrite)
 }
 
 // settleRedeem confirms (the ticket was credited) or releases (it went
@@ -741,37 +738,21 @@ func (c *Cabinet) redeemSettled(e redeemDone) {
 		}
 		c.logEvent("ticket_confirm_refused", "central", e.err.Error(), 0)
 	}
-	m := c.redeems()
-	if _, ok := m[e.doc]; !ok {
-		return
-	}
-	delete(m, e.doc)
-	save(c, stateRedeems, m, moneyWrite)
+	c.refused("the settled hold", c.led.HoldSettled(e.doc), moneyWrite)
 }
 
 // resumeRedeems settles the holds a power cut left: a ticket the ledger
-// credited is confirmed, one it returned is released; one still pending
+// credited is confirmed, one it returned is released (the ledger marked
+// each in the transaction that ended its escrow); one still in escrow
 // waits for the acceptor's reconciliation.
 func (c *Cabinet) resumeRedeems() {
-	m := c.redeems()
-	if len(m) == 0 {
-		return
-	}
-	done := map[uint64]ledger.DocResult{}
-	for _, d := range c.led.DocsIn() {
-		done[d.ID] = d.Result
-	}
-	pending := map[uint64]bool{}
-	for _, d := range c.led.PendingDocs() {
-		pending[d.ID] = true
-	}
-	for doc, r := range m {
-		switch {
-		case pending[doc]:
-		case done[doc] == ledger.DocStacked:
-			c.settleRedeem(doc, r, true)
+	for doc, h := range c.redeems() {
+		switch h.Result {
+		case "":
+		case ledger.DocStacked:
+			c.settleRedeem(doc, intentOf(h), true)
 		default:
-			c.settleRedeem(doc, r, false)
+			c.settleRedeem(doc, intentOf(h), false)
 		}
 	}
 }

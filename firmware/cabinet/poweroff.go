@@ -6,16 +6,15 @@ import (
 	"time"
 )
 
-// Doors opened while unpowered (check 18). The cabinet keeps, in the
-// ledger's software state, each door's state and a heartbeat time; at
+// Doors opened while unpowered (check 18). The ledger keeps, in its
+// resume state, the doors open (DoorOpened, DoorClosed) and a heartbeat
+// time (Heartbeat); at
 // power-up the first input of each door is compared with its state at
 // power-off, and a change is logged (and so reported to the central
 // system with the events) with the power-off window: from the last beat
 // before the cut to this power-up.
 
 const (
-	doorsKey = "doors"
-	beatKey  = "beat"
 	// beatEvery bounds how early the power-off window may start.
 	beatEvery = time.Minute
 	// doorGrace is how long after power-up a door open at power-off may
@@ -34,11 +33,8 @@ type offState struct {
 
 // readOffState runs at power-up, before the ledger logs the power-up.
 func (c *Cabinet) readOffState() {
-	o := &offState{doors: map[string]bool{}, seen: map[string]bool{}, on: c.now()}
-	if doors, ok := load(c, stateDoors); ok && doors != nil {
-		o.doors = doors
-	}
-	o.lastBeat, _ = load(c, stateBeat)
+	rs := c.led.Resume()
+	o := &offState{doors: rs.Doors, seen: map[string]bool{}, on: c.now(), lastBeat: rs.Beat}
 	// The last event logged is a sign of life too (a door, a key, a tilt).
 	if es := c.led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
 		o.lastBeat = es[0].Wall
@@ -122,11 +118,6 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 	}
 	if c.cond.lastBeat.IsZero() || now.Sub(c.cond.lastBeat) >= beatEvery || now.Before(c.cond.lastBeat) {
 		c.cond.lastBeat = now
-		save(c, stateBeat, c.wall(), recordWrite)
+		c.refused("the heartbeat", c.led.Heartbeat(c.wall()), recordWrite)
 	}
-}
-
-// saveDoors keeps the doors' states for the next power-up.
-func (c *Cabinet) saveDoors() {
-	save(c, stateDoors, c.cond.doors, recordWrite)
 }

@@ -28,17 +28,15 @@ func (c *Cabinet) powerUp() {
 		c.logEvent("software_verification_failed", "cabinet", c.cfg.Software.Error, 0)
 		return
 	}
-	saved, _ := load(c, stateTilts)
-	for k, reason := range saved {
-		c.cond.tilts[k] = tilt{reason: reason, source: k, manual: true}
-	}
-	// A device's tilt is shown again until the device, started again,
-	// reports the condition gone (check 6).
-	saved, _ = load(c, stateDeviceTilts)
-	for k, reason := range saved {
-		if k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
-			c.cond.tilts[k] = tilt{reason: reason, source: k}
+	for k, t := range c.led.Resume().Tilts {
+		// A device's tilt is shown again until the device, started again,
+		// reports the condition gone (check 6). Any other ends with the
+		// power cut (its condition is checked again), said in the log.
+		if t.Manual || k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
+			c.cond.tilts[k] = tilt{reason: t.Reason, source: k, manual: t.Manual}
+			continue
 		}
+		c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "cabinet", "not kept across the power cut: "+t.Reason), recordWrite)
 	}
 	c.checkSoftware()
 	c.refreshLockups()
@@ -168,22 +166,4 @@ func (c *Cabinet) recalledOutcome(lr ledger.Round, g engine.Game) (*link.Outcome
 		return ro, nil
 	}
 	return nil, err
-}
-
-// deviceTiltsKey keeps the device tilts (cleared by the device itself)
-// apart from "tilts", those a technician ends.
-const deviceTiltsKey = "device_tilts"
-
-// saveTilts keeps the tilts across power cuts (check 6).
-func (c *Cabinet) saveTilts() {
-	manual, device := map[string]string{}, map[string]string{}
-	for k, t := range c.cond.tilts {
-		if t.manual {
-			manual[k] = t.reason
-		} else {
-			device[k] = t.reason
-		}
-	}
-	save(c, stateTilts, manual, recordWrite)
-	save(c, stateDeviceTilts, device, recordWrite)
 }

@@ -56,7 +56,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		Mode:          c.mode(),
 		Market:        p.ID,
 		Language:      p.Language,
-		Currency:      view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
+		Currency:      p.Currency,
 		Game:          c.play.game,
 		Bet:           c.play.bets[c.play.game],
 		Credit:        credit,

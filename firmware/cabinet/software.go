@@ -9,10 +9,6 @@ import (
 // technician key and Start.
 const tiltSoftwareChanged = "software_changed"
 
-// softwareIDKey keeps, in the ledger's software state, the identity of the
-// software the technician last accepted.
-const softwareIDKey = "software_id"
-
 // checkSoftware runs at power-up: the first start records the running
 // software; a different one later locks the cabinet up until a technician
 // accepts it, logged with the old and the new identity.
@@ -21,13 +17,11 @@ func (c *Cabinet) checkSoftware() {
 	if id == "" {
 		return
 	}
-	old, ok := load(c, stateSoftwareID)
+	old := c.led.Resume().SoftwareID
 	switch {
-	case !ok:
-		if !save(c, stateSoftwareID, id, moneyWrite) {
-			return
-		}
-		c.logEvent("software_installed", "cabinet", id, 0)
+	case old == "":
+		// the first start: recorded with its event "software_installed"
+		c.refused("the software identity", c.led.AcceptSoftware(id, "cabinet"), moneyWrite)
 	case old == id:
 		// Back to the accepted software (a rollback before any reset).
 		c.clearTilt(tiltSoftwareChanged)
@@ -44,15 +38,13 @@ func (c *Cabinet) checkSoftware() {
 // acceptSoftware is the technician's reset after a program change: the
 // running software becomes the accepted one.
 func (c *Cabinet) acceptSoftware() {
-	old, _ := load(c, stateSoftwareID)
-	if !save(c, stateSoftwareID, c.cfg.Software.ID, moneyWrite) {
+	// logged "software_accepted" with the old and the new identity
+	if c.refused("the software identity", c.led.AcceptSoftware(c.cfg.Software.ID, "technician"), moneyWrite) {
 		return
 	}
-	c.logEvent("software_accepted", "technician", fmt.Sprintf("old %s new %s", old, c.cfg.Software.ID), 0)
 	t := c.cond.tilts[tiltSoftwareChanged]
 	delete(c.cond.tilts, tiltSoftwareChanged)
-	c.saveTilts()
-	c.logEvent("tilt_cleared", "technician", t.reason, 0)
+	c.refused("the tilt cleared "+tiltSoftwareChanged, c.led.ClearTilt(tiltSoftwareChanged, "technician", t.reason), recordWrite)
 	c.menus.menuPage, c.menus.recallStep = 0, 0
 	c.loadRecall()
 	c.showMenu()

@@ -23,7 +23,8 @@ import (
 // that changes meanwhile: the power-off heartbeat, the hard meters
 // catching up, and the doors a technician opens and closes (their state
 // and their meters).
-var testVolatile = ledger.DigestSkip{State: []string{beatKey, ledger.HardMeterState, doorsKey}, Meters: []ledger.Meter{ledger.DoorOpens}}
+var testVolatile = ledger.DigestSkip{Resume: []ledger.ResumePart{ledger.ResumeBeat, ledger.ResumeHardMeters, ledger.ResumeDoors},
+	Meters: []ledger.Meter{ledger.DoorOpens}}
 
 // testState is test mode while it lasts.
 type testState struct {

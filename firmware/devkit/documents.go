@@ -207,7 +207,7 @@ func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db server.Querier, p
 
 	if ph.hasPrinter {
 		lang := document.Lang(prof.Language)
-		cur := document.Currency{Code: prof.Currency.Code, Exponent: prof.Currency.MinorUnits}
+		cur := prof.Currency
 		out := map[string]bool{}
 		for _, d := range led.DocsOut() {
 			if d.Kind == ledger.DocVoucher && d.Result == ledger.DocPrinted {

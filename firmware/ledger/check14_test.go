@@ -213,7 +213,7 @@ func TestCheck14MetersTenDigitsAndRollover(t *testing.T) {
 }
 
 // No operation but the RAM clear resets or lowers a meter: the operations
-// that change no money (configuration, software state, events, outbox,
+// that change no money (configuration, the accepted software, events, outbox,
 // power cycles, doors, a refused round, a returned note) leave every meter
 // as it was or count up; the RAM clear zeroes them, counts itself and keeps
 // the old values in its event.
@@ -234,7 +234,7 @@ func TestCheck14NoResetButRAMClear(t *testing.T) {
 	}
 	must(t, l.SetConfig("limits/ticket_out", "100000", "technician"))
 	notLower("a configuration change")
-	must(t, l.SetSoftwareState("software/id", []byte("sha256:new")))
+	must(t, l.AcceptSoftware("sha256:new", "technician"))
 	notLower("a software change")
 	must(t, l.LogEvent("technician", "key", "menu", 0, nil))
 	if _, err := l.Enqueue("events", []byte(`[]`)); err != nil {

@@ -124,7 +124,35 @@ func Inspect(dirA, dirB string) (*Inspection, error) {
 	if l.kv == nil {
 		l.kv = map[string][]byte{}
 	}
+	if needsMigration(l.kv) {
+		in.Verdict += "; at the next open: resume state converted from schema 1"
+		l.migrateInMemory(func(key string, err error) {
+			in.Verdict += fmt.Sprintf("; resume state %s unreadable (%v): dropped then", key, err)
+		})
+	}
 	return in, nil
+}
+
+// migrateInMemory shows an inspection the resume state as the next Open
+// will convert it, without writing anything.
+func (l *Ledger) migrateInMemory(unreadable func(key string, err error)) {
+	kv := make(map[string][]byte, len(l.kv))
+	for k, v := range l.kv {
+		kv[k] = v
+	}
+	l.kv = kv
+	if l.dig == nil {
+		l.dig = newDigester(kv)
+	}
+	t := newTx(l)
+	migrateResume(t, unreadable)
+	for k, v := range t.w {
+		if v == nil {
+			delete(kv, k)
+		} else {
+			kv[k] = v
+		}
+	}
 }
 
 // snapshotFiles copies ledger.db and its WAL into dir.

@@ -183,6 +183,9 @@ func Open(o Options) (*Ledger, error) {
 			return l, nil // RAM error set by exec
 		}
 	}
+	if err := l.migrate(); err != nil {
+		return l, nil // RAM error set by exec
+	}
 	return l, nil
 }
 

@@ -3,6 +3,7 @@ package ledger
 import (
 	"errors"
 	"testing"
+	"time"
 )
 
 func TestSessionMetersAndReopen(t *testing.T) {
@@ -165,10 +166,10 @@ func TestHandpayToCredit(t *testing.T) {
 func TestStateDigest(t *testing.T) {
 	l, _ := newTestLedger(t)
 	must(t, l.PowerUp())
-	skip := DigestSkip{State: []string{"beat"}, Meters: []Meter{DoorOpens}}
+	skip := DigestSkip{Resume: []ResumePart{ResumeBeat}, Meters: []Meter{DoorOpens}}
 	d0 := l.StateDigest(skip)
 	must(t, l.LogEvent("key", "technician", "on", 0, nil))
-	must(t, l.SetSoftwareState("beat", []byte("now")))
+	must(t, l.Heartbeat(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)))
 	must(t, l.DoorOpened("main"))
 	must(t, l.DoorClosed("main"))
 	if d := l.StateDigest(skip); d != d0 {

@@ -80,10 +80,6 @@ func modSub(a, b int64) int64 {
 	return ((a-b)%MeterModulus + MeterModulus) % MeterModulus
 }
 
-// HardMeterState is the software state key prefix under which the hard
-// meters' pulses are counted (firmware/app).
-const HardMeterState = "hardmeter/"
-
 // ConfigCurrency is the configuration key naming the unit of every amount
 // in the ledger, "CODE DIGITS" ("CZK 0", "EUR 2"), set by the cabinet from
 // its market so that tools reading the ledger alone format amounts right.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 )
 
 // Money and journal transactions. Each is one ledger transaction: credit,
@@ -387,6 +388,10 @@ func (l *Ledger) Stacked(id uint64, amount int64) error {
 		if amount <= 0 || (d.Kind == DocBill && amount != d.Amount) {
 			return invalid("stacked %s %d for amount %d", d.Kind, id, amount)
 		}
+		var h TicketHold
+		if t.getJSON(holdKey(id), &h) && h.Amount != amount {
+			return invalid("stacked ticket %d for amount %d, its hold is for %d", id, amount, h.Amount)
+		}
 		d.Amount = amount
 		t.addCredit(amount)
 		if d.Kind == DocBill {
@@ -397,6 +402,7 @@ func (l *Ledger) Stacked(id uint64, amount int64) error {
 			t.add(TicketsInCount, 1, ScopeCabinet)
 		}
 		t.add(TotalDrop, amount, ScopeCabinet)
+		t.endHold(id, DocStacked)
 		t.logDoc("docin", DocsInKeep, t.finishDoc(d, DocStacked, ""))
 		return nil
 	})
@@ -409,6 +415,7 @@ func (l *Ledger) Returned(id uint64) error {
 		if err != nil || d == nil {
 			return err
 		}
+		t.endHold(id, DocReturned)
 		t.finishDoc(d, DocReturned, "")
 		return nil
 	})
@@ -554,7 +561,7 @@ func (l *Ledger) HandpayToCredit(id uint64, who string) error {
 	})
 }
 
-// ---- events, doors, power, configuration, software state ----
+// ---- events, doors, power, configuration ----
 
 type eventArgs struct {
 	Kind   string `json:"kind"`
@@ -584,24 +591,29 @@ func (l *Ledger) PowerUp() error {
 	})
 }
 
-// DoorOpened counts an opening of door (per door and in total) and logs it.
+// DoorOpened counts an opening of door (per door and in total), logs it
+// and keeps the door open in the resume state, for the next power-up to
+// compare (check 18).
 func (l *Ledger) DoorOpened(door string) error {
 	return l.do("door_open", eventArgs{Source: door}, func(t *tx) error {
-		if door == "" {
-			return invalid("door without name")
+		if door == "" || strings.ContainsRune(door, '/') {
+			return invalid("door name %q", door)
 		}
+		t.put(resumeDoor+door, []byte("1"))
 		t.add(DoorOpens, 1, ScopeCabinet, DoorScope(door))
 		t.event(EventDoorOpen, door, "door opened", 0, nil)
 		return nil
 	})
 }
 
-// DoorClosed logs a door closing. The cabinet then calls Verify.
+// DoorClosed logs a door closing and keeps it closed in the resume state.
+// The cabinet then calls Verify.
 func (l *Ledger) DoorClosed(door string) error {
 	return l.do("door_close", eventArgs{Source: door}, func(t *tx) error {
-		if door == "" {
-			return invalid("door without name")
+		if door == "" || strings.ContainsRune(door, '/') {
+			return invalid("door name %q", door)
 		}
+		t.del(resumeDoor + door)
 		t.event(EventDoorClose, door, "door closed", 0, nil)
 		return nil
 	})
@@ -631,31 +643,6 @@ func (l *Ledger) SetConfig(key, value, who string) error {
 			from = string(old)
 		}
 		t.event(EventConfigChange, who, key+": "+from+" -> "+value, 0, nil)
-		return nil
-	})
-}
-
-type stateArgs struct {
-	Key   string `json:"key"`
-	Value []byte `json:"value"`
-}
-
-// SetSoftwareState saves a piece of the state needed to resume (nil
-// deletes it).
-func (l *Ledger) SetSoftwareState(key string, value []byte) error {
-	return l.do("software_state", stateArgs{key, value}, func(t *tx) error {
-		if key == "" {
-			return invalid("software state without key")
-		}
-		k := "sw/" + key
-		if value == nil {
-			t.del(k)
-			return nil
-		}
-		if old, ok := t.get(k); ok && bytes.Equal(old, value) {
-			return nil
-		}
-		t.put(k, value)
 		return nil
 	})
 }

@@ -205,24 +205,15 @@ func (l *Ledger) ConfigAll() map[string]string {
 	return out
 }
 
-// SoftwareState returns a saved piece of software state.
-func (l *Ledger) SoftwareState(key string) ([]byte, bool) {
-	l.mu.RLock()
-	defer l.mu.RUnlock()
-	v, ok := l.kv["sw/"+key]
-	return append([]byte(nil), v...), ok
-}
-
 // DigestSkip is what StateDigest leaves out besides the event log and the
-// outbox: software state whose key begins with one of State, and the
-// Meters named, in every scope.
+// outbox: the Resume parts and the Meters named, in every scope.
 type DigestSkip struct {
-	State  []string
+	Resume []ResumePart
 	Meters []Meter
 }
 
 // StateDigest is a hash of the critical state: credit, meters, documents,
-// rounds and the software's saved state, without the event log and the
+// rounds and the resume state, without the event log and the
 // outbox, which only grow, and without what skip names (a heartbeat; the
 // hard meters' pulses, which catch up on their own; the doors, which a
 // technician opens and closes). Test mode compares it at entry and exit
@@ -233,7 +224,7 @@ func (l *Ledger) StateDigest(skip DigestSkip) string {
 	keys := make([]string, 0, len(l.kv))
 	for k := range l.kv {
 		if strings.HasPrefix(k, "event/") || strings.HasPrefix(k, "outbox/") || k == "seq/event" || k == "seq/outbox" ||
-			strings.HasPrefix(k, "sw/") && slices.ContainsFunc(skip.State, func(p string) bool { return strings.HasPrefix(k[len("sw/"):], p) }) {
+			slices.ContainsFunc(skip.Resume, func(p ResumePart) bool { return strings.HasPrefix(k, string(p)) }) {
 			continue
 		}
 		keys = append(keys, k)

@@ -260,7 +260,7 @@ func writeGenesis(o Options, who, text string, clears int64, oldMeters []byte, s
 	g.dig = newDigester(g.kv)
 	t := newTx(g)
 	t.put("meta/ledger_id", []byte(newLedgerID(o, t.wall, who, text, clears)))
-	t.put("meta/schema", []byte("1"))
+	t.put("meta/schema", []byte(schemaVersion))
 	t.putJSON("meta/created", t.wall)
 	t.putJSON("credit", int64(0))
 	t.putJSON("inv/base", int64(0))

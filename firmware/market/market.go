@@ -15,34 +15,11 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 //go:embed profiles/*.toml
 var builtin embed.FS
-
-// Currency of a market: amounts are integers in its minor unit.
-type Currency struct {
-	Code       string `toml:"code"`        // ISO 4217, e.g. "EUR"
-	MinorUnits int    `toml:"minor_units"` // decimal places: 2 for EUR, 0 for CZK as played
-	Symbol     string `toml:"symbol"`      // "€", "Kč"
-}
-
-// Format writes v (minor units) as the technician's pages and tools show
-// it: "2500 CZK", "-12.50 EUR".
-func (c Currency) Format(v int64) string {
-	sign := ""
-	if v < 0 {
-		sign, v = "-", -v
-	}
-	if c.MinorUnits <= 0 {
-		return fmt.Sprintf("%s%d %s", sign, v, c.Code)
-	}
-	div := int64(1)
-	for i := 0; i < c.MinorUnits; i++ {
-		div *= 10
-	}
-	return fmt.Sprintf("%s%d.%0*d %s", sign, v/div, c.MinorUnits, v%div, c.Code)
-}
 
 // Game is one game a market offers, with its stake ladder.
 type Game struct {
@@ -90,13 +67,13 @@ var DefaultSound = Sound{Volume: 50, Attract: false}
 
 // Profile is one market.
 type Profile struct {
-	ID       string   `toml:"id"`
-	Name     string   `toml:"name"`
-	Language string   `toml:"language"` // cs, de, en
-	Currency Currency `toml:"currency"`
-	Games    []Game   `toml:"games"`
-	Limits   Limits   `toml:"limits"`
-	Timers   Timers   `toml:"timers"`
+	ID       string         `toml:"id"`
+	Name     string         `toml:"name"`
+	Language string         `toml:"language"` // cs, de, en
+	Currency money.Currency `toml:"currency"`
+	Games    []Game         `toml:"games"`
+	Limits   Limits         `toml:"limits"`
+	Timers   Timers         `toml:"timers"`
 	// Sound: DefaultSound when the profile has no [sound] table.
 	Sound *Sound `toml:"sound"`
 	// Info is what the player's information pages say that differs by

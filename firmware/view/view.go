@@ -9,6 +9,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 // Mode is what the cabinet screen shows, most important first when several
@@ -62,13 +63,6 @@ const (
 	LampOn    Lamp = "on"
 	LampBlink Lamp = "blink"
 )
-
-// Currency tells the display how to format amounts.
-type Currency struct {
-	Code       string
-	MinorUnits int
-	Symbol     string
-}
 
 // StepTime places one step of a round on the clock: the reels start at
 // Start, reel i stops at Stops[i], wins are shown from Wins, the step ends at End.
@@ -171,7 +165,7 @@ type Snapshot struct {
 	Mode     Mode
 	Market   string
 	Language string
-	Currency Currency
+	Currency money.Currency
 
 	Games []engine.GameID // offered by the market
 	Game  engine.GameID   // selected

@@ -3,6 +3,7 @@ package document
 import (
 	"errors"
 	"fmt"
+	"github.com/polaris-vlt/polaris/money"
 	"strings"
 	"time"
 )
@@ -150,12 +151,12 @@ func GroupValidation(v string) string {
 }
 
 // FormatAmount writes amount (minor units) in figures as lang writes money.
-func FormatAmount(lang Lang, amount int64, cur Currency) string {
+func FormatAmount(lang Lang, amount int64, cur money.Currency) string {
 	neg := amount < 0
 	if neg {
 		amount = -amount
 	}
-	major, minor := cur.split(amount)
+	major, minor := cur.Split(amount)
 	sep, dec := " ", ","
 	switch lang {
 	case German:
@@ -172,8 +173,8 @@ func FormatAmount(lang Lang, amount int64, cur Currency) string {
 		b.WriteRune(r)
 	}
 	s := b.String()
-	if cur.Exponent > 0 {
-		s += dec + fmt.Sprintf("%0*d", cur.Exponent, minor)
+	if cur.MinorUnits > 0 {
+		s += dec + fmt.Sprintf("%0*d", cur.MinorUnits, minor)
 	}
 	if neg {
 		s = "-" + s

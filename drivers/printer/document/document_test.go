@@ -2,6 +2,7 @@ package document
 
 import (
 	"errors"
+	"github.com/polaris-vlt/polaris/money"
 	"strings"
 	"testing"
 	"time"
@@ -78,7 +79,7 @@ func TestVoucherRefusals(t *testing.T) {
 		"control char":     func(v *Voucher) { v.Machine = "00\x1b7" },
 		"expiry before":    func(v *Voucher) { v.Expiry = v.Issued },
 		"language":         func(v *Voucher) { v.Lang = "pl" },
-		"currency":         func(v *Voucher) { v.Currency = Currency{"GBP", 2} },
+		"currency":         func(v *Voucher) { v.Currency = money.Currency{Code: "GBP", MinorUnits: 2} },
 		"type":             func(v *Voucher) { v.Type = 9 },
 		"no issue time":    func(v *Voucher) { v.Issued = time.Time{} },
 		"site id too long": func(v *Voucher) { v.SiteID = strings.Repeat("x", 21) },

@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"github.com/polaris-vlt/polaris/money"
 	"time"
 )
 
@@ -33,7 +34,7 @@ type HandpayReceipt struct {
 	Machine   string
 	Paid      time.Time
 	Amount    int64
-	Currency  Currency
+	Currency  money.Currency
 	Sequence  uint32
 	Reason    HandpayReason
 	Attendant string // the attendant's id (card or PIN), or the key
@@ -64,13 +65,13 @@ func (h HandpayReceipt) Validate() error {
 	if !h.Lang.Valid() {
 		return invalid("language %q", h.Lang)
 	}
-	if err := h.Currency.valid(); err != nil {
+	if err := supported(h.Currency); err != nil {
 		return invalid("%v", err)
 	}
 	if h.Amount <= 0 {
 		return invalid("handpay amount %d must be positive", h.Amount)
 	}
-	if maj, _ := h.Currency.split(h.Amount); maj > MaxWordsMajor {
+	if maj, _ := h.Currency.Split(h.Amount); maj > MaxWordsMajor {
 		return invalid("handpay amount %d too large", h.Amount)
 	}
 	for _, c := range []struct{ n, v string }{{"site", h.Site}, {"site id", h.SiteID}, {"machine", h.Machine}, {"attendant", h.Attendant}} {

@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"github.com/polaris-vlt/polaris/money"
 	"time"
 )
 
@@ -21,7 +22,7 @@ type JackpotForm struct {
 	Machine   string
 	Won       time.Time
 	Amount    int64 // CZK
-	Currency  Currency
+	Currency  money.Currency
 	JackpotID string // the central system's id of the hit
 	Sequence  uint32
 	Attendant string // the attendant who printed it for the winner (optional)
@@ -35,7 +36,7 @@ func (j JackpotForm) Validate() error {
 	if !j.Lang.Valid() {
 		return invalid("language %q", j.Lang)
 	}
-	if j.Currency != CZK {
+	if !Is(j.Currency, CZK) {
 		return invalid("Magic Stars jackpots are paid in CZK, not %s", j.Currency.Code)
 	}
 	if j.Amount <= 0 || j.Amount > MaxWordsMajor {

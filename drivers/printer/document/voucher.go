@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"github.com/polaris-vlt/polaris/money"
 	"time"
 )
 
@@ -38,7 +39,7 @@ type Voucher struct {
 	Machine    string // machine number
 	Issued     time.Time
 	Amount     int64 // minor units of Currency
-	Currency   Currency
+	Currency   money.Currency
 	Sequence   uint32
 	Validation string // 18 digits
 	Type       TicketType
@@ -53,13 +54,13 @@ func (v Voucher) Validate() error {
 	if !v.Lang.Valid() {
 		return invalid("language %q", v.Lang)
 	}
-	if err := v.Currency.valid(); err != nil {
+	if err := supported(v.Currency); err != nil {
 		return invalid("%v", err)
 	}
 	if v.Amount <= 0 {
 		return invalid("voucher amount %d must be positive", v.Amount)
 	}
-	if maj, _ := v.Currency.split(v.Amount); maj > MaxWordsMajor {
+	if maj, _ := v.Currency.Split(v.Amount); maj > MaxWordsMajor {
 		return invalid("voucher amount %d too large", v.Amount)
 	}
 	if err := CheckValidationNumber(v.Validation); err != nil {

@@ -2,6 +2,7 @@ package document
 
 import (
 	"fmt"
+	"github.com/polaris-vlt/polaris/money"
 	"strings"
 )
 
@@ -17,16 +18,16 @@ const (
 // Valid reports whether l is one of the supported languages.
 func (l Lang) Valid() bool { return l == Czech || l == German || l == English }
 
-// Currency names the money unit of an amount held in integer minor units.
-type Currency struct {
-	Code     string // ISO 4217
-	Exponent int    // minor digits: 2 for EUR; 0 for CZK (hellers are not used, MS decisions)
-}
-
+// The currencies documents are printed in (amounts in integer minor
+// units): CZK without hellers (MS decisions).
 var (
-	EUR = Currency{Code: "EUR", Exponent: 2}
-	CZK = Currency{Code: "CZK", Exponent: 0}
+	EUR = money.Currency{Code: "EUR", MinorUnits: 2, Symbol: "€"}
+	CZK = money.Currency{Code: "CZK", MinorUnits: 0, Symbol: "Kč"}
 )
+
+// Is reports whether c is the currency k: the same code and minor digits
+// (the symbol is the screen's, not the paper's).
+func Is(c, k money.Currency) bool { return c.Code == k.Code && c.MinorUnits == k.MinorUnits }
 
 // MaxWordsMajor bounds amounts that can be spelled (in major units): far above
 // any ticket, and it keeps every language's scale words defined.
@@ -40,28 +41,17 @@ type ErrAmount struct {
 
 func (e *ErrAmount) Error() string { return fmt.Sprintf("document: amount %d: %s", e.Amount, e.Reason) }
 
-func (c Currency) valid() error {
-	if (c != EUR) && (c != CZK) {
-		return fmt.Errorf("document: unsupported currency %q/%d", c.Code, c.Exponent)
+func supported(c money.Currency) error {
+	if !Is(c, EUR) && !Is(c, CZK) {
+		return fmt.Errorf("document: unsupported currency %q/%d", c.Code, c.MinorUnits)
 	}
 	return nil
 }
 
-func (c Currency) split(amount int64) (major, minor int64) {
-	if c.Exponent == 0 {
-		return amount, 0
-	}
-	d := int64(1)
-	for i := 0; i < c.Exponent; i++ {
-		d *= 10
-	}
-	return amount / d, amount % d
-}
-
 // Words spells amount (integer minor units of cur) in lang, e.g.
 // 12350 EUR in en: "one hundred twenty-three euros and fifty cents".
-func Words(lang Lang, amount int64, cur Currency) (string, error) {
-	if err := cur.valid(); err != nil {
+func Words(lang Lang, amount int64, cur money.Currency) (string, error) {
+	if err := supported(cur); err != nil {
 		return "", err
 	}
 	if !lang.Valid() {
@@ -70,7 +60,7 @@ func Words(lang Lang, amount int64, cur Currency) (string, error) {
 	if amount < 0 {
 		return "", &ErrAmount{amount, "negative"}
 	}
-	major, minor := cur.split(amount)
+	major, minor := cur.Split(amount)
 	if major > MaxWordsMajor {
 		return "", &ErrAmount{amount, "too large to spell"}
 	}
@@ -131,7 +121,7 @@ func EnglishNumber(n int64) string {
 	return strings.Join(parts, " ")
 }
 
-func enAmount(major, minor int64, cur Currency) string {
+func enAmount(major, minor int64, cur money.Currency) string {
 	unit, units, sub, subs := "euro", "euros", "cent", "cents"
 	if cur == CZK {
 		unit, units = "Czech crown", "Czech crowns"
@@ -143,7 +133,7 @@ func enAmount(major, minor int64, cur Currency) string {
 		return many
 	}
 	s := EnglishNumber(major) + " " + pick(major, unit, units)
-	if cur.Exponent > 0 && minor > 0 {
+	if cur.MinorUnits > 0 && minor > 0 {
 		s += " and " + EnglishNumber(minor) + " " + pick(minor, sub, subs)
 	}
 	return s
@@ -228,7 +218,7 @@ func GermanNumber(n int64) string {
 	return strings.Join(parts, " ")
 }
 
-func deAmount(major, minor int64, cur Currency) string {
+func deAmount(major, minor int64, cur money.Currency) string {
 	count := func(n int64, fem bool) string {
 		w := GermanNumber(n)
 		if strings.HasSuffix(w, "eins") {
@@ -249,7 +239,7 @@ func deAmount(major, minor int64, cur Currency) string {
 	} else {
 		s = count(major, false) + " Euro"
 	}
-	if cur.Exponent > 0 && minor > 0 {
+	if cur.MinorUnits > 0 && minor > 0 {
 		s += " " + count(minor, false) + " Cent"
 	}
 	return s
@@ -347,14 +337,14 @@ func czech(n int64, g gender) []string {
 // CzechNumber spells n (0 ≤ n ≤ MaxWordsMajor) in Czech (masculine counting form).
 func CzechNumber(n int64) string { return strings.Join(czech(n, masculine), " ") }
 
-func csAmount(major, minor int64, cur Currency) string {
+func csAmount(major, minor int64, cur money.Currency) string {
 	var s string
 	if cur == CZK {
 		s = strings.Join(czech(major, feminine), " ") + " " + csForm(major, "koruna česká", "koruny české", "korun českých")
 	} else {
 		s = strings.Join(czech(major, neuter), " ") + " " + csForm(major, "euro", "eura", "eur")
 	}
-	if cur.Exponent > 0 && minor > 0 {
+	if cur.MinorUnits > 0 && minor > 0 {
 		s += " " + strings.Join(czech(minor, masculine), " ") + " " + csForm(minor, "cent", "centy", "centů")
 	}
 	return s

@@ -2,6 +2,7 @@ package document
 
 import (
 	"errors"
+	"github.com/polaris-vlt/polaris/money"
 	"testing"
 )
 
@@ -9,7 +10,7 @@ func TestWordsTable(t *testing.T) {
 	cases := []struct {
 		lang   Lang
 		amount int64
-		cur    Currency
+		cur    money.Currency
 		want   string
 	}{
 		// English
@@ -84,7 +85,7 @@ func TestWordsRefusesBadInput(t *testing.T) {
 	if _, err := Words("fr", 1, EUR); err == nil {
 		t.Error("unknown language accepted")
 	}
-	if _, err := Words(English, 1, Currency{"USD", 2}); err == nil {
+	if _, err := Words(English, 1, money.Currency{Code: "USD", MinorUnits: 2}); err == nil {
 		t.Error("unknown currency accepted")
 	}
 }
@@ -114,7 +115,7 @@ func FuzzWords(f *testing.F) {
 	f.Add(int64(999_999_999_999), 2, 0)
 	f.Fuzz(func(t *testing.T, amount int64, li, ci int) {
 		langs := []Lang{Czech, German, English, "xx"}
-		curs := []Currency{EUR, CZK, {"USD", 2}}
+		curs := []money.Currency{EUR, CZK, {Code: "USD", MinorUnits: 2}}
 		l := langs[(li%4+4)%4]
 		c := curs[(ci%3+3)%3]
 		w, err := Words(l, amount, c)

@@ -84,6 +84,7 @@ var (
 	denoms    = []int64{1, 2, 5, 10}
 	billVals  = []int64{500, 1000, 2000, 5000, 10000}
 	doors     = []string{"main", "logic", "cashbox"}
+	tilts     = []string{"acceptor", "printer", "ledger"}
 	handpayAt = int64(20000)
 )
 
@@ -132,10 +133,16 @@ func next(l *ledger.Ledger, rng *rand.Rand, n int64) Op {
 			}
 			return Op{N: n, Kind: "stacked", ID: d.ID, Amount: d.Amount}
 		case ledger.DocTicketIn:
-			if rng.Intn(8) == 0 {
+			// as the cabinet does: the central system's hold journaled with
+			// the escrow, then stacked for its amount (or given back)
+			h, held := l.Resume().Holds[d.ID]
+			switch {
+			case rng.Intn(8) == 0:
 				return Op{N: n, Kind: "returned", ID: d.ID}
+			case !held:
+				return Op{N: n, Kind: "ticket_hold", ID: d.ID, Text: "hold-" + strconv.FormatUint(d.ID, 10), Amount: int64(100 * (1 + rng.Intn(100)))}
 			}
-			return Op{N: n, Kind: "stacked", ID: d.ID, Amount: int64(100 * (1 + rng.Intn(100)))}
+			return Op{N: n, Kind: "stacked", ID: d.ID, Amount: h.Amount}
 		case ledger.DocVoucher:
 			if rng.Intn(10) == 0 {
 				return Op{N: n, Kind: "voucher_failed", ID: d.ID, Text: "paper jam"}
@@ -170,13 +177,22 @@ func next(l *ledger.Ledger, rng *rand.Rand, n int64) Op {
 		return Op{N: n, Kind: "door_open", Text: doors[rng.Intn(len(doors))]}
 	case p < 73:
 		return Op{N: n, Kind: "door_close", Text: doors[rng.Intn(len(doors))]}
-	case p < 80:
+	case p < 76:
 		return Op{N: n, Kind: "event", Key: "tilt", Text: "printer paper low"}
+	case p < 78:
+		return Op{N: n, Kind: "tilt", Key: tilts[rng.Intn(len(tilts))], Text: "reason " + strconv.Itoa(rng.Intn(3)), Manual: rng.Intn(2) == 0}
+	case p < 80:
+		return Op{N: n, Kind: "tilt_clear", Key: tilts[rng.Intn(len(tilts))]}
 	case p < 83:
 		return Op{N: n, Kind: "config", Key: "limit/" + strconv.Itoa(rng.Intn(3)), Value: strconv.Itoa(rng.Intn(1000))}
 	case p < 91:
 		return Op{N: n, Kind: "enqueue", Text: "meters", Value: strconv.FormatInt(n, 10)}
 	default:
+		for id, h := range l.Resume().Holds {
+			if h.Result != "" && rng.Intn(2) == 0 { // the central system answered
+				return Op{N: n, Kind: "hold_settled", ID: id}
+			}
+		}
 		if msgs, _ := l.Pending(1); len(msgs) > 0 {
 			return Op{N: n, Kind: "ack", OutboxID: msgs[0].ID}
 		}
@@ -209,6 +225,14 @@ func perform(l *ledger.Ledger, o Op) error {
 		return l.Stacked(o.ID, o.Amount)
 	case "returned":
 		return l.Returned(o.ID)
+	case "ticket_hold":
+		return l.HoldTicket(o.ID, o.Text, o.Amount)
+	case "hold_settled":
+		return l.HoldSettled(o.ID)
+	case "tilt":
+		return l.SetTilt(o.Key, o.Text, o.Manual)
+	case "tilt_clear":
+		return l.ClearTilt(o.Key, "crashtest", "")
 	case "voucher_printing":
 		return l.VoucherPrinting(o.ID, o.Amount, o.Number)
 	case "voucher_printed":

@@ -2,6 +2,7 @@ package crashtest
 
 import (
 	"fmt"
+	"maps"
 	"sort"
 	"strconv"
 	"strings"
@@ -36,6 +37,7 @@ type Op struct {
 	Key      string `json:"key,omitempty"`
 	Value    string `json:"value,omitempty"`
 	OutboxID int64  `json:"outbox_id,omitempty"`
+	Manual   bool   `json:"manual,omitempty"`
 }
 
 // replayable ops are keyed, so the cabinet may repeat them after a restart.
@@ -53,6 +55,14 @@ type mdoc struct {
 	Round  uint64
 	Game   string
 	Denom  int64
+}
+
+// mhold is a ticket's hold: its amount and how its escrow ended ("" still
+// in escrow).
+type mhold struct {
+	Hold   string
+	Amount int64
+	Result string
 }
 
 type mround struct {
@@ -78,10 +88,15 @@ type model struct {
 	Config    map[string]string
 	OutboxSeq int64
 	Outbox    map[int64]bool
+	// the resume state
+	Holds map[uint64]mhold
+	Tilts map[string]string // key → "reason manual"
+	Doors map[string]bool   // open doors
 }
 
 func newModel() *model {
-	m := &model{M: map[string]map[string]int64{}, Docs: map[uint64]mdoc{}, Config: map[string]string{}, Outbox: map[int64]bool{}}
+	m := &model{M: map[string]map[string]int64{}, Docs: map[uint64]mdoc{}, Config: map[string]string{}, Outbox: map[int64]bool{},
+		Holds: map[uint64]mhold{}, Tilts: map[string]string{}, Doors: map[string]bool{}}
 	m.add("ram_clears", 1, "cabinet")
 	return m
 }
@@ -107,10 +122,10 @@ func (m *model) clone() *model {
 	for k, v := range m.Config {
 		c.Config[k] = v
 	}
-	c.Outbox = map[int64]bool{}
-	for k, v := range m.Outbox {
-		c.Outbox[k] = v
-	}
+	c.Outbox = maps.Clone(m.Outbox)
+	c.Holds = maps.Clone(m.Holds)
+	c.Tilts = maps.Clone(m.Tilts)
+	c.Doors = maps.Clone(m.Doors)
 	return &c
 }
 
@@ -192,8 +207,18 @@ func (m *model) apply(o Op) {
 		}
 		m.add("total_drop", o.Amount, "cabinet")
 		delete(m.Docs, o.ID)
+		m.endHold(o.ID, "stacked")
 	case "returned", "voucher_failed":
 		delete(m.Docs, o.ID)
+		m.endHold(o.ID, "returned")
+	case "ticket_hold":
+		m.Holds[o.ID] = mhold{Hold: o.Text, Amount: o.Amount}
+	case "hold_settled":
+		delete(m.Holds, o.ID)
+	case "tilt":
+		m.Tilts[o.Key] = fmt.Sprintf("%s %v", o.Text, o.Manual)
+	case "tilt_clear":
+		delete(m.Tilts, o.Key)
 	case "voucher_printed":
 		d := m.Docs[o.ID]
 		m.Credit -= d.Amount
@@ -214,6 +239,7 @@ func (m *model) apply(o Op) {
 		delete(m.Docs, o.ID)
 	case "door_open":
 		m.add("door_opens", 1, "cabinet", "door/"+o.Text)
+		m.Doors[o.Text] = true
 	case "config":
 		m.Config[o.Key] = o.Value
 	case "enqueue":
@@ -221,9 +247,18 @@ func (m *model) apply(o Op) {
 		m.Outbox[m.OutboxSeq] = true
 	case "ack":
 		delete(m.Outbox, o.OutboxID)
-	case "door_close", "event":
+	case "door_close":
+		delete(m.Doors, o.Text)
+	case "event":
 	default:
 		panic("crashtest: unknown op " + o.Kind)
+	}
+}
+
+func (m *model) endHold(id uint64, res string) {
+	if h, ok := m.Holds[id]; ok && h.Result == "" {
+		h.Result = res
+		m.Holds[id] = h
 	}
 }
 
@@ -250,6 +285,15 @@ func (m *model) view() string {
 	}
 	for id := range m.Outbox {
 		lines = append(lines, fmt.Sprintf("outbox %d", id))
+	}
+	for id, h := range m.Holds {
+		lines = append(lines, fmt.Sprintf("hold %d %s %d %q", id, h.Hold, h.Amount, h.Result))
+	}
+	for k, t := range m.Tilts {
+		lines = append(lines, fmt.Sprintf("tilt %s %s", k, t))
+	}
+	for k := range m.Doors {
+		lines = append(lines, "door open "+k)
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n")
@@ -284,6 +328,16 @@ func ledgerView(l *ledger.Ledger) (string, error) {
 	}
 	for _, m := range msgs {
 		lines = append(lines, fmt.Sprintf("outbox %d", m.ID))
+	}
+	rs := l.Resume()
+	for id, h := range rs.Holds {
+		lines = append(lines, fmt.Sprintf("hold %d %s %d %q", id, h.Hold, h.Amount, string(h.Result)))
+	}
+	for k, t := range rs.Tilts {
+		lines = append(lines, fmt.Sprintf("tilt %s %s %v", k, t.Reason, t.Manual))
+	}
+	for k := range rs.Doors {
+		lines = append(lines, "door open "+k)
 	}
 	sort.Strings(lines)
 	return strings.Join(lines, "\n"), nil
