@@ -143,9 +143,9 @@ func (call) event()           {}
 // Timing is the presentation timeline. Zero values make presentation
 // instant (benchmarks, the crash harness).
 type Timing struct {
-	Spin     time.Duration // from Start until the first reel stops
-	ReelGap  time.Duration // between reel stops
-	PerWin   time.Duration // each win line or way shown
+	Spin    time.Duration // from Start until the first reel stops
+	ReelGap time.Duration // between reel stops
+	PerWin  time.Duration // each win line or way shown
 	// CountUp is how long a settled win counts up into the Win and
 	// Credit fields below the big-win tiers; BigWin, MegaWin and SuperWin
 	// are the tiers' (view.TierOf). The round is settled before it starts.
