@@ -58,9 +58,19 @@ func (r *Renderer) bigWin(s *view.Snapshot, now time.Time) bool {
 		c = cGoldDim
 	}
 	r.border(box, 10, c)
-	r.blit(r.starOn, image.Pt(box.Min.X+40, box.Min.Y+40))
-	r.blit(r.starOn, image.Pt(box.Max.X-40-r.starOn.Bounds().Dx(), box.Min.Y+40))
-	r.fHuge.Draw(r.frame, i18n.T(s.Language, tierKeys[cu.Tier]), W/2, box.Min.Y+30, Center, cGold)
+	// A star each side of the caption where it leaves room (looked at: a
+	// long caption, "MEGA VÝHRA", ran over them).
+	title := i18n.T(s.Language, tierKeys[cu.Tier])
+	f := r.fHuge
+	sw := r.starOn.Bounds().Dx()
+	if f.Width(title) > box.Dx()-2*(sw+80) {
+		f = r.fBig
+	}
+	if f.Width(title) <= box.Dx()-2*(sw+80) {
+		r.blit(r.starOn, image.Pt(box.Min.X+40, box.Min.Y+60))
+		r.blit(r.starOn, image.Pt(box.Max.X-40-sw, box.Min.Y+60))
+	}
+	f.Draw(r.frame, title, W/2, box.Min.Y+30, Center, cGold)
 	r.fHuge.DrawB(r.frame, r.money(s, cu.Shown(now)), W/2, box.Min.Y+200, Center, cWhite)
 	return true
 }
