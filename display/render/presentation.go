@@ -21,14 +21,13 @@ const tierHold = 2 * time.Second
 var tierKeys = map[view.WinTier]string{view.TierBig: "win.big", view.TierMega: "win.mega", view.TierSuper: "win.super"}
 
 // shownFields are the Credit and Win fields' amounts at now: a win that
-// counts up runs from 0 in Win, and Credit with it from the credit before
-// it (the ledger credited it all already).
+// counts up runs in Win from what it showed, and Credit takes it in from
+// the credit before it (the ledger credited it all already).
 func shownFields(s *view.Snapshot, now time.Time) (credit, win engine.Money) {
 	credit, win = s.Credit, s.Win
 	if cu := s.CountUp; cu.Running(now) {
-		shown := cu.Shown(now)
-		win = shown
-		credit = max(s.Credit-(cu.Amount-shown), 0)
+		win = cu.Shown(now)
+		credit = max(s.Credit-(cu.Amount-cu.Credited(now)), 0)
 	}
 	return credit, win
 }

@@ -57,7 +57,7 @@ func TestCountUpCountsTheFields(t *testing.T) {
 		t.Fatalf("half way the count-up shows %d of %d", shown, cu.Amount)
 	}
 	frame := shared.Render(s, f.At)
-	for fld, amount := range map[Field]int64{FieldWin: int64(shown), FieldCredit: int64(s.Credit - (cu.Amount - shown))} {
+	for fld, amount := range map[Field]int64{FieldWin: int64(shown), FieldCredit: int64(s.Credit - (cu.Amount - cu.Credited(f.At)))} {
 		if !sameRegion(frame, reference(s, fld, engineMoney(amount)), FieldValue(fld)) {
 			t.Errorf("field %d half way: not %d", fld, amount)
 		}

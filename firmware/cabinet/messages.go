@@ -86,8 +86,18 @@ func (c *Cabinet) startCountUp(r *roundState, credited engine.Money) {
 	if d <= 0 {
 		return
 	}
+	// The Win field counts on from what it showed: the steps before the
+	// last one (their pays were added as each ended), or, after a Risk
+	// offer, the whole win (it then only goes into the Credit field).
+	from := credited
+	if r.phase == phasePresenting {
+		from = 0
+		if n := len(r.result.Steps); n > 0 {
+			from = max(min(r.result.Total-r.result.Steps[n-1].Pay, credited), 0)
+		}
+	}
 	now := c.now()
-	c.play.after.countUp = &view.CountUp{Round: r.n, Amount: credited, Stake: r.stake, Start: now, End: now.Add(d), Tier: tier}
+	c.play.after.countUp = &view.CountUp{Round: r.n, Amount: credited, From: from, Stake: r.stake, Start: now, End: now.Add(d), Tier: tier}
 	// Auto plays on once the player has seen the win.
 	c.play.nextAuto = c.play.after.countUp.End
 }

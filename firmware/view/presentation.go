@@ -40,13 +40,17 @@ func TierOf(win, stake engine.Money) WinTier {
 }
 
 // CountUp is a settled round's win counting up on screen: from Start to
-// End the Win field runs from 0 to Amount and the Credit field with it.
+// End the Win field runs from From (what it showed as the round ended: 0
+// for a base game's win, the free spins' wins so far, the whole win after
+// a Risk offer) to Amount, and the Credit field takes Amount in over the
+// same time.
 // It is presentation only: the ledger credited Amount before Start, so a
 // power cut during it loses nothing. A press of a play button ends it
 // early (the cabinet publishes a new CountUp with End at the press).
 type CountUp struct {
 	Round      uint64
 	Amount     engine.Money
+	From       engine.Money
 	Stake      engine.Money
 	Start, End time.Time
 	Tier       WinTier
@@ -54,17 +58,29 @@ type CountUp struct {
 
 // Shown is the amount the Win field shows at now.
 func (c *CountUp) Shown(now time.Time) engine.Money {
-	if c == nil || !now.Before(c.End) {
-		if c == nil {
-			return 0
-		}
-		return c.Amount
-	}
-	if !now.After(c.Start) {
+	if c == nil {
 		return 0
 	}
-	d := c.End.Sub(c.Start)
-	return engine.Money(float64(c.Amount) * float64(now.Sub(c.Start)) / float64(d))
+	return c.From + c.part(c.Amount-c.From, now)
+}
+
+// Credited is how much of Amount the Credit field shows taken in at now.
+func (c *CountUp) Credited(now time.Time) engine.Money {
+	if c == nil {
+		return 0
+	}
+	return c.part(c.Amount, now)
+}
+
+// part is the share of m counted at now.
+func (c *CountUp) part(m engine.Money, now time.Time) engine.Money {
+	switch {
+	case !now.Before(c.End):
+		return m
+	case !now.After(c.Start):
+		return 0
+	}
+	return engine.Money(float64(m) * float64(now.Sub(c.Start)) / float64(c.End.Sub(c.Start)))
 }
 
 // Running reports whether the count-up still counts at now.
