@@ -23,15 +23,21 @@ const (
 	Lose      Cue = "lose"       // a Risk card lost
 	DoorAlarm Cue = "door_alarm" // a door opened with no key turned (check 16: ≥ 1.5 s)
 	Attract   Cue = "attract"    // the cabinet starts attracting (where the market allows it)
-	// BigWin is a big, mega or super win's fanfare as its count-up starts
-	// (view.TierOf); JackpotHit the jackpot celebration's, longer than
-	// any game sound (JackpotHitLength).
+	// BigWin, MegaWin and SuperWin are the tiers' fanfares as a win's
+	// count-up starts (view.TierOf), each longer than the one below;
+	// JackpotHit the jackpot celebration's, longer than any game sound
+	// (JackpotHitLength).
 	BigWin     Cue = "big_win"
+	MegaWin    Cue = "mega_win"
+	SuperWin   Cue = "super_win"
 	JackpotHit Cue = "jackpot_hit"
 )
 
+// tierCues are the tiers' fanfares.
+var tierCues = map[view.WinTier]Cue{view.TierBig: BigWin, view.TierMega: MegaWin, view.TierSuper: SuperWin}
+
 // Cues lists every sound, in the sound test's order.
-var Cues = []Cue{Spin, ReelStop, Win, CountUp, Feature, Jackpot, Button, Lose, DoorAlarm, Attract, BigWin, JackpotHit}
+var Cues = []Cue{Spin, ReelStop, Win, CountUp, Feature, Jackpot, Button, Lose, DoorAlarm, Attract, BigWin, MegaWin, SuperWin, JackpotHit}
 
 // Play is one sound starting at an instant of the cabinet's clock. Round
 // is the round it belongs to (0: none): a round's timeline changed by
@@ -198,7 +204,7 @@ func countUpPlays(old, cu *view.CountUp, now time.Time, p *Plan) []Play {
 		p.Replace = cu.Round // skipped: only the ticks to its new end
 		from = now
 	} else if cu.Tier != view.TierNone && !cu.Start.Before(now) {
-		out = append(out, Play{Cue: BigWin, At: cu.Start, Round: cu.Round})
+		out = append(out, Play{Cue: tierCues[cu.Tier], At: cu.Start, Round: cu.Round})
 	}
 	for t := cu.Start; t.Before(cu.End); t = t.Add(countUpTick) {
 		if !t.Before(from) {

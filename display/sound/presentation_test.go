@@ -19,6 +19,17 @@ func TestCountUpPlaysAndItsSkipStopsTheTicks(t *testing.T) {
 	if len(p.Plays) == 0 || p.Plays[0].Cue != BigWin || !p.Plays[0].At.Equal(t0) {
 		t.Fatalf("plays %+v, want the big win's fanfare first", p.Plays)
 	}
+	mega := with(base, func(s *view.Snapshot) {
+		c := *cu
+		c.Tier = view.TierMega
+		s.CountUp = &c
+	})
+	if p := Changes(base, mega); len(p.Plays) == 0 || p.Plays[0].Cue != MegaWin {
+		t.Fatalf("plays %+v, want the mega win's fanfare first", p.Plays)
+	}
+	if !(len(Synth(BigWin)) < len(Synth(MegaWin)) && len(Synth(MegaWin)) < len(Synth(SuperWin))) {
+		t.Error("a bigger tier's fanfare must be longer")
+	}
 	if n, want := countPlays(p.Plays, CountUp), int(4*time.Second/countUpTick); n != want {
 		t.Errorf("%d ticks, want %d", n, want)
 	}

@@ -67,11 +67,18 @@ func Synth(c Cue) []float32 {
 		return out
 	case Attract:
 		return notes(0.25, 0.3, 523.25, 783.99, 659.25, 1046.5)
-	case BigWin:
-		// A brass-like fanfare: a rising triad twice, then a held chord.
-		out := notes(0.14, 0.45, 523.25, 659.25, 783.99, 659.25, 783.99, 1046.5)
-		return append(out, mix(tone(0.9, 523.25, 0.25, decay(2)), tone(0.9, 783.99, 0.2, decay(2)),
-			tone(0.9, 1046.5, 0.2, decay(2)))...)
+	case BigWin, MegaWin, SuperWin:
+		// A brass-like fanfare: a rising triad twice, then a held chord;
+		// a mega win plays it again an octave up, a super win a third time.
+		var out []float32
+		n := map[Cue]int{BigWin: 1, MegaWin: 2, SuperWin: 3}[c]
+		for k := range n {
+			f := math.Pow(2, float64(min(k, 1)))
+			out = append(out, notes(0.14, 0.45, 523.25*f, 659.25*f, 783.99*f, 659.25*f, 783.99*f, 1046.5*f)...)
+			out = append(out, mix(tone(0.9, 523.25*f, 0.25, decay(2)), tone(0.9, 783.99*f, 0.2, decay(2)),
+				tone(0.9, 1046.5*f, 0.2, decay(2)))...)
+		}
+		return out
 	case JackpotHit:
 		// The celebration: bells rung up a scale and back, over a held
 		// chord, for JackpotHitLength.
