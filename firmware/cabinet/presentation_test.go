@@ -4,6 +4,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
@@ -164,4 +166,62 @@ func TestStatusLineNeverStale(t *testing.T) {
 	r.until("taken", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgCashoutPaid && s.MessageAmount == 500 })
 	r.insertNote(1000, 2)
 	r.until("money in", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "" })
+}
+
+// A Magic Stars progressive hit is celebrated on the round's timeline (its
+// tier and amount over the reels), and only then does its lockup call the
+// attendant (MS-18).
+func TestJackpotCelebratedBeforeItsLockup(t *testing.T) {
+	cfg, err := jackpot.ParseTOML([]byte(`
+[[pool]]
+id = "system"
+name = "Magic Stars Jackpot"
+scope = "system"
+seed = 100
+must_hit_by = 102
+rate_bp = 5000
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := jackpot.New(cfg, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := newRigWith(t, "cz", jpserver.New(j), withTiming(DefaultTiming))
+	r.idle()
+	r.insertNote(1000, 0)
+	for range 50 {
+		games := r.meter(ledger.GamesPlayed)
+		r.press(view.Start)
+		s := r.until("round over or celebrating", 50*time.Millisecond, func(s *view.Snapshot) bool {
+			if s.Round != nil && s.Round.Jackpot > 0 && s.Mode == view.ModePresenting {
+				tl := s.Round.Timeline[len(s.Round.Timeline)-1]
+				return !tl.Celebrate.IsZero() && !r.clock.Now().Before(tl.Celebrate)
+			}
+			return r.meter(ledger.GamesPlayed) > games && (s.Mode == view.ModeIdle || s.Mode == view.ModeLockup || s.RiskOffer)
+		})
+		if s.Round.Jackpot == 0 {
+			s = r.settleRound(s)
+			r.until("count-up over", 500*time.Millisecond, func(s *view.Snapshot) bool { return !s.CountUp.Running(r.clock.Now()) })
+			continue
+		}
+		if s.Mode == view.ModeLockup {
+			t.Fatal("the jackpot's lockup came without its celebration")
+		}
+		tl := s.Round.Timeline[len(s.Round.Timeline)-1]
+		c, ok := view.CelebrationOf(s.Round.Steps, len(s.Round.Steps)-1, s.Round.Jackpot)
+		if !ok || c.Tier != engine.NoJackpot || c.Amount != s.Round.Jackpot || tl.End.Sub(tl.Celebrate) < DefaultTiming.Celebrate {
+			t.Fatalf("celebration %+v from %v to %v", c, tl.Celebrate, tl.End)
+		}
+		if s.Lockup != nil {
+			t.Fatal("the lockup shows during the celebration")
+		}
+		s = r.until("lockup", 100*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeLockup })
+		if r.clock.Now().Before(tl.End) || s.Lockup.Kind != string(ledger.DocHandpayJackpot) {
+			t.Fatalf("lockup %+v at %v, the celebration ends %v", s.Lockup, r.clock.Now(), tl.End)
+		}
+		return
+	}
+	t.Fatal("no jackpot hit in 50 games")
 }
