@@ -104,19 +104,25 @@ func round(g engine.GameID, stake engine.Money, start time.Time, steps ...engine
 	return rd
 }
 
+// wsSnap and msSnap are the fixtures' cabinets: Austria's Wish Upon a
+// Star at €1.00, the Czech Magic Stars at 50 Kč, with credit.
+func wsSnap(lang string, mode view.Mode) *view.Snapshot {
+	return &view.Snapshot{Mode: mode, Market: "at", Language: lang, Currency: eur, Game: engine.WishStar,
+		Games: []engine.GameID{engine.WishStar, engine.MagicStars}, Bets: wishstar.Default.Stakes(), Bet: 100,
+		Credit: 123450, Lamps: lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
+}
+
+func msSnap(lang string, mode view.Mode) *view.Snapshot {
+	return &view.Snapshot{Mode: mode, Market: "cz", Language: lang, Currency: czk, Game: engine.MagicStars,
+		Games: []engine.GameID{engine.MagicStars}, Bets: magicstars.Stakes(), Bet: 50, Credit: 2500,
+		Jackpots: []view.Jackpot{{Name: "magicstars", Amount: 1234567}},
+		Lamps:    lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
+}
+
 // Fixtures are the scenes of the display in lang, one snapshot each.
 func Fixtures(lang string) []Fixture {
-	ws := func(mode view.Mode) *view.Snapshot {
-		return &view.Snapshot{Mode: mode, Market: "at", Language: lang, Currency: eur, Game: engine.WishStar,
-			Games: []engine.GameID{engine.WishStar, engine.MagicStars}, Bets: wishstar.Default.Stakes(), Bet: 100,
-			Credit: 123450, Lamps: lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
-	}
-	ms := func(mode view.Mode) *view.Snapshot {
-		return &view.Snapshot{Mode: mode, Market: "cz", Language: lang, Currency: czk, Game: engine.MagicStars,
-			Games: []engine.GameID{engine.MagicStars}, Bets: magicstars.Stakes(), Bet: 50, Credit: 2500,
-			Jackpots: []view.Jackpot{{Name: "magicstars", Amount: 1234567}},
-			Lamps:    lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
-	}
+	ws := func(mode view.Mode) *view.Snapshot { return wsSnap(lang, mode) }
+	ms := func(mode view.Mode) *view.Snapshot { return msSnap(lang, mode) }
 	var out []Fixture
 	add := func(name string, s *view.Snapshot, at time.Time) { out = append(out, Fixture{name, s, at}) }
 
@@ -423,17 +429,8 @@ func Fixtures(lang string) []Fixture {
 // the jackpot hits of both games, and the status line's messages where a
 // round's win is still on screen.
 func PresentationFixtures(lang string) []Fixture {
-	ws := func(mode view.Mode) *view.Snapshot {
-		return &view.Snapshot{Mode: mode, Market: "at", Language: lang, Currency: eur, Game: engine.WishStar,
-			Games: []engine.GameID{engine.WishStar}, Bets: wishstar.Default.Stakes(), Bet: 100,
-			Credit: 123450, Lamps: lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
-	}
-	ms := func(mode view.Mode) *view.Snapshot {
-		return &view.Snapshot{Mode: mode, Market: "cz", Language: lang, Currency: czk, Game: engine.MagicStars,
-			Games: []engine.GameID{engine.MagicStars}, Bets: magicstars.Stakes(), Bet: 50, Credit: 2500,
-			Jackpots: []view.Jackpot{{Name: "magicstars", Amount: 1234567}},
-			Lamps:    lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
-	}
+	ws := func(mode view.Mode) *view.Snapshot { return wsSnap(lang, mode) }
+	ms := func(mode view.Mode) *view.Snapshot { return msSnap(lang, mode) }
 	var out []Fixture
 	add := func(name string, s *view.Snapshot, at time.Time) { out = append(out, Fixture{name, s, at}) }
 	// banner sets step i's feature screen (or celebration) from its wins' end.

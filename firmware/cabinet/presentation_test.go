@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
@@ -172,22 +171,7 @@ func TestStatusLineNeverStale(t *testing.T) {
 // tier and amount over the reels), and only then does its lockup call the
 // attendant (MS-18).
 func TestJackpotCelebratedBeforeItsLockup(t *testing.T) {
-	cfg, err := jackpot.ParseTOML([]byte(`
-[[pool]]
-id = "system"
-name = "Magic Stars Jackpot"
-scope = "system"
-seed = 100
-must_hit_by = 102
-rate_bp = 5000
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := jackpot.New(cfg, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := quickJackpot(t)
 	r := newRigWith(t, "cz", jpserver.New(j), withTiming(DefaultTiming))
 	r.idle()
 	r.insertNote(1000, 0)
