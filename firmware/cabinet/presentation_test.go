@@ -209,3 +209,25 @@ func TestJackpotCelebratedBeforeItsLockup(t *testing.T) {
 	}
 	t.Fatal("no jackpot hit in 50 games")
 }
+
+// A power cut while a win counts up loses nothing and pays nothing twice:
+// the round was settled before the count-up started; after power-up the
+// credit is the same and no round is resumed.
+func TestPowerCutDuringCountUpLosesNothing(t *testing.T) {
+	r := newRig(t, "demo", withTiming(DefaultTiming))
+	r.idle()
+	s := r.playUntilCountUp()
+	credit, games, won := r.credit(), r.meter(ledger.GamesPlayed), s.CountUp.Amount
+	if s.CountUp.Credited(r.clock.Now()) >= won {
+		t.Fatalf("the count-up is over already: %+v", s.CountUp)
+	}
+	r.powerCut()
+	r.start("demo", withTiming(DefaultTiming))
+	s = r.idle()
+	if r.credit() != credit || s.Credit != credit || r.meter(ledger.GamesPlayed) != games {
+		t.Fatalf("after the cut: credit %d (shown %d), want %d; games %d, want %d", r.credit(), s.Credit, credit, r.meter(ledger.GamesPlayed), games)
+	}
+	if s.CountUp.Running(r.clock.Now()) {
+		t.Error("the count-up runs again after power-up")
+	}
+}
