@@ -8,7 +8,8 @@ import (
 )
 
 // The status line is one slot: the latest message replaces the one before,
-// a refusal (the answer to a press) expires after refusalShown, and a
+// but a refusal (the answer to a press) only covers a standing message
+// (a cash-out's, a handpay's) for refusalShown, which then shows again; a
 // message about a voucher goes once the voucher is no longer where it
 // said (taken from the chute, or money came in). The display gives the
 // slot to a round's win caption while the round is presented.
@@ -18,6 +19,9 @@ import (
 // counts up.
 type afterRound struct {
 	messageUntil time.Time // zero: until replaced
+	// under is the standing message a refusal covers, and its amount.
+	under       string
+	underAmount engine.Money
 	// countUp is the last settled win counting up on screen (nil: none
 	// since the round started); presentation only, the ledger has it.
 	countUp *view.CountUp
@@ -31,30 +35,50 @@ func expires(msg string) bool { return view.Refusal(msg) }
 
 // say puts msg (a view.Msg*, "" for none) with its amount on the status line.
 func (c *Cabinet) say(msg string, amount engine.Money) {
+	a := &c.play.after
+	switch {
+	case msg != "" && expires(msg) && !expires(c.play.message):
+		a.under, a.underAmount = c.play.message, c.play.messageAmount
+	case !expires(msg):
+		a.under, a.underAmount = "", 0
+	}
 	c.play.message, c.play.messageAmount = msg, amount
-	c.play.after.messageUntil = time.Time{}
+	a.messageUntil = time.Time{}
 	if expires(msg) {
-		c.play.after.messageUntil = c.now().Add(refusalShown)
+		a.messageUntil = c.now().Add(refusalShown)
 	}
 }
 
-// unsay takes msg off the status line if it is there.
+// unsay takes msg off the status line (or from under a refusal) if it is there.
 func (c *Cabinet) unsay(msg string) {
-	if c.play.message == msg {
-		c.say("", 0)
+	if c.play.after.under == msg {
+		c.play.after.under, c.play.after.underAmount = "", 0
 	}
+	if c.play.message == msg {
+		c.endMessage()
+	}
+}
+
+// endMessage ends the message on the line: the one it covered shows again.
+func (c *Cabinet) endMessage() {
+	under, amount := c.play.after.under, c.play.after.underAmount
+	c.say(under, amount)
 }
 
 // tickMessage ends an expired refusal.
 func (c *Cabinet) tickMessage(now time.Time) {
 	if c.play.message != "" && !c.play.after.messageUntil.IsZero() && !now.Before(c.play.after.messageUntil) {
-		c.say("", 0)
+		c.endMessage()
 	}
 }
 
 // ticketTaken: "Voucher printed – please take it" becomes "Paid out" with
 // the amount (check 33 keeps the amount until the next game).
 func (c *Cabinet) ticketTaken() {
+	a := &c.play.after
+	if a.under == view.MsgCashoutDone {
+		a.under = view.MsgCashoutPaid
+	}
 	if c.play.message == view.MsgCashoutDone {
 		c.say(view.MsgCashoutPaid, c.play.messageAmount)
 	}
@@ -69,7 +93,7 @@ func (c *Cabinet) moneyCame() {
 	c.unsay(view.MsgNoteRefused)
 	c.unsay(view.MsgTicketRefused)
 	if c.play.message == view.MsgInsufficientCredit && c.credit() >= c.play.bets[c.play.game] {
-		c.say("", 0)
+		c.endMessage()
 	}
 }
 

@@ -161,6 +161,10 @@ func TestStatusLineNeverStale(t *testing.T) {
 
 	r.press(view.Collect)
 	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgCashoutDone && s.MessageAmount == 500 })
+	// A refusal covers the cash-out's line for its time, which then shows again.
+	r.cab.Post(AcceptorEvent{id003.Rejected{Code: 0x71}})
+	r.until("covered", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgNoteRefused })
+	r.until("uncovered", 500*time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgCashoutDone && s.MessageAmount == 500 })
 	r.cab.Post(PrinterEvent{printer.TicketTaken{}})
 	r.until("taken", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgCashoutPaid && s.MessageAmount == 500 })
 	r.insertNote(1000, 2)
