@@ -101,6 +101,23 @@ func (r *Renderer) stepBanner(s *view.Snapshot, g engine.GameID, rd *view.Round,
 	lang := s.Language
 	switch b.Kind {
 	case view.BannerFreeIntro:
+		// the scatters that won them framed, as the stars of a Lock &
+		// Spin are (looked at: the panel alone left them unremarked)
+		l := LayoutOf(g)
+		st := &rd.Steps[idx]
+		for i := range st.Wins {
+			if st.Wins[i].Kind != engine.WinScatter {
+				continue
+			}
+			cells := WinCells(g, st, &st.Wins[i])
+			for reel := range l.Reels {
+				for row := range l.Rows {
+					if cells&(1<<(reel*3+row)) != 0 {
+						r.border(l.Cell(reel, row), 8, cGold)
+					}
+				}
+			}
+		}
 		r.buf2 = appendInt(r.buf2[:0], b.Count)
 		r.buf2 = append(r.buf2, ' ')
 		r.buf2 = append(r.buf2, i18n.T(lang, i18n.FreeSpinsKey(lang, b.Count))...)
