@@ -105,19 +105,25 @@ func round(g engine.GameID, stake engine.Money, start time.Time, steps ...engine
 	return rd
 }
 
+// wsSnap and msSnap are the fixtures' cabinets: Austria's Wish Upon a
+// Star at €1.00, the Czech Magic Stars at 50 Kč, with credit.
+func wsSnap(lang string, mode view.Mode) *view.Snapshot {
+	return &view.Snapshot{Mode: mode, Market: "at", Language: lang, Currency: eur, Game: engine.WishStar,
+		Games: []engine.GameID{engine.WishStar, engine.MagicStars}, Bets: wishstar.Default.Stakes(), Bet: 100,
+		Credit: 123450, Lamps: lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
+}
+
+func msSnap(lang string, mode view.Mode) *view.Snapshot {
+	return &view.Snapshot{Mode: mode, Market: "cz", Language: lang, Currency: czk, Game: engine.MagicStars,
+		Games: []engine.GameID{engine.MagicStars}, Bets: magicstars.Stakes(), Bet: 50, Credit: 2500,
+		Jackpots: []view.Jackpot{{Name: "magicstars", Amount: 1234567}},
+		Lamps:    lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
+}
+
 // Fixtures are the scenes of the display in lang, one snapshot each.
 func Fixtures(lang string) []Fixture {
-	ws := func(mode view.Mode) *view.Snapshot {
-		return &view.Snapshot{Mode: mode, Market: "at", Language: lang, Currency: eur, Game: engine.WishStar,
-			Games: []engine.GameID{engine.WishStar, engine.MagicStars}, Bets: wishstar.Default.Stakes(), Bet: 100,
-			Credit: 123450, Lamps: lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
-	}
-	ms := func(mode view.Mode) *view.Snapshot {
-		return &view.Snapshot{Mode: mode, Market: "cz", Language: lang, Currency: czk, Game: engine.MagicStars,
-			Games: []engine.GameID{engine.MagicStars}, Bets: magicstars.Stakes(), Bet: 50, Credit: 2500,
-			Jackpots: []view.Jackpot{{Name: "magicstars", Amount: 1234567}},
-			Lamps:    lamps(view.Start, view.Auto, view.BetMinus, view.BetPlus, view.Collect), Tower: "off"}
-	}
+	ws := func(mode view.Mode) *view.Snapshot { return wsSnap(lang, mode) }
+	ms := func(mode view.Mode) *view.Snapshot { return msSnap(lang, mode) }
 	var out []Fixture
 	add := func(name string, s *view.Snapshot, at time.Time) { out = append(out, Fixture{name, s, at}) }
 
@@ -415,6 +421,157 @@ func Fixtures(lang string) []Fixture {
 	mb.Player = pl()
 	mb.Player.InBreak = true
 	add("ms_player_break", mb, T0)
+	out = append(out, PresentationFixtures(lang)...)
+	return out
+}
+
+// PresentationFixtures are the win's presentation: a big and a mega win
+// counting up, the free spins' and Lock & Spin's intro and total screens,
+// the jackpot hits of both games, and the status line's messages where a
+// round's win is still on screen.
+func PresentationFixtures(lang string) []Fixture {
+	ws := func(mode view.Mode) *view.Snapshot { return wsSnap(lang, mode) }
+	ms := func(mode view.Mode) *view.Snapshot { return msSnap(lang, mode) }
+	var out []Fixture
+	add := func(name string, s *view.Snapshot, at time.Time) { out = append(out, Fixture{name, s, at}) }
+	// banner sets step i's feature screen (or celebration) from its wins' end.
+	banner := func(rd *view.Round, i int, celebrate bool) time.Time {
+		tl := &rd.Timeline[i]
+		from := tl.Wins.Add(time.Duration(len(rd.Steps[i].Wins)) * 700 * time.Millisecond)
+		if celebrate {
+			tl.Celebrate = from
+			tl.End = from.Add(5 * time.Second)
+			return from.Add(time.Second)
+		}
+		tl.Banner = from
+		tl.End = from.Add(3 * time.Second)
+		for k := i + 1; k < len(rd.Timeline); k++ {
+			rd.Timeline[k] = Timeline(rd.Timeline[k-1].End) // the next step waits for the screen
+		}
+		return from.Add(time.Second)
+	}
+
+	// Big and mega wins: settled, counting up; the Win field half way.
+	for _, c := range []struct {
+		name   string
+		screen [5][3]engine.Symbol
+	}{
+		{"ws_big_win", [5][3]engine.Symbol{{elf, jj, kk}, {elf, wild, qq}, {elf, tree, aa}, {elf, aa, bell}, {elf, ten, cane}}},    // 16×
+		{"ws_mega_win", [5][3]engine.Symbol{{elf, elf, kk}, {elf, wild, qq}, {elf, tree, elf}, {elf, aa, bell}, {elf, ten, cane}}}, // 64×
+	} {
+		step := wsStep(engine.StepBase, wsScreen(c.screen), false, 100)
+		bw := ws(view.ModeIdle)
+		bw.Round = round(engine.WishStar, 100, T0, step)
+		c := struct {
+			name   string
+			amount engine.Money
+		}{c.name, step.Pay}
+		bw.Win = c.amount
+		start := T0.Add(5 * time.Second)
+		tier := view.TierOf(c.amount, 100)
+		d := map[view.WinTier]time.Duration{view.TierBig: 4 * time.Second, view.TierMega: 7 * time.Second}[tier]
+		bw.CountUp = &view.CountUp{Round: bw.Round.Number, Amount: c.amount, Stake: 100, Start: start, End: start.Add(d), Tier: tier}
+		add(c.name, bw, start.Add(d/2))
+	}
+
+	// Free spins won: the intro, then their total at the last one.
+	trig := wsStep(engine.StepBase, wsScreen([5][3]engine.Symbol{
+		{bonus, ten, aa}, {kk, jj, qq}, {bonus, bell, cane}, {tree, elf, qq}, {aa, ten, bonus}}), false, 100)
+	trig.FreeSpinsWon = 10
+	free := wsStep(engine.StepFree, WSBase, true, 100)
+	free.FreeSpinsLeft = 0
+	fi := ws(view.ModePresenting)
+	fi.Round = round(engine.WishStar, 100, T0, trig, free)
+	fi.Lamps = lamps()
+	fi.Win = trig.Pay
+	add("ws_free_intro", fi, banner(fi.Round, 0, false))
+	ft := ws(view.ModePresenting)
+	ft.Round = round(engine.WishStar, 100, T0, trig, free)
+	ft.Lamps = lamps()
+	ft.Win = trig.Pay + free.Pay
+	add("ws_free_total", ft, banner(ft.Round, 1, false))
+
+	// Lock & Spin: six stars trigger it, shown locked; it collects; the
+	// Grand on a full screen is celebrated.
+	var locked uint16
+	lock := engine.Step{Kind: engine.StepLockSpin, RespinsLeft: 3}
+	ltrig := engine.Step{Kind: engine.StepBase, Screen: wsScreen([5][3]engine.Symbol{
+		{wstar, kk, qq}, {jj, wstar, ten}, {aa, bell, wstar}, {wstar, tree, jj}, {cane, wstar, wstar}})}
+	for reel := range 5 {
+		for row := range 3 {
+			if ltrig.Screen[reel][row] == wstar {
+				cell := reel*3 + row
+				locked |= 1 << cell
+				lock.StarValues[cell] = engine.Money((cell%4 + 1) * 100)
+			}
+		}
+	}
+	lock.Locked = locked
+	lock.Screen = ltrig.Screen
+	for reel := range 5 {
+		for row := range 3 {
+			if locked&(1<<(reel*3+row)) == 0 {
+				lock.Screen[reel][row] = blank
+			}
+		}
+	}
+	li := ws(view.ModePresenting)
+	li.Round = round(engine.WishStar, 100, T0, ltrig, lock)
+	li.Lamps = lamps()
+	add("ws_lock_intro", li, banner(li.Round, 0, false))
+	last := lock
+	last.RespinsLeft = 0
+	for cell := range 15 {
+		if locked&(1<<cell) != 0 {
+			last.Wins = append(last.Wins, engine.Win{Kind: engine.WinStar, Cell: cell, Amount: last.StarValues[cell]})
+			last.Pay += last.StarValues[cell]
+		}
+	}
+	lt := ws(view.ModePresenting)
+	lt.Round = round(engine.WishStar, 100, T0, ltrig, lock, last)
+	lt.Lamps = lamps()
+	lt.Win = last.Pay
+	add("ws_lock_total", lt, banner(lt.Round, 2, false))
+
+	grand := engine.Step{Kind: engine.StepLockSpin, Locked: 1<<15 - 1, Pay: 20000 + 1500,
+		Wins: []engine.Win{{Kind: engine.WinJackpot, Jackpot: engine.Grand, Amount: 20000}, {Kind: engine.WinStar, Cell: 0, Amount: 1500}}}
+	for cell := range 15 {
+		grand.Screen[cell/3][cell%3] = wstar
+		grand.StarValues[cell] = 100
+	}
+	wj := ws(view.ModePresenting)
+	wj.Round = round(engine.WishStar, 100, T0, ltrig, grand)
+	wj.Lamps = lamps()
+	add("ws_jackpot_hit", wj, banner(wj.Round, 1, true))
+
+	mstep := msStep(MSBase, 1<<0|1<<4|1<<8, 50)
+	mj := ms(view.ModePresenting)
+	mj.Round = round(engine.MagicStars, 50, T0, mstep)
+	mj.Round.Jackpot = 1234567
+	mj.Lamps = lamps()
+	mj.Win = mstep.Pay
+	add("ms_jackpot_hit", mj, banner(mj.Round, 0, true))
+
+	// The status line after a round, its win still on screen: the
+	// message has the line, the win's frames stay.
+	base := wsStep(engine.StepBase, WSBase, false, 100)
+	nr := ws(view.ModeIdle)
+	nr.Round = round(engine.WishStar, 100, T0, base)
+	nr.Win = base.Pay
+	nr.Message = view.MsgNoteRefused
+	add("msg_note_refused", nr, T0.Add(8*time.Second))
+	ba := ms(view.ModeIdle)
+	ba.Credit, ba.Bet = 30, 50
+	ba.Lamps = lamps(view.BetMinus, view.BetPlus, view.Collect)
+	ba.Message = view.MsgInsufficientCredit
+	add("msg_bet_above_credit", ba, T0)
+	cp := ws(view.ModeIdle)
+	cp.Credit = 0
+	cp.Round = nr.Round
+	cp.Win = base.Pay
+	cp.Lamps = lamps(view.BetMinus, view.BetPlus)
+	cp.Message, cp.MessageAmount = view.MsgCashoutPaid, 2000
+	add("msg_cashout_paid", cp, T0.Add(8*time.Second))
 	return out
 }
 

@@ -163,12 +163,19 @@ func Scene(s *view.Snapshot, now time.Time) string {
 	if s.Mode == view.ModeIdle && s.Credit == 0 && s.Round == nil {
 		return "attract"
 	}
+	if cu := s.CountUp; cu != nil && cu.Tier != view.TierNone && !now.Before(cu.Start) && now.Before(cu.End.Add(tierHold)) {
+		return "big_win"
+	}
 	if s.Round != nil {
-		_, st, tl := stepAt(s.Round, now)
+		i, st, tl := stepAt(s.Round, now)
 		if st != nil {
 			switch {
 			case tl != nil && now.Before(tl.Stops[4]) && !now.Before(tl.Start):
 				return "spinning"
+			case inBanner(tl, now) && !tl.Celebrate.IsZero() && (tl.Banner.IsZero() || now.Before(tl.Banner)):
+				return "jackpot_hit"
+			case inBanner(tl, now):
+				return string(view.BannerOf(s.Round.Steps, i).Kind)
 			case st.Kind == engine.StepLockSpin:
 				return "lock_spin"
 			case st.Kind == engine.StepBonusWin:
@@ -369,7 +376,7 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 		idx, st, tl = stepAt(rd, now)
 		for i := range rd.Timeline {
 			t := &rd.Timeline[i]
-			for _, at := range [...]time.Time{t.Start, t.Stops[0], t.Stops[1], t.Stops[2], t.Stops[3], t.Stops[4], t.Wins, t.End} {
+			for _, at := range [...]time.Time{t.Start, t.Stops[0], t.Stops[1], t.Stops[2], t.Stops[3], t.Stops[4], t.Wins, t.Celebrate, t.Banner, t.End} {
 				if at.After(now) {
 					r.until(at)
 				}
@@ -417,14 +424,22 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 		r.lineNumbers(0)
 	}
 	r.featureStrip(s, g, rd, idx, st, tl, now)
+	msg := messageShows(s)
+	banner := rd != nil && inBanner(tl, now)
 	if st != nil && tl != nil && !now.Before(tl.Wins) || st != nil && tl == nil {
-		if !spinningAll {
-			r.wins(s, g, st, tl, now)
+		if !spinningAll && !banner {
+			// the message has the caption's line: the frames only
+			r.wins(s, g, st, tl, now, !msg)
 		}
 	}
-	r.fields(s)
+	if banner {
+		r.stepBanner(s, g, rd, idx, tl, now)
+	} else if rd != nil {
+		r.bigWin(s, now)
+	}
+	r.fields(s, now)
 	r.hints(s, now)
-	if s.Message != "" && !handpayOnPanel(s) {
+	if msg {
 		box := image.Rect(l.Window().Min.X, 838, l.Window().Max.X, 894)
 		r.shade(box, cShade)
 		msg := i18n.T(lang, r.msgKey(s.Message))
@@ -732,7 +747,7 @@ func WinCells(g engine.GameID, st *engine.Step, w *engine.Win) uint16 {
 	return m
 }
 
-func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *view.StepTime, now time.Time) {
+func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *view.StepTime, now time.Time, caption bool) {
 	l := LayoutOf(g)
 	lang := s.Language
 	if st.Kind == engine.StepBonusWin {
@@ -774,6 +789,9 @@ func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *
 	if w.Kind == engine.WinLine && w.Line >= 1 && w.Line <= 5 {
 		r.blit(r.lines[w.Line-1], l.Window().Min)
 		r.lineNumbers(w.Line)
+	}
+	if !caption {
+		return
 	}
 	// the current win's caption
 	r.buf2 = r.caption(r.buf2[:0], lang, s.Currency, g, w)
@@ -835,18 +853,20 @@ func (r *Renderer) bonusReveal(s *view.Snapshot, g engine.GameID, st *engine.Ste
 // FieldLabels are the catalogue keys of the fields' labels.
 var FieldLabels = [3]string{"field.credit", "field.bet", "field.win"}
 
-func (r *Renderer) fields(s *view.Snapshot) {
+func (r *Renderer) fields(s *view.Snapshot, now time.Time) {
+	r.countingUp(s, now)
+	credit, win := shownFields(s, now)
 	for f := FieldCredit; f <= FieldWin; f++ {
 		box := FieldRect(f)
 		r.fill(box, cField)
 		r.border(box, 3, cFrame)
 		r.fSmall.Draw(r.frame, i18n.T(s.Language, FieldLabels[f]), (box.Min.X+box.Max.X)/2, box.Min.Y+4, Center, cDim)
-		amount := s.Credit
+		amount := credit
 		switch f {
 		case FieldBet:
 			amount = s.Bet
 		case FieldWin:
-			amount = s.Win
+			amount = win
 		}
 		r.FieldText(r.frame, s, f, amount)
 	}

@@ -196,7 +196,7 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	if s.Credit > 0 {
 		r.fBody.Draw(r.frame, i18n.T(lang, "attract.play"), W/2, 880, Center, cGold)
 	}
-	r.fields(s)
+	r.fields(s, now)
 	r.hints(s, now)
 }
 
@@ -255,7 +255,7 @@ func (r *Renderer) riskScene(s *view.Snapshot, now time.Time) {
 			r.fLabel.Draw(r.frame, rankNames[h.Card.Rank()], (box.Min.X+box.Max.X)/2, box.Min.Y+22, Center, col)
 		}
 	}
-	r.fields(s)
+	r.fields(s, now)
 	r.hints(s, now)
 }
 

@@ -23,10 +23,21 @@ const (
 	Lose      Cue = "lose"       // a Risk card lost
 	DoorAlarm Cue = "door_alarm" // a door opened with no key turned (check 16: ≥ 1.5 s)
 	Attract   Cue = "attract"    // the cabinet starts attracting (where the market allows it)
+	// BigWin, MegaWin and SuperWin are the tiers' fanfares as a win's
+	// count-up starts (view.TierOf), each longer than the one below;
+	// JackpotHit the jackpot celebration's, longer than any game sound
+	// (JackpotHitLength).
+	BigWin     Cue = "big_win"
+	MegaWin    Cue = "mega_win"
+	SuperWin   Cue = "super_win"
+	JackpotHit Cue = "jackpot_hit"
 )
 
+// tierCues are the tiers' fanfares.
+var tierCues = map[view.WinTier]Cue{view.TierBig: BigWin, view.TierMega: MegaWin, view.TierSuper: SuperWin}
+
 // Cues lists every sound, in the sound test's order.
-var Cues = []Cue{Spin, ReelStop, Win, CountUp, Feature, Jackpot, Button, Lose, DoorAlarm, Attract}
+var Cues = []Cue{Spin, ReelStop, Win, CountUp, Feature, Jackpot, Button, Lose, DoorAlarm, Attract, BigWin, MegaWin, SuperWin, JackpotHit}
 
 // Play is one sound starting at an instant of the cabinet's clock. Round
 // is the round it belongs to (0: none): a round's timeline changed by
@@ -98,6 +109,9 @@ func Changes(prev, next *view.Snapshot) Plan {
 			p.Plays = append(p.Plays, roundPlays(r, now)...)
 		}
 	}
+	if cu := next.CountUp; cu != nil && (prev.CountUp == nil || *prev.CountUp != *cu) {
+		p.Plays = append(p.Plays, countUpPlays(prev.CountUp, cu, now, &p)...)
+	}
 	if rk := next.Risk; rk != nil && rk.Last != nil && (prev.Risk == nil || prev.Risk.Step != rk.Step || prev.Risk.Last == nil) {
 		if rk.Last.Won {
 			add(Win, now, 0)
@@ -141,22 +155,61 @@ func roundPlays(r *view.Round, now time.Time) []Play {
 				}
 			}
 		}
-		if feature(r.Steps, i) {
+		if feature(r.Steps, i) && tl.Banner.IsZero() {
 			add(Feature, tl.Wins)
+		}
+		// the wins are shown until a celebration or a feature screen
+		shown := tl.End
+		for _, t := range [...]time.Time{tl.Banner, tl.Celebrate} {
+			if !t.IsZero() {
+				shown = t
+			}
 		}
 		if jackpotWon(st) {
 			add(Jackpot, tl.Wins)
 		} else if st.Pay > 0 {
 			add(Win, tl.Wins)
-			if end := min(tl.End.Sub(tl.Wins), maxCountUp); end > 0 {
+			if end := min(shown.Sub(tl.Wins), maxCountUp); end > 0 {
 				for t := time.Duration(0); t < end; t += countUpTick {
 					add(CountUp, tl.Wins.Add(winLen+t))
 				}
 			}
 		}
+		if !tl.Celebrate.IsZero() {
+			add(JackpotHit, tl.Celebrate)
+		}
+		if !tl.Banner.IsZero() {
+			switch view.BannerOf(r.Steps, i).Kind {
+			case view.BannerFreeIntro, view.BannerLockIntro:
+				add(Feature, tl.Banner)
+			default:
+				add(Win, tl.Banner)
+			}
+		}
 	}
-	if r.Jackpot > 0 && len(r.Timeline) > 0 {
+	if r.Jackpot > 0 && len(r.Timeline) > 0 && r.Timeline[len(r.Timeline)-1].Celebrate.IsZero() {
 		add(Jackpot, r.Timeline[len(r.Timeline)-1].Wins)
+	}
+	return out
+}
+
+// countUpPlays lays a settled win's count-up (view.CountUp): a tier's
+// fanfare at its start, then a tick per countUpTick until its end. A
+// count-up whose end came earlier (skipped) replaces its ticks not yet
+// played.
+func countUpPlays(old, cu *view.CountUp, now time.Time, p *Plan) []Play {
+	var out []Play
+	from := cu.Start
+	if old != nil && old.Round == cu.Round && old.Start.Equal(cu.Start) {
+		p.Replace = cu.Round // skipped: only the ticks to its new end
+		from = now
+	} else if cu.Tier != view.TierNone && !cu.Start.Before(now) {
+		out = append(out, Play{Cue: tierCues[cu.Tier], At: cu.Start, Round: cu.Round})
+	}
+	for t := cu.Start; t.Before(cu.End); t = t.Add(countUpTick) {
+		if !t.Before(from) {
+			out = append(out, Play{Cue: CountUp, At: t, Round: cu.Round})
+		}
 	}
 	return out
 }

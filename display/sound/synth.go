@@ -12,6 +12,9 @@ const Rate = 48000
 // least 1.5 s on an illegal opening.
 const AlarmLength = 2 * time.Second
 
+// JackpotHitLength is the jackpot celebration's sound: longer than any win.
+const JackpotHitLength = 4 * time.Second
+
 // Synth returns a cue's sound, mono samples in −1..1 at Rate. Each is a
 // few sine or square partials under an envelope: small, legible and
 // distinct, and the same on every cabinet.
@@ -64,6 +67,38 @@ func Synth(c Cue) []float32 {
 		return out
 	case Attract:
 		return notes(0.25, 0.3, 523.25, 783.99, 659.25, 1046.5)
+	case BigWin, MegaWin, SuperWin:
+		// A brass-like fanfare: a rising triad twice, then a held chord;
+		// a mega win plays it again an octave up, a super win a third time.
+		var out []float32
+		n := map[Cue]int{BigWin: 1, MegaWin: 2, SuperWin: 3}[c]
+		for k := range n {
+			f := math.Pow(2, float64(min(k, 1)))
+			out = append(out, notes(0.14, 0.45, 523.25*f, 659.25*f, 783.99*f, 659.25*f, 783.99*f, 1046.5*f)...)
+			out = append(out, mix(tone(0.9, 523.25*f, 0.25, decay(2)), tone(0.9, 783.99*f, 0.2, decay(2)),
+				tone(0.9, 1046.5*f, 0.2, decay(2)))...)
+		}
+		return out
+	case JackpotHit:
+		// The celebration: bells rung up a scale and back, over a held
+		// chord, for JackpotHitLength.
+		n := int(JackpotHitLength.Seconds() * Rate)
+		out := make([]float32, n)
+		scale := []float64{1046.5, 1174.7, 1318.5, 1568, 1760, 2093, 1760, 1568, 1318.5, 1174.7}
+		step := n / (2 * len(scale))
+		for i := range 2 * len(scale) {
+			b := tone(0.5, scale[i%len(scale)], 0.3, decay(5))
+			for k, v := range b {
+				if j := i*step + k; j < n {
+					out[j] += v
+				}
+			}
+		}
+		chord := mix(tone(JackpotHitLength.Seconds(), 523.25, 0.12, decay(0.5)), tone(JackpotHitLength.Seconds(), 659.25, 0.1, decay(0.5)))
+		for i := range min(n, len(chord)) {
+			out[i] += chord[i]
+		}
+		return out
 	}
 	return nil
 }

@@ -134,8 +134,9 @@ type playState struct {
 	riskShown *view.RiskView
 
 	jackpots      []view.Jackpot
-	message       string // the status line (view.Msg*)
+	message       string // the status line (view.Msg*): one slot (messages.go)
 	messageAmount engine.Money
+	after         afterRound // the status line's expiry and the win's count-up (messages.go)
 }
 
 // condState is what may stop play; the priority table (priority.go) is
@@ -402,9 +403,6 @@ func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
 }
 
 // say sets the status line (view.Msg*), with the amount it names or 0.
-func (c *Cabinet) say(msg string, amount engine.Money) {
-	c.play.message, c.play.messageAmount = msg, amount
-}
 
 func (c *Cabinet) setTilt(key, reason string, manual bool) {
 	if old, ok := c.cond.tilts[key]; ok && old.reason == reason {

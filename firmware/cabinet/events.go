@@ -143,11 +143,24 @@ func (call) event()           {}
 // Timing is the presentation timeline. Zero values make presentation
 // instant (benchmarks, the crash harness).
 type Timing struct {
-	Spin     time.Duration // from Start until the first reel stops
-	ReelGap  time.Duration // between reel stops
-	PerWin   time.Duration // each win line or way shown
-	CountUp  time.Duration // the win counted up into the Win field
+	Spin    time.Duration // from Start until the first reel stops
+	ReelGap time.Duration // between reel stops
+	PerWin  time.Duration // each win line or way shown
+	// CountUp is how long a settled win counts up into the Win and
+	// Credit fields below the big-win tiers; BigWin, MegaWin and SuperWin
+	// are the tiers' (view.TierOf). The round is settled before it starts.
+	CountUp  time.Duration
 	FreeSpin time.Duration // a free spin or respin (shorter)
+	BigWin   time.Duration
+	MegaWin  time.Duration
+	SuperWin time.Duration
+	// FeatureIntro is the free spins' or Lock & Spin's intro screen,
+	// FeatureTotal the total-win screen at a feature's end, Celebrate a
+	// jackpot hit's celebration (before the handpay's lockup where one
+	// follows): all on the round's timeline (view.StepTime).
+	FeatureIntro time.Duration
+	FeatureTotal time.Duration
+	Celebrate    time.Duration
 	// RiskOffer is how long Auto waits for Risk after a win before it
 	// collects and plays on.
 	RiskOffer time.Duration
@@ -158,7 +171,27 @@ var DefaultTiming = Timing{
 	Spin:      1200 * time.Millisecond,
 	ReelGap:   250 * time.Millisecond,
 	PerWin:    700 * time.Millisecond,
-	CountUp:   800 * time.Millisecond,
+	CountUp:   1200 * time.Millisecond,
 	FreeSpin:  900 * time.Millisecond,
 	RiskOffer: 1500 * time.Millisecond,
+	BigWin:    4 * time.Second,
+	MegaWin:   7 * time.Second,
+	SuperWin:  10 * time.Second,
+
+	FeatureIntro: 2500 * time.Millisecond,
+	FeatureTotal: 3 * time.Second,
+	Celebrate:    5 * time.Second,
+}
+
+// countUpFor is the count-up's length for a win of tier t.
+func (tm Timing) countUpFor(t view.WinTier) time.Duration {
+	switch t {
+	case view.TierBig:
+		return tm.BigWin
+	case view.TierMega:
+		return tm.MegaWin
+	case view.TierSuper:
+		return tm.SuperWin
+	}
+	return tm.CountUp
 }

@@ -16,22 +16,7 @@ import (
 // attendant and is never added to the credit; the attendant's reset is
 // journaled on its own meter and the payout form is printed.
 func TestMagicStarsJackpotIsHandpaidNeverCredited(t *testing.T) {
-	cfg, err := jackpot.ParseTOML([]byte(`
-[[pool]]
-id = "system"
-name = "Magic Stars Jackpot"
-scope = "system"
-seed = 100
-must_hit_by = 102     # hit almost at once: every stake contributes 50 %
-rate_bp = 5000
-`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := jackpot.New(cfg, time.Now)
-	if err != nil {
-		t.Fatal(err)
-	}
+	j := quickJackpot(t)
 	for _, m := range []struct {
 		id      string
 		note    engine.Money
@@ -42,6 +27,29 @@ rate_bp = 5000
 			jackpotHandpaid(t, newRigWith(t, m.id, jpserver.New(j)), m.note, m.minor, m.czkForm)
 		})
 	}
+}
+
+// quickJackpot is a system pool that hits almost at once: every stake
+// contributes 50 %.
+func quickJackpot(t *testing.T) *jackpot.Jackpot {
+	t.Helper()
+	cfg, err := jackpot.ParseTOML([]byte(`
+[[pool]]
+id = "system"
+name = "Magic Stars Jackpot"
+scope = "system"
+seed = 100
+must_hit_by = 102
+rate_bp = 5000
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := jackpot.New(cfg, time.Now)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return j
 }
 
 // jackpotHandpaid plays until the jackpot hits, then checks MS-18's

@@ -137,6 +137,11 @@ func (c *Cabinet) acceptorEvent(e id003.Event) {
 		if e.Doc != nil {
 			c.documentBack("rejected: " + e.Code.String())
 		}
+		if e.Doc != nil && e.Doc.Kind == id003.DocTicket {
+			c.say(view.MsgTicketRefused, 0)
+		} else {
+			c.say(view.MsgNoteRefused, 0)
+		}
 		c.logEvent("bill_rejected", "acceptor", e.Code.String(), 0)
 	case id003.PowerUpWithBill:
 		c.powerUpWithBill(e)
@@ -173,6 +178,7 @@ func (c *Cabinet) escrowed(d id003.Document) {
 	case id003.DocNote:
 		v := c.billValue(d)
 		if v == 0 {
+			c.say(view.MsgNoteRefused, 0)
 			c.acceptor(Acceptor.Return, "return (unknown note)")
 			return
 		}
@@ -284,6 +290,7 @@ func (c *Cabinet) stackDoc(es *escrowState) error {
 		return err // no ACK: the driver asks again
 	}
 	c.verify("money in")
+	c.moneyCame()
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
 		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, true)
 	}
@@ -601,6 +608,7 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 		c.cashOut.ticketInChute = true
 	case printer.TicketTaken:
 		c.cashOut.ticketInChute = false
+		c.ticketTaken()
 	case printer.FaultSet:
 		c.cashOut.printerFaults[e.Fault] = true
 		if e.Fault.Blocking() {

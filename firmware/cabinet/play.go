@@ -87,6 +87,9 @@ func (c *Cabinet) press(b view.Button) {
 	if c.frozen() {
 		return
 	}
+	if c.skipCountUp(b) {
+		return
+	}
 	if r := c.play.round; r != nil {
 		c.pressInRound(r, b)
 		return
@@ -187,6 +190,13 @@ func (c *Cabinet) changeBet(up bool) {
 	case !up && i > 0 && i < len(g.Stakes):
 		c.play.bets[c.play.game] = g.Stakes[i-1]
 	}
+	// A bet above the credit is said at once, not only at Start; a bet
+	// within it takes that line away.
+	if bet, credit := c.play.bets[c.play.game], c.credit(); credit > 0 && bet > credit {
+		c.say(view.MsgInsufficientCredit, 0)
+	} else {
+		c.unsay(view.MsgInsufficientCredit)
+	}
 }
 
 func (c *Cabinet) selectGame(id engine.GameID) {
@@ -196,6 +206,7 @@ func (c *Cabinet) selectGame(id engine.GameID) {
 	if _, ok := c.cfg.Market.Game(id); ok {
 		c.play.game = id
 		c.play.shown, c.play.riskShown, c.play.win = nil, nil, 0
+		c.play.after.countUp = nil
 	}
 }
 
@@ -238,6 +249,7 @@ func (c *Cabinet) startRound() {
 	c.say("", 0)
 	c.play.win = 0
 	c.play.riskShown = nil
+	c.play.after.countUp = nil
 	c.play.startedAt = now
 	c.play.round = &roundState{n: n, game: c.play.game, stake: stake, phase: phaseWaitOutcome}
 	c.askOutcome(c.play.round)
@@ -402,9 +414,20 @@ func (c *Cabinet) planWith(r *roundState, from int, t time.Time, tm Timing) {
 			}
 		}
 		st.Wins = st.Stops[4]
+		// The wins, then a jackpot's celebration, then the feature's intro
+		// or total screen; the count-up comes after the settlement.
 		st.End = st.Wins.Add(time.Duration(len(s.Wins)) * tm.PerWin)
-		if s.Pay > 0 {
-			st.End = st.End.Add(tm.CountUp)
+		if _, ok := view.CelebrationOf(r.result.Steps, i, r.jackpot); ok && tm.Celebrate > 0 {
+			st.Celebrate, st.End = st.End, st.End.Add(tm.Celebrate)
+		}
+		if b := view.BannerOf(r.result.Steps, i); b.Kind != view.BannerNone {
+			d := tm.FeatureTotal
+			if b.Kind == view.BannerFreeIntro || b.Kind == view.BannerLockIntro {
+				d = tm.FeatureIntro
+			}
+			if d > 0 {
+				st.Banner, st.End = st.End, st.End.Add(d)
+			}
 		}
 		r.timeline[i] = st
 		t = st.End
@@ -493,6 +516,7 @@ func (c *Cabinet) settle(r *roundState) {
 	c.play.lastEnd = c.now()
 	c.play.nextAuto = c.play.lastEnd
 	c.player.pollAt = c.play.lastEnd // what is left of the player's limits moved
+	c.startCountUp(r, engine.Money(s.Credit))
 	c.refreshLockups()
 }
 
@@ -529,6 +553,7 @@ func (c *Cabinet) tick() {
 		}
 	}
 	c.tickMoney(now)
+	c.tickMessage(now)
 	c.tickPlayer(now)
 	c.tickPowerOff(now)
 }

@@ -71,6 +71,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		Sound:         c.soundView(),
 		Info:          c.infoView(),
 		Player:        c.player.shown,
+		CountUp:       c.play.after.countUp,
 		Games:         s.Games[:0],
 		Tilts:         s.Tilts[:0],
 		TiltKinds:     s.TiltKinds[:0],

@@ -15,6 +15,8 @@ const (
 	MsgInsufficientCredit = "insufficient_credit"
 	MsgRoundRefused       = "round_refused"
 	MsgRiskUnavailable    = "risk_unavailable"
+	MsgNoteRefused        = "note_refused" // the acceptor gave a note back (unreadable, not taken here)
+	MsgCashoutPaid        = "cashout_paid" // with the amount: the voucher was taken (check 33)
 	// MsgBlocked + the reason (BlockReasons): Start pressed while blocked.
 	MsgBlocked = "blocked_"
 	// MsgPlayer + the central system's reason (PlayerReasons): a card
@@ -45,7 +47,7 @@ var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "
 func Messages() []string {
 	ms := []string{MsgMenuRefused, MsgDoorClosed, MsgRAMCleared, MsgTicketRefused, MsgTakeTicket,
 		MsgCashoutUnavailable, MsgCashoutDone, MsgHandpayPaid, MsgHandpayCredited, MsgInsufficientCredit,
-		MsgRoundRefused, MsgRiskUnavailable,
+		MsgRoundRefused, MsgRiskUnavailable, MsgNoteRefused, MsgCashoutPaid,
 		MsgHandpayPrinting, MsgHandpayWaitsPrinter, MsgHandpayManual, MsgHandpayReprinted, MsgPINRefused}
 	for _, r := range BlockReasons {
 		ms = append(ms, MsgBlocked+r)
@@ -54,4 +56,16 @@ func Messages() []string {
 		ms = append(ms, MsgPlayer+r)
 	}
 	return ms
+}
+
+// Refusal reports whether msg answers a press (a refusal or a warning the
+// player reads once): the cabinet ends it after a few seconds, and the
+// display gives it the status line even over a win caption.
+func Refusal(msg string) bool {
+	switch msg {
+	case MsgMenuRefused, MsgTicketRefused, MsgInsufficientCredit, MsgRoundRefused,
+		MsgRiskUnavailable, MsgNoteRefused, MsgCashoutUnavailable, MsgTakeTicket:
+		return true
+	}
+	return len(msg) > len(MsgBlocked) && msg[:len(MsgBlocked)] == MsgBlocked
 }

@@ -28,5 +28,6 @@ func SameView(a, b *Snapshot) bool {
 		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
 		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower && a.Sound == b.Sound &&
 		(a.Info == b.Info || a.Info != nil && b.Info != nil && *a.Info == *b.Info) &&
-		a.Player == b.Player
+		a.Player == b.Player &&
+		(a.CountUp == b.CountUp || a.CountUp != nil && b.CountUp != nil && *a.CountUp == *b.CountUp)
 }

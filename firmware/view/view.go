@@ -71,6 +71,13 @@ type StepTime struct {
 	Stops [5]time.Time
 	Wins  time.Time
 	End   time.Time
+	// Celebrate is when a jackpot won in this step is celebrated (its tier
+	// and amount over the reels) until Banner or End; zero for none.
+	Celebrate time.Time
+	// Banner is when this step's feature screen shows until End: the
+	// intro of the free spins or Lock & Spin it triggers, or the total
+	// of the feature it ends; zero for none.
+	Banner time.Time
 }
 
 // Round is the round being presented.
@@ -206,6 +213,9 @@ type Snapshot struct {
 	Info *Info
 	// Player is the logged-in player's limits and break, else nil.
 	Player *Player
+	// CountUp is the last settled win counting up (nil: none since the
+	// last round started).
+	CountUp *CountUp
 }
 
 // Player is what the screen shows of the player logged in with a card:
