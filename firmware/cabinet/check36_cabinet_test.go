@@ -335,15 +335,7 @@ func checkLimits(t *testing.T, p *view.Player, want map[string]view.PlayerLimit)
 // and the next Start is refused.
 func TestCheck36CabinetCardRemovedMidRound(t *testing.T) {
 	r := newCardRig(t, true, withTiming(DefaultTiming))
-	r.idle()
-	acct := r.player("Karel Novák", cardA, map[string]int64{players.BetsDay: 1000})
-	r.insert(cardemu.PlayerCard(cardMaster, cardA))
-	r.loggedIn()
-	r.insertNote(100, 0)
-	r.press(view.Start)
-	// The fake clock holds the reels: the round stays on screen.
-	r.untilReal("spinning", func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
-	round := r.led.NextRound() - 1
+	acct, round := r.spinning("Karel Novák")
 	r.slot.Remove()
 	r.untilReal("card out seen", func(*view.Snapshot) bool {
 		var in string
@@ -367,6 +359,21 @@ func TestCheck36CabinetCardRemovedMidRound(t *testing.T) {
 	}
 	r.press(view.Start)
 	r.untilReal("start refused", func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"no_card" })
+}
+
+// spinning registers name with card A, logs in, inserts 100 and starts a
+// round the fake clock holds on screen (a rig with DefaultTiming); it
+// returns the account and the round's number.
+func (r *cardRig) spinning(name string) (string, uint64) {
+	r.t.Helper()
+	r.idle()
+	acct := r.player(name, cardA, map[string]int64{players.BetsDay: 1000})
+	r.insert(cardemu.PlayerCard(cardMaster, cardA))
+	r.loggedIn()
+	r.insertNote(100, 0)
+	r.press(view.Start)
+	r.untilReal("spinning", func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
+	return acct, r.led.NextRound() - 1
 }
 
 type lockedLog struct {

@@ -4,7 +4,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/cardemu"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -19,14 +18,7 @@ import (
 // cabinet asks for the card again, and the card logs in and plays.
 func TestCheck36CabinetReaderLost(t *testing.T) {
 	r := newCardRigWith(t, cardRigConfig{market: "cz", reader: true, noWin: true}, withTiming(DefaultTiming))
-	r.idle()
-	acct := r.player("Martin Král", cardA, map[string]int64{players.BetsDay: 1000})
-	r.insert(cardemu.PlayerCard(cardMaster, cardA))
-	r.loggedIn()
-	r.insertNote(100, 0)
-	r.press(view.Start)
-	r.untilReal("spinning", func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
-	round := r.led.NextRound() - 1
+	acct, round := r.spinning("Martin Král")
 	r.pcsc.Stop()
 	r.untilReal("reader lost seen", func(*view.Snapshot) bool {
 		var lost bool

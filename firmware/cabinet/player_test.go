@@ -55,10 +55,8 @@ func (s *stubPlayers) loggedOut() []string {
 	return append([]string(nil), s.logouts...)
 }
 
-func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.Fake) {
-	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true, BreakCredit: credit,
-		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
-	r := newRig(t, "cz", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+// fakeReader gives the cabinet a cardreader.Fake as its card reader.
+func (r *rig) fakeReader() *cardreader.Fake {
 	fake := cardreader.NewFake("test")
 	r.cab.Do(func() { r.cab.SetCardReader(fake) })
 	go func() {
@@ -66,7 +64,15 @@ func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.
 			r.cab.Post(CardEvent{e})
 		}
 	}()
-	t.Cleanup(func() { fake.Close() })
+	r.t.Cleanup(func() { fake.Close() })
+	return fake
+}
+
+func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.Fake) {
+	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true, BreakCredit: credit,
+		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
+	r := newRig(t, "cz", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+	fake := r.fakeReader()
 	r.idle()
 	fake.Insert(cardA, nil)
 	r.until("logged in", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
@@ -145,14 +151,7 @@ func TestPlayerReaderLostEndsSession(t *testing.T) {
 // Where cards are optional (demo) a lost reader stops nothing.
 func TestPlayerReaderLostDemoPlaysOn(t *testing.T) {
 	r := newRig(t, "demo")
-	fake := cardreader.NewFake("test")
-	r.cab.Do(func() { r.cab.SetCardReader(fake) })
-	go func() {
-		for e := range fake.Events() {
-			r.cab.Post(CardEvent{e})
-		}
-	}()
-	t.Cleanup(func() { fake.Close() })
+	fake := r.fakeReader()
 	r.idle()
 	fake.Lose()
 	r.until("reader lost seen", time.Millisecond, func(*view.Snapshot) bool {

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/polaris-vlt/polaris/board"
@@ -63,8 +64,8 @@ type Cards struct {
 	slot *cardemu.Slot
 	err  error // why there is no reader
 
-	mu sync.Mutex
-	in int // the card in the slot, 0 none
+	mu sync.Mutex   // one insertion or removal at a time
+	in atomic.Int32 // the card in the slot, 0 none: read without waiting for a swap
 }
 
 // WithCards returns o with the player cards (call it before
@@ -181,14 +182,14 @@ func (c *Cards) Insert(n int) error {
 	defer c.mu.Unlock()
 	card := cardemu.PlayerCard(DevCardMaster, DemoPlayers[n-1].Card)
 	var err error
-	if c.in != 0 {
+	if c.in.Load() != 0 {
+		c.in.Store(0)
 		err = c.slot.Swap(card)
 	} else {
 		err = c.slot.Insert(card)
 	}
-	c.in = 0
 	if err == nil {
-		c.in = n
+		c.in.Store(int32(n))
 	}
 	return err
 }
@@ -201,7 +202,7 @@ func (c *Cards) Remove() error {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.slot.Remove()
-	c.in = 0
+	c.in.Store(0)
 	return nil
 }
 
@@ -209,12 +210,8 @@ func (c *Cards) noReader() error {
 	return fmt.Errorf("devkit: no card reader: %w", c.err)
 }
 
-// In is the card in the reader (0: none); Err why there is no reader.
-func (c *Cards) In() int {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.in
-}
+// In is the card in the reader (0: none).
+func (c *Cards) In() int { return int(c.in.Load()) }
 
 // Err is why the devkit has no card reader (pcscd or vpcd missing), nil
 // when it has one.

@@ -64,3 +64,32 @@ func TestDevkitCards(t *testing.T) {
 	}
 	run(t, h, "press start\nwait idle\nexpect meter games_played 5\n")
 }
+
+// In cz the same cards: no game without one (Start refused, no_card),
+// card 1 logs in and plays (every limit of the demo players decided, the
+// devkit's register of excluded persons fresh).
+func TestDevkitCardsCZ(t *testing.T) {
+	if testing.Short() {
+		t.Skip("plays a devkit cabinet with pcscd")
+	}
+	hosttools.Need(t, "pcscd")
+	ctx := context.Background()
+	o, cards := WithCards(app.Options{DataDir: t.TempDir(), Market: "cz", Logf: t.Logf})
+	t.Cleanup(func() { cards.Close() })
+	h, err := StartHeadless(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	run(t, h, "wait idle\npress start\nsleep 500ms\nexpect meter games_played 0\n")
+	if s := h.App.Cabinet.View(); s.Message != view.MsgBlocked+"no_card" {
+		t.Fatalf("Start without a card in cz: message %q", s.Message)
+	}
+	if err := cards.Insert(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.until(ctx, 20*time.Second, func(s *view.Snapshot) bool { return s.Player != nil }, "card 1 logged in"); err != nil {
+		t.Fatal(err)
+	}
+	run(t, h, "note 100\npress start\nwait idle\nexpect meter games_played 1\n")
+}
