@@ -102,6 +102,9 @@ type Options struct {
 	// Emulators start the profile's emulated devices; nil refuses a
 	// profile that has any.
 	Emulators Emulators
+	// CardReaderSocket, when set, is pcscd's socket in place of the
+	// profile's: the devkit's own pcscd with the virtual reader.
+	CardReaderSocket string
 }
 
 // Document log files in Options.DocumentLogDir.
@@ -168,7 +171,11 @@ func Assemble(p *Profile, opt Options) (c *Cabinet, err error) {
 	if cr := p.CardReader; cr != nil {
 		// pcscd or the reader missing is not a refusal to start: the
 		// reader reports ReaderLost and is used when it comes.
-		r, err := pcsc.Open(pcsc.Config{Socket: cr.Socket, Reader: cr.Reader})
+		sock := cr.Socket
+		if opt.CardReaderSocket != "" {
+			sock = opt.CardReaderSocket
+		}
+		r, err := pcsc.Open(pcsc.Config{Socket: sock, Reader: cr.Reader})
 		if err != nil {
 			return c, fmt.Errorf("board: %s: card reader: %w", p.Name, err)
 		}

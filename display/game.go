@@ -44,6 +44,14 @@ type Devkit interface {
 	Status() string
 }
 
+// CardDevkit is a Devkit with the player card reader's emulated cards:
+// F2, F3 and F4 insert card 1, 2 and 3 (the card in the reader out
+// first), K takes the card out.
+type CardDevkit interface {
+	InsertCard(n int) error
+	RemoveCard() error
+}
+
 // KeyBinding is one desktop key of the devkit's keyboard layout. The
 // caller gives the layout (Options.Keys): the display knows keys, the
 // board knows inputs.
@@ -369,6 +377,20 @@ func (g *Game) input() {
 		d.NextGame()
 	case inpututil.IsKeyJustPressed(ebiten.KeyH), inpututil.IsKeyJustPressed(ebiten.KeyF1):
 		g.help = !g.help
+	}
+	if cd, ok := d.(CardDevkit); ok {
+		for i, k := range [...]ebiten.Key{ebiten.KeyF2, ebiten.KeyF3, ebiten.KeyF4} {
+			if inpututil.IsKeyJustPressed(k) {
+				if err := cd.InsertCard(i + 1); err != nil {
+					g.o.Logf("display: card %d: %v", i+1, err)
+				}
+			}
+		}
+		if inpututil.IsKeyJustPressed(ebiten.KeyK) {
+			if err := cd.RemoveCard(); err != nil {
+				g.o.Logf("display: card out: %v", err)
+			}
+		}
 	}
 }
 

@@ -12,8 +12,10 @@ SOUND_DEBS := pulseaudio pulseaudio-utils libasound2-plugins alsa-utils
 XVFB := xvfb-run -a -s "-screen 0 1920x1200x24"
 
 .PHONY: run screenshots display-test bench-display art-sheet
+# The devkit's player card reader (F2-F4, K): its own pcscd with the vpcd virtual reader.
+CARD_DEBS := pcscd vsmartcard-vpcd
 run:
-	@scripts/install-packages.sh $(DISPLAY_DEBS)
+	@scripts/install-packages.sh $(DISPLAY_DEBS) $(CARD_DEBS)
 	@mkdir -p $(BIN) $(DATA)/$(MARKET)
 	$(GO) build -tags display -o $(BIN)/polaris-devkit ./cmd/polaris-devkit
 	@test -n "$$DISPLAY" || { echo "make run: no X display (DISPLAY is empty); on a headless machine use: $(BIN)/polaris-devkit headless -market $(MARKET)" >&2; exit 1; }

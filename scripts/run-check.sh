@@ -6,7 +6,8 @@
 # XTEST as a real keyboard: a 5 EUR note (key 1); the rules (I), which Start
 # only closes (no game is wagered from the rules screen); a game (Space),
 # whose sound is recorded from the sink's monitor and must not be silent;
-# a cash-out (C), the ticket taken from the chute and inserted again (0).
+# a cash-out (C), the ticket taken from the chute and inserted again (0);
+# a player card in (F4) and out (K).
 # The ledger, read from outside with polaris-ledger, must show each step.
 # Run it under xvfb-run (make run-check).
 set -euo pipefail
@@ -95,6 +96,19 @@ waitmeter tickets_out_count 1 c
 press p
 waitmeter tickets_in_count 1 0
 echo "run-check: a voucher of $(meter tickets_out_value) cents out, taken from the chute and inserted again ($(meter tickets_in_value) cents in)"
+
+# The player card: F4 puts demo card 3 in the devkit's reader (its own
+# pcscd with vpcd, installed by make run); the cabinet logs the player in
+# at the embedded central system (player_login in the ledger's events).
+events() { bin/polaris-ledger dump -a "$data/demo/ledger-a" -b "$data/demo/ledger-b" -json -events 100 2>/dev/null || true; }
+press F4
+deadline=$(( $(date +%s) + 30 ))
+until events | grep -q player_login; do
+  [ "$(date +%s)" -lt "$deadline" ] || fail "F4 put no player card in: no player_login in the ledger's events in 30 s"
+  sleep 0.5
+done
+press k
+echo "run-check: player card 3 in (F4), logged in, taken out (K)"
 kill -TERM -- "-$pid"
 wait "$pid" 2>/dev/null || true
 pid=

@@ -52,6 +52,9 @@ type Options struct {
 	Log       *slog.Logger
 	// Players, when set, are the registered players (central/players).
 	Players server.Players
+	// NewSource gives the central RNG (nil: the server's cryptographic
+	// one); a test that needs rounds it can predict sets it.
+	NewSource func() engine.Source
 }
 
 // Central is a running embedded central system and its client.
@@ -118,7 +121,7 @@ func Start(ctx context.Context, o Options) (*Central, error) {
 	srv, err := server.New(server.Config{
 		DBPath: StorePath(o.DataDir), TLS: stls, SigningKey: key, Games: o.Games,
 		CertRegistry: filepath.Join(pkiDir, pki.CabinetRegistry), StoreMarker: filepath.Join(pkiDir, "store.id"),
-		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log, Players: o.Players,
+		Jackpots: jp, AllowUnknownCabinets: true, Now: o.Now, Log: o.Log, Players: o.Players, NewSource: o.NewSource,
 	})
 	if err != nil {
 		return nil, err

@@ -35,6 +35,14 @@ func run(args []string) int {
 	ctx, stop := boot.Signals()
 	defer stop()
 	ready := boot.Gate(ctx, &o)
+	// The player cards: the devkit's own pcscd and the demo players in the
+	// embedded central system (a cabinet plays on without them where the
+	// market needs no card).
+	o, cards := devkit.WithCards(o)
+	defer cards.Close()
+	if err := cards.Err(); err != nil {
+		fmt.Fprintln(os.Stderr, "polaris-devkit: the card keys do nothing:", err)
+	}
 	h, err := devkit.StartHeadless(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)
@@ -44,7 +52,9 @@ func run(args []string) int {
 	fmt.Fprintf(os.Stderr, "polaris-devkit: cabinet running (market %s, data %s); H shows the keys\n", o.Market, o.DataDir)
 	opt := display.Options{Source: h.App.Cabinet.View, Clock: time.Now, Fullscreen: *full}
 	if h.Devices() { // none when software verification failed
-		opt.Devkit = &keyboard{h: h, status: "acceptor ready · printer ready"}
+		kb := &keyboard{h: h, cards: cards}
+		kb.set(func() {})
+		opt.Devkit = kb
 		opt.Keys, opt.NoteKeys = keyLayout(), board.DevkitNoteKeys
 	}
 	if err := boot.Window(ctx, o, opt, ready); err != nil {
@@ -66,6 +76,7 @@ func keyLayout() []display.KeyBinding {
 // keyboard drives the headless cabinet's devkit board for the display.
 type keyboard struct {
 	h      *devkit.Headless
+	cards  *devkit.Cards
 	mu     sync.Mutex
 	keys   []string
 	status string
@@ -188,8 +199,38 @@ func (d *keyboard) set(f func()) {
 	if d.paper {
 		parts[1] = "PRINTER PAPER OUT (F10)"
 	}
+	switch n := d.cards.In(); {
+	case d.cards.Err() != nil:
+		parts = append(parts, "no card reader")
+	case n == 0:
+		parts = append(parts, "no card (F2–F4)")
+	default:
+		parts = append(parts, fmt.Sprintf("card %d in: %s (K out)", n, devkit.DemoPlayers[n-1].Name))
+	}
 	d.status = strings.Join(parts, " · ")
 	d.mu.Unlock()
+}
+
+// InsertCard puts demo card n in the reader; a card swapped takes about a
+// second (the reader must see the first go), so it runs beside the frame.
+func (d *keyboard) InsertCard(n int) error {
+	if err := d.cards.Err(); err != nil {
+		return err
+	}
+	go func() {
+		if err := d.cards.Insert(n); err != nil {
+			fmt.Fprintln(os.Stderr, "polaris-devkit: card:", err)
+		}
+		d.set(func() {})
+	}()
+	return nil
+}
+
+// RemoveCard takes the card out of the reader.
+func (d *keyboard) RemoveCard() error {
+	err := d.cards.Remove()
+	d.set(func() {})
+	return err
 }
 
 func (d *keyboard) Keys() []string {

@@ -150,6 +150,7 @@ var catalogues = map[string]map[string]string{
 
 		"msg.blocked_no_card":                 "Please insert your player card",
 		"msg.blocked_break":                   "Break: no new game until it ends",
+		"msg.blocked_card_reader":             "Card reader out of order: no new game, please call the staff",
 		"msg.player_CARD_UNKNOWN":             "Card not recognised",
 		"msg.player_CARD_BLOCKED":             "This card is blocked",
 		"msg.player_CARD_AUTH_FAILED":         "Card refused: not a genuine card",
@@ -180,7 +181,7 @@ var catalogues = map[string]map[string]string{
 		"help.doors":   "F5 main · F6 logic · F7 cash box · F8 acceptor door",
 		"help.notes":   "1–6 insert a note (5, 10, 20, 50, 100, 200) · 0 insert the last ticket · P take the ticket from the chute",
 		"help.faults":  "F9 acceptor jam / clear · F10 printer paper out / in · F11 printer jam on next print",
-		"help.toggle":  "H or F1 shows or hides this help",
+		"help.toggle":  "F2 F3 F4 insert player card 1, 2, 3 · K card out · H or F1 shows or hides this help",
 		"devkit.tower": "TOWER",
 		"devkit.help":  "H: help",
 
@@ -351,6 +352,7 @@ var catalogues = map[string]map[string]string{
 
 		"msg.blocked_no_card":                 "Bitte Spielerkarte einstecken",
 		"msg.blocked_break":                   "Pause: kein neues Spiel bis zu ihrem Ende",
+		"msg.blocked_card_reader":             "Kartenleser gestört: kein neues Spiel, bitte Personal rufen",
 		"msg.player_CARD_UNKNOWN":             "Karte nicht erkannt",
 		"msg.player_CARD_BLOCKED":             "Diese Karte ist gesperrt",
 		"msg.player_CARD_AUTH_FAILED":         "Karte abgelehnt: keine echte Karte",
@@ -381,7 +383,7 @@ var catalogues = map[string]map[string]string{
 		"help.doors":   "F5 Haupttür · F6 Logiktür · F7 Kassentür · F8 Prüfertür",
 		"help.notes":   "1–6 Schein einführen (5, 10, 20, 50, 100, 200) · 0 letztes Ticket einführen · P Ticket aus dem Ausgabeschacht nehmen",
 		"help.faults":  "F9 Prüferstau / beheben · F10 Drucker Papier aus / ein · F11 Druckerstau beim nächsten Druck",
-		"help.toggle":  "H oder F1 zeigt oder verbirgt diese Hilfe",
+		"help.toggle":  "F2 F3 F4 Spielerkarte 1, 2, 3 · K Karte heraus · H oder F1 zeigt oder verbirgt diese Hilfe",
 		"devkit.tower": "TURM",
 		"devkit.help":  "H: Hilfe",
 
@@ -552,6 +554,7 @@ var catalogues = map[string]map[string]string{
 
 		"msg.blocked_no_card":                 "Vložte prosím hráčskou kartu",
 		"msg.blocked_break":                   "Přestávka: žádná nová hra do jejího konce",
+		"msg.blocked_card_reader":             "Čtečka karet nefunguje: žádná nová hra, zavolejte obsluhu",
 		"msg.player_CARD_UNKNOWN":             "Karta nebyla rozpoznána",
 		"msg.player_CARD_BLOCKED":             "Tato karta je zablokována",
 		"msg.player_CARD_AUTH_FAILED":         "Karta odmítnuta: není pravá",
@@ -582,7 +585,7 @@ var catalogues = map[string]map[string]string{
 		"help.doors":   "F5 hlavní · F6 logika · F7 pokladna · F8 dvířka validátoru",
 		"help.notes":   "1–6 vložit bankovku (5, 10, 20, 50, 100, 200) · 0 vložit poslední tiket · P vzít tiket z výdejního otvoru",
 		"help.faults":  "F9 zaseknutí validátoru / uvolnění · F10 tiskárna bez papíru / papír · F11 zaseknutí při dalším tisku",
-		"help.toggle":  "H nebo F1 zobrazí nebo skryje tuto nápovědu",
+		"help.toggle":  "F2 F3 F4 hráčská karta 1, 2, 3 · K vyjmout kartu · H nebo F1 zobrazí nebo skryje nápovědu",
 		"devkit.tower": "MAJÁK",
 		"devkit.help":  "H: nápověda",
 

@@ -421,6 +421,30 @@ func Fixtures(lang string) []Fixture {
 	mb.Player = pl()
 	mb.Player.InBreak = true
 	add("ms_player_break", mb, T0)
+	// Issue 19 at the cabinet: an excluded person's card refused (no
+	// session, the reason on the status line), a bet refused at the daily
+	// limit (nothing left), Austria's cooling-off (the credit paid out),
+	// and the card reader lost in cz (no new game until it is back).
+	mx := ms(view.ModeIdle)
+	mx.Credit = 0
+	mx.Message = view.MsgPlayer + "PLAYER_EXCLUDED"
+	mx.Lamps = lamps()
+	add("ms_player_excluded", mx, T0)
+	ml := ms(view.ModeIdle)
+	ml.Player = pl()
+	ml.Player.Limits[0].Left = 0
+	ml.Player.Limits[2].Left = 250
+	ml.Message = view.MsgPlayer + "PLAYER_LIMIT"
+	add("ms_player_limit_reached", ml, T0)
+	wc := ws(view.ModeBreak)
+	wc.Credit = 0
+	wc.Lamps = lamps()
+	wc.Player = &view.Player{Name: "Anna Huber", InBreak: true, BreakAt: T0.Add(-time.Minute), BreakUntil: T0.Add(4 * time.Minute), BreakCredit: "payout"}
+	add("ws_player_cooling_off", wc, T0)
+	mr := ms(view.ModeIdle)
+	mr.Message = view.MsgBlocked + "card_reader"
+	mr.Lamps = lamps(view.Collect)
+	add("ms_card_reader_lost", mr, T0)
 	out = append(out, PresentationFixtures(lang)...)
 	return out
 }

@@ -156,6 +156,12 @@ func attractGames(s *view.Snapshot) ([]engine.GameID, string) {
 	return games[:2], i18n.T(s.Language, "attract.choose")
 }
 
+// attractSays: the attract screen shows msg, a player's refusal or a
+// blocked Start (the others belong to a game's screen).
+func attractSays(msg string) bool {
+	return strings.HasPrefix(msg, view.MsgPlayer) || strings.HasPrefix(msg, view.MsgBlocked)
+}
+
 func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	copy(r.frame.Pix, r.attract.Pix)
 	// the parade steps every 50 ms: smooth enough for a backdrop, and an
@@ -186,7 +192,16 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 	}
 	r.fHuge.Draw(r.frame, "POLARIS", W/2, 60, Center, cGold)
 	r.fBody.Draw(r.frame, title, W/2, 230, Center, cText)
-	if r.blink(now, 1600*time.Millisecond) {
+	if attractSays(s.Message) {
+		// A card refused or play blocked, said at no credit (a cz player
+		// inserts the card before any money): in place of the invitation,
+		// which it contradicts.
+		f, t := r.fField, i18n.T(lang, r.msgKey(s.Message))
+		if f.Width(t) > W-80 {
+			f = r.fBody
+		}
+		f.Draw(r.frame, t, W/2, 790, Center, cGold)
+	} else if r.blink(now, 1600*time.Millisecond) {
 		f, t := r.fBig, i18n.T(lang, "attract.insert")
 		if f.Width(t) > W-80 {
 			f = r.fField

@@ -39,18 +39,39 @@ var cardMaster = bytes.Repeat([]byte{0x36}, 32)
 // cardRig is the cabinet rig with a card reader and the players.
 type cardRig struct {
 	*rig
-	reg  *players.Registry
-	slot *cardemu.Slot
-	pcsc *readeremu.Rig
+	reg    *players.Registry
+	regKey ed25519.PrivateKey // signs the register of excluded persons
+	slot   *cardemu.Slot
+	pcsc   *readeremu.Rig
 }
 
 // newCardRig starts pcscd with vpcd, the central system with the cz
 // players, and a cz cabinet reading cards through them; withReader false
 // leaves the cabinet without a reader (the central system alone refuses).
 func newCardRig(t *testing.T, withReader bool, opts ...rigOption) *cardRig {
+	return newCardRigWith(t, cardRigConfig{market: "cz", reader: withReader}, opts...)
+}
+
+// cardRigConfig is what a card rig differs in.
+type cardRigConfig struct {
+	market string // the cabinet's market and the players' profile
+	reader bool
+	// noWin: the central RNG draws rounds that win nothing, so a net loss
+	// is the sum of the stakes and a limit's end is known in advance.
+	noWin bool
+}
+
+// noWinSource draws 3 (or n-1) every time: no Magic Stars or Wish Upon a
+// Star round drawn with it wins anything (found by playing both games
+// with it at every stake of the ladders used here).
+type noWinSource struct{}
+
+func (noWinSource) Intn(n int) int { return min(3, n-1) }
+
+func newCardRigWith(t *testing.T, rc cardRigConfig, opts ...rigOption) *cardRig {
 	t.Helper()
 	hosttools.Need(t, "pcscd")
-	prof, err := players.ProfileFor("cz")
+	prof, err := players.ProfileFor(rc.market)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -58,26 +79,30 @@ func newCardRig(t *testing.T, withReader bool, opts ...rigOption) *cardRig {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// One time for the cabinets and the central system: the fake clock
+	// moves the 120 minutes of play for both.
+	fake := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
-	reg, err := players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: verifier, RegisterKey: pub, Now: time.Now})
+	reg, err := players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: verifier, RegisterKey: pub, Now: fake.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
-	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), outbox: &gatedOutbox{}}
-	r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: dir, Cabinet: "cab-1", Games: engine.Games(),
-		Outbox: r.outbox, NoJackpot: true, Players: reg})
+	r := &rig{t: t, dir: dir, clock: fake, outbox: &gatedOutbox{}}
+	eo := embedded.Options{DataDir: dir, Cabinet: "cab-1", Games: engine.Games(),
+		Outbox: r.outbox, NoJackpot: true, Players: reg, Now: fake.Now}
+	if rc.noWin {
+		eo.NewSource = func() engine.Source { return noWinSource{} }
+	}
+	r.central, err = embedded.Start(context.Background(), eo)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { r.central.Close() })
-	cr := &cardRig{rig: r, reg: reg}
-	ctx := cr.ctx()
-	if _, err := reg.ImportExclusions(ctx, players.SignExclusions(priv, time.Now().Format("2006-01-02"), nil)); err != nil {
-		t.Fatal(err)
-	}
-	r.start("cz", opts...)
-	if !withReader {
+	cr := &cardRig{rig: r, reg: reg, regKey: priv}
+	cr.importRegister()
+	r.start(rc.market, opts...)
+	if !rc.reader {
 		return cr
 	}
 	var log lockedLog
@@ -91,20 +116,38 @@ func newCardRig(t *testing.T, withReader bool, opts ...rigOption) *cardRig {
 			t.Logf("pcscd log:\n%s", log.String())
 		}
 	})
-	rd, err := pcsc.Open(pcsc.Config{Socket: cr.pcsc.Socket, Reader: readeremu.Slot0, RetryInterval: 200 * time.Millisecond,
+	cr.slot = cr.attachReader(r.cab, 0)
+	return cr
+}
+
+// attachReader gives cab the reader of vpcd's slot (0 or 1) through the
+// rig's pcscd, and returns the slot its cards go into.
+func (r *cardRig) attachReader(cab *Cabinet, slot int) *cardemu.Slot {
+	r.t.Helper()
+	name := []string{readeremu.Slot0, readeremu.Slot1}[slot]
+	rd, err := pcsc.Open(pcsc.Config{Socket: r.pcsc.Socket, Reader: name, RetryInterval: 200 * time.Millisecond,
 		Log: slog.New(slog.DiscardHandler)})
 	if err != nil {
-		t.Fatal(err)
+		r.t.Fatal(err)
 	}
-	cr.slot = cr.pcsc.Slot(0)
-	t.Cleanup(func() { cr.slot.Remove(); rd.Close() })
-	r.cab.Do(func() { r.cab.SetCardReader(rd) })
+	s := r.pcsc.Slot(slot)
+	r.t.Cleanup(func() { s.Remove(); rd.Close() })
+	cab.Do(func() { cab.SetCardReader(rd) })
 	go func() {
 		for e := range rd.Events() {
-			r.cab.Post(CardEvent{e})
+			cab.Post(CardEvent{e})
 		}
 	}()
-	return cr
+	return s
+}
+
+// importRegister imports the register of excluded persons dated today
+// with lines (cz refuses logins without a fresh one).
+func (r *cardRig) importRegister(lines ...string) {
+	r.t.Helper()
+	if _, err := r.reg.ImportExclusions(r.ctx(), players.SignExclusions(r.regKey, r.clock.Now().Format("2006-01-02"), lines)); err != nil {
+		r.t.Fatal(err)
+	}
 }
 
 func (r *cardRig) ctx() context.Context {
@@ -292,15 +335,7 @@ func checkLimits(t *testing.T, p *view.Player, want map[string]view.PlayerLimit)
 // and the next Start is refused.
 func TestCheck36CabinetCardRemovedMidRound(t *testing.T) {
 	r := newCardRig(t, true, withTiming(DefaultTiming))
-	r.idle()
-	acct := r.player("Karel Novák", cardA, map[string]int64{players.BetsDay: 1000})
-	r.insert(cardemu.PlayerCard(cardMaster, cardA))
-	r.loggedIn()
-	r.insertNote(100, 0)
-	r.press(view.Start)
-	// The fake clock holds the reels: the round stays on screen.
-	r.untilReal("spinning", func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
-	round := r.led.NextRound() - 1
+	acct, round := r.spinning("Karel Novák")
 	r.slot.Remove()
 	r.untilReal("card out seen", func(*view.Snapshot) bool {
 		var in string
@@ -324,6 +359,21 @@ func TestCheck36CabinetCardRemovedMidRound(t *testing.T) {
 	}
 	r.press(view.Start)
 	r.untilReal("start refused", func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"no_card" })
+}
+
+// spinning registers name with card A, logs in, inserts 100 and starts a
+// round the fake clock holds on screen (a rig with DefaultTiming); it
+// returns the account and the round's number.
+func (r *cardRig) spinning(name string) (string, uint64) {
+	r.t.Helper()
+	r.idle()
+	acct := r.player(name, cardA, map[string]int64{players.BetsDay: 1000})
+	r.insert(cardemu.PlayerCard(cardMaster, cardA))
+	r.loggedIn()
+	r.insertNote(100, 0)
+	r.press(view.Start)
+	r.untilReal("spinning", func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
+	return acct, r.led.NextRound() - 1
 }
 
 type lockedLog struct {

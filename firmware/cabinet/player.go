@@ -87,11 +87,21 @@ func (c *Cabinet) cardRequired() bool { return c.cfg.Market.CardRequired }
 
 // noPlayer is the condition condNoCard: the market requires a card, the
 // cabinet has a working reader and no session is open. A cabinet without
-// a reader, or whose reader is lost (the devkit without pcscd), leaves it
-// to the central system, which refuses the round (PLAYER_NO_SESSION)
-// where it keeps the players: that check is where the money moves.
+// a reader leaves it to the central system, which refuses the round
+// (PLAYER_NO_SESSION) where it keeps the players: that check is where the
+// money moves.
 func (c *Cabinet) noPlayer() bool {
 	return c.cardRequired() && c.player.reader != nil && !c.player.readerLost && c.player.session == nil
+}
+
+// readerLost is the condition condNoReader: the market requires a card
+// and the cabinet's reader is gone (unplugged, pcscd stopped). No card can
+// be seen, so no new game and no money in until ReaderBack: the session of
+// a card that was in ends (the reader reports it removed first) once the
+// round on screen completes, and the screen says why, in place of asking
+// for a card that could not be read. A market without cards plays on.
+func (c *Cabinet) readerLost() bool {
+	return c.cardRequired() && c.player.reader != nil && c.player.readerLost
 }
 
 // inBreak is the condition condBreak: the player's session is in its break.
@@ -111,13 +121,21 @@ func (c *Cabinet) cardEvent(e cardreader.Event) {
 	case cardreader.ReaderLost:
 		c.cardOut("reader_lost")
 		c.player.readerLost = true
+		c.cfg.Hooks.Logf("cabinet: card reader lost: %v", e.Err)
 		c.logEvent("card_reader_lost", "cardreader", errText(e.Err), 0)
+		if c.readerLost() {
+			c.play.auto = false
+			c.say(view.MsgBlocked+conditionTable[condNoReader].reason, 0)
+		}
 	case cardreader.UnknownCard:
 		c.cfg.Hooks.Logf("cabinet: unknown card: %s", e.Reason)
 		c.say(view.MsgPlayer+"CARD_UNKNOWN", 0)
 	case cardreader.ReaderBack:
 		c.player.readerLost = false
 		c.logEvent("card_reader_back", "cardreader", "", 0)
+		if c.play.message == view.MsgBlocked+conditionTable[condNoReader].reason {
+			c.say("", 0)
+		}
 	}
 }
 
@@ -244,6 +262,11 @@ func (c *Cabinet) stateArrived(e playerStateReply) {
 // tickPlayer polls the session, ends one whose card left during a
 // finished round, and applies the market's rule for the credit at a break.
 func (c *Cabinet) tickPlayer(now time.Time) {
+	if c.play.message == "" && c.play.round == nil && c.readerLost() {
+		// Said again once a round's messages are gone: the reason stays on
+		// screen while the reader is lost.
+		c.say(view.MsgBlocked+conditionTable[condNoReader].reason, 0)
+	}
 	if r := c.play.round; c.player.logout != "" && r != nil && r.phase == phaseRiskOffer {
 		// The player left: the win is collected, never gambled for them.
 		c.settle(r)

@@ -55,10 +55,8 @@ func (s *stubPlayers) loggedOut() []string {
 	return append([]string(nil), s.logouts...)
 }
 
-func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.Fake) {
-	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true, BreakCredit: credit,
-		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
-	r := newRig(t, "cz", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+// fakeReader gives the cabinet a cardreader.Fake as its card reader.
+func (r *rig) fakeReader() *cardreader.Fake {
 	fake := cardreader.NewFake("test")
 	r.cab.Do(func() { r.cab.SetCardReader(fake) })
 	go func() {
@@ -66,7 +64,15 @@ func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.
 			r.cab.Post(CardEvent{e})
 		}
 	}()
-	t.Cleanup(func() { fake.Close() })
+	r.t.Cleanup(func() { fake.Close() })
+	return fake
+}
+
+func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.Fake) {
+	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true, BreakCredit: credit,
+		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
+	r := newRig(t, "cz", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+	fake := r.fakeReader()
 	r.idle()
 	fake.Insert(cardA, nil)
 	r.until("logged in", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
@@ -117,8 +123,10 @@ func TestPlayerBreakPaysOut(t *testing.T) {
 	}
 }
 
-// The reader lost ends the session at once (no round on screen); with the
-// reader gone the cabinet leaves the card check to the central system.
+// The reader lost ends the session at once (no round on screen); in cz
+// no game and no money in while it is gone (card_reader, the reason on
+// screen), then the card is asked for again. The pcscd end to end is
+// TestCheck36CabinetReaderLost.
 func TestPlayerReaderLostEndsSession(t *testing.T) {
 	r, stub, fake := newPlayerRig(t, "keep")
 	fake.Lose()
@@ -126,15 +134,34 @@ func TestPlayerReaderLostEndsSession(t *testing.T) {
 	// The reader reports the card out before itself lost (cardreader.ReaderLost).
 	poll := func() bool { l := stub.loggedOut(); return len(l) == 1 && l[0] == "card_removed" }
 	r.until("logged out at the central system", time.Millisecond, func(*view.Snapshot) bool { return poll() })
+	r.until("the reason on screen", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"card_reader" })
 	r.cab.Do(func() {
-		if why := r.cab.blocked(); why != "" {
-			t.Errorf("reader lost: blocked %q, want the central system to decide", why)
+		if why := r.cab.blocked(); why != "card_reader" || r.cab.canAccept() {
+			t.Errorf("reader lost: blocked %q, money taken %v", why, r.cab.canAccept())
 		}
 	})
 	fake.Back()
-	r.until("no card", time.Millisecond, func(*view.Snapshot) bool {
+	r.until("no card", time.Millisecond, func(s *view.Snapshot) bool {
 		var why string
 		r.cab.Do(func() { why = r.cab.blocked() })
-		return why == "no_card"
+		return why == "no_card" && s.Message == ""
+	})
+}
+
+// Where cards are optional (demo) a lost reader stops nothing.
+func TestPlayerReaderLostDemoPlaysOn(t *testing.T) {
+	r := newRig(t, "demo")
+	fake := r.fakeReader()
+	r.idle()
+	fake.Lose()
+	r.until("reader lost seen", time.Millisecond, func(*view.Snapshot) bool {
+		var lost bool
+		r.cab.Do(func() { lost = r.cab.player.readerLost })
+		return lost
+	})
+	r.cab.Do(func() {
+		if why := r.cab.blocked(); why != "" || r.cab.play.message != "" {
+			t.Errorf("demo, reader lost: blocked %q, message %q", why, r.cab.play.message)
+		}
 	})
 }

@@ -20,6 +20,7 @@ const (
 	condKeyOn                     // a key is turned, its menu refused
 	condLinkDown                  // no central system (check 31)
 	condDisabled                  // the central system disabled the cabinet
+	condNoReader                  // the market requires a player card and the card reader is lost (check 36)
 	condNoCard                    // the market requires a player card and none is logged in (check 36)
 	condBreak                     // the player's break (check 36)
 	conditionCount
@@ -62,6 +63,9 @@ var conditionTable = [conditionCount]conditionRule{
 	// A round waiting for its outcome shows out of service itself (mode).
 	condLinkDown: {reason: "link_down", blocks: true, fault: true, mode: view.ModeOutOfService},
 	condDisabled: {reason: "disabled", blocks: true, mode: view.ModeDisabled},
+	// No card can be seen: no new game or money in until the reader is
+	// back; the round in progress completes (no freeze, no fault).
+	condNoReader: {reason: "card_reader", blocks: true},
 	condNoCard:   {reason: "no_card", blocks: true},
 	// The round in progress completes; then only information shows.
 	condBreak: {reason: "break", blocks: true, mode: view.ModeBreak},
@@ -92,6 +96,8 @@ func (c *Cabinet) holds(k condition) bool {
 		return !c.cond.linkUp
 	case condDisabled:
 		return c.cond.disabled != ""
+	case condNoReader:
+		return c.readerLost()
 	case condNoCard:
 		return c.noPlayer()
 	case condBreak:
