@@ -108,6 +108,7 @@ type Client struct {
 	state  State
 	acking map[int64]bool // carried commits recorded, their Ack under way
 	acks   sync.WaitGroup // those Acks
+	stats  Stats          // Stats; its State and endpoints are read live
 }
 
 // Dial prepares a client; the connection is made on first use and remade
@@ -321,9 +322,11 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 		attempts++
 		actx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
 		_, ep := c.rpc()
+		began := c.cfg.Clock.Now()
 		err := fn(actx)
 		cancel()
 		if err == nil {
+			c.measured(name, c.cfg.Clock.Now().Sub(began))
 			c.setState(Up, nil)
 			return nil
 		}
@@ -337,6 +340,7 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 			return toRefused(st)
 		}
 		last = err
+		c.attemptFailed()
 		c.setState(Down, err)
 		c.failover(ep)
 		if attempts > retries {

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -97,6 +98,12 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 			for _, up := range []bool{false, true} {
 				src := pageSource{led: fullLedger{}, market: m, id: "cab-1", softwareFailed: failed, linkUp: up, recall: recall,
 					software: Software{ID: map[bool]string{true: "sha256:ab"}[up], Error: "bad"}}
+				switch { // measured, not yet, and a Central that does not measure
+				case up:
+					src.link = &link.Stats{Endpoint: "a:1", Endpoints: []string{"a:1"}, RTTAt: time.Unix(1, 0), OffsetAt: time.Unix(1, 0)}
+				case failed:
+					src.link = &link.Stats{Endpoint: "a:1", Endpoints: []string{"a:1"}}
+				}
 				for _, tech := range []bool{true, false} {
 					for _, p := range menuPages(src, tech, len(recall)) {
 						check(id, p(src))

@@ -2,9 +2,11 @@ package cabinet
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -193,11 +195,17 @@ type pageSource struct {
 	recall         []recallGame // read when the menu opened (loadRecall)
 	recallStep     int
 	linkUp         bool
-	volume         int // what the speaker plays at now (the market's or the technician's)
+	link           *link.Stats // nil: the Central does not measure its link
+	volume         int         // what the speaker plays at now (the market's or the technician's)
 }
 
 func (c *Cabinet) pageSource() pageSource {
-	return pageSource{led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
+	var ls *link.Stats
+	if m, ok := c.cfg.Central.(linkStats); ok {
+		st := m.Stats()
+		ls = &st
+	}
+	return pageSource{link: ls, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
 		linkUp: c.cond.linkUp, volume: c.soundView().Volume}
 }
@@ -293,11 +301,16 @@ func historyPage(s pageSource) *view.MenuPage {
 	return p
 }
 
-// linkPage is the central link as the cabinet knows it: its state, the
-// last round it played, and the messages still waiting in the outbox.
-// Round trip and clock offset are the link's; the cabinet is not told them.
+// linkPage is the central link: the node in use of those configured, its
+// state, the last round the cabinet played, the last call's round trip and
+// Hello's clock offset as the link measured them, and the messages still
+// waiting in the outbox.
 func linkPage(s pageSource) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.link"}
+	if l := s.link; l != nil {
+		p.Lines = append(p.Lines, view.Line("menu.link.endpoint", view.Text(l.Endpoint),
+			view.Count(int64(slices.Index(l.Endpoints, l.Endpoint)+1)), view.Count(int64(len(l.Endpoints)))))
+	}
 	state := "link.down"
 	if s.linkUp {
 		state = "link.up"
@@ -309,14 +322,33 @@ func linkPage(s pageSource) *view.MenuPage {
 	} else {
 		p.Lines = append(p.Lines, view.Line("menu.link.last_round_none"))
 	}
+	switch l := s.link; {
+	case l == nil:
+		p.Lines = append(p.Lines, view.Line("menu.link.not_reported"))
+	default:
+		if l.RTTAt.IsZero() {
+			p.Lines = append(p.Lines, view.Line("menu.link.rtt_none"))
+		} else {
+			p.Lines = append(p.Lines, view.Line("menu.link.rtt", view.Duration(l.RTT), view.Text(l.RTTCall), view.Time(l.RTTAt)))
+		}
+		if l.OffsetAt.IsZero() {
+			p.Lines = append(p.Lines, view.Line("menu.link.offset_none"))
+		} else {
+			p.Lines = append(p.Lines, view.Line("menu.link.offset", view.Duration(l.Offset), view.Time(l.OffsetAt)))
+		}
+		p.Lines = append(p.Lines, view.Line("menu.link.calls", view.Count(l.Calls), view.Count(l.Failures)))
+	}
 	if out, err := s.led.Pending(outboxCounted); err != nil {
 		p.Lines = append(p.Lines, view.Line("menu.link.outbox_unreadable", view.Text(err.Error())))
 	} else {
 		p.Lines = append(p.Lines, view.Line("menu.link.outbox", view.Count(int64(len(out)))))
 	}
-	p.Lines = append(p.Lines, view.Line("menu.link.not_reported"))
 	return p
 }
+
+// linkStats is what a Central that measures its link (*link.Client) says
+// of it; a Central without it leaves the link page's numbers out.
+type linkStats interface{ Stats() link.Stats }
 
 // outboxCounted is as far as the link page counts the outbox.
 const outboxCounted = 100_000
