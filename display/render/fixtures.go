@@ -355,7 +355,9 @@ func Fixtures(lang string) []Fixture {
 	sw.Menu = &view.MenuPage{Title: "menu.software", Page: 4, Pages: 9, Lines: []view.MenuLine{
 		L("menu.software.version", txt("1.2.3")), L("menu.software.id", txt("sha256:9f2c4e1a77b0d3c2")),
 		L("menu.software.verified"), L("menu.software.ledger", txt("led-4f1e"), txt("1042"), txt("5b2e93a0c1d477e2")),
-		L("menu.software.digest", txt("c0ffee1234abcd99"))}}
+		L("menu.software.digest", txt("c0ffee1234abcd99")),
+		L("menu.software.seed", txt("5e3a9c01d2b7f468")), L("menu.software.seeded", txt("8f14e45fceea167a5a36dedd4bea2543")),
+		L("menu.software.seeded_more", txt("e1d7c0a9b3f28c6d4e5a7b9c0d1e2f3a")), L("menu.software.seeded_again")}}
 	add("menu_software", sw, T0)
 
 	cf := ws(view.ModeMenu)

@@ -68,6 +68,9 @@ type Options struct {
 	// (check 9). Empty (a development build) checks nothing, so a rebuilt
 	// devkit is not locked. SoftwareVersion is shown on the audit page.
 	SoftwareID, SoftwareVersion string
+	// SoftwareSeeded computes the seeded digest over the verified manifest
+	// for the technician's software page (cabinet.Software.Seeded).
+	SoftwareSeeded func(seed []byte) ([32]byte, error)
 	// Health, when set, is the watchdog monitor: the cabinet loop beats
 	// its "cabinet" heart on every tick, and each device loop of the board
 	// ("acceptor", "printer", "gpio") on every completed cycle. The render
@@ -231,7 +234,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		ID: o.CabinetID, Site: cabinet.Site{Name: o.Site, ID: o.SiteID}, Market: prof, Ledger: a.Ledger,
 		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing, Clock: a.Clock,
 		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up,
-		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion, SelfTests: o.SelfTests},
+		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion, SelfTests: o.SelfTests, Seeded: o.SoftwareSeeded},
 		Hooks:    cabinet.Hooks{Logf: o.Logf, Heartbeat: beat, MetersChanged: a.kickMeters},
 	}
 	if a.Board.Acceptor != nil {

@@ -73,6 +73,11 @@ type Software struct {
 	// SelfTests run with the cabinet's own at start-up and every 24 h, off
 	// the loop (check 10, selftest.go).
 	SelfTests []health.SelfTest
+	// Seeded is the on-demand verification: HMAC-SHA256 keyed with seed
+	// over every component of the verified manifest as installed now
+	// (verify.Manifest.Seeded). Nil: no manifest (a development build).
+	// Called off the loop.
+	Seeded func(seed []byte) ([32]byte, error)
 }
 
 // Hooks are the cabinet's calls out, all made on its loop; each may be nil.
@@ -186,6 +191,7 @@ type menuState struct {
 	handpayChoice bool
 	info          *infoState // the player's information pages (info.go), nil outside them
 	sound         soundState // the volume and the sound test (info.go)
+	tech          techState  // the technician's actions' results (techpages.go)
 }
 
 type tilt struct {
@@ -378,6 +384,8 @@ func (c *Cabinet) handle(e Event) {
 		c.loginArrived(e)
 	case playerStateReply:
 		c.stateArrived(e)
+	case techReply:
+		e.apply(c)
 	case deviceDone:
 		if e.err != nil {
 			c.cfg.Hooks.Logf("cabinet: %s: %v", e.what, e.err)

@@ -118,6 +118,13 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 			}
 		}
 	}
+	// Every state of the seeded digest.
+	seeded := func([]byte) ([32]byte, error) { return [32]byte{}, nil }
+	for _, sd := range []*seededDigest{nil, {err: "x"}, {seed: "ab", working: true}, {seed: "ab", err: "x"}, {seed: "ab", digest: strings.Repeat("0", 64)}} {
+		for _, fn := range []func([]byte) ([32]byte, error){nil, seeded} {
+			check("seeded", softwarePage(pageSource{led: fullLedger{}, market: mustMarket(t, "cz"), seeded: sd, software: Software{Seeded: fn}}))
+		}
+	}
 	// The pages the cabinet sets itself.
 	c := &Cabinet{cfg: Config{Market: mustMarket(t, "cz")}}
 	c.cond.lockups = []ledger.Doc{{Kind: ledger.DocHandpayWin, Amount: 250000}}

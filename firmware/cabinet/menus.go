@@ -114,6 +114,10 @@ func (c *Cabinet) menuPress(b view.Button) {
 		c.enterTest()
 		return
 	}
+	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys["technician"] {
+		c.askSeeded()
+		return
+	}
 	if c.menus.handpayChoice {
 		if b == view.Start {
 			c.menus.handpayChoice = false
@@ -196,7 +200,8 @@ type pageSource struct {
 	recallStep     int
 	linkUp         bool
 	link           *link.Stats // nil: the Central does not measure its link
-	volume         int         // what the speaker plays at now (the market's or the technician's)
+	seeded         *seededDigest
+	volume         int // what the speaker plays at now (the market's or the technician's)
 }
 
 func (c *Cabinet) pageSource() pageSource {
@@ -205,7 +210,7 @@ func (c *Cabinet) pageSource() pageSource {
 		st := m.Stats()
 		ls = &st
 	}
-	return pageSource{link: ls, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
+	return pageSource{link: ls, seeded: c.menus.tech.seeded, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
 		linkUp: c.cond.linkUp, volume: c.soundView().Volume}
 }
@@ -356,7 +361,7 @@ const outboxCounted = 100_000
 // softwarePage is what runs and whether it passed verification at start
 // (checks 8 and 9).
 func softwarePage(s pageSource) *view.MenuPage {
-	p := &view.MenuPage{Title: "menu.software"}
+	p := &view.MenuPage{Title: menuSoftware}
 	p.Lines = append(p.Lines, view.Line("menu.software.version", view.Text(orDash(s.software.Version))),
 		view.Line("menu.software.id", view.Text(orDash(s.software.ID))))
 	switch {
@@ -370,6 +375,7 @@ func softwarePage(s pageSource) *view.MenuPage {
 	st := s.led.Status()
 	p.Lines = append(p.Lines, view.Line("menu.software.ledger", view.Text(st.LedgerID), view.Text(strconv.FormatUint(st.Seq, 10)), view.Text(short(st.Head))),
 		view.Line("menu.software.digest", view.Text(orDash(short(st.Digest)))))
+	p.Lines = append(p.Lines, seededLines(s)...)
 	return p
 }
 

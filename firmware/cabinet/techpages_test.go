@@ -1,11 +1,16 @@
 package cabinet
 
 import (
+	"encoding/hex"
+	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/firmware/verify"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -65,5 +70,83 @@ func TestLinkPageOnTheCabinet(t *testing.T) {
 	}
 	if strings.Contains(text, "not measured") {
 		t.Fatalf("nothing measured after a Hello and a round:\n%s", text)
+	}
+}
+
+// Check 9's on-demand verification: on the software page Start draws a
+// seed, shows it, and shows the HMAC-SHA256 seeded digest over the
+// installed components that `polaris verify -seed` gives for that seed;
+// a second Start draws another seed. Request and result are logged. A
+// component changed on disk changes the answer.
+func TestSeededDigestOnTheSoftwarePage(t *testing.T) {
+	root := t.TempDir()
+	for name, body := range map[string]string{"polaris": "binary bytes", "wishstar.json": `{"model":1}`} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	m, err := verify.Build(root, root, "1.0", []verify.Entry{{Kind: verify.KindBinary, Path: "polaris"}, {Kind: verify.KindModel, Path: "wishstar.json"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seeded := func(seed []byte) ([32]byte, error) { _, all, err := m.Seeded(root, seed); return all, err }
+	r := newRig(t, "demo", func(c *Config) { c.Software.ID, c.Software.Seeded = "sha256:feed", seeded })
+	r.idle()
+	seq := r.lastEventSeq()
+	r.cab.Post(Key{Name: "technician", On: true})
+	r.until("audit", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
+	for i := 0; i < 20; i++ {
+		r.press(view.BetPlus)
+		if s := r.until("a page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == i+2 }); s.Menu.Title == menuSoftware {
+			break
+		}
+	}
+	var seeds []string
+	for range 2 {
+		r.press(view.Start)
+		s := r.until("seeded digest", time.Millisecond, func(s *view.Snapshot) bool {
+			return s.Menu != nil && strings.Contains(strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n"), "Seeded digest ") &&
+				len(seedOf(s)) == 16 && !slices.Contains(seeds, seedOf(s)) && !strings.Contains(strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n"), "computing")
+		})
+		text := strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n")
+		seed, _ := hex.DecodeString(seedOf(s))
+		want, _ := seeded(seed)
+		w := hex.EncodeToString(want[:])
+		if !strings.Contains(text, "Seeded digest "+w[:32]) || !strings.Contains(text, w[32:]) {
+			t.Fatalf("seed %x: want digest %s on the page:\n%s", seed, w, text)
+		}
+		seeds = append(seeds, seedOf(s))
+		if n := len(r.eventsOf(seq, "software_seeded")); n != 2*len(seeds) {
+			t.Fatalf("%d software_seeded events after %d requests, want request and result each", n, len(seeds))
+		}
+	}
+	// The answer covers what is on disk now.
+	seed, _ := hex.DecodeString(seeds[0])
+	before, _ := seeded(seed)
+	if err := os.WriteFile(filepath.Join(root, "wishstar.json"), []byte(`{"model":2}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if after, _ := seeded(seed); after == before {
+		t.Fatal("a changed component gave the same seeded digest")
+	}
+}
+
+// seedOf is the seed the software page shows, or "".
+func seedOf(s *view.Snapshot) string {
+	for _, l := range s.Menu.Lines {
+		if l.Key == "menu.software.seed" {
+			return l.Args[0].S
+		}
+	}
+	return ""
+}
+
+// Without a manifest (a development build) the page says so, and Start
+// changes nothing.
+func TestSeededDigestWithoutManifest(t *testing.T) {
+	m := mustMarket(t, "cz")
+	got := strings.Join(lines("cs", m, softwarePage(pageSource{led: stubLedger{}, market: m})), "|")
+	if !strings.Contains(got, "Otisk se semínkem nedostupný") {
+		t.Fatalf("software page without a manifest: %s", got)
 	}
 }
