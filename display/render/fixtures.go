@@ -365,7 +365,8 @@ func Fixtures(lang string) []Fixture {
 		L("menu.config.market", txt("at"), txt("Österreich")), L("menu.config.language", txt("de"), txt("EUR")),
 		L("menu.config.terminal", txt("cab-1")), L("menu.config.site", txt("hall-7"), txt("Herna U Nádraží")),
 		L("menu.config.ticket_out", mon(100000)), L("menu.config.large_win", mon(200000)), L("menu.config.credit", mon(100000)),
-		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set")}}
+		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set"),
+		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_central")}}
 	add("menu_config", cf, T0)
 
 	tp := ws(view.ModeMenu)

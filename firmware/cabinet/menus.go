@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -86,6 +87,7 @@ func (c *Cabinet) key(name string, on bool) {
 	}
 	c.menus.menuPage = 0
 	c.menus.recallStep = 0
+	c.menus.tech.setting, c.menus.tech.adjust = configNone, 0
 	c.loadRecall()
 	c.showMenu()
 }
@@ -112,6 +114,9 @@ func (c *Cabinet) menuPress(b view.Button) {
 	}
 	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuTest {
 		c.enterTest()
+		return
+	}
+	if c.menus.menu != nil && c.menus.menu.Title == menuConfig && c.cond.keys["technician"] && c.configPress(b) {
 		return
 	}
 	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys["technician"] {
@@ -201,6 +206,10 @@ type pageSource struct {
 	linkUp         bool
 	link           *link.Stats // nil: the Central does not measure its link
 	seeded         *seededDigest
+	now            time.Time
+	setting        configSetting // the configuration page's selected setting
+	adjust         time.Duration
+	clockSettable  bool
 	volume         int // what the speaker plays at now (the market's or the technician's)
 }
 
@@ -210,7 +219,9 @@ func (c *Cabinet) pageSource() pageSource {
 		st := m.Stats()
 		ls = &st
 	}
-	return pageSource{link: ls, seeded: c.menus.tech.seeded, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
+	_, settable := c.cfg.Clock.(settableClock)
+	return pageSource{link: ls, seeded: c.menus.tech.seeded, now: c.wall(), setting: c.menus.tech.setting, adjust: c.menus.tech.adjust,
+		clockSettable: settable, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
 		linkUp: c.cond.linkUp, volume: c.soundView().Volume}
 }
@@ -383,7 +394,7 @@ func softwarePage(s pageSource) *view.MenuPage {
 // speaker's volume (set by the technician, logged: Cabinet.SetVolume).
 func configPage(s pageSource) *view.MenuPage {
 	m := s.market
-	p := &view.MenuPage{Title: "menu.config"}
+	p := &view.MenuPage{Title: menuConfig}
 	p.Lines = append(p.Lines,
 		view.Line("menu.config.market", view.Text(m.ID), view.Text(m.Name)),
 		view.Line("menu.config.language", view.Text(m.Language), view.Text(m.Currency.Code)),
@@ -399,6 +410,7 @@ func configPage(s pageSource) *view.MenuPage {
 	} else {
 		p.Lines = append(p.Lines, view.Line("menu.config.volume_market"))
 	}
+	p.Lines = append(p.Lines, configLines(s)...)
 	return p
 }
 

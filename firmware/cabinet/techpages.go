@@ -5,6 +5,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
+	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -19,6 +20,9 @@ import (
 type techState struct {
 	seeded *seededDigest // the last seeded digest asked for, nil before
 	audit  string        // the last audit ticket's outcome: "", printing, printed, or the printer's error
+
+	setting configSetting // selected on the configuration page (configpage.go)
+	adjust  time.Duration // the time change being chosen
 }
 
 // techReply is an action's result, applied on the loop.

@@ -2,6 +2,8 @@ package cabinet
 
 import (
 	"encoding/hex"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +12,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/verify"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -53,15 +57,7 @@ func TestLinkPageOnTheCabinet(t *testing.T) {
 	r.settleRound(r.until("round over", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Credit != 5000 && (s.Mode == view.ModeIdle || s.RiskOffer)
 	}))
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.until("audit", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
-	var s *view.Snapshot
-	for range 10 {
-		r.press(view.BetPlus)
-		if s = r.until("a page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title != "menu.audit" }); s.Menu.Title == "menu.link" {
-			break
-		}
-	}
+	s := r.techPage("menu.link")
 	text := strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n")
 	for _, w := range []string{"Central node " + r.central.Client.Endpoint() + " (1 of 1)", "State connected", "Round trip ", "Clock offset ", "Outbox "} {
 		if !strings.Contains(text, w) {
@@ -93,14 +89,7 @@ func TestSeededDigestOnTheSoftwarePage(t *testing.T) {
 	r := newRig(t, "demo", func(c *Config) { c.Software.ID, c.Software.Seeded = "sha256:feed", seeded })
 	r.idle()
 	seq := r.lastEventSeq()
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.until("audit", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
-	for i := 0; i < 20; i++ {
-		r.press(view.BetPlus)
-		if s := r.until("a page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == i+2 }); s.Menu.Title == menuSoftware {
-			break
-		}
-	}
+	r.techPage(menuSoftware)
 	var seeds []string
 	for range 2 {
 		r.press(view.Start)
@@ -149,4 +138,78 @@ func TestSeededDigestWithoutManifest(t *testing.T) {
 	if !strings.Contains(got, "Otisk se semínkem nedostupný") {
 		t.Fatalf("software page without a manifest: %s", got)
 	}
+}
+
+// techPage turns the technician key and pages with Bet+ to the page titled
+// title.
+func (r *rig) techPage(title string) *view.Snapshot {
+	r.t.Helper()
+	r.cab.Post(Key{Name: "technician", On: true})
+	s := r.until("audit", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
+	for s.Menu.Title != title {
+		if s.Menu.Page == s.Menu.Pages {
+			r.t.Fatalf("no page %s", title)
+		}
+		r.press(view.BetPlus)
+		n := s.Menu.Page + 1
+		s = r.until("page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == n })
+	}
+	return s
+}
+
+// menuText is the open page as the English screen words it.
+func (r *rig) menuText(s *view.Snapshot) string {
+	return strings.Join(lines("en", r.cab.cfg.Market, s.Menu), "\n")
+}
+
+// The configuration page: Start selects the volume, Bet+ raises it by 5
+// at each press, each change journaled; Start again selects the time, Auto
+// and Bet− adjust it by an hour and a minute, Collect sets it through the
+// clock's step, logged as a time_change by the technician with the old and
+// new time; then Bet+ pages again.
+func TestConfigPageSetsVolumeAndTime(t *testing.T) {
+	var dc *clock.Disciplined
+	r := newRig(t, "demo", func(c *Config) { dc = clock.NewDisciplined(c.Clock, 0); c.Clock = dc })
+	r.idle()
+	seq := r.lastEventSeq()
+	s := r.techPage(menuConfig)
+	vol := r.cab.View().Sound.Volume
+	if !strings.Contains(r.menuText(s), "START: change the volume, then the time") {
+		t.Fatalf("config page:\n%s", r.menuText(s))
+	}
+	r.press(view.Start)
+	r.press(view.BetPlus)
+	r.press(view.BetPlus)
+	want := min(vol+10, 100)
+	s = r.until("volume raised", time.Millisecond, func(s *view.Snapshot) bool { return s.Sound.Volume == want && s.Menu.Title == menuConfig })
+	if !strings.Contains(r.menuText(s), fmt.Sprintf("> Volume %d of 100", want)) {
+		t.Fatalf("volume %d selected:\n%s", want, r.menuText(s))
+	}
+	if n := len(r.eventsOf(seq, ledger.EventConfigChange)); n != (want-vol+4)/5 {
+		t.Fatalf("%d volume changes logged from %d to %d", n, vol, want)
+	}
+	before := dc.Now()
+	r.press(view.Start)
+	r.press(view.Auto)
+	r.press(view.BetMinus)
+	s = r.until("time chosen", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "> New time") })
+	r.press(view.Collect)
+	s = r.until("time set", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "START: change") })
+	if s.Menu.Title != menuConfig || s.Menu.Page == 1 {
+		t.Fatalf("left the config page: %s", s.Menu.Title)
+	}
+	steps := r.eventsOf(seq, EventTimeChange)
+	if len(steps) != 1 || steps[0].Source != "technician" || !strings.Contains(steps[0].Text, "clock set by the technician") {
+		t.Fatalf("time changes logged: %+v", steps)
+	}
+	var tc timeChange
+	if err := json.Unmarshal(steps[0].Data, &tc); err != nil || tc.New.Sub(tc.Old) != 59*time.Minute {
+		t.Fatalf("time change data %+v (%v), want 59 minutes on", tc, err)
+	}
+	if got := dc.Now().Sub(before); got < 59*time.Minute || got > time.Hour {
+		t.Fatalf("the clock moved %v, want 59 minutes", got)
+	}
+	page := s.Menu.Page
+	r.press(view.BetPlus)
+	r.until("paging again", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == page+1 })
 }
