@@ -296,7 +296,10 @@ func Fixtures(lang string) []Fixture {
 	tm.Lamps[view.Stop] = view.LampBlink
 	tm.Menu = &view.MenuPage{Title: "menu.test_mode", Page: 1, Pages: 1, Lines: []view.MenuLine{
 		L("menu.test_mode.buttons", key("hint.stop")), L("menu.test_mode.acceptor"), L("menu.test_mode.note", mon(2000)),
-		L("menu.test_mode.printer", cnt(1), key("docres.printed")), L("menu.test_mode.leave")}}
+		L("menu.test_mode.printer", cnt(1), key("docres.printed")),
+		L("menu.test_mode.tower", key("colour.yellow")), L("menu.test_mode.meters", txt("in, out, drop, jackpot, games")),
+		L("menu.test_mode.leave")}}
+	tm.Tower = "test:yellow"
 	add("menu_test_mode", tm, T0)
 
 	// The attendant's choice on a large-win lockup (check 26).

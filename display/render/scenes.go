@@ -493,6 +493,8 @@ func (r *Renderer) Devkit(dst *image.RGBA, s *view.Snapshot, info DevkitInfo, no
 			lit = tc.name == "yellow" && r.blink(now, time.Second)
 		case "call":
 			lit = tc.name == "white" && r.blink(now, 400*time.Millisecond)
+		default: // test mode's tower test: "test:<colour>", steady
+			lit = s.Tower == "test:"+tc.name
 		}
 		c := r.tower[i][0]
 		if lit {

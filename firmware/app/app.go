@@ -243,6 +243,9 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if a.Cabinet, err = cabinet.New(cfg); err != nil {
 		return nil, err
 	}
+	if a.Board.GPIO != nil {
+		a.Cabinet.SetTestOutputs(gpioOutputs{a.Board.GPIO})
+	}
 	if a.Board.CardReader != nil {
 		a.Cabinet.SetCardReader(a.Board.CardReader)
 	}
@@ -550,6 +553,10 @@ func (a *App) setTower(state string) {
 		a.Board.GPIO.SetTower(gpio.Red, gpio.BlinkFast)
 	case "door":
 		a.Board.GPIO.SetTower(gpio.Yellow, gpio.BlinkSlow)
+	default:
+		if c := testTier(state); c != "" {
+			a.Board.GPIO.SetTower(c, gpio.On) // test mode's tower test
+		}
 	}
 }
 

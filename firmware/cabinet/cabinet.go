@@ -449,6 +449,9 @@ func (c *Cabinet) doorOpen() bool {
 }
 
 func (c *Cabinet) tower() string {
+	if t := c.testTower(); t != "" {
+		return t
+	}
 	switch {
 	case c.doorOpen():
 		return "door"

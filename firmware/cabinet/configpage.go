@@ -27,6 +27,12 @@ const (
 	configTime
 )
 
+// configEdit is the setting selected and, for the time, the change chosen.
+type configEdit struct {
+	setting configSetting
+	adjust  time.Duration
+}
+
 // volumeStep is one press of Bet+ or Bet− on the volume.
 const volumeStep = 5
 
@@ -39,7 +45,7 @@ type settableClock interface {
 // configPress handles a button on the configuration page; false: the
 // button pages as on any other page.
 func (c *Cabinet) configPress(b view.Button) bool {
-	t := &c.menus.tech
+	t := &c.menus.tech.edit
 	if b == view.Start {
 		t.setting = (t.setting + 1) % (configTime + 1)
 		if _, ok := c.cfg.Clock.(settableClock); t.setting == configTime && !ok {
@@ -108,11 +114,11 @@ func (c *Cabinet) setTime(d time.Duration) {
 // configLines are the configuration page's lines of the settings.
 func configLines(s pageSource) []view.MenuLine {
 	ls := []view.MenuLine{view.Line("menu.config.time", view.Time(s.now))}
-	switch s.setting {
+	switch s.edit.setting {
 	case configVolume:
 		ls = append(ls, view.Line("menu.config.volume_edit", view.Count(int64(s.volume))))
 	case configTime:
-		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.adjust))))
+		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.edit.adjust))))
 	default:
 		if s.clockSettable {
 			ls = append(ls, view.Line("menu.config.edit"))

@@ -136,6 +136,11 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 		c.showTest()
 		check("test mode", c.menus.menu)
 	}
+	for step := range len(defaultTower) + 2 {
+		c.menus.test.outputs = testOutputsState{step: step, pulsed: "in"}
+		c.showTest()
+		check("test mode outputs", c.menus.menu)
+	}
 	for _, k := range []string{"menu.ram_clear.start", "menu.software_changed.start", "menu.text", "menu.test_mode.note_unknown",
 		"menu.test_mode.ticket", "menu.test_mode.refused"} {
 		check("key", &view.MenuPage{Title: k})

@@ -87,7 +87,7 @@ func (c *Cabinet) key(name string, on bool) {
 	}
 	c.menus.menuPage = 0
 	c.menus.recallStep = 0
-	c.menus.tech.setting, c.menus.tech.adjust = configNone, 0
+	c.menus.tech.edit = configEdit{}
 	c.loadRecall()
 	c.showMenu()
 }
@@ -207,8 +207,7 @@ type pageSource struct {
 	link           *link.Stats // nil: the Central does not measure its link
 	seeded         *seededDigest
 	now            time.Time
-	setting        configSetting // the configuration page's selected setting
-	adjust         time.Duration
+	edit           configEdit // the configuration page's setting being changed
 	clockSettable  bool
 	volume         int // what the speaker plays at now (the market's or the technician's)
 }
@@ -220,7 +219,7 @@ func (c *Cabinet) pageSource() pageSource {
 		ls = &st
 	}
 	_, settable := c.cfg.Clock.(settableClock)
-	return pageSource{link: ls, seeded: c.menus.tech.seeded, now: c.wall(), setting: c.menus.tech.setting, adjust: c.menus.tech.adjust,
+	return pageSource{link: ls, seeded: c.menus.tech.seeded, now: c.wall(), edit: c.menus.tech.edit,
 		clockSettable: settable, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
 		linkUp: c.cond.linkUp, volume: c.soundView().Volume}

@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"fmt"
-	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -20,9 +19,9 @@ import (
 type techState struct {
 	seeded *seededDigest // the last seeded digest asked for, nil before
 	audit  string        // the last audit ticket's outcome: "", printing, printed, or the printer's error
+	edit   configEdit    // the configuration page's setting being changed (configpage.go)
 
-	setting configSetting // selected on the configuration page (configpage.go)
-	adjust  time.Duration // the time change being chosen
+	outputs TestOutputs // the board's, for test mode (SetTestOutputs); nil without a board
 }
 
 // techReply is an action's result, applied on the loop.

@@ -3,11 +3,14 @@ package cabinet
 import (
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -212,4 +215,67 @@ func TestConfigPageSetsVolumeAndTime(t *testing.T) {
 	page := s.Menu.Page
 	r.press(view.BetPlus)
 	r.until("paging again", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == page+1 })
+}
+
+// fakeOutputs are a board's tower and hard meters; a meter named "bad"
+// refuses its pulse.
+type fakeOutputs struct {
+	mu     sync.Mutex
+	pulsed []string
+}
+
+func (*fakeOutputs) TowerColours() []string { return []string{"red", "yellow", "green"} }
+func (*fakeOutputs) Meters() []string       { return []string{"in", "out", "bad"} }
+func (f *fakeOutputs) TestPulse(m string) error {
+	if m == "bad" {
+		return errors.New("no meter")
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pulsed = append(f.pulsed, m)
+	return nil
+}
+
+// Test mode's output tests: Info lights each tier of the board's tower in
+// turn (the snapshot's tower, which the app writes to the tier), then
+// gives each hard meter one test pulse, each logged, a refusal too; no
+// electronic meter moves and the critical state is unchanged on leaving.
+func TestTowerAndMeterTestsInTestMode(t *testing.T) {
+	out := &fakeOutputs{}
+	r := newRig(t, "demo")
+	r.cab.SetTestOutputs(out)
+	r.idle()
+	r.insertNote(5000, 2)
+	before, _ := r.led.Meters(ledger.ScopeCabinet)
+	seq := r.lastEventSeq()
+	r.enterTestMode()
+	for _, c := range []string{"red", "yellow", "green"} {
+		r.press(view.InfoButton)
+		s := r.until("tier "+c, time.Millisecond, func(s *view.Snapshot) bool { return s.Tower == "test:"+c })
+		if !strings.Contains(r.menuText(s), "Now: "+c) {
+			t.Fatalf("tower %s: page\n%s", c, r.menuText(s))
+		}
+	}
+	r.press(view.InfoButton)
+	s := r.until("meters pulsed", time.Millisecond, func(s *view.Snapshot) bool {
+		return s.Tower != "test:green" && strings.Contains(r.menuText(s), "Last: in, out, bad: no meter")
+	})
+	if s.Tower == "" || strings.HasPrefix(s.Tower, "test:") {
+		t.Fatalf("tower %q after the tower test", s.Tower)
+	}
+	if strings.Join(out.pulsed, ",") != "in,out" {
+		t.Fatalf("pulsed %v", out.pulsed)
+	}
+	if ev := r.eventsOf(seq, "meter_test"); len(ev) != 3 || !strings.Contains(ev[0].Text, "not counted as money") || !strings.Contains(ev[2].Text, "refused") {
+		t.Fatalf("meter tests logged: %+v", ev)
+	}
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
+	after, _ := r.led.Meters(ledger.ScopeCabinet)
+	if !maps.Equal(before, after) {
+		t.Fatalf("meters moved in test mode: %v -> %v", before, after)
+	}
+	if s := r.cab.View(); len(s.Tilts) != 0 {
+		t.Fatalf("tilts after test mode: %v", s.Tilts)
+	}
 }
