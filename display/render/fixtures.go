@@ -377,6 +377,11 @@ func Fixtures(lang string) []Fixture {
 		L("menu.test.devices"), L("menu.test.no_meters"), L("menu.test.start")}}
 	add("menu_test", tp, T0)
 
+	at := ws(view.ModeMenu)
+	at.Menu = &view.MenuPage{Title: "menu.audit_ticket", Page: 12, Pages: 12, Lines: []view.MenuLine{
+		L("menu.audit_ticket.holds"), L("menu.audit_ticket.collect"), L("menu.audit_ticket.state", key("docres.printed"))}}
+	add("menu_audit_ticket", at, T0)
+
 	// A handpay waits for its receipt: the printer is out of paper, the
 	// lockup stays and says why; with the key on, the attendant's page
 	// offers the manual form. Before it, the attendant's PIN.

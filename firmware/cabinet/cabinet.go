@@ -73,11 +73,11 @@ type Software struct {
 	// SelfTests run with the cabinet's own at start-up and every 24 h, off
 	// the loop (check 10, selftest.go).
 	SelfTests []health.SelfTest
-	// Seeded is the on-demand verification: HMAC-SHA256 keyed with seed
-	// over every component of the verified manifest as installed now
-	// (verify.Manifest.Seeded). Nil: no manifest (a development build).
-	// Called off the loop.
-	Seeded func(seed []byte) ([32]byte, error)
+	// Seeded is the on-demand verification: it draws a fresh seed and
+	// returns it with HMAC-SHA256 keyed with it over every component of the
+	// verified manifest as installed now (verify.Manifest.Seeded). Nil: no
+	// manifest (a development build). Called off the loop.
+	Seeded func() (seed []byte, digest [32]byte, err error)
 }
 
 // Hooks are the cabinet's calls out, all made on its loop; each may be nil.

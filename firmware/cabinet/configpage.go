@@ -114,11 +114,11 @@ func (c *Cabinet) setTime(d time.Duration) {
 // configLines are the configuration page's lines of the settings.
 func configLines(s pageSource) []view.MenuLine {
 	ls := []view.MenuLine{view.Line("menu.config.time", view.Time(s.now))}
-	switch s.edit.setting {
+	switch s.tech.edit.setting {
 	case configVolume:
 		ls = append(ls, view.Line("menu.config.volume_edit", view.Count(int64(s.volume))))
 	case configTime:
-		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.edit.adjust))))
+		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.tech.edit.adjust))))
 	default:
 		if s.clockSettable {
 			ls = append(ls, view.Line("menu.config.edit"))

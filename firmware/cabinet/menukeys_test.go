@@ -119,10 +119,18 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 		}
 	}
 	// Every state of the seeded digest.
-	seeded := func([]byte) ([32]byte, error) { return [32]byte{}, nil }
-	for _, sd := range []*seededDigest{nil, {err: "x"}, {seed: "ab", working: true}, {seed: "ab", err: "x"}, {seed: "ab", digest: strings.Repeat("0", 64)}} {
-		for _, fn := range []func([]byte) ([32]byte, error){nil, seeded} {
-			check("seeded", softwarePage(pageSource{led: fullLedger{}, market: mustMarket(t, "cz"), seeded: sd, software: Software{Seeded: fn}}))
+	seeded := func() ([]byte, [32]byte, error) { return nil, [32]byte{}, nil }
+	for _, sd := range []*seededDigest{nil, {err: "x"}, {working: true}, {seed: "ab", err: "x"}, {seed: "ab", digest: strings.Repeat("0", 64)}} {
+		for _, fn := range []func() ([]byte, [32]byte, error){nil, seeded} {
+			check("seeded", softwarePage(pageSource{led: fullLedger{}, market: mustMarket(t, "cz"), tech: techState{seeded: sd}, software: Software{Seeded: fn}}))
+		}
+	}
+	for _, a := range []string{"", auditPrinting, auditPrinted, "paper out"} {
+		check("audit ticket", auditTicketPage(pageSource{tech: techState{audit: a}}))
+	}
+	for _, e := range []configEdit{{}, {setting: configVolume}, {setting: configTime}} {
+		for _, settable := range []bool{false, true} {
+			check("config", configPage(pageSource{led: fullLedger{}, market: mustMarket(t, "at"), tech: techState{edit: e}, clockSettable: settable}))
 		}
 	}
 	// The pages the cabinet sets itself.

@@ -119,6 +119,10 @@ func (c *Cabinet) menuPress(b view.Button) {
 	if c.menus.menu != nil && c.menus.menu.Title == menuConfig && c.cond.keys["technician"] && c.configPress(b) {
 		return
 	}
+	if b == view.Auto && c.menus.menu != nil {
+		c.printAudit()
+		return
+	}
 	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys["technician"] {
 		c.askSeeded()
 		return
@@ -175,7 +179,7 @@ func menuPages(s pageSource, tech bool, recalled int) []page {
 	if !tech {
 		ps = append(ps, paged(historyPage, s)...)
 	}
-	return ps
+	return append(ps, auditTicketPage)
 }
 
 // page is one menu page: a pure function of what it reads.
@@ -205,9 +209,8 @@ type pageSource struct {
 	recallStep     int
 	linkUp         bool
 	link           *link.Stats // nil: the Central does not measure its link
-	seeded         *seededDigest
+	tech           techState   // the technician's actions' results
 	now            time.Time
-	edit           configEdit // the configuration page's setting being changed
 	clockSettable  bool
 	volume         int // what the speaker plays at now (the market's or the technician's)
 }
@@ -219,7 +222,7 @@ func (c *Cabinet) pageSource() pageSource {
 		ls = &st
 	}
 	_, settable := c.cfg.Clock.(settableClock)
-	return pageSource{link: ls, seeded: c.menus.tech.seeded, now: c.wall(), edit: c.menus.tech.edit,
+	return pageSource{link: ls, tech: c.menus.tech, now: c.wall(),
 		clockSettable: settable, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
 		linkUp: c.cond.linkUp, volume: c.soundView().Volume}

@@ -2,7 +2,6 @@ package cabinet
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/hex"
 	"fmt"
 
@@ -30,9 +29,8 @@ type techReply struct{ apply func(c *Cabinet) }
 func (techReply) event() {}
 
 // seededDigest is an on-demand verification (check 9, standards.md
-// §1.12): a seed the cabinet draws and shows, and the HMAC-SHA256 keyed
-// with it over every component of the manifest as installed now
-// (verify.Manifest.Seeded). The technician or the regulator computes the
+// §1.12): a fresh seed, shown, and the HMAC-SHA256 keyed with it over
+// every component of the manifest as installed now (verify.Manifest.Seeded). The technician or the regulator computes the
 // same over the reference copy (`polaris verify -seed HEX`) and compares.
 type seededDigest struct {
 	seed    string // hex
@@ -41,36 +39,26 @@ type seededDigest struct {
 	working bool
 }
 
-// seedBytes is the seed's length: 64 bits, 16 hex digits to read off the
-// screen, unguessable before it is shown.
-const seedBytes = 8
-
-// askSeeded draws a seed and computes the seeded digest off the loop; the
-// request and its result are logged.
+// askSeeded has a seed drawn and the seeded digest computed, off the loop
+// (Software.Seeded: the cabinet itself draws nothing, check 30); the
+// request and its result, with the seed, are logged.
 func (c *Cabinet) askSeeded() {
 	t := &c.menus.tech
 	if t.seeded != nil && t.seeded.working {
 		return
 	}
-	if c.cfg.Software.Seeded == nil {
-		t.seeded = &seededDigest{err: "no manifest"}
-		c.showMenu()
-		return
-	}
-	var seed [seedBytes]byte
-	if _, err := rand.Read(seed[:]); err != nil {
-		t.seeded = &seededDigest{err: err.Error()}
-		c.showMenu()
-		return
-	}
-	sd := &seededDigest{seed: hex.EncodeToString(seed[:]), working: true}
-	t.seeded = sd
-	c.logEvent("software_seeded", "technician", "seed "+sd.seed, 0)
 	fn := c.cfg.Software.Seeded
+	if fn == nil {
+		c.showMenu()
+		return
+	}
+	sd := &seededDigest{working: true}
+	t.seeded = sd
+	c.logEvent("software_seeded", "technician", "seeded digest asked for", 0)
 	c.async(func(context.Context) Event {
-		d, err := fn(seed[:])
+		seed, d, err := fn()
 		return techReply{apply: func(c *Cabinet) {
-			sd.working = false
+			sd.working, sd.seed = false, hex.EncodeToString(seed)
 			if err != nil {
 				sd.err = err.Error()
 				c.logEvent("software_seeded", "cabinet", fmt.Sprintf("seed %s: failed: %v", sd.seed, err), 0)
@@ -90,22 +78,22 @@ const menuSoftware = "menu.software"
 
 // seededLines are the software page's lines of the seeded digest.
 func seededLines(s pageSource) []view.MenuLine {
-	sd := s.seeded
+	sd := s.tech.seeded
 	switch {
 	case s.software.Seeded == nil:
 		return []view.MenuLine{view.Line("menu.software.seeded_none")}
 	case sd == nil:
 		return []view.MenuLine{view.Line("menu.software.seeded_start")}
-	case sd.seed == "":
-		return []view.MenuLine{view.Line("menu.software.seeded_failed", view.Text(sd.err))}
-	}
-	ls := []view.MenuLine{view.Line("menu.software.seed", view.Text(sd.seed))}
-	switch {
 	case sd.working:
-		ls = append(ls, view.Line("menu.software.seeded_working"))
-	case sd.err != "":
+		return []view.MenuLine{view.Line("menu.software.seeded_working")}
+	}
+	var ls []view.MenuLine
+	if sd.seed != "" {
+		ls = append(ls, view.Line("menu.software.seed", view.Text(sd.seed)))
+	}
+	if sd.err != "" {
 		ls = append(ls, view.Line("menu.software.seeded_failed", view.Text(sd.err)))
-	default:
+	} else {
 		// Two halves: 64 hex digits do not fit the value column whole.
 		ls = append(ls, view.Line("menu.software.seeded", view.Text(sd.digest[:32])), view.Line("menu.software.seeded_more", view.Text(sd.digest[32:])))
 	}

@@ -16,6 +16,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/verify"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -89,7 +90,14 @@ func TestSeededDigestOnTheSoftwarePage(t *testing.T) {
 		t.Fatal(err)
 	}
 	seeded := func(seed []byte) ([32]byte, error) { _, all, err := m.Seeded(root, seed); return all, err }
-	r := newRig(t, "demo", func(c *Config) { c.Software.ID, c.Software.Seeded = "sha256:feed", seeded })
+	n := byte(0)
+	draw := func() ([]byte, [32]byte, error) { // what cmd/internal/boot does, with a known seed
+		n++
+		seed := []byte{n, 0xa5, 0, 0, 0, 0, 0, n}
+		d, err := seeded(seed)
+		return seed, d, err
+	}
+	r := newRig(t, "demo", func(c *Config) { c.Software.ID, c.Software.Seeded = "sha256:feed", draw })
 	r.idle()
 	seq := r.lastEventSeq()
 	r.techPage(menuSoftware)
@@ -277,5 +285,81 @@ func TestTowerAndMeterTestsInTestMode(t *testing.T) {
 	}
 	if s := r.cab.View(); len(s.Tilts) != 0 {
 		t.Fatalf("tilts after test mode: %v", s.Tilts)
+	}
+}
+
+// The audit ticket from both keys' menus: Auto on any page prints the
+// cabinet's meters (as the ledger holds them), the software, the ids and
+// the time, by whom; the last page says it printed; a printer's refusal is
+// shown and logged; nothing else changes.
+func TestAuditTicketFromTheMenus(t *testing.T) {
+	r := newRig(t, "cz", func(c *Config) { c.Software.ID, c.Software.Version = "sha256:feedface", "1.2.3" })
+	r.idle()
+	r.insertNote(500, 0)
+	seq := r.lastEventSeq()
+	before, _ := r.led.Meters(ledger.ScopeCabinet)
+	audits := func() []document.AuditTicket {
+		var out []document.AuditTicket
+		r.cab.Do(func() {
+			for _, d := range r.prn.Printed {
+				if a, ok := d.(document.AuditTicket); ok {
+					out = append(out, a)
+				}
+			}
+		})
+		return out
+	}
+	r.techPage("menu.link")
+	r.press(view.Auto)
+	r.until("audit printed", time.Millisecond, func(*view.Snapshot) bool { return len(audits()) == 1 })
+	a := audits()[0]
+	if a.By != "technician" || a.Machine != "cab-1" || a.SiteID != "T-1" || a.Software != "sha256:feedface" || a.Version != "1.2.3" ||
+		a.Lang != document.Czech || a.Currency != document.CZK || !a.Printed.Equal(r.clock.Now()) && a.Printed.After(r.clock.Now()) {
+		t.Fatalf("audit ticket %+v", a)
+	}
+	if len(a.Meters) != len(ledger.CabinetMeters) {
+		t.Fatalf("%d meters on the ticket, the cabinet has %d", len(a.Meters), len(ledger.CabinetMeters))
+	}
+	for _, m := range a.Meters {
+		if m.Value != before[ledger.Meter(m.Name)] || m.Money == countMeters[ledger.Meter(m.Name)] {
+			t.Fatalf("meter %+v, ledger %d", m, before[ledger.Meter(m.Name)])
+		}
+	}
+	// The last page says it printed.
+	for s := r.cab.View(); s.Menu.Page != s.Menu.Pages; s = r.cab.View() {
+		p := s.Menu.Page
+		r.press(view.BetPlus)
+		r.until("page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu.Page == p+1 })
+	}
+	r.until("printed shown", time.Millisecond, func(s *view.Snapshot) bool {
+		return s.Menu.Title == menuAuditTicket && strings.Contains(r.menuText(s), "Last ticket printed")
+	})
+	r.cab.Post(Key{Name: "technician", On: false})
+	r.idle()
+
+	// The attendant's menu, and a printer that refuses.
+	r.cab.Do(func() { r.prn.Refuse = errors.New("paper out") })
+	r.cab.Post(Key{Name: "attendant", On: true})
+	r.until("attendant menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil })
+	r.press(view.Auto)
+	r.until("refusal shown", time.Millisecond, func(*view.Snapshot) bool {
+		var ok bool
+		r.cab.Do(func() { ok = r.cab.menus.tech.audit == "paper out" })
+		return ok
+	})
+	r.cab.Do(func() { r.prn.Refuse = nil })
+	r.press(view.Auto)
+	r.until("attendant's audit printed", time.Millisecond, func(*view.Snapshot) bool { return len(audits()) == 2 })
+	if a := audits()[1]; a.By != "attendant" {
+		t.Fatalf("printed by %q", a.By)
+	}
+	r.until("all logged", time.Millisecond, func(*view.Snapshot) bool { return len(r.eventsOf(seq, "audit_ticket")) >= 6 })
+	ev := r.eventsOf(seq, "audit_ticket")
+	if len(ev) != 6 || !strings.Contains(ev[3].Text, "paper out") {
+		t.Fatalf("audit tickets logged: %+v", ev)
+	}
+	after, _ := r.led.Meters(ledger.ScopeCabinet)
+	if !maps.Equal(before, after) {
+		t.Fatalf("meters moved: %v -> %v", before, after)
 	}
 }
