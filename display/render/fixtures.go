@@ -230,8 +230,11 @@ func Fixtures(lang string) []Fixture {
 	add("lockup_handpay", hl, T0.Add(5*time.Second))
 
 	tl := ws(view.ModeTilt)
-	tl.Tilts = []string{"acceptor: acceptor jam", "printer: paper out"}
-	tl.TiltKinds = []string{"acceptor", "printer"}
+	tl.Tilts = []string{"acceptor: jam in acceptor", "central system refused round 1234 (VOIDED): held, not refunded", "printer: paper out"}
+	tl.TiltKinds = []string{"acceptor", "central_refused", "printer"}
+	// As firmware/cabinet reads them back (tiltdetail.go).
+	tl.TiltLines = []view.MenuLine{view.Line("tiltd.fault", view.Key("fault.jam_in_acceptor")),
+		view.Line("tiltd.central_refused", view.Text("1234"), view.Text("VOIDED")), view.Line("tiltd.fault", view.Key("fault.paper_out"))}
 	tl.Tower = "tilt"
 	tl.Lamps = lamps()
 	add("tilt", tl, T0)
@@ -391,6 +394,8 @@ func Fixtures(lang string) []Fixture {
 	hw.Tower = "call"
 	hw.Lamps = lamps()
 	hw.Tilts = []string{"printer: paper out"}
+	hw.TiltKinds = []string{"printer"}
+	hw.TiltLines = []view.MenuLine{L("tiltd.fault", key("fault.paper_out"))}
 	hw.Message, hw.MessageAmount = view.MsgHandpayWaitsPrinter, 250000
 	add("lockup_handpay_waits_printer", hw, T0.Add(5*time.Second))
 	hm := ws(view.ModeMenu)

@@ -296,6 +296,9 @@ func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, no
 			label := i18n.T(lang, "tilt."+s.TiltKinds[i])
 			w := r.fBody.Draw(r.frame, label, box.Min.X+60, y, Left, cGold)
 			text = strings.TrimPrefix(reason, s.TiltKinds[i]+": ")
+			if i < len(s.TiltLines) && s.TiltLines[i].Key != "" {
+				text = i18n.Line(lang, s.Currency, s.TiltLines[i])
+			}
 			r.fBody.DrawFit(r.frame, text, box.Min.X+60+w+24, y, box.Dx()-144-w, Left, cText)
 			y += 46
 			continue

@@ -74,6 +74,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		Games:         s.Games[:0],
 		Tilts:         s.Tilts[:0],
 		TiltKinds:     s.TiltKinds[:0],
+		TiltLines:     s.TiltLines[:0],
 		Doors:         s.Doors[:0],
 		Lamps:         s.Lamps,
 	}
@@ -109,6 +110,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 			}
 		}
 		s.TiltKinds = append(s.TiltKinds, kind)
+		s.TiltLines = append(s.TiltLines, tiltDetail(kind, r))
 	}
 	for d, o := range c.cond.doors {
 		if o {
@@ -131,6 +133,7 @@ func published(s *view.Snapshot) *view.Snapshot {
 	out.Jackpots = cloneOrNil(s.Jackpots)
 	out.Tilts = cloneOrNil(s.Tilts)
 	out.TiltKinds = cloneOrNil(s.TiltKinds)
+	out.TiltLines = cloneOrNil(s.TiltLines)
 	out.Doors = cloneOrNil(s.Doors)
 	out.Lamps = maps.Clone(s.Lamps)
 	if s.Lockup != nil {
