@@ -385,6 +385,13 @@ func Fixtures(lang string) []Fixture {
 		L("menu.audit_ticket.holds"), L("menu.audit_ticket.collect"), L("menu.audit_ticket.state", key("docres.printed"))}}
 	add("menu_audit_ticket", at, T0)
 
+	// The player's game menu (Risk in idle), the cursor on Magic Stars.
+	gm := ws(view.ModeMenu)
+	gm.Menu = &view.MenuPage{Title: "menu.games", Page: 1, Pages: 1, Lines: []view.MenuLine{
+		L("menu.games.game", key("game.wishstar")), L("menu.games.game_on", key("game.magicstars")),
+		L("menu.games.language", key("language."+lang)), L("menu.games.help"), L("menu.games.credit")}}
+	add("menu_games", gm, T0)
+
 	// A handpay waits for its receipt: the printer is out of paper, the
 	// lockup stays and says why; with the key on, the attendant's page
 	// offers the manual form. Before it, the attendant's PIN.

@@ -192,6 +192,7 @@ type menuState struct {
 	info          *infoState // the player's information pages (info.go), nil outside them
 	sound         soundState // the volume and the sound test (info.go)
 	tech          techState  // the technician's actions' results (techpages.go)
+	player        playerMenu // the player's game menu and language (gamemenu.go)
 }
 
 type tilt struct {

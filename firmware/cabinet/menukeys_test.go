@@ -133,6 +133,15 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 			check("config", configPage(pageSource{led: fullLedger{}, market: mustMarket(t, "at"), tech: techState{edit: e}, clockSettable: settable}))
 		}
 	}
+	// The game menu, every row under the cursor, in every market.
+	for _, id := range market.Names() {
+		gc := &Cabinet{cfg: Config{Market: mustMarket(t, id)}}
+		for row := range gc.gameMenuRows() {
+			gc.menus.player.cursor = row
+			gc.showGameMenu()
+			check(id+" game menu", gc.menus.menu)
+		}
+	}
 	// The pages the cabinet sets itself.
 	c := &Cabinet{cfg: Config{Market: mustMarket(t, "cz")}}
 	c.cond.lockups = []ledger.Doc{{Kind: ledger.DocHandpayWin, Amount: 250000}}

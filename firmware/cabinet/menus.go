@@ -103,6 +103,10 @@ func (c *Cabinet) menuAllowed() bool {
 // technician confirms the RAM clear with Start; a software change is
 // accepted the same way.
 func (c *Cabinet) menuPress(b view.Button) {
+	if c.menus.menu != nil && c.menus.menu.Title == menuGames {
+		c.gameMenuPress(b)
+		return
+	}
 	if c.cond.ramError {
 		if b == view.Start && c.cond.keys["technician"] {
 			c.ramClear()

@@ -55,7 +55,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 	*s = view.Snapshot{
 		Mode:          c.mode(),
 		Market:        p.ID,
-		Language:      p.Language,
+		Language:      c.language(),
 		Currency:      view.Currency{Code: p.Currency.Code, MinorUnits: p.Currency.MinorUnits, Symbol: p.Currency.Symbol},
 		Game:          c.play.game,
 		Bet:           c.play.bets[c.play.game],
