@@ -372,7 +372,7 @@ func Fixtures(lang string) []Fixture {
 		L("menu.config.terminal", txt("cab-1")), L("menu.config.site", txt("hall-7"), txt("Herna U Nádraží")),
 		L("menu.config.ticket_out", mon(100000)), L("menu.config.large_win", mon(200000)), L("menu.config.credit", mon(100000)),
 		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set"),
-		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_central")}}
+		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_help"), L("menu.config.time_central")}}
 	add("menu_config", cf, T0)
 
 	tp := ws(view.ModeMenu)
@@ -389,7 +389,7 @@ func Fixtures(lang string) []Fixture {
 	gm := ws(view.ModeMenu)
 	gm.Menu = &view.MenuPage{Title: "menu.games", Page: 1, Pages: 1, Lines: []view.MenuLine{
 		L("menu.games.game", key("game.wishstar")), L("menu.games.game_on", key("game.magicstars")),
-		L("menu.games.language", key("language."+lang)), L("menu.games.help"), L("menu.games.credit")}}
+		L("menu.games.language", key("language."+lang)), L("menu.games.credit")}}
 	add("menu_games", gm, T0)
 
 	// A handpay waits for its receipt: the printer is out of paper, the

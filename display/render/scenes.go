@@ -392,7 +392,11 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	r.fill(image.Rect(80, 160, W-80, 164), cGoldDim)
 	if s.Menu != nil && s.Menu.Recall != nil {
 		r.recall(s, s.Menu.Recall)
-		r.fSmall.Draw(r.frame, i18n.T(lang, "menu.hint"), W/2, H-50, Center, cDim)
+		hint := "menu.hint"
+		if s.Menu.Title == "menu.games" { // the player's menu: no key to turn back
+			hint = "menu.games.help"
+		}
+		r.fSmall.Draw(r.frame, i18n.T(lang, hint), W/2, H-50, Center, cDim)
 		r.pageOf(s)
 		return
 	}

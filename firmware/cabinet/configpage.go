@@ -116,9 +116,9 @@ func configLines(s pageSource) []view.MenuLine {
 	ls := []view.MenuLine{view.Line("menu.config.time", view.Time(s.now))}
 	switch s.tech.edit.setting {
 	case configVolume:
-		ls = append(ls, view.Line("menu.config.volume_edit", view.Count(int64(s.volume))))
+		ls = append(ls, view.Line("menu.config.volume_edit", view.Count(int64(s.volume))), view.Line("menu.config.volume_help"))
 	case configTime:
-		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.tech.edit.adjust))))
+		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.tech.edit.adjust))), view.Line("menu.config.time_help"))
 	default:
 		if s.clockSettable {
 			ls = append(ls, view.Line("menu.config.edit"))

@@ -63,7 +63,7 @@ func (c *Cabinet) showGameMenu() {
 	if langs := m.PlayerLanguages(); len(langs) > 1 {
 		line("menu.games.language", view.Key("language."+c.language()))
 	}
-	p.Lines = append(p.Lines, view.Line("menu.games.help"), view.Line("menu.games.credit"))
+	p.Lines = append(p.Lines, view.Line("menu.games.credit")) // the buttons are the footer's (menu.games.help)
 	c.menus.menu = p
 }
 

@@ -19,7 +19,7 @@ func TestGameMenuChoosesTheGameAndKeepsTheCredit(t *testing.T) {
 	seq := r.lastEventSeq()
 	r.press(view.Risk)
 	s := r.until("game menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == menuGames })
-	if len(s.Menu.Lines) != 5 || s.Menu.Lines[0].Key != "menu.games.game_on" || s.Menu.Lines[2].Key != "menu.games.language" {
+	if len(s.Menu.Lines) != 4 || s.Menu.Lines[0].Key != "menu.games.game_on" || s.Menu.Lines[2].Key != "menu.games.language" {
 		t.Fatalf("game menu %v", s.Menu.Lines)
 	}
 	r.press(view.BetPlus)
@@ -66,7 +66,7 @@ func TestLanguageEndsWithThePlayerSession(t *testing.T) {
 	r.cab.Do(func() { r.cab.player.session, r.cab.player.gen = &link.PlayerState{}, 7 })
 	r.press(view.Risk)
 	s := r.until("game menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == menuGames })
-	if s.Menu.Lines[0].Key != "menu.games.language_on" || len(s.Menu.Lines) != 3 {
+	if s.Menu.Lines[0].Key != "menu.games.language_on" || len(s.Menu.Lines) != 2 {
 		t.Fatalf("one game: menu %v", s.Menu.Lines)
 	}
 	r.press(view.Start)

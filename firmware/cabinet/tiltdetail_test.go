@@ -55,7 +55,7 @@ func TestTiltDetailsTranslated(t *testing.T) {
 	if got := i18n.Line("cs", cur, tiltDetail("printer", "printer: paper out")); got != "došel papír" {
 		t.Errorf("cs paper out: %q", got)
 	}
-	if got := i18n.Line("de", cur, tiltDetail("central_refused", "central system refused round 18 (VOIDED): held, not refunded")); got != "Zentrale lehnte Spiel 18 ab (VOIDED): gehalten, nicht erstattet" {
+	if got := i18n.Line("de", cur, tiltDetail("central_refused", "central system refused round 18 (VOIDED): held, not refunded")); got != "Spiel 18 (VOIDED): gehalten, nicht erstattet" {
 		t.Errorf("de central refused: %q", got)
 	}
 	if l := tiltDetail("game", "engine: something new"); l.Key != "" {
