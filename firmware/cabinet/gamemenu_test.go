@@ -16,6 +16,9 @@ func TestGameMenuChoosesTheGameAndKeepsTheCredit(t *testing.T) {
 	r.idle()
 	r.insertNote(5000, 2)
 	first := r.cab.View().Game
+	if l := r.cab.View().Lamps[view.Risk]; l != view.LampOn {
+		t.Fatalf("Risk lamp %v in idle with a game menu to open", l)
+	}
 	seq := r.lastEventSeq()
 	r.press(view.Risk)
 	s := r.until("game menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == menuGames })
@@ -88,5 +91,9 @@ func TestNoGameMenuWithNothingToChoose(t *testing.T) {
 		if r.cab.menus.menu != nil {
 			t.Errorf("menu %s opened", r.cab.menus.menu.Title)
 		}
+		r.cab.play.message = "x" // publish again
 	})
+	if l := r.until("published", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "x" }).Lamps[view.Risk]; l != view.LampOff {
+		t.Fatalf("Risk lamp %v with nothing to choose", l)
+	}
 }

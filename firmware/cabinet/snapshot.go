@@ -175,6 +175,16 @@ func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view
 		if credit > 0 {
 			on(view.Collect)
 		}
+		if c.gameMenuOffered() {
+			on(view.Risk) // the game menu (gamemenu.go)
+		}
+	case view.ModeMenu:
+		if c.menus.menu != nil && c.menus.menu.Title == menuGames {
+			on(view.BetPlus)
+			on(view.BetMinus)
+			on(view.Start)
+			on(view.Stop)
+		}
 	case view.ModePresenting:
 		if r := c.play.round; r != nil && !r.inFeature() {
 			on(view.Stop)
