@@ -387,6 +387,7 @@ func Fixtures(lang string) []Fixture {
 
 	// The player's game menu (Risk in idle), the cursor on Magic Stars.
 	gm := ws(view.ModeMenu)
+	gm.Lamps = lamps(view.BetMinus, view.BetPlus, view.Start, view.Stop)
 	gm.Menu = &view.MenuPage{Title: "menu.games", Page: 1, Pages: 1, Lines: []view.MenuLine{
 		L("menu.games.game", key("game.wishstar")), L("menu.games.game_on", key("game.magicstars")),
 		L("menu.games.language", key("language."+lang)), L("menu.games.credit")}}
