@@ -28,12 +28,12 @@ fuzz-printer:
 		scripts/fuzz.sh $$pkg $$fn $(FUZZ_PRINTER_TIME); \
 	done
 
-# Writes the emulators' renderings of a voucher and a jackpot form to
+# Writes the emulators' renderings of vouchers, a jackpot form and an audit ticket to
 # PRINTER_PNG_DIR (default bin/printer-png) for a look.
 PRINTER_PNG_DIR ?= $(CURDIR)/$(BIN)/printer-png
 printer-png:
 	@mkdir -p $(PRINTER_PNG_DIR)
-	PRINTER_PNG_DIR=$(PRINTER_PNG_DIR) $(GO) test -count=1 -run 'Scans|HandpayAndJackpotForm' ./drivers/printer/tcl ./drivers/printer/escpos
+	PRINTER_PNG_DIR=$(PRINTER_PNG_DIR) $(GO) test -count=1 -run 'Scans|HandpayAndJackpotForm|AuditTicket' ./drivers/printer/tcl ./drivers/printer/escpos
 	@ls $(PRINTER_PNG_DIR)
 
 # Receipts from three public ESC/POS encoders (npm, versions pinned in

@@ -88,6 +88,7 @@ func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
 	for _, m := range rep.GetModels() {
 		info.Models[engine.GameID(m.GetGame())] = m.GetModelId()
 	}
+	c.offsetMeasured(info.Offset)
 	return info, nil
 }
 

@@ -109,6 +109,7 @@ type Client struct {
 	state  State
 	acking map[int64]bool // carried commits recorded, their Ack under way
 	acks   sync.WaitGroup // those Acks
+	stats  Stats          // Stats; its State and endpoints are read live
 }
 
 // Dial prepares a client; the connection is made on first use and remade
@@ -336,10 +337,12 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 		attempts++
 		actx, cancel := context.WithTimeout(ctx, c.cfg.CallTimeout)
 		_, ep := c.rpc()
+		began := c.cfg.Clock.Now()
 		err := fn(actx)
 		cancel()
 		if err == nil {
 			c.slow[ep].Store(0)
+			c.measured(name, c.cfg.Clock.Now().Sub(began))
 			c.setState(Up, nil)
 			return nil
 		}
@@ -353,6 +356,7 @@ func (c *Client) callN(ctx context.Context, name string, retries int, fn func(ct
 			return toRefused(st)
 		}
 		last = err
+		c.attemptFailed()
 		c.setState(Down, err)
 		c.failover(ep, st.Code())
 		if attempts > retries {

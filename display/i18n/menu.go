@@ -62,6 +62,12 @@ func appendArg(dst []byte, lang string, cur money.Currency, a view.Arg) []byte {
 			return append(dst, '-')
 		}
 		return append(AppendNumber(dst, lang, 0, a.N), "\u00a0ms"...)
+	case view.ArgMicros:
+		n := a.N
+		if n < 0 {
+			dst, n = append(dst, '-'), -n
+		}
+		return append(AppendNumber(dst, lang, 3, n), "\u00a0ms"...)
 	default: // ArgCount
 		n := a.N
 		if n < 0 {

@@ -237,8 +237,11 @@ func Fixtures(lang string) []Fixture {
 	add("lockup_handpay", hl, T0.Add(5*time.Second))
 
 	tl := ws(view.ModeTilt)
-	tl.Tilts = []string{"acceptor: acceptor jam", "printer: paper out"}
-	tl.TiltKinds = []string{"acceptor", "printer"}
+	tl.Tilts = []string{"acceptor: jam in acceptor", "central system refused round 1234 (VOIDED): held, not refunded", "printer: paper out"}
+	tl.TiltKinds = []string{"acceptor", "central_refused", "printer"}
+	// As firmware/cabinet reads them back (tiltdetail.go).
+	tl.TiltLines = []view.MenuLine{view.Line("tiltd.fault", view.Key("fault.jam_in_acceptor")),
+		view.Line("tiltd.central_refused", view.Text("1234"), view.Text("VOIDED")), view.Line("tiltd.fault", view.Key("fault.paper_out"))}
 	tl.Tower = "tilt"
 	tl.Lamps = lamps()
 	add("tilt", tl, T0)
@@ -303,7 +306,10 @@ func Fixtures(lang string) []Fixture {
 	tm.Lamps[view.Stop] = view.LampBlink
 	tm.Menu = &view.MenuPage{Title: "menu.test_mode", Page: 1, Pages: 1, Lines: []view.MenuLine{
 		L("menu.test_mode.buttons", key("hint.stop")), L("menu.test_mode.acceptor"), L("menu.test_mode.note", mon(2000)),
-		L("menu.test_mode.printer", cnt(1), key("docres.printed")), L("menu.test_mode.leave")}}
+		L("menu.test_mode.printer", cnt(1), key("docres.printed")),
+		L("menu.test_mode.tower", key("colour.yellow")), L("menu.test_mode.meters", txt("in, out, drop, jackpot, games")),
+		L("menu.test_mode.leave")}}
+	tm.Tower = "test:yellow"
 	add("menu_test_mode", tm, T0)
 
 	// The attendant's choice on a large-win lockup (check 26).
@@ -351,15 +357,20 @@ func Fixtures(lang string) []Fixture {
 
 	lk := ws(view.ModeMenu)
 	lk.Menu = &view.MenuPage{Title: "menu.link", Page: 3, Pages: 9, Lines: []view.MenuLine{
+		L("menu.link.endpoint", txt("central-2.hall-7.lan:7443"), cnt(2), cnt(2)),
 		L("menu.link.state", key("link.up")), L("menu.link.last_round", txt("1234"), view.Time(T0.Add(-90*time.Second))),
-		L("menu.link.outbox", cnt(3)), L("menu.link.not_reported")}}
+		L("menu.link.rtt", view.Duration(3817*time.Microsecond), txt("outcome"), view.Time(T0.Add(-88*time.Second))),
+		L("menu.link.offset", view.Duration(-12450*time.Microsecond), view.Time(T0.Add(-40*time.Minute))),
+		L("menu.link.calls", cnt(18342), cnt(7)), L("menu.link.outbox", cnt(3))}}
 	add("menu_link", lk, T0)
 
 	sw := ws(view.ModeMenu)
 	sw.Menu = &view.MenuPage{Title: "menu.software", Page: 4, Pages: 9, Lines: []view.MenuLine{
 		L("menu.software.version", txt("1.2.3")), L("menu.software.id", txt("sha256:9f2c4e1a77b0d3c2")),
 		L("menu.software.verified"), L("menu.software.ledger", txt("led-4f1e"), txt("1042"), txt("5b2e93a0c1d477e2")),
-		L("menu.software.digest", txt("c0ffee1234abcd99"))}}
+		L("menu.software.digest", txt("c0ffee1234abcd99")),
+		L("menu.software.seed", txt("5e3a9c01d2b7f468")), L("menu.software.seeded", txt("8f14e45fceea167a5a36dedd4bea2543")),
+		L("menu.software.seeded_more", txt("e1d7c0a9b3f28c6d4e5a7b9c0d1e2f3a")), L("menu.software.seeded_again")}}
 	add("menu_software", sw, T0)
 
 	cf := ws(view.ModeMenu)
@@ -367,13 +378,27 @@ func Fixtures(lang string) []Fixture {
 		L("menu.config.market", txt("at"), txt("Österreich")), L("menu.config.language", txt("de"), txt("EUR")),
 		L("menu.config.terminal", txt("cab-1")), L("menu.config.site", txt("hall-7"), txt("Herna U Nádraží")),
 		L("menu.config.ticket_out", mon(100000)), L("menu.config.large_win", mon(200000)), L("menu.config.credit", mon(100000)),
-		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set")}}
+		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set"),
+		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_help"), L("menu.config.time_central")}}
 	add("menu_config", cf, T0)
 
 	tp := ws(view.ModeMenu)
 	tp.Menu = &view.MenuPage{Title: "menu.test", Page: 8, Pages: 9, Lines: []view.MenuLine{
 		L("menu.test.devices"), L("menu.test.no_meters"), L("menu.test.start")}}
 	add("menu_test", tp, T0)
+
+	at := ws(view.ModeMenu)
+	at.Menu = &view.MenuPage{Title: "menu.audit_ticket", Page: 12, Pages: 12, Lines: []view.MenuLine{
+		L("menu.audit_ticket.holds"), L("menu.audit_ticket.collect"), L("menu.audit_ticket.state", key("docres.printed"))}}
+	add("menu_audit_ticket", at, T0)
+
+	// The player's game menu (Risk in idle), the cursor on Magic Stars.
+	gm := ws(view.ModeMenu)
+	gm.Lamps = lamps(view.BetMinus, view.BetPlus, view.Start, view.Stop)
+	gm.Menu = &view.MenuPage{Title: "menu.games", Page: 1, Pages: 1, Lines: []view.MenuLine{
+		L("menu.games.game", key("game.wishstar")), L("menu.games.game_on", key("game.magicstars")),
+		L("menu.games.language", key("language."+lang)), L("menu.games.credit")}}
+	add("menu_games", gm, T0)
 
 	// A handpay waits for its receipt: the printer is out of paper, the
 	// lockup stays and says why; with the key on, the attendant's page
@@ -384,6 +409,8 @@ func Fixtures(lang string) []Fixture {
 	hw.Tower = "call"
 	hw.Lamps = lamps()
 	hw.Tilts = []string{"printer: paper out"}
+	hw.TiltKinds = []string{"printer"}
+	hw.TiltLines = []view.MenuLine{L("tiltd.fault", key("fault.paper_out"))}
 	hw.Message, hw.MessageAmount = view.MsgHandpayWaitsPrinter, 250000
 	add("lockup_handpay_waits_printer", hw, T0.Add(5*time.Second))
 	hm := ws(view.ModeMenu)

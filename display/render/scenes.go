@@ -311,6 +311,9 @@ func (r *Renderer) status(s *view.Snapshot, keys [2]string, reasons []string, no
 			label := i18n.T(lang, "tilt."+s.TiltKinds[i])
 			w := r.fBody.Draw(r.frame, label, box.Min.X+60, y, Left, cGold)
 			text = strings.TrimPrefix(reason, s.TiltKinds[i]+": ")
+			if i < len(s.TiltLines) && s.TiltLines[i].Key != "" {
+				text = i18n.Line(lang, s.Currency, s.TiltLines[i])
+			}
 			r.fBody.DrawFit(r.frame, text, box.Min.X+60+w+24, y, box.Dx()-144-w, Left, cText)
 			y += 46
 			continue
@@ -404,7 +407,11 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	r.fill(image.Rect(80, 160, W-80, 164), cGoldDim)
 	if s.Menu != nil && s.Menu.Recall != nil {
 		r.recall(s, s.Menu.Recall)
-		r.fSmall.Draw(r.frame, i18n.T(lang, "menu.hint"), W/2, H-50, Center, cDim)
+		hint := "menu.hint"
+		if s.Menu.Title == "menu.games" { // the player's menu: no key to turn back
+			hint = "menu.games.help"
+		}
+		r.fSmall.Draw(r.frame, i18n.T(lang, hint), W/2, H-50, Center, cDim)
 		r.pageOf(s)
 		return
 	}
@@ -508,6 +515,8 @@ func (r *Renderer) Devkit(dst *image.RGBA, s *view.Snapshot, info DevkitInfo, no
 			lit = tc.name == "yellow" && r.blink(now, time.Second)
 		case "call":
 			lit = tc.name == "white" && r.blink(now, 400*time.Millisecond)
+		default: // test mode's tower test: "test:<colour>", steady
+			lit = s.Tower == "test:"+tc.name
 		}
 		c := r.tower[i][0]
 		if lit {

@@ -400,6 +400,32 @@ func (c *Controller) Kick(m Meter) error {
 	return nil
 }
 
+// TestPulse pulses meter m once for a meter test (test mode), before any
+// units owed: the pulse is not recorded in the MeterStore, so what the
+// meter owes for money is unchanged and the meter reads one more than the
+// money it counts. The MeterPulsed event has Test set; a failed meter is
+// retried, as with Kick.
+func (c *Controller) TestPulse(m Meter) error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	ms := c.pulser.find(m)
+	if ms == nil {
+		return fmt.Errorf("gpio: no meter %q on this cabinet", m)
+	}
+	ms.test++
+	ms.failed = false
+	return nil
+}
+
+// Meters lists the hard meters wired, in wiring order.
+func (c *Controller) Meters() []Meter {
+	var out []Meter
+	for _, m := range c.pulser.meters {
+		out = append(out, m.id)
+	}
+	return out
+}
+
 // Inputs returns the debounced state of every wired input.
 func (c *Controller) Inputs() map[Input]bool {
 	c.mu.Lock()

@@ -37,16 +37,21 @@ func (e InputChanged) String() string {
 	return fmt.Sprintf("%s %s at %s", e.Input, verb, e.At.Format("15:04:05.000"))
 }
 
-// MeterPulsed reports one unit pulsed and recorded in the MeterStore.
+// MeterPulsed reports one unit pulsed and recorded in the MeterStore, or
+// with Test a test pulse (TestPulse), not recorded.
 type MeterPulsed struct {
 	Meter     Meter
 	Remaining int64 // units still owed
+	Test      bool
 	At        time.Time
 }
 
 func (e MeterPulsed) When() time.Time { return e.At }
 
 func (e MeterPulsed) String() string {
+	if e.Test {
+		return fmt.Sprintf("meter %s test pulse, %d owed", e.Meter, e.Remaining)
+	}
 	return fmt.Sprintf("meter %s pulsed, %d owed", e.Meter, e.Remaining)
 }
 

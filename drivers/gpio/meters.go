@@ -18,7 +18,8 @@ type meterState struct {
 	bit    int // output bank bit of the coil
 	owed   int64
 	failed bool
-	dirty  bool // owed must be re-read from the store
+	dirty  bool  // owed must be re-read from the store
+	test   int64 // test pulses asked for (TestPulse): pulsed first, never recorded in the store
 }
 
 // pulser drives the hard meters one pulse at a time, round robin, so one
@@ -78,6 +79,11 @@ func (p *pulser) step(now time.Time, sense bool, evs []Event) []Event {
 		if p.hasSense && !p.seen {
 			ms.failed = true
 			evs = append(evs, MeterFailed{Meter: ms.id, Reason: "sense line did not confirm the pulse (meter disconnected or coil open)", At: now})
+		} else if ms.test > 0 {
+			// A test pulse: the meter reads one more, the store owes the
+			// same; the caller logs it (test mode).
+			ms.test--
+			evs = append(evs, MeterPulsed{Meter: ms.id, Remaining: ms.owed, Test: true, At: now})
 		} else if err := p.store.Pulsed(ms.id, 1); err != nil {
 			// The pulse happened but is not recorded: stop, so a failing
 			// store cannot turn into an endless stream of pulses.
@@ -97,7 +103,7 @@ func (p *pulser) step(now time.Time, sense bool, evs []Event) []Event {
 	for k := range p.meters {
 		i := (p.next + k) % len(p.meters)
 		ms := p.meters[i]
-		if ms.failed || ms.owed <= 0 {
+		if ms.failed || ms.owed <= 0 && ms.test <= 0 {
 			continue
 		}
 		p.next = (i + 1) % len(p.meters)

@@ -68,6 +68,10 @@ type Options struct {
 	// (check 9). Empty (a development build) checks nothing, so a rebuilt
 	// devkit is not locked. SoftwareVersion is shown on the audit page.
 	SoftwareID, SoftwareVersion string
+	// SoftwareSeeded draws a seed and computes the seeded digest over the
+	// verified manifest for the technician's software page
+	// (cabinet.Software.Seeded).
+	SoftwareSeeded func() (seed []byte, digest [32]byte, err error)
 	// Health, when set, is the watchdog monitor: the cabinet loop beats
 	// its "cabinet" heart on every tick, and each device loop of the board
 	// ("acceptor", "printer", "gpio") on every completed cycle. The render
@@ -231,7 +235,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 		ID: o.CabinetID, Site: cabinet.Site{Name: o.Site, ID: o.SiteID}, Market: prof, Ledger: a.Ledger,
 		Central: a.Link, Printer: a.Board.Printer, Timing: o.Timing, Clock: a.Clock,
 		SigningKey: a.signingKey, LinkUp: a.Link.State() == link.Up,
-		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion, SelfTests: o.SelfTests},
+		Software: cabinet.Software{ID: o.SoftwareID, Version: o.SoftwareVersion, SelfTests: o.SelfTests, Seeded: o.SoftwareSeeded},
 		Hooks:    cabinet.Hooks{Logf: o.Logf, Heartbeat: beat, MetersChanged: a.kickMeters},
 	}
 	if a.Board.Acceptor != nil {
@@ -239,6 +243,9 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	}
 	if a.Cabinet, err = cabinet.New(cfg); err != nil {
 		return nil, err
+	}
+	if a.Board.GPIO != nil {
+		a.Cabinet.SetTestOutputs(gpioOutputs{a.Board.GPIO})
 	}
 	if a.Board.CardReader != nil {
 		a.Cabinet.SetCardReader(a.Board.CardReader)
@@ -547,6 +554,10 @@ func (a *App) setTower(state string) {
 		a.Board.GPIO.SetTower(gpio.Red, gpio.BlinkFast)
 	case "door":
 		a.Board.GPIO.SetTower(gpio.Yellow, gpio.BlinkSlow)
+	default:
+		if c := testTier(state); c != "" {
+			a.Board.GPIO.SetTower(c, gpio.On) // test mode's tower test
+		}
 	}
 }
 

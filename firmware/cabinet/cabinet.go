@@ -73,6 +73,11 @@ type Software struct {
 	// SelfTests run with the cabinet's own at start-up and every 24 h, off
 	// the loop (check 10, selftest.go).
 	SelfTests []health.SelfTest
+	// Seeded is the on-demand verification: it draws a fresh seed and
+	// returns it with HMAC-SHA256 keyed with it over every component of the
+	// verified manifest as installed now (verify.Manifest.Seeded). Nil: no
+	// manifest (a development build). Called off the loop.
+	Seeded func() (seed []byte, digest [32]byte, err error)
 }
 
 // Hooks are the cabinet's calls out, all made on its loop; each may be nil.
@@ -187,6 +192,8 @@ type menuState struct {
 	handpayChoice bool
 	info          *infoState // the player's information pages (info.go), nil outside them
 	sound         soundState // the volume and the sound test (info.go)
+	tech          techState  // the technician's actions' results (techpages.go)
+	player        playerMenu // the player's game menu and language (gamemenu.go)
 }
 
 type tilt struct {
@@ -379,6 +386,8 @@ func (c *Cabinet) handle(e Event) {
 		c.loginArrived(e)
 	case playerStateReply:
 		c.stateArrived(e)
+	case techReply:
+		e.apply(c)
 	case deviceDone:
 		if e.err != nil {
 			c.cfg.Hooks.Logf("cabinet: %s: %v", e.what, e.err)
@@ -437,6 +446,9 @@ func (c *Cabinet) doorOpen() bool {
 }
 
 func (c *Cabinet) tower() string {
+	if t := c.testTower(); t != "" {
+		return t
+	}
 	switch {
 	case c.doorOpen():
 		return "door"

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -97,6 +98,12 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 			for _, up := range []bool{false, true} {
 				src := pageSource{led: fullLedger{}, market: m, id: "cab-1", softwareFailed: failed, linkUp: up, recall: recall,
 					software: Software{ID: map[bool]string{true: "sha256:ab"}[up], Error: "bad"}}
+				switch { // measured, not yet, and a Central that does not measure
+				case up:
+					src.link = &link.Stats{Endpoint: "a:1", Endpoints: []string{"a:1"}, RTTAt: time.Unix(1, 0), OffsetAt: time.Unix(1, 0)}
+				case failed:
+					src.link = &link.Stats{Endpoint: "a:1", Endpoints: []string{"a:1"}}
+				}
 				for _, tech := range []bool{true, false} {
 					for _, p := range menuPages(src, tech, len(recall)) {
 						check(id, p(src))
@@ -111,6 +118,30 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 			}
 		}
 	}
+	// Every state of the seeded digest.
+	seeded := func() ([]byte, [32]byte, error) { return nil, [32]byte{}, nil }
+	for _, sd := range []*seededDigest{nil, {err: "x"}, {working: true}, {seed: "ab", err: "x"}, {seed: "ab", digest: strings.Repeat("0", 64)}} {
+		for _, fn := range []func() ([]byte, [32]byte, error){nil, seeded} {
+			check("seeded", softwarePage(pageSource{led: fullLedger{}, market: mustMarket(t, "cz"), tech: techState{seeded: sd}, software: Software{Seeded: fn}}))
+		}
+	}
+	for _, a := range []string{"", auditPrinting, auditPrinted, "paper out"} {
+		check("audit ticket", auditTicketPage(pageSource{tech: techState{audit: a}}))
+	}
+	for _, e := range []configEdit{{}, {setting: configVolume}, {setting: configTime}} {
+		for _, settable := range []bool{false, true} {
+			check("config", configPage(pageSource{led: fullLedger{}, market: mustMarket(t, "at"), tech: techState{edit: e}, clockSettable: settable}))
+		}
+	}
+	// The game menu, every row under the cursor, in every market.
+	for _, id := range market.Names() {
+		gc := &Cabinet{cfg: Config{Market: mustMarket(t, id)}}
+		for row := range gc.gameMenuRows() {
+			gc.menus.player.cursor = row
+			gc.showGameMenu()
+			check(id+" game menu", gc.menus.menu)
+		}
+	}
 	// The pages the cabinet sets itself.
 	c := &Cabinet{cfg: Config{Market: mustMarket(t, "cz")}}
 	c.cond.lockups = []ledger.Doc{{Kind: ledger.DocHandpayWin, Amount: 250000}}
@@ -121,6 +152,11 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 			read: &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(2000)}}}
 		c.showTest()
 		check("test mode", c.menus.menu)
+	}
+	for step := range len(defaultTower) + 2 {
+		c.menus.test.outputs = testOutputsState{step: step, pulsed: "in"}
+		c.showTest()
+		check("test mode outputs", c.menus.menu)
 	}
 	for _, k := range []string{"menu.ram_clear.start", "menu.software_changed.start", "menu.text", "menu.test_mode.note_unknown",
 		"menu.test_mode.ticket", "menu.test_mode.refused"} {

@@ -1,9 +1,12 @@
 package cabinet
 
 import (
+	"slices"
 	"sort"
 	"strconv"
+	"time"
 
+	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -78,6 +81,7 @@ func (c *Cabinet) key(name string, on bool) {
 	}
 	c.menus.menuPage = 0
 	c.menus.recallStep = 0
+	c.menus.tech.edit = configEdit{}
 	c.loadRecall()
 	c.showMenu()
 }
@@ -93,6 +97,10 @@ func (c *Cabinet) menuAllowed() bool {
 // technician confirms the RAM clear with Start; a software change is
 // accepted the same way.
 func (c *Cabinet) menuPress(b view.Button) {
+	if c.menus.menu != nil && c.menus.menu.Title == menuGames {
+		c.gameMenuPress(b)
+		return
+	}
 	if c.cond.ramError {
 		if b == view.Start && c.cond.keys["technician"] {
 			c.ramClear()
@@ -104,6 +112,17 @@ func (c *Cabinet) menuPress(b view.Button) {
 	}
 	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuTest {
 		c.enterTest()
+		return
+	}
+	if c.menus.menu != nil && c.menus.menu.Title == menuConfig && c.cond.keys["technician"] && c.configPress(b) {
+		return
+	}
+	if b == view.Auto && c.menus.menu != nil {
+		c.printAudit()
+		return
+	}
+	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys["technician"] {
+		c.askSeeded()
 		return
 	}
 	if c.menus.handpayChoice {
@@ -158,7 +177,7 @@ func menuPages(s pageSource, tech bool, recalled int) []page {
 	if !tech {
 		ps = append(ps, paged(historyPage, s)...)
 	}
-	return ps
+	return append(ps, auditTicketPage)
 }
 
 // page is one menu page: a pure function of what it reads.
@@ -187,11 +206,22 @@ type pageSource struct {
 	recall         []recallGame // read when the menu opened (loadRecall)
 	recallStep     int
 	linkUp         bool
+	link           *link.Stats // nil: the Central does not measure its link
+	tech           techState   // the technician's actions' results
+	now            time.Time
+	clockSettable  bool
 	volume         int // what the speaker plays at now (the market's or the technician's)
 }
 
 func (c *Cabinet) pageSource() pageSource {
-	return pageSource{led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
+	var ls *link.Stats
+	if m, ok := c.cfg.Central.(linkStats); ok {
+		st := m.Stats()
+		ls = &st
+	}
+	_, settable := c.cfg.Clock.(settableClock)
+	return pageSource{link: ls, tech: c.menus.tech, now: c.wall(),
+		clockSettable: settable, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
 		linkUp: c.cond.linkUp, volume: c.soundView().Volume}
 }
@@ -271,11 +301,16 @@ func historyPage(s pageSource) *view.MenuPage {
 	return p
 }
 
-// linkPage is the central link as the cabinet knows it: its state, the
-// last round it played, and the messages still waiting in the outbox.
-// Round trip and clock offset are the link's; the cabinet is not told them.
+// linkPage is the central link: the node in use of those configured, its
+// state, the last round the cabinet played, the last call's round trip and
+// Hello's clock offset as the link measured them, and the messages still
+// waiting in the outbox.
 func linkPage(s pageSource) *view.MenuPage {
 	p := &view.MenuPage{Title: "menu.link"}
+	if l := s.link; l != nil {
+		p.Lines = append(p.Lines, view.Line("menu.link.endpoint", view.Text(l.Endpoint),
+			view.Count(int64(slices.Index(l.Endpoints, l.Endpoint)+1)), view.Count(int64(len(l.Endpoints)))))
+	}
 	state := "link.down"
 	if s.linkUp {
 		state = "link.up"
@@ -287,14 +322,33 @@ func linkPage(s pageSource) *view.MenuPage {
 	} else {
 		p.Lines = append(p.Lines, view.Line("menu.link.last_round_none"))
 	}
+	switch l := s.link; {
+	case l == nil:
+		p.Lines = append(p.Lines, view.Line("menu.link.not_reported"))
+	default:
+		if l.RTTAt.IsZero() {
+			p.Lines = append(p.Lines, view.Line("menu.link.rtt_none"))
+		} else {
+			p.Lines = append(p.Lines, view.Line("menu.link.rtt", view.Duration(l.RTT), view.Text(l.RTTCall), view.Time(l.RTTAt)))
+		}
+		if l.OffsetAt.IsZero() {
+			p.Lines = append(p.Lines, view.Line("menu.link.offset_none"))
+		} else {
+			p.Lines = append(p.Lines, view.Line("menu.link.offset", view.Duration(l.Offset), view.Time(l.OffsetAt)))
+		}
+		p.Lines = append(p.Lines, view.Line("menu.link.calls", view.Count(l.Calls), view.Count(l.Failures)))
+	}
 	if out, err := s.led.Pending(outboxCounted); err != nil {
 		p.Lines = append(p.Lines, view.Line("menu.link.outbox_unreadable", view.Text(err.Error())))
 	} else {
 		p.Lines = append(p.Lines, view.Line("menu.link.outbox", view.Count(int64(len(out)))))
 	}
-	p.Lines = append(p.Lines, view.Line("menu.link.not_reported"))
 	return p
 }
+
+// linkStats is what a Central that measures its link (*link.Client) says
+// of it; a Central without it leaves the link page's numbers out.
+type linkStats interface{ Stats() link.Stats }
 
 // outboxCounted is as far as the link page counts the outbox.
 const outboxCounted = 100_000
@@ -302,7 +356,7 @@ const outboxCounted = 100_000
 // softwarePage is what runs and whether it passed verification at start
 // (checks 8 and 9).
 func softwarePage(s pageSource) *view.MenuPage {
-	p := &view.MenuPage{Title: "menu.software"}
+	p := &view.MenuPage{Title: menuSoftware}
 	p.Lines = append(p.Lines, view.Line("menu.software.version", view.Text(orDash(s.software.Version))),
 		view.Line("menu.software.id", view.Text(orDash(s.software.ID))))
 	switch {
@@ -316,6 +370,7 @@ func softwarePage(s pageSource) *view.MenuPage {
 	st := s.led.Status()
 	p.Lines = append(p.Lines, view.Line("menu.software.ledger", view.Text(st.LedgerID), view.Text(strconv.FormatUint(st.Seq, 10)), view.Text(short(st.Head))),
 		view.Line("menu.software.digest", view.Text(orDash(short(st.Digest)))))
+	p.Lines = append(p.Lines, seededLines(s)...)
 	return p
 }
 
@@ -323,7 +378,7 @@ func softwarePage(s pageSource) *view.MenuPage {
 // speaker's volume (set by the technician, logged: Cabinet.SetVolume).
 func configPage(s pageSource) *view.MenuPage {
 	m := s.market
-	p := &view.MenuPage{Title: "menu.config"}
+	p := &view.MenuPage{Title: menuConfig}
 	p.Lines = append(p.Lines,
 		view.Line("menu.config.market", view.Text(m.ID), view.Text(m.Name)),
 		view.Line("menu.config.language", view.Text(m.Language), view.Text(m.Currency.Code)),
@@ -339,6 +394,7 @@ func configPage(s pageSource) *view.MenuPage {
 	} else {
 		p.Lines = append(p.Lines, view.Line("menu.config.volume_market"))
 	}
+	p.Lines = append(p.Lines, configLines(s)...)
 	return p
 }
 

@@ -114,6 +114,8 @@ func (c *Cabinet) press(b view.Button) {
 		c.collect()
 	case view.InfoButton:
 		c.enterInfo()
+	case view.Risk: // nothing to gamble in idle: the game menu (gamemenu.go)
+		c.openGameMenu()
 	}
 }
 

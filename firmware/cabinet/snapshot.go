@@ -55,7 +55,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 	*s = view.Snapshot{
 		Mode:          c.mode(),
 		Market:        p.ID,
-		Language:      p.Language,
+		Language:      c.language(),
 		Currency:      p.Currency,
 		Game:          c.play.game,
 		Bet:           c.play.bets[c.play.game],
@@ -75,6 +75,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		Games:         s.Games[:0],
 		Tilts:         s.Tilts[:0],
 		TiltKinds:     s.TiltKinds[:0],
+		TiltLines:     s.TiltLines[:0],
 		Doors:         s.Doors[:0],
 		Lamps:         s.Lamps,
 	}
@@ -110,6 +111,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 			}
 		}
 		s.TiltKinds = append(s.TiltKinds, kind)
+		s.TiltLines = append(s.TiltLines, tiltDetail(kind, r))
 	}
 	for d, o := range c.cond.doors {
 		if o {
@@ -132,6 +134,7 @@ func published(s *view.Snapshot) *view.Snapshot {
 	out.Jackpots = cloneOrNil(s.Jackpots)
 	out.Tilts = cloneOrNil(s.Tilts)
 	out.TiltKinds = cloneOrNil(s.TiltKinds)
+	out.TiltLines = cloneOrNil(s.TiltLines)
 	out.Doors = cloneOrNil(s.Doors)
 	out.Lamps = maps.Clone(s.Lamps)
 	if s.Lockup != nil {
@@ -172,6 +175,16 @@ func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view
 		on(view.BetMinus)
 		if credit > 0 {
 			on(view.Collect)
+		}
+		if c.gameMenuOffered() {
+			on(view.Risk) // the game menu (gamemenu.go)
+		}
+	case view.ModeMenu:
+		if c.menus.menu != nil && c.menus.menu.Title == menuGames {
+			on(view.BetPlus)
+			on(view.BetMinus)
+			on(view.Start)
+			on(view.Stop)
 		}
 	case view.ModePresenting:
 		if r := c.play.round; r != nil && !r.inFeature() {

@@ -33,6 +33,7 @@ type testState struct {
 	read    *view.MenuLine // what the acceptor read last, as the page words it
 	printed int            // test tickets the printer took
 	printer string         // the printer's answer to the last one
+	outputs testOutputsState
 }
 
 // testPrinted is the printer's answer to a test ticket.
@@ -112,17 +113,21 @@ func (c *Cabinet) showTest() {
 	case "":
 		printer = view.Text("-")
 	}
-	c.menus.menu = &view.MenuPage{Title: menuTestMode, Lines: []view.MenuLine{
+	lines := []view.MenuLine{
 		view.Line("menu.test_mode.buttons", last),
 		view.Line("menu.test_mode.acceptor"), read,
 		view.Line("menu.test_mode.printer", view.Count(int64(t.printed)), printer),
-		view.Line("menu.test_mode.leave"),
-	}, Page: 1, Pages: 1}
+	}
+	lines = append(append(lines, c.testOutputLines()...), view.Line("menu.test_mode.leave"))
+	c.menus.menu = &view.MenuPage{Title: menuTestMode, Lines: lines, Page: 1, Pages: 1}
 }
 
 func (c *Cabinet) testPress(b view.Button) {
 	c.menus.test.button = b
 	c.soundTest(b)
+	if b == view.InfoButton {
+		c.testOutputsPress()
+	}
 	if b == view.Collect && c.cfg.Printer != nil {
 		now := c.wall()
 		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID,

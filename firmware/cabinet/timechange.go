@@ -29,12 +29,20 @@ type timeChange struct {
 	New time.Time `json:"new"`
 }
 
-func (c *Cabinet) timeChanged(e TimeChanged) {
-	data, _ := json.Marshal(timeChange{Old: e.Step.Old.UTC(), New: e.Step.New.UTC()})
-	text := fmt.Sprintf("clock set to the central time: %s -> %s (%+.3fs)",
-		e.Step.Old.UTC().Format(time.RFC3339Nano), e.Step.New.UTC().Format(time.RFC3339Nano), e.Step.By().Seconds())
+func (c *Cabinet) timeChanged(e TimeChanged) { c.logTimeStep("central", e.Step) }
+
+// logTimeStep logs a step of the clock by who made it: the central system
+// or the technician (configpage.go).
+func (c *Cabinet) logTimeStep(who string, s clock.Step) {
+	data, _ := json.Marshal(timeChange{Old: s.Old.UTC(), New: s.New.UTC()})
+	what := "clock set to the central time"
+	if who != "central" {
+		what = "clock set by the " + who
+	}
+	text := fmt.Sprintf("%s: %s -> %s (%+.3fs)", what,
+		s.Old.UTC().Format(time.RFC3339Nano), s.New.UTC().Format(time.RFC3339Nano), s.By().Seconds())
 	c.cfg.Hooks.Logf("cabinet: %s", text)
-	if err := c.led.LogEvent(EventTimeChange, "central", text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
+	if err := c.led.LogEvent(EventTimeChange, who, text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
 		c.cond.ramError = true
 	}
 }

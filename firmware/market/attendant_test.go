@@ -1,6 +1,7 @@
 package market
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -64,5 +65,29 @@ func TestMarketRefusesBadAttendants(t *testing.T) {
 				t.Fatalf("err %v, want %q", err, c.want)
 			}
 		})
+	}
+}
+
+// The staff list format the built-in cz and at profiles document: a hall's
+// copy with "pin" and one [[attendants]] table per attendant loads and
+// names the attendant by PIN; "pin" without staff is refused.
+func TestHallCopyWithStaff(t *testing.T) {
+	for _, id := range []string{"cz", "at"} {
+		b, err := os.ReadFile("profiles/" + id + ".toml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		hall := strings.Replace(string(b), `attendant_id = "key"`, `attendant_id = "pin"`, 1)
+		if _, err := Parse([]byte(hall)); err == nil {
+			t.Fatalf("%s: pin without staff accepted", id)
+		}
+		hall += "\n[[attendants]]\nid = \"A17\"\npin_hash = \"" + HashPIN("4711", []byte("hall-salt")) + "\"\n"
+		p, err := Parse([]byte(hall))
+		if err != nil {
+			t.Fatalf("%s: a hall's copy with staff: %v", id, err)
+		}
+		if a, ok := p.AttendantByPIN("4711"); !ok || a.ID != "A17" || p.AttendantID != AttendantPIN {
+			t.Fatalf("%s: attendant %+v %v", id, a, ok)
+		}
 	}
 }

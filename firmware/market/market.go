@@ -67,13 +67,16 @@ var DefaultSound = Sound{Volume: 50, Attract: false}
 
 // Profile is one market.
 type Profile struct {
-	ID       string         `toml:"id"`
-	Name     string         `toml:"name"`
-	Language string         `toml:"language"` // cs, de, en
-	Currency money.Currency `toml:"currency"`
-	Games    []Game         `toml:"games"`
-	Limits   Limits         `toml:"limits"`
-	Timers   Timers         `toml:"timers"`
+	ID       string `toml:"id"`
+	Name     string `toml:"name"`
+	Language string `toml:"language"` // cs, de, en
+	// Languages the player may switch the screen to (the game menu), the
+	// market's Language first; empty: Language only, no switch.
+	Languages []string       `toml:"languages"`
+	Currency  money.Currency `toml:"currency"`
+	Games     []Game         `toml:"games"`
+	Limits    Limits         `toml:"limits"`
+	Timers    Timers         `toml:"timers"`
 	// Sound: DefaultSound when the profile has no [sound] table.
 	Sound *Sound `toml:"sound"`
 	// Info is what the player's information pages say that differs by
@@ -176,6 +179,9 @@ func (p *Profile) check() error {
 	default:
 		return fmt.Errorf("language %q is not one of cs, de, en", p.Language)
 	}
+	if err := p.checkLanguages(); err != nil {
+		return err
+	}
 	if len(p.Currency.Code) != 3 {
 		return fmt.Errorf("currency code %q is not a 3-letter ISO code", p.Currency.Code)
 	}
@@ -251,4 +257,39 @@ func describe(err error) string {
 		return fmt.Sprintf("line %d column %d: %s", row, col, de.Error())
 	}
 	return err.Error()
+}
+
+// checkLanguages: the player's languages are known ones, each once, and
+// include the market's; the market's comes first.
+func (p *Profile) checkLanguages() error {
+	if len(p.Languages) == 0 {
+		return nil
+	}
+	seen := map[string]bool{}
+	for _, l := range p.Languages {
+		switch l {
+		case "cs", "de", "en":
+		default:
+			return fmt.Errorf("languages: %q is not one of cs, de, en", l)
+		}
+		if seen[l] {
+			return fmt.Errorf("languages: %q listed twice", l)
+		}
+		seen[l] = true
+	}
+	if !seen[p.Language] {
+		return fmt.Errorf("languages %q lack the market's language %q", p.Languages, p.Language)
+	}
+	i := slices.Index(p.Languages, p.Language)
+	p.Languages = append([]string{p.Language}, slices.Delete(slices.Clone(p.Languages), i, i+1)...)
+	return nil
+}
+
+// PlayerLanguages are the languages the player may choose, the market's
+// first; one (the market's) when the market allows no switch.
+func (p *Profile) PlayerLanguages() []string {
+	if len(p.Languages) == 0 {
+		return []string{p.Language}
+	}
+	return p.Languages
 }

@@ -28,6 +28,7 @@ const (
 	ArgPercent                // N ten-thousandths of a per cent: 961234 is 96.1234 %
 	ArgMillis                 // a duration of N milliseconds
 	ArgMoneys                 // L, amounts in minor units, as a list
+	ArgMicros                 // a signed duration of N microseconds, shown in ms to three decimals
 )
 
 // Arg is one argument of a MenuLine.
@@ -48,6 +49,10 @@ func Money(minor int64) Arg { return Arg{Kind: ArgMoney, N: minor} }
 func Key(k string) Arg      { return Arg{Kind: ArgKey, S: k} }
 func Time(t time.Time) Arg  { return Arg{Kind: ArgTime, T: t} }
 func Millis(ms int64) Arg   { return Arg{Kind: ArgMillis, N: ms} }
+
+// Duration is a measured duration that may be under a millisecond or
+// negative (a round trip on a LAN, a clock offset).
+func Duration(d time.Duration) Arg { return Arg{Kind: ArgMicros, N: d.Microseconds()} }
 
 // Moneys is a list of amounts in minor units (the notes a market accepts).
 func Moneys(minor ...int64) Arg { return Arg{Kind: ArgMoneys, L: minor} }

@@ -197,6 +197,9 @@ type Snapshot struct {
 	// "printer", "outcome", …): the display names it in the screen's
 	// language ("tilt.<kind>") above the firmware's detail.
 	TiltKinds []string
+	// TiltLines is each of Tilts as a catalogue line, in order; one with
+	// no Key is shown in the firmware's words.
+	TiltLines []MenuLine
 	Doors     []string // open doors
 	Message   string   // catalogue key of the status line
 	// MessageAmount goes with Message where it names an amount (a voucher

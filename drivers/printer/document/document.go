@@ -15,6 +15,7 @@ const (
 	KindVoucher     Kind = "voucher"
 	KindHandpay     Kind = "handpay"
 	KindJackpotForm Kind = "jackpot-form"
+	KindAudit       Kind = "audit" // the meter reading from the service menu
 )
 
 // Field is one named value of a document. Printer-resident TCL templates take

@@ -35,12 +35,14 @@ var (
 )
 
 // DefaultRoutes: vouchers on resident template '2', handpay receipts on 'F',
-// the jackpot payout form (long, with signature fields) in line mode.
+// the jackpot payout form (long, with signature fields) and the audit
+// ticket (as long as the cabinet's meters) in line mode.
 func DefaultRoutes() map[document.Kind]Route {
 	return map[document.Kind]Route{
 		document.KindVoucher:     {Template: '2', Fields: ResidentVoucherFields},
 		document.KindHandpay:     {Template: 'F', Fields: ResidentHandpayFields},
 		document.KindJackpotForm: {LineMode: true},
+		document.KindAudit:       {LineMode: true},
 	}
 }
 

@@ -1,0 +1,125 @@
+package cabinet
+
+import (
+	"context"
+	"strings"
+
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
+
+// Test mode's output tests (check 28's device tests), stepped with the
+// Info button: each colour of the tower light in turn, lit steady through
+// the board's outputs (the snapshot's Tower "test:<colour>", which the app
+// writes to the tier), then one test pulse on each hard meter, then off.
+//
+// A test pulse moves the electromechanical meter by one and nothing else:
+// no electronic meter changes in test mode (standards.md §1.11) and the
+// units the meter owes for money are unchanged (gpio.Controller.TestPulse
+// does not record it). The meter then reads one more than the money it
+// counts; every test pulse is logged ("meter_test"), so the audit
+// reconciles the two.
+
+// TestOutputs are the board's outputs test mode drives directly. The app's
+// GPIO is one; nil (no board): the tower test still steps the snapshot's
+// tower through the usual colours, and there is no meter to pulse.
+type TestOutputs interface {
+	TowerColours() []string // wired tiers, top down
+	Meters() []string       // wired hard meters
+	TestPulse(meter string) error
+}
+
+// defaultTower are the tiers tested without a board.
+var defaultTower = []string{"red", "yellow", "white", "amber", "green", "blue"}
+
+// testOutputsState is where the output tests are.
+type testOutputsState struct {
+	step   int    // 0: nothing; 1..len(colours): that tier lit; len+1: meters pulsed
+	pulsed string // the meters' answer to the last meter test
+}
+
+// SetTestOutputs gives test mode the board's outputs; call before Run.
+func (c *Cabinet) SetTestOutputs(o TestOutputs) { c.menus.tech.outputs = o }
+
+func (c *Cabinet) towerColours() []string {
+	if o := c.menus.tech.outputs; o != nil {
+		return o.TowerColours()
+	}
+	return defaultTower
+}
+
+// testOutputsPress steps the output tests.
+func (c *Cabinet) testOutputsPress() {
+	t := c.menus.test
+	cols := c.towerColours()
+	t.outputs.step = (t.outputs.step + 1) % (len(cols) + 2)
+	switch s := t.outputs.step; {
+	case s >= 1 && s <= len(cols):
+		c.logEvent("test_mode", "technician", "tower light test: "+cols[s-1], 0)
+	case s == len(cols)+1:
+		c.pulseTest()
+	}
+}
+
+// pulseTest gives each wired hard meter one test pulse, off the loop (the
+// GPIO bank may be slow), and logs each.
+func (c *Cabinet) pulseTest() {
+	o := c.menus.tech.outputs
+	if o == nil {
+		c.menus.test.outputs.pulsed = "-"
+		return
+	}
+	c.menus.test.outputs.pulsed = "…"
+	c.async(func(context.Context) Event {
+		var done, failed []string
+		for _, m := range o.Meters() {
+			if err := o.TestPulse(m); err != nil {
+				failed = append(failed, m+": "+err.Error())
+			} else {
+				done = append(done, m)
+			}
+		}
+		return techReply{apply: func(c *Cabinet) {
+			for _, m := range done {
+				c.logEvent("meter_test", "technician", "test pulse on hard meter "+m+" (not counted as money)", 0)
+			}
+			for _, f := range failed {
+				c.logEvent("meter_test", "technician", "test pulse refused: "+f, 0)
+			}
+			if c.menus.test == nil {
+				return
+			}
+			c.menus.test.outputs.pulsed = strings.Join(append(done, failed...), ", ")
+			if c.menus.test.outputs.pulsed == "" {
+				c.menus.test.outputs.pulsed = "-"
+			}
+			c.showTest()
+		}}
+	})
+}
+
+// testTower is the snapshot's Tower in test mode, "" when no tier is tested.
+func (c *Cabinet) testTower() string {
+	if c.menus.test == nil {
+		return ""
+	}
+	cols := c.towerColours()
+	if s := c.menus.test.outputs.step; s >= 1 && s <= len(cols) {
+		return "test:" + cols[s-1]
+	}
+	return ""
+}
+
+// testOutputLines are the test page's lines of the output tests.
+func (c *Cabinet) testOutputLines() []view.MenuLine {
+	t := c.menus.test
+	cols := c.towerColours()
+	tower := view.Text("-")
+	if s := t.outputs.step; s >= 1 && s <= len(cols) {
+		tower = view.Key("colour." + cols[s-1])
+	}
+	pulsed := view.Text("-")
+	if t.outputs.pulsed != "" {
+		pulsed = view.Text(t.outputs.pulsed)
+	}
+	return []view.MenuLine{view.Line("menu.test_mode.tower", tower), view.Line("menu.test_mode.meters", pulsed)}
+}
