@@ -3,7 +3,6 @@ package jackpot
 import (
 	"context"
 	"database/sql"
-	"errors"
 	"fmt"
 	"math"
 	"strings"
@@ -266,20 +265,23 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 	if err != nil {
 		return Outcome{}, err
 	}
-	if out, ok, err := j.stored(ctx, tx, g, hall); err != nil || ok {
-		return out, err
-	}
-	p := j.pools[poolID]
-
+	// The pool and the game, if stored, in one read (one round trip on
+	// PostgreSQL, where the pool's row is locked by it).
 	var before Units
 	var seq int64
-	q := qPool
+	var st storedGame
+	q := qPoolGame
 	if j.postgres() {
-		q = qPoolLocked
+		q = qPoolGameLocked
 	}
-	if err := j.scan(ctx, tx, q, []any{poolID}, &before, &seq); err != nil {
+	if err := j.scan(ctx, tx, q, []any{g.Cabinet, int64(g.Round), poolID}, &before, &seq,
+		&st.pool, &st.stake, &st.contribution, &st.hit, &st.paid, &st.value); err != nil {
 		return Outcome{}, fmt.Errorf("jackpot: read pool %q (was Init called?): %w", poolID, err)
 	}
+	if st.pool.Valid {
+		return st.outcome(g, hall)
+	}
+	p := j.pools[poolID]
 	c := Units(int64(g.Stake) * p.RateBP)
 	after := before + c
 	hit := Hits(src, before, c, Units(p.MustHitBy*UnitsPerCrown))
@@ -323,8 +325,10 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 // The statements of Play, prepared once per connection after Prepare:
 // parsing them again for every game would cost more than running them.
 const (
-	qStored = `SELECT pool, stake, contribution, hit, paid, value_after FROM jackpot_game WHERE cabinet = ? AND round = ?`
-	qPool   = `SELECT value, games + 1 FROM jackpot_pool WHERE id = ?`
+	// The pool's value and the game's row if it was played already
+	// (a request asked again): one read.
+	qPoolGame = `SELECT p.value, p.games + 1, g.pool, g.stake, g.contribution, g.hit, g.paid, g.value_after
+FROM jackpot_pool p LEFT JOIN jackpot_game g ON g.cabinet = ? AND g.round = ? WHERE p.id = ?`
 	qUpdate = `UPDATE jackpot_pool SET value = ?, seeded = seeded + ?, contributed = contributed + ?, paid = paid + ?,
 	games = games + 1, hits = hits + ?, updated_ns = ? WHERE id = ?`
 	qGame = `INSERT INTO jackpot_game (cabinet, round, pool, stake, contribution, value_before, hit, paid, reseeded, value_after, seq)
@@ -337,9 +341,9 @@ VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 // works the same, only slower. Safe to call concurrently with Play.
 func (j *Jackpot) Prepare(ctx context.Context, db *sql.DB) error {
 	m := map[string]*sql.Stmt{}
-	qs := []string{qStored, qPool, qUpdate, qGame, qHit}
+	qs := []string{qPoolGame, qUpdate, qGame, qHit}
 	if j.postgres() {
-		qs = append(qs, qPoolLocked, qNotify)
+		qs = append(qs, qPoolGameLocked, qNotify)
 	}
 	for _, q := range qs {
 		st, err := db.PrepareContext(ctx, q)
@@ -397,25 +401,19 @@ func (j *Jackpot) scan(ctx context.Context, tx DBTX, q string, args []any, dest 
 	return tx.QueryRowContext(ctx, q, args...).Scan(dest...)
 }
 
-func (j *Jackpot) stored(ctx context.Context, tx DBTX, g Game, hall string) (Outcome, bool, error) {
-	var out Outcome
-	var stake int64
-	var hit int
-	var paid Units
-	err := j.scan(ctx, tx, qStored, []any{g.Cabinet, int64(g.Round)},
-		&out.Pool, &stake, &out.Contribution, &hit, &paid, &out.Value)
-	if errors.Is(err, sql.ErrNoRows) {
-		return Outcome{}, false, nil
+// storedGame is a jackpot_game row read beside its pool (NULLs: none).
+type storedGame struct {
+	pool                                  sql.NullString
+	stake, contribution, hit, paid, value sql.NullInt64
+}
+
+// outcome is the stored game's Outcome, as stored returns it.
+func (s storedGame) outcome(g Game, hall string) (Outcome, error) {
+	if s.stake.Int64 != int64(g.Stake) {
+		return Outcome{}, &GameError{Game: g, Problem: fmt.Sprintf("already played at stake %d CZK, asked again at %d", s.stake.Int64, g.Stake)}
 	}
-	if err != nil {
-		return Outcome{}, false, fmt.Errorf("jackpot: read game: %w", err)
-	}
-	if stake != int64(g.Stake) {
-		return Outcome{}, false, &GameError{Game: g, Problem: fmt.Sprintf("already played at stake %d CZK, asked again at %d", stake, g.Stake)}
-	}
-	out.Hall, out.Hit, out.Replayed = hall, hit != 0, true
-	out.Paid = engine.Money(paid / UnitsPerCrown)
-	return out, true, nil
+	return Outcome{Pool: s.pool.String, Hall: hall, Contribution: Units(s.contribution.Int64), Hit: s.hit.Int64 != 0,
+		Value: Units(s.value.Int64), Paid: engine.Money(Units(s.paid.Int64) / UnitsPerCrown), Replayed: true}, nil
 }
 
 // Hits draws whether a game that takes the pool from before to before+c is

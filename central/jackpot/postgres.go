@@ -33,8 +33,8 @@ CREATE TABLE IF NOT EXISTS jackpot_hit (
 )`
 
 const (
-	qPoolLocked = qPool + ` FOR UPDATE`
-	qNotify     = `SELECT pg_notify(?, ?)`
+	qPoolGameLocked = qPoolGame + ` FOR UPDATE OF p`
+	qNotify         = `SELECT pg_notify(?, ?)`
 )
 
 // UsePostgres tells j its store is PostgreSQL and the channel the central

@@ -53,6 +53,23 @@ func (s *Server) loadRound(tx *sql.Tx, cab string, n uint64) (*storedRound, erro
 	return &r, nil
 }
 
+// lastRound is the cabinet's highest drawn round (0 and nil: none).
+func (s *Server) lastRound(tx *sql.Tx, cab string) (uint64, *storedRound, error) {
+	var r storedRound
+	var n int64
+	var at sql.NullInt64
+	err := s.st.queryRow(tx, `SELECT round, game, model_id, stake, body, sig, committed_at FROM rounds WHERE cabinet=? ORDER BY round DESC LIMIT 1`, cab).
+		Scan(&n, &r.game, &r.model, &r.stake, &r.body, &r.sig, &at)
+	r.settled = at.Valid
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, nil
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return uint64(n), &r, nil
+}
+
 func (r *storedRound) answer(req *pb.OutcomeRequest, n uint64) (*pb.SignedBody, error) {
 	if r.game != req.GetGame() || r.model != req.GetModelId() || r.stake != req.GetStake() {
 		return nil, refuse(codes.AlreadyExists, ReasonRoundConflict,
@@ -97,9 +114,19 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 				committed = append(committed, k)
 			}
 		}
-		if r, err := s.loadRound(tx, c.id, n); err != nil {
+		// The cabinet's last round, in one read: mostly round n-1 (n is
+		// new) or round n itself (asked again).
+		last, r, err := s.lastRound(tx, c.id)
+		if err != nil {
 			return err
-		} else if r != nil {
+		}
+		settled := r == nil || r.settled
+		if last > n {
+			if r, err = s.loadRound(tx, c.id, n); err != nil {
+				return err
+			}
+		}
+		if r != nil && last >= n {
 			if r.settled {
 				// A voided round is never answered with its bytes again,
 				// at any stake: the cabinet refunds its wager on the refusal.
@@ -112,10 +139,6 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		}
 		// Strictly upwards, one open round: a copied key cannot draw
 		// ahead, and a round once drawn is the one the cabinet plays.
-		last, settled, err := s.latestRound(tx, c.id)
-		if err != nil {
-			return err
-		}
 		if !settled {
 			return refuse(codes.FailedPrecondition, ReasonRoundOpen, "round %d is open: it is settled before round %d is drawn", last, n)
 		}
@@ -181,7 +204,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 			return err
 		}
 		sig := ed25519.Sign(s.cfg.SigningKey, b)
-		_, err = s.st.exec(tx, `INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
+		err = s.st.execLater(tx, `INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
 			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 			c.id, int64(n), string(g.ID()), g.ModelID(), int64(stake), int64(round.Total), b2i(riskOK(g, round, hit)),
 			pool, amount, string(jtape), b, sig, now)

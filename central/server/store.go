@@ -166,6 +166,9 @@ func (st *store) prepared(tx *sql.Tx, q string) (*sql.Stmt, error) {
 }
 
 func (st *store) exec(tx *sql.Tx, q string, args ...any) (sql.Result, error) {
+	if st.piped(tx) {
+		return st.pipeExec(q, args)
+	}
 	s, err := st.prepared(tx, q)
 	if err != nil {
 		return nil, err
@@ -180,6 +183,9 @@ type errRow struct{ err error }
 func (r errRow) Scan(...any) error { return r.err }
 
 func (st *store) queryRow(tx *sql.Tx, q string, args ...any) rowScanner {
+	if st.piped(tx) {
+		return pipedRow{st, q, args}
+	}
 	s, err := st.prepared(tx, q)
 	if err != nil {
 		return errRow{err}
@@ -204,6 +210,7 @@ type store struct {
 	broken error
 	stmts  sync.Map  // query -> *sql.Stmt
 	conn   *sql.Conn // the writer's own connection (writer goroutine only)
+	tx     *sql.Tx   // the writer's open batch (writer goroutine only)
 	// Hooks for in-memory state that mirrors the store (the jackpot engine).
 	committed, rolledBack func()
 	files                 storeFiles
@@ -490,18 +497,48 @@ func (st *store) runBatch(batch []job) {
 			return
 		}
 	}
+	// PostgreSQL: the batch's statements go through the writer's
+	// pipeline (store_pipeline.go).
+	pg := st.backend == backendPostgres
+	if pg {
+		st.tx = tx
+		batches.Store(tx, st)
+		defer func() {
+			batches.Delete(tx)
+			st.tx = nil
+		}()
+	}
 	for i, j := range batch {
-		if _, err := st.exec(tx, "SAVEPOINT job"); err != nil {
+		if pg {
+			err = st.execLater(tx, "SAVEPOINT job")
+		} else {
+			_, err = st.exec(tx, "SAVEPOINT job")
+		}
+		if err != nil {
 			tx.Rollback()
 			fail(err)
 			return
 		}
+		// released: the job's RELEASE went with its statements.
+		released := false
 		for try := 1; ; try++ {
 			errs[i] = j.fn(tx)
+			if errs[i] == nil && pg {
+				// The job's queued statements fail it as its own would.
+				errs[i] = st.flushJob()
+				released = errs[i] == nil
+			}
 			if errs[i] == nil {
 				break
 			}
-			if _, err := st.exec(tx, "ROLLBACK TO job"); err != nil {
+			if !pg || st.dropJob() {
+				if _, err := st.exec(tx, "ROLLBACK TO job"); err != nil {
+					tx.Rollback()
+					fail(err)
+					return
+				}
+			} else if err := st.execLater(tx, "SAVEPOINT job"); err != nil {
+				// Nothing of the job was sent, its savepoint neither.
 				tx.Rollback()
 				fail(err)
 				return
@@ -512,6 +549,9 @@ func (st *store) runBatch(batch []job) {
 			if try >= maxJobRetries || !retryable(errs[i]) {
 				break
 			}
+		}
+		if released {
+			continue
 		}
 		if _, err := st.exec(tx, "RELEASE job"); err != nil {
 			tx.Rollback()

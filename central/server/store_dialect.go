@@ -117,14 +117,20 @@ func (r rebindConnector) Connect(ctx context.Context) (driver.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &rebindConn{c}, nil
+	return &rebindConn{c: c}, nil
 }
 
 func (r rebindConnector) Driver() driver.Driver { return r.c.Driver() }
 
 // rebindConn is a pgx connection that takes `?` placeholders. pgx's
-// stdlib connection has every interface forwarded here.
-type rebindConn struct{ c driver.Conn }
+// stdlib connection has every interface forwarded here. It also holds the
+// statements the store's writer queued on it (later, store_pipeline.go):
+// every statement run on the connection, and a commit, sends them first,
+// so they run in the order they were written whoever runs the next one.
+type rebindConn struct {
+	c     driver.Conn
+	later []laterStmt
+}
 
 var (
 	_ driver.ConnPrepareContext = (*rebindConn)(nil)
@@ -137,26 +143,101 @@ var (
 	_ driver.NamedValueChecker  = (*rebindConn)(nil)
 )
 
-func (r *rebindConn) Prepare(q string) (driver.Stmt, error) { return r.c.Prepare(rebind(q)) }
-func (r *rebindConn) Close() error                          { return r.c.Close() }
+func (r *rebindConn) Prepare(q string) (driver.Stmt, error) {
+	return r.PrepareContext(context.Background(), q)
+}
+
+func (r *rebindConn) Close() error {
+	r.later = nil
+	return r.c.Close()
+}
+
 func (r *rebindConn) Begin() (driver.Tx, error) {
-	return r.c.(driver.ConnBeginTx).BeginTx(context.Background(), driver.TxOptions{})
+	return r.BeginTx(context.Background(), driver.TxOptions{})
 }
 
 func (r *rebindConn) PrepareContext(ctx context.Context, q string) (driver.Stmt, error) {
-	return r.c.(driver.ConnPrepareContext).PrepareContext(ctx, rebind(q))
+	s, err := r.c.(driver.ConnPrepareContext).PrepareContext(ctx, rebind(q))
+	if err != nil {
+		return nil, err
+	}
+	return &rebindStmt{s, r}, nil
 }
 
 func (r *rebindConn) ExecContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Result, error) {
+	if err := r.flush(ctx); err != nil {
+		return nil, err
+	}
 	return r.c.(driver.ExecerContext).ExecContext(ctx, rebind(q), args)
 }
 
 func (r *rebindConn) QueryContext(ctx context.Context, q string, args []driver.NamedValue) (driver.Rows, error) {
+	if err := r.flush(ctx); err != nil {
+		return nil, err
+	}
 	return r.c.(driver.QueryerContext).QueryContext(ctx, rebind(q), args)
 }
 
 func (r *rebindConn) BeginTx(ctx context.Context, o driver.TxOptions) (driver.Tx, error) {
-	return r.c.(driver.ConnBeginTx).BeginTx(ctx, o)
+	r.later = nil
+	tx, err := r.c.(driver.ConnBeginTx).BeginTx(ctx, o)
+	if err != nil {
+		return nil, err
+	}
+	return &rebindTx{tx, r}, nil
+}
+
+// rebindTx sends the queued statements before its commit: a failed one
+// fails the commit (the transaction is rolled back), as it would have
+// failed the statement after it.
+type rebindTx struct {
+	tx driver.Tx
+	r  *rebindConn
+}
+
+func (t *rebindTx) Commit() error {
+	if err := t.r.flush(context.Background()); err != nil {
+		t.tx.Rollback()
+		return err
+	}
+	return t.tx.Commit()
+}
+
+func (t *rebindTx) Rollback() error {
+	t.r.later = nil
+	return t.tx.Rollback()
+}
+
+// rebindStmt is a prepared statement of a rebindConn: it runs after the
+// connection's queued statements.
+type rebindStmt struct {
+	s driver.Stmt
+	r *rebindConn
+}
+
+func (s *rebindStmt) Close() error  { return s.s.Close() }
+func (s *rebindStmt) NumInput() int { return s.s.NumInput() }
+
+func (s *rebindStmt) Exec(args []driver.Value) (driver.Result, error) {
+	return nil, errors.New("rebindStmt.Exec: use ExecContext")
+}
+
+func (s *rebindStmt) Query(args []driver.Value) (driver.Rows, error) {
+	return nil, errors.New("rebindStmt.Query: use QueryContext")
+}
+
+func (s *rebindStmt) ExecContext(ctx context.Context, args []driver.NamedValue) (driver.Result, error) {
+	if err := s.r.flush(ctx); err != nil {
+		return nil, err
+	}
+	return s.s.(driver.StmtExecContext).ExecContext(ctx, args)
+}
+
+func (s *rebindStmt) QueryContext(ctx context.Context, args []driver.NamedValue) (driver.Rows, error) {
+	if err := s.r.flush(ctx); err != nil {
+		return nil, err
+	}
+	return s.s.(driver.StmtQueryContext).QueryContext(ctx, args)
 }
 
 func (r *rebindConn) Ping(ctx context.Context) error {
@@ -167,6 +248,7 @@ func (r *rebindConn) Ping(ctx context.Context) error {
 }
 
 func (r *rebindConn) ResetSession(ctx context.Context) error {
+	r.later = nil
 	if s, ok := r.c.(driver.SessionResetter); ok {
 		return s.ResetSession(ctx)
 	}
@@ -249,8 +331,9 @@ func (st *store) lockCabinet(tx *sql.Tx, cab string) error {
 	if st.backend != backendPostgres {
 		return nil
 	}
-	_, err := tx.Exec(`SELECT 1 FROM cabinets WHERE id=? FOR UPDATE`, cab)
-	return err
+	// Queued (store_pipeline.go): the lock is taken, in order, before
+	// the job's first statement that reads.
+	return st.execLater(tx, `SELECT 1 FROM cabinets WHERE id=? FOR UPDATE`, cab)
 }
 
 // lockVoucher takes the voucher's row lock (PostgreSQL): its state is
@@ -259,6 +342,5 @@ func (st *store) lockVoucher(tx *sql.Tx, number string) error {
 	if st.backend != backendPostgres {
 		return nil
 	}
-	_, err := tx.Exec(`SELECT 1 FROM vouchers WHERE number=? FOR UPDATE`, number)
-	return err
+	return st.execLater(tx, `SELECT 1 FROM vouchers WHERE number=? FOR UPDATE`, number)
 }

@@ -176,10 +176,9 @@ func (s *Server) loadMirror(tx *sql.Tx, cab string) (*mirror, error) {
 
 // book adds to the central system's own columns of the mirror.
 func (s *Server) book(tx *sql.Tx, cab string, stakes, wins, ticketsIn, vouchers int64) error {
-	_, err := s.st.exec(tx, `INSERT INTO credit(cabinet, stakes, wins, tickets_in, vouchers) VALUES(?,?,?,?,?)
+	return s.st.execLater(tx, `INSERT INTO credit(cabinet, stakes, wins, tickets_in, vouchers) VALUES(?,?,?,?,?)
 		ON CONFLICT(cabinet) DO UPDATE SET stakes=credit.stakes+excluded.stakes, wins=credit.wins+excluded.wins,
 		tickets_in=credit.tickets_in+excluded.tickets_in, vouchers=credit.vouchers+excluded.vouchers`, cab, stakes, wins, ticketsIn, vouchers)
-	return err
 }
 
 // report takes the cabinet's cumulative meters into the mirror. They never

@@ -57,7 +57,8 @@ func (a *Adapter) Setup(tx *sql.Tx) error {
 
 // Contribute plays the round's jackpot part inside the round's transaction.
 func (a *Adapter) Contribute(tx *sql.Tx, c server.Contribution, src engine.Source) (*server.JackpotHit, error) {
-	out, err := a.j.Play(context.Background(), tx, jackpot.Game{Cabinet: c.Cabinet, Hall: c.Hall, Round: c.Round, Game: c.Game, Stake: c.Stake}, src)
+	// Pipelined: on PostgreSQL the game's writes ride with the round's.
+	out, err := a.j.Play(context.Background(), server.Pipelined(tx), jackpot.Game{Cabinet: c.Cabinet, Hall: c.Hall, Round: c.Round, Game: c.Game, Stake: c.Stake}, src)
 	if err != nil {
 		return nil, err
 	}
