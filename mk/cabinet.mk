@@ -40,17 +40,18 @@ crash-cabinet-pg:
 # card stays in through the kills), two registered players at a
 # polaris-central node (the second with a daily bet limit chaos play
 # reaches), a continuous-play rule of 45 s play and a 10 s break so that
-# breaks come within the run. Kills are aimed at the login and the break
-# and land mid-round; after each one the players' records (bets, wins, the
+# breaks come within the run. Kills are aimed at the login, the break and
+# a round just drawn; after each one the players' records (bets, wins, the
 # limits' use, sessions) are reconciled with the rounds the ledger played
-# under each card. The summary counts the kills of each kind.
+# under each card. Rounds are presented with their times (-fast=false) so
+# that kills land mid-round. The summary counts the kills of each kind.
 # CRASH_FLAGS=-pg puts the node(s) on PostgreSQL (two nodes).
 crash-cabinet-cards:
 	@mkdir -p $(BIN)
 	$(GO) build -o $(BIN)/polaris-devkit ./cmd/polaris-devkit
 	$(GO) build -o $(BIN)/polaris-central ./cmd/polaris-central
 	$(GO) build -o $(BIN)/polaris-crash ./cmd/polaris-crash
-	$(BIN)/polaris-crash -cards -n $(N) -max-life $(CRASH_LIFE) -bin $(BIN)/polaris-devkit -central-bin $(BIN)/polaris-central $(if $(CRASH_DATA),-data $(CRASH_DATA)) $(if $(CRASH_SEED),-seed $(CRASH_SEED)) $(CRASH_FLAGS)
+	$(BIN)/polaris-crash -cards -fast=false -n $(N) -max-life $(CRASH_LIFE) -bin $(BIN)/polaris-devkit -central-bin $(BIN)/polaris-central $(if $(CRASH_DATA),-data $(CRASH_DATA)) $(if $(CRASH_SEED),-seed $(CRASH_SEED)) $(CRASH_FLAGS)
 
 # make test's share: a dozen kills, paper reconciled, then eight with the
 # low handpay limits (large wins, transfers to credit, cancel-credit

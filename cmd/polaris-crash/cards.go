@@ -14,6 +14,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strings"
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
@@ -217,4 +218,26 @@ func (a admin) show(account string) (*players.Info, error) {
 func (a admin) history(account string) ([]players.Entry, error) {
 	var es []players.Entry
 	return es, a.get("history", url.Values{"account": {account}, "since": {time.Unix(0, 0).UTC().Format(time.RFC3339)}}, &es)
+}
+
+// summary is what each player bet, and the daily limit's use.
+func (c *cardPlay) summary() string {
+	var parts []string
+	for _, pc := range c.cards {
+		in, err := adminAPI(c.sysAdmin()).show(pc.account)
+		if err != nil {
+			return "players: " + err.Error()
+		}
+		for _, l := range in.Limits {
+			if l.Kind != players.BetsDay {
+				continue
+			}
+			p := fmt.Sprintf("player %s bet %d", pc.account, l.Used)
+			if l.Set {
+				p += fmt.Sprintf(" of a daily limit of %d", l.Amount)
+			}
+			parts = append(parts, p)
+		}
+	}
+	return strings.Join(parts, ", ")
 }

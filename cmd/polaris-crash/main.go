@@ -61,7 +61,8 @@ func main() {
 	nodeKills := flag.Int("node-kill-every", 3, "with several nodes: one life in n on average SIGKILLs a central node in its midst (started again after the cabinet's kill); 0: never")
 	maxPlay := flag.Duration("max-play", 45*time.Second, "-cards: continuous play before a break")
 	brk := flag.Duration("break", 10*time.Second, "-cards: the break's length")
-	betsDay := flag.Int64("bets-day", 20000, "-cards: the second player's daily bet limit (CZK)")
+	betsDay := flag.Int64("bets-day", 5000, "-cards: the second player's daily bet limit (CZK)")
+	fast := flag.Bool("fast", true, "the cabinet presents rounds instantly (false: with their spin and win times, so that kills land mid-round)")
 	verbose := flag.Bool("v", false, "a line for every kill: what it aimed at and what it hit")
 	boardSrc := flag.String("board-source", "board/profiles/devkit.toml", "-cards: the devkit board profile the cabinet's is made from (its card reader on the private pcscd)")
 	flag.Parse()
@@ -151,7 +152,7 @@ func main() {
 	nodeKilled := 0
 	for k := 1; k <= *n; k++ {
 		chaosSeed := rng.Uint64() | 1
-		cmd := exec.Command(*bin, append([]string{"headless"}, append(args, "-fast", "-chaos", fmt.Sprint(chaosSeed))...)...)
+		cmd := exec.Command(*bin, append([]string{"headless"}, append(args, fmt.Sprintf("-fast=%v", *fast), "-chaos", fmt.Sprint(chaosSeed))...)...)
 		cmd.Stderr = os.Stderr
 		out, err := cmd.StdoutPipe()
 		if err != nil {
@@ -225,7 +226,15 @@ func main() {
 			}
 			// pcscd polls vpcd every 400 ms; the card's challenge and
 			// the central system's answer take a few hundred more.
-			life = time.Since(start) + time.Duration(rng.Int64N(900))*time.Millisecond
+			life = time.Since(start) + time.Duration(150+rng.Int64N(500))*time.Millisecond
+		case "round":
+			// A kill just after the central system drew a round: its
+			// outcome on the way to the ledger, or the round on screen.
+			if waitDrawn(*data, sys.store(), cabinetID, 2**maxLife) {
+				life = time.Since(start) + time.Duration(rng.Int64N(1500))*time.Millisecond
+			} else {
+				life = time.Since(start)
+			}
 		case "card-out":
 			if life > 0 {
 				time.Sleep(time.Duration(rng.Int64N(int64(life))))
@@ -311,6 +320,9 @@ func main() {
 		if sys != nil {
 			ks = append(ks, drawnSummary(*data, sys.store(), cabinetID))
 		}
+		if cp != nil {
+			ks = append(ks, cp.summary())
+		}
 		summary = " (" + strings.Join(ks, ", ") + ")"
 	}
 	fmt.Printf("cabinet crash test: %d kills, %d discrepancies%s\n", *n, discrepancies, summary)
@@ -335,6 +347,28 @@ func drawnSummary(dataDir, store, cabinet string) string {
 	return fmt.Sprintf("rounds drawn %d", len(rs))
 }
 
+// waitDrawn waits up to d for the central system to draw a new round for
+// the cabinet.
+func waitDrawn(dataDir, store, cabinet string, d time.Duration) bool {
+	db, err := devkit.OpenStore(dataDir, store)
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	n := -1
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(25 * time.Millisecond) {
+		rs, err := server.DrawnRounds(context.Background(), db, cabinet)
+		if err != nil {
+			continue
+		}
+		if n >= 0 && len(rs) > n {
+			return true
+		}
+		n = len(rs)
+	}
+	return false
+}
+
 func sleepUntil(t time.Time) {
 	if d := time.Until(t); d > 0 {
 		time.Sleep(d)
@@ -342,10 +376,10 @@ func sleepUntil(t time.Time) {
 }
 
 // cardLife chooses what a card-mode life aims its kill at: the login (a
-// card inserted just before the kill), the break, or a random instant,
-// which in cz, with its two-second rounds, is mostly mid-round; now and
-// then the card is taken out mid-life (the round completes, the session
-// ends) and put back before the next life.
+// card inserted just before the kill), the break, a round (just after the
+// central system drew one), or a random instant; now and then the card is
+// taken out mid-life (the round completes, the session ends) and put back
+// before the next life.
 func cardLife(rng *rand.Rand) string {
 	switch p := rng.IntN(100); {
 	case p < 30:
@@ -354,6 +388,8 @@ func cardLife(rng *rand.Rand) string {
 		return "break"
 	case p < 52:
 		return "card-out"
+	case p < 72:
+		return "round"
 	}
 	return "random"
 }
