@@ -44,6 +44,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
+	"github.com/polaris-vlt/polaris/firmware/ledger"
 )
 
 func main() {
@@ -61,7 +62,7 @@ func main() {
 	nodeKills := flag.Int("node-kill-every", 3, "with several nodes: one life in n on average SIGKILLs a central node in its midst (started again after the cabinet's kill); 0: never")
 	maxPlay := flag.Duration("max-play", 45*time.Second, "-cards: continuous play before a break")
 	brk := flag.Duration("break", 10*time.Second, "-cards: the break's length")
-	betsDay := flag.Int64("bets-day", 5000, "-cards: the second player's daily bet limit (CZK)")
+	betsDay := flag.Int64("bets-day", 400, "-cards: the second player's daily bet limit (CZK)")
 	fast := flag.Bool("fast", true, "the cabinet presents rounds instantly (false: with their spin and win times, so that kills land mid-round)")
 	verbose := flag.Bool("v", false, "a line for every kill: what it aimed at and what it hit")
 	boardSrc := flag.String("board-source", "board/profiles/devkit.toml", "-cards: the devkit board profile the cabinet's is made from (its card reader on the private pcscd)")
@@ -149,7 +150,7 @@ func main() {
 		discrepancies += len(bad)
 	}
 	kinds := map[string]int{}
-	nodeKilled := 0
+	nodeKilled, linkDowns := 0, 0
 	for k := 1; k <= *n; k++ {
 		chaosSeed := rng.Uint64() | 1
 		cmd := exec.Command(*bin, append([]string{"headless"}, append(args, fmt.Sprintf("-fast=%v", *fast), "-chaos", fmt.Sprint(chaosSeed))...)...)
@@ -191,11 +192,16 @@ func main() {
 			plan = cardLife(rng)
 		}
 		// A central node's kill somewhere in the life: the cabinet's
-		// link fails over to the other node.
+		// link fails over to the other node. A cabinet starts on the
+		// first of its endpoints and stays on the one that answers, so
+		// the first node is the one it uses: that one mostly.
 		var downNode *node
 		var nodeAt time.Duration
 		if sys != nil && len(sys.nodes) > 1 && *nodeKills > 0 && rng.IntN(*nodeKills) == 0 && life > 0 {
-			downNode = sys.nodes[rng.IntN(len(sys.nodes))]
+			downNode = sys.nodes[0]
+			if rng.IntN(4) == 0 {
+				downNode = sys.nodes[1+rng.IntN(len(sys.nodes)-1)]
+			}
 			nodeAt = time.Duration(rng.Int64N(int64(life)))
 		}
 		start := time.Now()
@@ -241,10 +247,19 @@ func main() {
 			}
 			cp.remove()
 		}
+		if downNode != nil && cp == nil && rng.IntN(2) == 0 {
+			// Half of the node kills come just after a round was drawn:
+			// its commit, and the next round, go to the other node.
+			if waitDrawn(*data, sys.store(), cabinetID, life) {
+				downNode.kill()
+				nodeKilled++
+				life = time.Since(start) + time.Duration(rng.Int64N(int64(*maxLife)))
+			}
+		}
 		if downNode != nil && nodeAt > life {
 			nodeAt = life / 2
 		}
-		if downNode != nil {
+		if downNode != nil && downNode.up() {
 			sleepUntil(start.Add(nodeAt))
 			downNode.kill()
 			nodeKilled++
@@ -264,6 +279,9 @@ func main() {
 			fail(fmt.Errorf("kill %d: %w", k, err))
 		}
 		report(when, bad)
+		if sys != nil && len(sys.nodes) > 1 {
+			linkDowns += linkDownsInLastLife(*data)
+		}
 		if pcheck != nil {
 			ks, bad, err := pcheck.check(false, inBreak)
 			if err != nil {
@@ -315,7 +333,7 @@ func main() {
 		}
 		sort.Strings(ks)
 		if nodeKilled > 0 {
-			ks = append(ks, fmt.Sprintf("central nodes killed %d", nodeKilled))
+			ks = append(ks, fmt.Sprintf("central nodes killed %d, the cabinet's link down %d times", nodeKilled, linkDowns))
 		}
 		if sys != nil {
 			ks = append(ks, drawnSummary(*data, sys.store(), cabinetID))
@@ -345,6 +363,27 @@ func drawnSummary(dataDir, store, cabinet string) string {
 		return "rounds drawn: " + err.Error()
 	}
 	return fmt.Sprintf("rounds drawn %d", len(rs))
+}
+
+// linkDownsInLastLife counts the times the cabinet's link to the central
+// system went down in its last life (the ledger's "link" events): each is
+// a failover to another node or a wait for one.
+func linkDownsInLastLife(dataDir string) int {
+	led, err := ledger.Open(ledger.Options{DirA: filepath.Join(dataDir, "ledger-a"), DirB: filepath.Join(dataDir, "ledger-b")})
+	if err != nil {
+		return 0
+	}
+	defer led.Close()
+	n := 0
+	for _, e := range led.Events(ledger.EventsKeep) { // newest first
+		if e.Kind == ledger.EventPowerUp {
+			break
+		}
+		if e.Kind == "link" && strings.Contains(e.Text, "down") {
+			n++
+		}
+	}
+	return n
 }
 
 // waitDrawn waits up to d for the central system to draw a new round for
