@@ -38,6 +38,29 @@ func newPlayerCheck(dataDir, cabinet, store string, cards *cardPlay) *playerChec
 var sessionEvents = map[string]bool{ledger.EventPowerUp: true, "player_login": true, "card_out": true,
 	"card_inserted": true, "card_refused": true, "player_session_ended": true}
 
+// loggedIn is the account logged in at the cabinet at instant at, from
+// its events in order: the last player_login before it, "" when a card
+// left, another came, a login was refused or the cabinet powered up
+// since. false: the events of that time are no longer kept.
+func loggedIn(evs []ledger.Event, at time.Time) (string, bool) {
+	if len(evs) == 0 || evs[0].Wall.After(at) {
+		return "", false
+	}
+	who := ""
+	for _, e := range evs {
+		if e.Wall.After(at) {
+			break
+		}
+		if sessionEvents[e.Kind] {
+			who = ""
+			if e.Kind == "player_login" {
+				who = e.Text
+			}
+		}
+	}
+	return who, true
+}
+
 // kill kinds the summary counts.
 const (
 	killLogin = "login"
@@ -110,23 +133,9 @@ func (pc *playerCheck) check(final, inBreak bool) (kinds []string, bad []string,
 		if _, ok := pc.attrib[r.Number]; ok {
 			continue
 		}
-		at := r.Journal[0].Wall
-		if len(evs) == 0 || evs[0].Wall.After(at) {
-			continue // the events of that time are gone
+		if who, ok := loggedIn(evs, r.Journal[0].Wall); ok {
+			pc.attrib[r.Number] = who
 		}
-		who := ""
-		for _, e := range evs {
-			if e.Wall.After(at) {
-				break
-			}
-			if sessionEvents[e.Kind] {
-				who = ""
-				if e.Kind == "player_login" {
-					who = e.Text
-				}
-			}
-		}
-		pc.attrib[r.Number] = who
 	}
 
 	// The central system's side.
