@@ -62,7 +62,7 @@ func main() {
 	nodeKills := flag.Int("node-kill-every", 3, "with several nodes: one life in n on average SIGKILLs a central node in its midst (started again after the cabinet's kill); 0: never")
 	maxPlay := flag.Duration("max-play", 45*time.Second, "-cards: continuous play before a break")
 	brk := flag.Duration("break", 10*time.Second, "-cards: the break's length")
-	betsDay := flag.Int64("bets-day", 400, "-cards: the second player's daily bet limit (CZK)")
+	betsDay := flag.Int64("bets-day", 150, "-cards: the second player's daily bet limit (CZK)")
 	fast := flag.Bool("fast", true, "the cabinet presents rounds instantly (false: with their spin and win times, so that kills land mid-round)")
 	verbose := flag.Bool("v", false, "a line for every kill: what it aimed at and what it hit")
 	boardSrc := flag.String("board-source", "board/profiles/devkit.toml", "-cards: the devkit board profile the cabinet's is made from (its card reader on the private pcscd)")
@@ -220,11 +220,11 @@ func main() {
 				life = time.Since(start)
 			}
 		case "login":
-			// Play a little, then a card in (the other player's now and
-			// then) and the kill while it logs in.
+			// Play a little, then a card in (either player's, at random)
+			// and the kill while it logs in.
 			time.Sleep(time.Duration(rng.Int64N(int64(time.Second))))
 			next := cp.in
-			if next < 0 || rng.IntN(4) == 0 {
+			if next < 0 || rng.IntN(2) == 0 {
 				next = rng.IntN(len(cp.cards))
 			}
 			if err := cp.insert(next); err != nil {
