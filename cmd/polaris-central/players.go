@@ -260,6 +260,12 @@ type PlayersConfig struct {
 	CardMasterKey string `toml:"card_master_key"`
 	// RegisterKey is the exclusion register's Ed25519 public key, base64.
 	RegisterKey string `toml:"register_key"`
+	// MaxPlay, Break and BreakWarning replace the market's continuous-play
+	// rule (Go durations): for test rigs and the crash harness, whose runs
+	// must reach a break in minutes. An operator's file leaves them out.
+	MaxPlay      string `toml:"max_play"`
+	Break        string `toml:"break"`
+	BreakWarning string `toml:"break_warning"`
 }
 
 // loadPlayers makes the registry [players] asks for (nil: no section).
@@ -270,6 +276,23 @@ func loadPlayers(c *PlayersConfig, log *slog.Logger) (server.Players, error) {
 	prof, err := players.ProfileFor(c.Market)
 	if err != nil {
 		return nil, err
+	}
+	for _, o := range []struct {
+		name, v string
+		d       *time.Duration
+	}{{"max_play", c.MaxPlay, &prof.MaxPlay}, {"break", c.Break, &prof.Break}, {"break_warning", c.BreakWarning, &prof.Warn}} {
+		if o.v == "" {
+			continue
+		}
+		d, err := time.ParseDuration(o.v)
+		if err != nil || d <= 0 {
+			return nil, fmt.Errorf("[players] %s %q: a positive Go duration", o.name, o.v)
+		}
+		*o.d = d
+	}
+	if (c.MaxPlay != "" || c.Break != "" || c.BreakWarning != "") && log != nil {
+		log.Warn("players: the continuous-play rule is the configuration's, not the market's", "market", c.Market,
+			"max_play", prof.MaxPlay, "break", prof.Break, "warning", prof.Warn)
 	}
 	secret := func(name, path string) ([]byte, error) {
 		if path == "" {

@@ -8,7 +8,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -27,6 +26,9 @@ func Reconcile(dataDir, cabinetID string, settledAll bool) ([]string, error) {
 type Reconciler struct {
 	DataDir, CabinetID string
 	Market             string // market profile id or .toml file, for note values and printed amounts
+	// Store is the central system's store when it is not the embedded
+	// one in DataDir: a SQLite file or a PostgreSQL URL (see openStore).
+	Store string
 
 	debited  map[string]bool // voucher numbers seen debited by the ledger
 	reported map[string]bool // vouchers already reported printed but not debited
@@ -87,7 +89,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 		}
 	}
 
-	db, err := server.OpenReadOnly(embedded.StorePath(dataDir))
+	db, err := rc.openStore()
 	if err != nil {
 		return nil, err
 	}
