@@ -192,11 +192,12 @@ func (m *memClasses) fields() []*uint64 {
 		&m.Other, &m.Metadata, &m.Profile, &m.Goal, &m.Total, &m.RSSAnon, &m.RSSFile}
 }
 
-// notGo is what the process holds resident beyond the Go runtime's own
-// mapped and not released memory: the binary's pages (RssFile) and
-// anonymous memory Go did not map, such as modernc SQLite's libc heap.
-func (s procSample) notGo() float64 {
-	return float64(s.RSS) - float64(s.Mem.Total) + float64(s.Mem.Released)
+// anonNotGo is the anonymous resident memory beyond what the Go runtime
+// has mapped and not released: C-style allocations, such as modernc
+// SQLite's libc heap (its page caches). It counts Go's mapped memory as
+// all resident, so it errs low. The binary's resident pages are RSSFile.
+func (s procSample) anonNotGo() float64 {
+	return float64(s.Mem.RSSAnon) - float64(s.Mem.Total) + float64(s.Mem.Released)
 }
 
 var client = &http.Client{Timeout: 30 * time.Second}

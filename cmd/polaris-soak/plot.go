@@ -39,6 +39,7 @@ const (
 
 type line struct {
 	label string
+	note  bool // its note is the panel's note of the same index, drawn in its colour
 	col   color.RGBA
 	ys    []float64
 	fit   []float64 // NaN outside the fitted part
@@ -185,6 +186,9 @@ func panel(img *image.RGBA, r image.Rectangle, title, unit string, xs []float64,
 		if strings.Contains(n, "GROWING") {
 			c = darkRed
 		}
+		if i < len(lines) && lines[i].note {
+			c = lines[i].col
+		}
 		text(img, r.Min.X+70, plotR.Max.Y+44+14*i, c, n)
 	}
 }
@@ -307,7 +311,8 @@ func classLines(rows []row, warmAt int) ([]line, []string) {
 		{"other+metadata+profile", color.RGBA{120, 120, 120, 255}, func(s procSample) float64 {
 			return float64(s.Mem.Other + s.Mem.Metadata + s.Mem.Profile)
 		}},
-		{"RSS not Go's", color.RGBA{220, 140, 0, 255}, procSample.notGo},
+		{"anonymous RSS not Go's", color.RGBA{220, 140, 0, 255}, procSample.anonNotGo},
+		{"binary's pages (RssFile)", color.RGBA{0, 150, 150, 255}, func(s procSample) float64 { return float64(s.Mem.RSSFile) }},
 	}
 	if rows[len(rows)-1].Cab.Mem.Total == 0 {
 		return nil, []string{"not sampled (a CSV from before the memory classes)"}
@@ -315,7 +320,7 @@ func classLines(rows []row, warmAt int) ([]line, []string) {
 	var lines []line
 	var notes []string
 	for _, c := range classes {
-		l := line{label: c.name, col: c.col, ys: make([]float64, len(rows))}
+		l := line{label: c.name, col: c.col, ys: make([]float64, len(rows)), note: true}
 		for i, r := range rows {
 			l.ys[i] = c.get(r.Cab) / (1 << 20)
 		}
