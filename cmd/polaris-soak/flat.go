@@ -15,12 +15,32 @@ type row struct {
 	Cen    procSample
 }
 
-var header = []string{"t_s", "rounds", "rounds_per_s",
-	"cabinet_rss_bytes", "cabinet_heap_inuse_bytes", "cabinet_goroutines", "cabinet_fds", "cabinet_sqlite_conns",
-	"central_rss_bytes", "central_heap_inuse_bytes", "central_goroutines", "central_fds", "central_sqlite_conns"}
+// The columns: the judged ones of both processes first (the layout of the
+// CSVs before the live heap and the memory classes, which -replot still
+// reads), then each process's live heap, then its memory classes.
+var header = func() []string {
+	h := []string{"t_s", "rounds", "rounds_per_s",
+		"cabinet_rss_bytes", "cabinet_heap_inuse_bytes", "cabinet_goroutines", "cabinet_fds", "cabinet_sqlite_conns",
+		"central_rss_bytes", "central_heap_inuse_bytes", "central_goroutines", "central_fds", "central_sqlite_conns",
+		"cabinet_heap_live_bytes", "central_heap_live_bytes"}
+	for _, p := range []string{"cabinet_", "central_"} {
+		for _, c := range memColumns {
+			h = append(h, p+c)
+		}
+	}
+	return h
+}()
+
+// oldColumns is the width of a CSV written before the live heap.
+const oldColumns = 13
 
 func (r row) csv(central bool) string {
 	f := []string{fmt.Sprintf("%.1f", r.T), fmt.Sprint(r.Rounds), fmt.Sprintf("%.2f", r.Rate)}
+	blank := func(n int) {
+		for range n {
+			f = append(f, "")
+		}
+	}
 	add := func(s procSample) {
 		f = append(f, fmt.Sprint(s.RSS), fmt.Sprint(s.Heap), fmt.Sprint(s.Goroutines), fmt.Sprint(s.FDs), fmt.Sprint(s.SQLites))
 	}
@@ -28,7 +48,23 @@ func (r row) csv(central bool) string {
 	if central {
 		add(r.Cen)
 	} else {
-		f = append(f, "", "", "", "", "")
+		blank(5)
+	}
+	f = append(f, fmt.Sprint(r.Cab.Live))
+	if central {
+		f = append(f, fmt.Sprint(r.Cen.Live))
+	} else {
+		blank(1)
+	}
+	for _, v := range r.Cab.Mem.fields() {
+		f = append(f, fmt.Sprint(*v))
+	}
+	if central {
+		for _, v := range r.Cen.Mem.fields() {
+			f = append(f, fmt.Sprint(*v))
+		}
+	} else {
+		blank(len(memColumns))
 	}
 	return strings.Join(f, ",")
 }
@@ -66,6 +102,7 @@ func allSeries(central bool) []series {
 		out = append(out,
 			series{p.name + " RSS", "MiB", 1.0 / (1 << 20), 4 << 20, func(r row) float64 { return float64(g(r).RSS) }},
 			series{p.name + " heap in use", "MiB", 1.0 / (1 << 20), 1 << 20, func(r row) float64 { return float64(g(r).Heap) }},
+			series{p.name + " live heap", "MiB", 1.0 / (1 << 20), 1 << 20, func(r row) float64 { return float64(g(r).Live) }},
 			series{p.name + " goroutines", "", 1, 10, func(r row) float64 { return float64(g(r).Goroutines) }},
 			series{p.name + " open fds", "", 1, 10, func(r row) float64 { return float64(g(r).FDs) }},
 			series{p.name + " SQLite conns", "", 1, 2, func(r row) float64 { return float64(g(r).SQLites) }},
@@ -105,46 +142,49 @@ func (v verdict) String() string {
 // at all after the warm-up (a constant count) is flat.
 func judge(rows []row, warmAt int, central bool) []verdict {
 	var out []verdict
-	post := rows[warmAt:]
 	for _, s := range allSeries(central) {
-		v := verdict{S: s, N: len(post), Min: math.Inf(1), Max: math.Inf(-1)}
-		var sx, sy float64
-		for _, r := range post {
-			x, y := float64(r.Rounds)/1e5, s.Get(r)
-			sx += x
-			sy += y
-			v.Min, v.Max = math.Min(v.Min, y), math.Max(v.Max, y)
-		}
-		n := float64(len(post))
-		mx, my := sx/n, sy/n
-		var sxx, sxy float64
-		for _, r := range post {
-			x, y := float64(r.Rounds)/1e5, s.Get(r)
-			sxx += (x - mx) * (x - mx)
-			sxy += (x - mx) * (y - my)
-		}
-		if len(post) < 3 || sxx == 0 {
-			v.Slope, v.Hi = math.NaN(), math.NaN()
-			v.Flat = v.Max == v.Min
-			out = append(out, v)
-			continue
-		}
-		v.Slope = sxy / sxx
-		a := my - v.Slope*mx
-		var sse float64
-		for _, r := range post {
-			x, y := float64(r.Rounds)/1e5, s.Get(r)
-			e := y - (a + v.Slope*x)
-			sse += e * e
-		}
-		se := math.Sqrt(sse / (n - 2) / sxx)
-		v.Hi = v.Slope + tQuantile975(len(post)-2)*se
-		v.First = a + v.Slope*float64(post[0].Rounds)/1e5
-		v.Last = a + v.Slope*float64(post[len(post)-1].Rounds)/1e5
-		v.Flat = v.Max == v.Min || v.Hi < s.Limit
-		out = append(out, v)
+		out = append(out, fit(rows[warmAt:], s))
 	}
 	return out
+}
+
+// fit is one series' least-squares fit and verdict over post.
+func fit(post []row, s series) verdict {
+	v := verdict{S: s, N: len(post), Min: math.Inf(1), Max: math.Inf(-1)}
+	var sx, sy float64
+	for _, r := range post {
+		x, y := float64(r.Rounds)/1e5, s.Get(r)
+		sx += x
+		sy += y
+		v.Min, v.Max = math.Min(v.Min, y), math.Max(v.Max, y)
+	}
+	n := float64(len(post))
+	mx, my := sx/n, sy/n
+	var sxx, sxy float64
+	for _, r := range post {
+		x, y := float64(r.Rounds)/1e5, s.Get(r)
+		sxx += (x - mx) * (x - mx)
+		sxy += (x - mx) * (y - my)
+	}
+	if len(post) < 3 || sxx == 0 {
+		v.Slope, v.Hi = math.NaN(), math.NaN()
+		v.Flat = v.Max == v.Min
+		return v
+	}
+	v.Slope = sxy / sxx
+	a := my - v.Slope*mx
+	var sse float64
+	for _, r := range post {
+		x, y := float64(r.Rounds)/1e5, s.Get(r)
+		e := y - (a + v.Slope*x)
+		sse += e * e
+	}
+	se := math.Sqrt(sse / (n - 2) / sxx)
+	v.Hi = v.Slope + tQuantile975(len(post)-2)*se
+	v.First = a + v.Slope*float64(post[0].Rounds)/1e5
+	v.Last = a + v.Slope*float64(post[len(post)-1].Rounds)/1e5
+	v.Flat = v.Max == v.Min || v.Hi < s.Limit
+	return v
 }
 
 // tQuantile975 is Student's t at 97.5 % (a two-sided 95 % interval) for df

@@ -2,6 +2,9 @@ package main
 
 import (
 	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -44,6 +47,41 @@ func TestJudge(t *testing.T) {
 			if !v.Flat {
 				t.Errorf("%s: a constant series judged growing: %v", c.name, v)
 			}
+		}
+	}
+}
+
+// A CSV the soak writes reads back with its live heap and memory classes,
+// and one from before them (13 columns) still judges and plots.
+func TestReplotReadsBothLayouts(t *testing.T) {
+	rows := rowsWith(60, 6<<20, 0, 1<<10)
+	for i := range rows {
+		rows[i].Cab.Live, rows[i].Cab.Mem.Total, rows[i].Cab.Mem.Unused = 2<<20, 20<<20, uint64(i)<<10
+		rows[i].Cen = rows[i].Cab
+	}
+	for _, c := range []struct {
+		name string
+		cols int
+	}{{"now", len(header)}, {"before the live heap", oldColumns}} {
+		dir := t.TempDir()
+		var b strings.Builder
+		b.WriteString(strings.Join(header[:c.cols], ",") + "\n")
+		for _, r := range rows {
+			f := strings.Split(r.csv(true), ",")
+			if len(f) != len(header) {
+				t.Fatalf("a row of %d columns, the header has %d", len(f), len(header))
+			}
+			b.WriteString(strings.Join(f[:c.cols], ",") + "\n")
+		}
+		p := filepath.Join(dir, "soak.csv")
+		if err := os.WriteFile(p, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if growing, err := replot(p, 0.25); err != nil || growing != 0 {
+			t.Fatalf("%s: replot: %d growing, %v", c.name, growing, err)
+		}
+		if _, err := os.Stat(filepath.Join(dir, "soak.png")); err != nil {
+			t.Fatalf("%s: %v", c.name, err)
 		}
 	}
 }

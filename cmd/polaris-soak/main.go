@@ -34,6 +34,8 @@ import (
 	"time"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/polaris-vlt/polaris/cmd/internal/rtdebug"
 )
 
 type options struct {
@@ -47,6 +49,7 @@ type options struct {
 	seed     uint64
 	market   string
 	embedded bool
+	profRate int // GODEBUG=memprofilerate for both processes; 0: the runtime's default
 }
 
 func main() {
@@ -61,6 +64,7 @@ func main() {
 	flag.Uint64Var(&o.seed, "seed", 1, "chaos seed")
 	flag.StringVar(&o.market, "market", "demo", "market profile of the cabinet")
 	again := flag.String("replot", "", "judge and plot this soak.csv again (a soak still running or interrupted) and exit")
+	flag.IntVar(&o.profRate, "profile-rate", 0, "heap profile sampling, bytes a sample, for both processes (GODEBUG=memprofilerate); 0: the runtime's 512 KiB. A low rate resolves small leaks in the profiles but its records grow the resident memory")
 	flag.BoolVar(&o.embedded, "embedded", false, "the central system embedded in the cabinet's process (the devkit), not a separate polaris-central")
 	flag.Parse()
 	var growing int
@@ -93,12 +97,13 @@ var debugLine = regexp.MustCompile(`debug endpoint on http://([^/]+)/debug/`)
 // start runs the command with its stdout and stderr into log, and waits
 // for its debug endpoint line (and, when readyWord is set, for that line on
 // stdout).
-func start(name, logPath, readyWord string, args ...string) (*proc, error) {
+func start(name, logPath, readyWord string, env []string, args ...string) (*proc, error) {
 	lf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Env = append(os.Environ(), env...)
 	// Pdeathsig: a soak killed or crashed does not leave its children playing.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	stderr, _ := cmd.StderrPipe()
@@ -161,23 +166,46 @@ func (p *proc) stop() {
 	}
 }
 
-// sample is one row of the CSV for one process.
+// procSample is one row's numbers for one process: the judged series
+// first, then the memory classes that tell where RSS and the heap in use
+// went (runtime/metrics and /proc; see rtdebug.Stats).
 type procSample struct {
 	RSS, Heap                uint64 // bytes
 	Goroutines, FDs, SQLites int
+	Live                     uint64 // the heap the GC marked live, bytes
+	Mem                      memClasses
 }
 
-type runtimeStats struct {
-	HeapInuse  uint64 `json:"heap_inuse"`
-	Goroutines int    `json:"goroutines"`
+// memClasses are the runtime's memory classes and the resident memory's
+// two halves, in bytes (objects in NObjects).
+type memClasses struct {
+	Objects, Unused, Free, Released, NObjects, Stacks, Other, Metadata, Profile, Goal, Total uint64
+	RSSAnon, RSSFile                                                                         uint64 // RssAnon, RssFile in /proc/PID/status
+}
+
+// memColumns name memClasses' fields in the CSV, in order.
+var memColumns = []string{"objects_bytes", "unused_bytes", "free_bytes", "released_bytes", "objects", "stacks_bytes",
+	"other_bytes", "metadata_bytes", "profile_bytes", "gc_goal_bytes", "go_total_bytes", "rss_anon_bytes", "rss_file_bytes"}
+
+func (m *memClasses) fields() []*uint64 {
+	return []*uint64{&m.Objects, &m.Unused, &m.Free, &m.Released, &m.NObjects, &m.Stacks,
+		&m.Other, &m.Metadata, &m.Profile, &m.Goal, &m.Total, &m.RSSAnon, &m.RSSFile}
+}
+
+// anonNotGo is the anonymous resident memory beyond what the Go runtime
+// has mapped and not released: C-style allocations, such as modernc
+// SQLite's libc heap (its page caches). It counts Go's mapped memory as
+// all resident, so it errs low. The binary's resident pages are RSSFile.
+func (s procSample) anonNotGo() float64 {
+	return float64(s.Mem.RSSAnon) - float64(s.Mem.Total) + float64(s.Mem.Released)
 }
 
 var client = &http.Client{Timeout: 30 * time.Second}
 
 // runtimeNumbers reads the process's heap in use (after a GC) and
 // goroutines.
-func (p *proc) runtimeNumbers() (runtimeStats, error) {
-	var rs runtimeStats
+func (p *proc) runtimeNumbers() (rtdebug.Stats, error) {
+	var rs rtdebug.Stats
 	resp, err := client.Get("http://" + p.debug + "/debug/runtime?gc=1")
 	if err != nil {
 		return rs, fmt.Errorf("%s: %w", p.name, err)
@@ -204,16 +232,28 @@ func (p *proc) sample() (procSample, error) {
 	if err != nil {
 		return s, err
 	}
-	s.Heap, s.Goroutines = min(rs.HeapInuse, rs2.HeapInuse), min(rs.Goroutines, rs2.Goroutines)
+	s.Heap, s.Goroutines, s.Live = min(rs.HeapInuse, rs2.HeapInuse), min(rs.Goroutines, rs2.Goroutines), min(rs.Live, rs2.Live)
+	if rs2.HeapInuse < rs.HeapInuse {
+		rs = rs2 // the classes of the reading the heap comes from
+	}
+	s.Mem = memClasses{Objects: rs.Objects, Unused: rs.Unused, Free: rs.Free, Released: rs.Released, NObjects: rs.NObjects,
+		Stacks: rs.Stacks, Other: rs.Other, Metadata: rs.Metadata, Profile: rs.Profile, Goal: rs.Goal, Total: rs.Total}
 	pid := p.cmd.Process.Pid
 	st, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
 	if err != nil {
 		return s, err
 	}
 	for _, l := range strings.Split(string(st), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[0] == "VmRSS:" {
+		if f := strings.Fields(l); len(f) >= 2 {
 			kb, _ := strconv.ParseUint(f[1], 10, 64)
-			s.RSS = kb * 1024
+			switch f[0] {
+			case "VmRSS:":
+				s.RSS = kb * 1024
+			case "RssAnon:":
+				s.Mem.RSSAnon = kb * 1024
+			case "RssFile:":
+				s.Mem.RSSFile = kb * 1024
+			}
 		}
 	}
 	dir := fmt.Sprintf("/proc/%d/fd", pid)
@@ -281,6 +321,10 @@ func soak(o options) (growing int, err error) {
 	cabArgs := []string{bin("polaris-devkit"), "headless", "-data", filepath.Join(o.data, "cabinet"), "-market", o.market,
 		"-fast", "-chaos", fmt.Sprint(o.seed), "-debug-addr", "127.0.0.1:0"}
 	centralDB := filepath.Join(o.data, "cabinet", "central", "central.db")
+	var env []string
+	if o.profRate > 0 {
+		env = append(env, "GODEBUG=memprofilerate="+strconv.Itoa(o.profRate))
+	}
 	var cen *proc
 	if !o.embedded {
 		// The CA stays offline (pkiDir, the cabinet's); the server gets
@@ -295,7 +339,7 @@ func soak(o options) (growing int, err error) {
 		if err != nil {
 			return 0, err
 		}
-		cen, err = start("central", filepath.Join(o.out, "central.log"), "", bin("polaris-central"), "serve",
+		cen, err = start("central", filepath.Join(o.out, "central.log"), "", env, bin("polaris-central"), "serve",
 			"-data", filepath.Join(o.data, "central"), "-pki", serverPKI, "-listen", listen, "-allow-unknown", "-debug-addr", "127.0.0.1:0")
 		if err != nil {
 			return 0, err
@@ -304,7 +348,7 @@ func soak(o options) (growing int, err error) {
 		cabArgs = append(cabArgs, "-central", listen, "-pki", pkiDir, "-id", "dev-1")
 		centralDB = filepath.Join(o.data, "central", "central.db")
 	}
-	cab, err := start("cabinet", filepath.Join(o.out, "cabinet.log"), "ready", cabArgs...)
+	cab, err := start("cabinet", filepath.Join(o.out, "cabinet.log"), "ready", env, cabArgs...)
 	if err != nil {
 		return 0, err
 	}

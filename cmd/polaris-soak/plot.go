@@ -39,16 +39,26 @@ const (
 
 type line struct {
 	label string
+	note  bool // its note is the panel's note of the same index, drawn in its colour
 	col   color.RGBA
 	ys    []float64
 	fit   []float64 // NaN outside the fitted part
 }
 
 func plot(path string, rows []row, warmAt int, vs []verdict, mode string) error {
-	central := len(vs) > 5
-	kinds := []struct{ title, unit string }{
-		{"resident memory (RSS)", "MiB"}, {"Go heap in use (after GC)", "MiB"}, {"goroutines", ""},
-		{"open file descriptors", ""}, {"SQLite connections", ""}, {"throughput", "rounds/s"},
+	byName := map[string]verdict{}
+	central := false
+	for _, v := range vs {
+		byName[v.S.Name] = v
+		central = central || strings.HasPrefix(v.S.Name, "central ")
+	}
+	// suffix names the judged series of a panel; the last two are not
+	// judged: the throughput and the cabinet's memory classes.
+	kinds := []struct{ title, unit, suffix string }{
+		{"resident memory (RSS)", "MiB", "RSS"}, {"Go heap in use (after GC)", "MiB", "heap in use"},
+		{"Go live heap (marked by the GC)", "MiB", "live heap"}, {"goroutines", "", "goroutines"},
+		{"open file descriptors", "", "open fds"}, {"SQLite connections", "", "SQLite conns"},
+		{"throughput", "rounds/s", ""}, {"cabinet memory classes (not judged)", "MiB", ""},
 	}
 	rowsN := (len(kinds) + cols - 1) / cols
 	img := image.NewRGBA(image.Rect(0, 0, cols*panelW, rowsN*panelH+40))
@@ -63,12 +73,16 @@ func plot(path string, rows []row, warmAt int, vs []verdict, mode string) error 
 	for k, kind := range kinds {
 		var lines []line
 		var notes []string
-		if k < 5 {
+		switch {
+		case kind.suffix != "":
 			for p, col := range []color.RGBA{blue, red} {
 				if p == 1 && !central {
 					break
 				}
-				v := vs[p*5+k]
+				v, ok := byName[[]string{"cabinet", "central"}[p]+" "+kind.suffix]
+				if !ok {
+					continue
+				}
 				l := line{label: v.S.Name, col: col, ys: make([]float64, len(rows)), fit: make([]float64, len(rows))}
 				a := v.First - v.Slope*float64(rows[warmAt].Rounds)/1e5
 				for i, r := range rows {
@@ -91,7 +105,7 @@ func plot(path string, rows []row, warmAt int, vs []verdict, mode string) error 
 				}
 				notes = append(notes, fmt.Sprintf("%s: %s, slope %+.3f %s (limit %.2f)", strings.Fields(v.S.Name)[0], word, v.Slope*v.S.Scale, unit, v.S.Limit*v.S.Scale))
 			}
-		} else {
+		case kind.unit == "rounds/s":
 			l := line{label: "rounds/s", col: green, ys: make([]float64, len(rows))}
 			for i, r := range rows {
 				l.ys[i] = r.Rate
@@ -99,6 +113,8 @@ func plot(path string, rows []row, warmAt int, vs []verdict, mode string) error 
 			l.ys[0] = math.NaN()
 			lines = append(lines, l)
 			notes = append(notes, fmt.Sprintf("mean %.1f rounds/s", float64(last.Rounds)/last.T))
+		default:
+			lines, notes = classLines(rows, warmAt)
 		}
 		x0, y0 := (k%cols)*panelW, 40+(k/cols)*panelH
 		panel(img, image.Rect(x0, y0, x0+panelW, y0+panelH), kind.title, kind.unit, ts, ts[warmAt], lines, notes)
@@ -169,6 +185,9 @@ func panel(img *image.RGBA, r image.Rectangle, title, unit string, xs []float64,
 		c := black
 		if strings.Contains(n, "GROWING") {
 			c = darkRed
+		}
+		if i < len(lines) && lines[i].note {
+			c = lines[i].col
 		}
 		text(img, r.Min.X+70, plotR.Max.Y+44+14*i, c, n)
 	}
@@ -274,4 +293,41 @@ func sign(a int) int {
 		return -1
 	}
 	return 0
+}
+
+// classLines are the cabinet's memory classes over time, each with its
+// slope after the warm-up in the note (for reading, not judged): where the
+// resident memory and the heap in use go when the live heap stays.
+func classLines(rows []row, warmAt int) ([]line, []string) {
+	classes := []struct {
+		name string
+		col  color.RGBA
+		get  func(s procSample) float64
+	}{
+		{"objects", blue, func(s procSample) float64 { return float64(s.Mem.Objects) }},
+		{"unused in spans", red, func(s procSample) float64 { return float64(s.Mem.Unused) }},
+		{"free spans", green, func(s procSample) float64 { return float64(s.Mem.Free) }},
+		{"stacks", color.RGBA{140, 60, 170, 255}, func(s procSample) float64 { return float64(s.Mem.Stacks) }},
+		{"other+metadata+profile", color.RGBA{120, 120, 120, 255}, func(s procSample) float64 {
+			return float64(s.Mem.Other + s.Mem.Metadata + s.Mem.Profile)
+		}},
+		{"anonymous RSS not Go's", color.RGBA{220, 140, 0, 255}, procSample.anonNotGo},
+		{"binary's pages (RssFile)", color.RGBA{0, 150, 150, 255}, func(s procSample) float64 { return float64(s.Mem.RSSFile) }},
+	}
+	if rows[len(rows)-1].Cab.Mem.Total == 0 {
+		return nil, []string{"not sampled (a CSV from before the memory classes)"}
+	}
+	var lines []line
+	var notes []string
+	for _, c := range classes {
+		l := line{label: c.name, col: c.col, ys: make([]float64, len(rows)), note: true}
+		for i, r := range rows {
+			l.ys[i] = c.get(r.Cab) / (1 << 20)
+		}
+		lines = append(lines, l)
+		v := fit(rows[warmAt:], series{Get: func(r row) float64 { return c.get(r.Cab) }})
+		notes = append(notes, fmt.Sprintf("%s: %.2f..%.2f MiB after warm-up, slope %+.2f MiB/100k rounds", c.name,
+			v.Min/(1<<20), v.Max/(1<<20), v.Slope/(1<<20)))
+	}
+	return lines, notes
 }

@@ -24,7 +24,7 @@ func groupOf(k string) string {
 	return k
 }
 
-func itemHash(k string, v []byte) [32]byte {
+func itemHash[K string | []byte](k K, v []byte) [32]byte {
 	h := sha256.New()
 	var n [8]byte
 	binary.BigEndian.PutUint64(n[:], uint64(len(k)))

@@ -9,7 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
+	"sync"
 
 	_ "modernc.org/sqlite" // the pure-Go SQLite driver "sqlite"
 )
@@ -179,28 +179,8 @@ var errMissing = errors.New("copy missing")
 // On a failed check the image read so far is still returned (for suspect
 // reads) with the error.
 func readImage(db *sql.DB, check string) (*copyImage, error) {
-	if check != "" && check != "none" {
-		rows, err := db.Query("PRAGMA " + check)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", check, err)
-		}
-		var msgs []string
-		for rows.Next() {
-			var m string
-			if err := rows.Scan(&m); err != nil {
-				rows.Close()
-				return nil, fmt.Errorf("%s: %w", check, err)
-			}
-			msgs = append(msgs, m)
-		}
-		err = rows.Err()
-		rows.Close()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", check, err)
-		}
-		if len(msgs) != 1 || msgs[0] != "ok" {
-			return nil, fmt.Errorf("%s: %s", check, strings.Join(msgs, "; "))
-		}
+	if err := sqliteCheck(db, check); err != nil {
+		return nil, err
 	}
 	img := &copyImage{kv: map[string][]byte{}}
 	rows, err := db.Query(`SELECT k, v FROM state`)
@@ -296,7 +276,13 @@ func readCopyFresh(dir, check string) (*copyImage, error) {
 }
 
 // fingerprint hashes the bytes of ledger.db and ledger.db-wal.
+//
+// Verify fingerprints both copies before and after every game: the file
+// is read through one pooled buffer, not a new 32 KiB one per file (the
+// struct hides *os.File's WriteTo, which would allocate its own).
 func fingerprint(dir string) ([32]byte, error) {
+	buf := fingerprintBuf.Get().(*[]byte)
+	defer fingerprintBuf.Put(buf)
 	h := sha256.New()
 	for _, n := range []string{DBName, DBName + "-wal"} {
 		f, err := os.Open(filepath.Join(dir, n))
@@ -308,7 +294,7 @@ func fingerprint(dir string) ([32]byte, error) {
 			return [32]byte{}, err
 		}
 		h.Write([]byte("file:" + n))
-		_, err = io.Copy(h, f)
+		_, err = io.CopyBuffer(h, struct{ io.Reader }{f}, *buf)
 		f.Close()
 		if err != nil {
 			return [32]byte{}, err
@@ -318,6 +304,8 @@ func fingerprint(dir string) ([32]byte, error) {
 	h.Sum(out[:0])
 	return out, nil
 }
+
+var fingerprintBuf = sync.Pool{New: func() any { b := make([]byte, 64<<10); return &b }}
 
 func syncDir(dir string) error {
 	d, err := os.Open(dir)

@@ -109,14 +109,14 @@ func (l *Ledger) checkStore(s *store) (fast bool, err error) {
 		// damaged copy shows in the read below
 		s.db.Exec(`PRAGMA wal_checkpoint(TRUNCATE)`)
 	}
-	img, err := readCopyFresh(s.dir, l.o.VerifyCheck)
+	head, digest, err := checkCopyFresh(s.dir, l.o.VerifyCheck)
 	if err != nil {
 		return false, err
 	}
-	if img.head.Seq != l.head.Seq || img.head.Hash != l.head.Hash {
-		return false, fmt.Errorf("chain head is transaction %d, memory has %d", img.head.Seq, l.head.Seq)
+	if head.Seq != l.head.Seq || head.Hash != l.head.Hash {
+		return false, fmt.Errorf("chain head is transaction %d, memory has %d", head.Seq, l.head.Seq)
 	}
-	if img.digest != l.digest {
+	if digest != l.digest {
 		return false, fmt.Errorf("state differs from memory")
 	}
 	fp, err := fingerprint(s.dir)

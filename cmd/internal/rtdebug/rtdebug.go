@@ -12,23 +12,98 @@ import (
 	"net/http/pprof"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 )
 
-// Stats is what /debug/runtime returns.
+// Stats is what /debug/runtime returns. The memory classes are
+// runtime/metrics' (they add up to Total, everything the Go runtime has
+// mapped); what the process holds beyond Total (RSS minus Total plus
+// Released) is not Go's: the binary's pages and C-style allocations, such
+// as the ones modernc SQLite's libc makes for its page cache.
 type Stats struct {
 	HeapInuse   uint64 `json:"heap_inuse"`   // bytes in in-use heap spans (runtime.MemStats.HeapInuse)
 	HeapObjects uint64 `json:"heap_objects"` // live plus unswept objects
 	Goroutines  int    `json:"goroutines"`
 	NumGC       uint32 `json:"num_gc"`
+
+	Live     uint64 `json:"live"`      // /gc/heap/live:bytes, the heap the last GC marked live: after a forced GC, exactly what is reachable
+	Objects  uint64 `json:"objects"`   // /memory/classes/heap/objects:bytes: live plus not yet swept
+	Unused   uint64 `json:"unused"`    // /memory/classes/heap/unused:bytes: free slots in in-use spans (fragmentation)
+	Free     uint64 `json:"free"`      // /memory/classes/heap/free:bytes: free spans still mapped and resident
+	Released uint64 `json:"released"`  // /memory/classes/heap/released:bytes: free spans returned to the system
+	NObjects uint64 `json:"n_objects"` // /gc/heap/objects:objects
+	Stacks   uint64 `json:"stacks"`    // /memory/classes/heap/stacks:bytes plus /memory/classes/os-stacks:bytes
+	Other    uint64 `json:"other"`     // /memory/classes/other:bytes
+	Metadata uint64 `json:"metadata"`  // /memory/classes/metadata/...: spans, mcaches, GC's own data
+	Profile  uint64 `json:"profile"`   // /memory/classes/profiling/buckets:bytes: the heap profile's stacks
+	Goal     uint64 `json:"goal"`      // /gc/heap/goal:bytes
+	Total    uint64 `json:"total"`     // /memory/classes/total:bytes
+
+	// BySize is, with ?classes=1, the objects in use per size class
+	// (allocated minus freed, from MemStats.BySize): which sizes hold the
+	// spans when HeapInuse grows and the live heap does not.
+	BySize []SizeClass `json:"by_size,omitempty"`
+}
+
+// SizeClass is one size class's objects in use.
+type SizeClass struct {
+	Size    uint32 `json:"size"`
+	Objects uint64 `json:"objects"`
+}
+
+var metricNames = []string{
+	"/gc/heap/live:bytes",
+	"/memory/classes/heap/objects:bytes",
+	"/memory/classes/heap/unused:bytes",
+	"/memory/classes/heap/free:bytes",
+	"/memory/classes/heap/released:bytes",
+	"/gc/heap/objects:objects",
+	"/memory/classes/heap/stacks:bytes",
+	"/memory/classes/os-stacks:bytes",
+	"/memory/classes/other:bytes",
+	"/memory/classes/metadata/mcache/free:bytes",
+	"/memory/classes/metadata/mcache/inuse:bytes",
+	"/memory/classes/metadata/mspan/free:bytes",
+	"/memory/classes/metadata/mspan/inuse:bytes",
+	"/memory/classes/metadata/other:bytes",
+	"/memory/classes/profiling/buckets:bytes",
+	"/gc/heap/goal:bytes",
+	"/memory/classes/total:bytes",
 }
 
 // Read reads the runtime's numbers. ReadMemStats stops the world briefly;
 // sampled every few seconds that is noise.
-func Read() Stats {
+func Read(classes bool) Stats {
 	var m runtime.MemStats
 	runtime.ReadMemStats(&m)
-	return Stats{HeapInuse: m.HeapInuse, HeapObjects: m.HeapObjects, Goroutines: runtime.NumGoroutine(), NumGC: m.NumGC}
+	s := Stats{HeapInuse: m.HeapInuse, HeapObjects: m.HeapObjects, Goroutines: runtime.NumGoroutine(), NumGC: m.NumGC}
+	ms := make([]metrics.Sample, len(metricNames))
+	for i, n := range metricNames {
+		ms[i].Name = n
+	}
+	metrics.Read(ms)
+	v := map[string]uint64{}
+	for _, x := range ms {
+		if x.Value.Kind() == metrics.KindUint64 {
+			v[x.Name] = x.Value.Uint64()
+		}
+	}
+	s.Live, s.Objects, s.Unused = v[metricNames[0]], v[metricNames[1]], v[metricNames[2]]
+	s.Free, s.Released, s.NObjects = v[metricNames[3]], v[metricNames[4]], v[metricNames[5]]
+	s.Stacks, s.Other = v[metricNames[6]]+v[metricNames[7]], v[metricNames[8]]
+	for _, n := range metricNames[9:14] {
+		s.Metadata += v[n]
+	}
+	s.Profile, s.Goal, s.Total = v[metricNames[14]], v[metricNames[15]], v[metricNames[16]]
+	if classes {
+		for _, c := range m.BySize {
+			if c.Mallocs > c.Frees {
+				s.BySize = append(s.BySize, SizeClass{Size: c.Size, Objects: c.Mallocs - c.Frees})
+			}
+		}
+	}
+	return s
 }
 
 // Handler serves /debug/pprof/… and /debug/runtime.
@@ -44,7 +119,7 @@ func Handler() http.Handler {
 			runtime.GC() // a sample of what is live, not of what awaits collection
 		}
 		w.Header().Set("Content-Type", "application/json")
-		json.NewEncoder(w).Encode(Read())
+		json.NewEncoder(w).Encode(Read(r.URL.Query().Get("classes") == "1"))
 	})
 	return mux
 }
@@ -73,10 +148,11 @@ func Listen(addr string) (net.Addr, error) {
 // asked for port 0).
 func Flag(prog string) func(string) error {
 	return func(addr string) error {
-		// One sample per 4 KiB allocated rather than per 512 KiB: a leak
-		// of a few hundred bytes a round shows in a heap profile within
-		// minutes. It costs some CPU, which the debug endpoint may.
-		runtime.MemProfileRate = 4096
+		// The heap profile's rate stays the runtime's (one sample per
+		// 512 KiB) unless GODEBUG=memprofilerate=N says otherwise: each
+		// sampled stack and size keeps a record for the life of the
+		// process, and at one sample per 4 KiB these records grew the
+		// resident memory the soak judges by megabytes (issue 23).
 		a, err := Listen(strings.TrimSpace(addr))
 		if err != nil {
 			return err

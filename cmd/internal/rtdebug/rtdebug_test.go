@@ -25,7 +25,7 @@ func TestListenLoopbackOnly(t *testing.T) {
 	if err := json.NewDecoder(resp.Body).Decode(&s); err != nil {
 		t.Fatal(err)
 	}
-	if s.HeapInuse == 0 || s.Goroutines == 0 || s.NumGC == 0 {
+	if s.HeapInuse == 0 || s.Goroutines == 0 || s.NumGC == 0 || s.Live == 0 || s.Live > s.HeapInuse || s.Total < s.HeapInuse || s.Stacks == 0 {
 		t.Errorf("runtime numbers %+v", s)
 	}
 }
