@@ -143,6 +143,19 @@ func Listen(addr string) (net.Addr, error) {
 	return l.Addr(), nil
 }
 
+// defaultProfileRate is the runtime's own heap-profile rate.
+var defaultProfileRate = runtime.MemProfileRate
+
+// A binary without the endpoint keeps no heap-profile records: each
+// sampled stack and size keeps one for the life of the process, so a
+// cabinet running for months would grow by them for nothing (no one can
+// read them without -debug-addr). GODEBUG=memprofilerate=N still rules.
+func init() {
+	if !strings.Contains(os.Getenv("GODEBUG"), "memprofilerate=") {
+		runtime.MemProfileRate = 0
+	}
+}
+
 // Flag is a flag.Func body: it starts the endpoint when the flag is
 // parsed and says where on stderr (the soak tool reads that line when it
 // asked for port 0).
@@ -156,6 +169,9 @@ func Flag(prog string) func(string) error {
 		a, err := Listen(strings.TrimSpace(addr))
 		if err != nil {
 			return err
+		}
+		if runtime.MemProfileRate == 0 && !strings.Contains(os.Getenv("GODEBUG"), "memprofilerate=") {
+			runtime.MemProfileRate = defaultProfileRate
 		}
 		fmt.Fprintf(os.Stderr, "%s: debug endpoint on http://%s/debug/\n", prog, a)
 		return nil

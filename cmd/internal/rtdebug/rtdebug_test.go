@@ -3,6 +3,9 @@ package rtdebug
 import (
 	"encoding/json"
 	"net/http"
+	"os"
+	"runtime"
+	"strings"
 	"testing"
 )
 
@@ -27,5 +30,22 @@ func TestListenLoopbackOnly(t *testing.T) {
 	}
 	if s.HeapInuse == 0 || s.Goroutines == 0 || s.NumGC == 0 || s.Live == 0 || s.Live > s.HeapInuse || s.Total < s.HeapInuse || s.Stacks == 0 {
 		t.Errorf("runtime numbers %+v", s)
+	}
+}
+
+// Without the endpoint the process keeps no heap-profile records; asking
+// for the endpoint turns the runtime's own rate back on.
+func TestProfileRecordsOnlyWithTheEndpoint(t *testing.T) {
+	if strings.Contains(os.Getenv("GODEBUG"), "memprofilerate=") {
+		t.Skip("GODEBUG sets the rate")
+	}
+	if runtime.MemProfileRate != 0 {
+		t.Fatalf("heap-profile rate %d without the endpoint, want 0", runtime.MemProfileRate)
+	}
+	if err := Flag("test")("127.0.0.1:0"); err != nil {
+		t.Fatal(err)
+	}
+	if runtime.MemProfileRate != defaultProfileRate || defaultProfileRate == 0 {
+		t.Fatalf("heap-profile rate %d with the endpoint, want the runtime's %d", runtime.MemProfileRate, defaultProfileRate)
 	}
 }
