@@ -10,6 +10,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/internal/hosttools"
 )
 
 // devApp is a cabinet with the devkit's parts, as polaris-devkit runs it.
@@ -61,9 +62,35 @@ func TestNoCentralSystemRefuses(t *testing.T) {
 // In the cz market the devkit's acceptor carries the CZK table: escrow
 // code 61 is a 100 Kč note and is credited as 100 Kč (it carried the euro
 // table, so the keys put the Kč value of euro notes on the meter).
+// The cz cabinet takes no money without a player's card in its reader (the
+// devkit's own pcscd and demo players, as polaris-devkit run starts them).
 func TestDevkitAcceptorTakesTheMarketsCurrency(t *testing.T) {
-	a := running(t, "cz")
+	hosttools.Need(t, "pcscd")
+	ctx, cancel := context.WithCancel(context.Background())
+	o, cards := devkit.WithCards(app.Options{DataDir: t.TempDir(), Market: "cz", Logf: t.Logf})
+	if err := cards.Err(); err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	a, err := start(ctx, o)
+	if err != nil {
+		cancel()
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- a.Run(ctx) }()
+	t.Cleanup(func() {
+		a.Cabinet.Post(cabinet.PowerOff{})
+		<-done
+		a.Close()
+		cards.Close()
+		cancel()
+	})
 	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+	if err := cards.Insert(1); err != nil { // cz: no money in without a player
+		t.Fatal(err)
+	}
+	waitFor(t, a.App, "card 1 logged in", func(s *view.Snapshot) bool { return s.Player != nil })
 	waitFor(t, a.App, "100 Kč credited", func(s *view.Snapshot) bool {
 		if s.Credit == 0 && time.Now().UnixMilli()%500 < 5 {
 			a.kit.Devices().Acceptor.InsertNote(0x61) // refused while the unit still starts up
