@@ -387,7 +387,11 @@ func (h *Headless) wait(ctx context.Context, what string, d time.Duration) error
 			return s.Round != nil && (s.RiskOffer || s.Mode != view.ModeWagering && s.Mode != view.ModePresenting)
 		}, "the round to end")
 	}
-	return h.until(ctx, d, func(s *view.Snapshot) bool { return string(s.Mode) == what }, "mode "+what)
+	// Idle is where a press starts a game: not while a win still counts
+	// up (Start then only ends the count-up).
+	return h.until(ctx, d, func(s *view.Snapshot) bool {
+		return string(s.Mode) == what && (s.Mode != view.ModeIdle || !s.CountUp.Running(time.Now()))
+	}, "mode "+what)
 }
 
 func (h *Headless) expect(a []string) error {

@@ -13,7 +13,7 @@
 //	door main open         # door main|logic|cashbox|acceptor open|close
 //	key attendant on       # key attendant|technician on|off
 //	game magicstars        # select a game
-//	wait idle 10s          # until the screen's mode is idle (default 20s)
+//	wait idle 10s          # until the screen's mode is idle and no win counts up (default 20s)
 //	wait round             # until the round in play is over
 //	sleep 500ms
 //	expect credit 980      # credit|win|bet <minor units>
