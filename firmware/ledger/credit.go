@@ -7,8 +7,16 @@ import (
 
 // CreditState is what the central system's credit mirror needs
 // (central/PROTOCOL.md, "The credit mirror"): the cumulative meters, the
-// credit, and the newest vouchers issued but never printed (it voids
-// them). firmware/outbox hands it to the link.
+// credit as the mirror counts it, and the newest vouchers issued but never
+// printed (it voids them). firmware/outbox hands it to the link.
+//
+// Credit is the credit meter less the vouchers journalled as printing: the
+// central system counted each out when it issued its number, the meter
+// only when the printer confirms it (after a power cut, when the duplicate
+// is printed). Without that a Hello between the two, a cabinet restarted
+// mid-print, was a MIRROR_DIFFERS alarm for money that is where the mirror
+// says; a print that fails puts the voucher in Unprinted instead, and the
+// central system gives its amount back.
 type CreditState struct {
 	Base, BillsIn, WinsToCredit, HandpayCancelled, Credit int64
 	Unprinted                                             []uint64
@@ -24,6 +32,12 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 		return CreditState{}, ErrRAMError
 	}
 	m := metersOf(l.kv, ScopeCabinet)
+	printing := int64(0)
+	for _, d := range pendingOf(l.kv) {
+		if d.Kind == DocVoucher && d.Number != "" {
+			printing += d.Amount
+		}
+	}
 	var unprinted []uint64
 	ks := keysWithPrefix(l.kv, "unprinted/")
 	for _, k := range ks[max(0, len(ks)-maxUnprinted):] {
@@ -34,6 +48,6 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 	return CreditState{Unprinted: unprinted,
 		Base: intOf(l.kv, "inv/base"), BillsIn: m[BillsInValue],
 		WinsToCredit: m[CoinOut], HandpayCancelled: m[HandpayCancelledCredit],
-		Credit: intOf(l.kv, "credit"),
+		Credit: intOf(l.kv, "credit") - printing,
 	}, nil
 }
