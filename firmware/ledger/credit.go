@@ -1,6 +1,7 @@
 package ledger
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
@@ -17,9 +18,16 @@ import (
 // mid-print, was a MIRROR_DIFFERS alarm for money that is where the mirror
 // says; a print that fails puts the voucher in Unprinted instead, and the
 // central system gives its amount back.
+//
+// StakeInFlight is the stake of the open round while the ledger holds no
+// outcome for it: debited here, but booked by the central system only if
+// its draw got there before the power went (the outcome lost on the way
+// back). Until the round is asked again the credit cannot be compared
+// with the mirror either way.
 type CreditState struct {
 	Base, BillsIn, WinsToCredit, HandpayCancelled, Credit int64
 	Unprinted                                             []uint64
+	StakeInFlight                                         int64
 }
 
 // CreditState reads it, with at most maxUnprinted unprinted vouchers (the
@@ -45,7 +53,15 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 			unprinted = append(unprinted, id)
 		}
 	}
-	return CreditState{Unprinted: unprinted,
+	var inFlight int64
+	if b, ok := l.kv["open/round"]; ok {
+		var n uint64
+		var r Round
+		if json.Unmarshal(b, &n) == nil && json.Unmarshal(l.kv[seqKey("round", n)], &r) == nil && r.Outcome == nil {
+			inFlight = r.Stake
+		}
+	}
+	return CreditState{Unprinted: unprinted, StakeInFlight: inFlight,
 		Base: intOf(l.kv, "inv/base"), BillsIn: m[BillsInValue],
 		WinsToCredit: m[CoinOut], HandpayCancelled: m[HandpayCancelledCredit],
 		Credit: intOf(l.kv, "credit") - printing,
