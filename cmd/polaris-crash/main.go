@@ -7,7 +7,8 @@
 // (firmware/devkit.Reconciler). After the last kill it lets the cabinet
 // recover once more and checks that every round was settled exactly once
 // and every document stacked or printed was credited or debited once.
-// It ends with one line: "cabinet crash test: <N> kills, <D> discrepancies".
+// A MIRROR_DIFFERS alarm the central system raised at a Hello is a
+// discrepancy too (mirrorCheck). It ends with one line: "cabinet crash test: <N> kills, <D> discrepancies".
 //
 // With -pg the cabinet plays against two polaris-central processes on a
 // throwaway PostgreSQL cluster instead of its embedded central system
@@ -149,6 +150,18 @@ func main() {
 		}
 		discrepancies += len(bad)
 	}
+	store := ""
+	if sys != nil {
+		store = sys.store()
+	}
+	mirror := newMirrorCheck(*data, store, cabinetID)
+	checkMirror := func(when string) {
+		bad, err := mirror.check()
+		if err != nil {
+			fail(fmt.Errorf("%s: mirror alarms: %w", when, err))
+		}
+		report(when, bad)
+	}
 	kinds := map[string]int{}
 	nodeKilled, linkDowns := 0, 0
 	for k := 1; k <= *n; k++ {
@@ -279,6 +292,7 @@ func main() {
 			fail(fmt.Errorf("kill %d: %w", k, err))
 		}
 		report(when, bad)
+		checkMirror(when)
 		if sys != nil && len(sys.nodes) > 1 {
 			linkDowns += linkDownsInLastLife(*data)
 		}
@@ -318,6 +332,7 @@ func main() {
 		fail(err)
 	}
 	report("after recovery", bad)
+	checkMirror("after recovery")
 	if pcheck != nil {
 		_, bad, err := pcheck.check(true, false)
 		if err != nil {

@@ -1,17 +1,33 @@
 package ledger
 
 import (
+	"encoding/json"
 	"strconv"
 	"strings"
 )
 
 // CreditState is what the central system's credit mirror needs
 // (central/PROTOCOL.md, "The credit mirror"): the cumulative meters, the
-// credit, and the newest vouchers issued but never printed (it voids
-// them). firmware/outbox hands it to the link.
+// credit as the mirror counts it, and the newest vouchers issued but never
+// printed (it voids them). firmware/outbox hands it to the link.
+//
+// Credit is the credit meter less the vouchers journalled as printing: the
+// central system counted each out when it issued its number, the meter
+// only when the printer confirms it (after a power cut, when the duplicate
+// is printed). Without that a Hello between the two, a cabinet restarted
+// mid-print, was a MIRROR_DIFFERS alarm for money that is where the mirror
+// says; a print that fails puts the voucher in Unprinted instead, and the
+// central system gives its amount back.
+//
+// StakeInFlight is the stake of the open round while the ledger holds no
+// outcome for it: debited here, but booked by the central system only if
+// its draw got there before the power went (the outcome lost on the way
+// back). Until the round is asked again the credit cannot be compared
+// with the mirror either way.
 type CreditState struct {
 	Base, BillsIn, WinsToCredit, HandpayCancelled, Credit int64
 	Unprinted                                             []uint64
+	StakeInFlight                                         int64
 }
 
 // CreditState reads it, with at most maxUnprinted unprinted vouchers (the
@@ -24,6 +40,12 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 		return CreditState{}, ErrRAMError
 	}
 	m := metersOf(l.kv, ScopeCabinet)
+	printing := int64(0)
+	for _, d := range pendingOf(l.kv) {
+		if d.Kind == DocVoucher && d.Number != "" {
+			printing += d.Amount
+		}
+	}
 	var unprinted []uint64
 	ks := keysWithPrefix(l.kv, "unprinted/")
 	for _, k := range ks[max(0, len(ks)-maxUnprinted):] {
@@ -31,9 +53,17 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 			unprinted = append(unprinted, id)
 		}
 	}
-	return CreditState{Unprinted: unprinted,
+	var inFlight int64
+	if b, ok := l.kv["open/round"]; ok {
+		var n uint64
+		var r Round
+		if json.Unmarshal(b, &n) == nil && json.Unmarshal(l.kv[seqKey("round", n)], &r) == nil && r.Outcome == nil {
+			inFlight = r.Stake
+		}
+	}
+	return CreditState{Unprinted: unprinted, StakeInFlight: inFlight,
 		Base: intOf(l.kv, "inv/base"), BillsIn: m[BillsInValue],
 		WinsToCredit: m[CoinOut], HandpayCancelled: m[HandpayCancelledCredit],
-		Credit: intOf(l.kv, "credit"),
+		Credit: intOf(l.kv, "credit") - printing,
 	}, nil
 }

@@ -6,6 +6,8 @@
 package outbox
 
 import (
+	"errors"
+
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -36,17 +38,29 @@ func (o ledgerOutbox) Ack(id int64) error { return o.l.Ack(id) }
 
 // CreditMeters makes the ledger's outbox a link.CreditSource: the meters
 // the central system's credit mirror needs, sent with every voucher
-// request and Hello.
+// request and Hello. None while a stake is in flight (a power cut between
+// the wager and its outcome): whether the central system booked it is
+// unknown until the round is asked again, so a Hello then would compare
+// the credit with a mirror that may lack the stake (a false
+// MIRROR_DIFFERS); the next Hello takes the meters. A voucher is never
+// asked for mid-round.
 func (o ledgerOutbox) CreditMeters() (link.CreditMeters, error) {
 	c, err := o.l.CreditState(link.MaxUnprinted)
 	if err != nil {
 		return link.CreditMeters{}, err
+	}
+	if c.StakeInFlight > 0 {
+		return link.CreditMeters{}, ErrStakeInFlight
 	}
 	return link.CreditMeters{Base: engine.Money(c.Base), BillsIn: engine.Money(c.BillsIn), WinsToCredit: engine.Money(c.WinsToCredit),
 		HandpayCancelled: engine.Money(c.HandpayCancelled), Credit: engine.Money(c.Credit), Unprinted: c.Unprinted}, nil
 }
 
 var _ link.CreditSource = ledgerOutbox{}
+
+// ErrStakeInFlight is CreditMeters' refusal while a round's stake is in
+// flight.
+var ErrStakeInFlight = errors.New("outbox: a round's stake in flight: no credit meters until its outcome")
 
 // EventMessage is ledger.Options.EventMessage for a cabinet whose events go
 // to the central system: one event as a link.KindEvents message, in the
