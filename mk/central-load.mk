@@ -44,11 +44,13 @@ PG_EVERY   ?= 2.5s
 NODE_PROCS ?= 1
 PG_ARGS = -cabinets $(CABINETS) $(if $(filter-out 0,$(ROUNDS)),-rounds $(ROUNDS),-duration $(DURATION)) -every $(if $(EVERY),$(EVERY),$(PG_EVERY)) -postgres auto -nodes $(NODES) -beside-sqlite $(if $(filter 1,$(NODE_PROCS)),-node-bin bin/polaris-central) $(LOAD_FLAGS)
 
+# PRIO=1 raises PostgreSQL's processes too (-raise-postgres): each backend
+# is a session of its own, outside the load test's autogroup.
 load-central-pg:
 	$(GO) build -o bin/polaris-loadtest ./cmd/polaris-loadtest
 	$(GO) build -o bin/polaris-central ./cmd/polaris-central
 ifeq ($(PRIO),1)
-	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(PG_ARGS)'
+	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(PG_ARGS) -raise-postgres'
 else
 	bin/polaris-loadtest $(PG_ARGS)
 endif

@@ -112,6 +112,10 @@ type Options struct {
 	// redeemed and confirmed; the audit then checks vouchers, the credit
 	// mirror and events against what the cabinets were answered.
 	Mix bool
+	// RaisePostgres (root; with Postgres "auto"): the cluster's processes
+	// get the CPU weight make's PRIO=1 gives the load test and its node
+	// processes (each PostgreSQL backend is a session of its own).
+	RaisePostgres bool
 }
 
 // Result is what a run measured.
@@ -547,6 +551,15 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			return nil, err
 		}
 		defer jr.close()
+	}
+	if o.RaisePostgres && primary != nil {
+		// After the cabinets' Hello: the nodes' pools are connected, so
+		// the backends that will serve the run exist.
+		n, err := raisePostgres(primary.Dir)
+		if err != nil {
+			return nil, err
+		}
+		logf("PostgreSQL: %d processes raised to nice -15", n)
 	}
 	prof := newProfiler(profileGroups(nodes, primary), o.Postgres)
 	prof.start()

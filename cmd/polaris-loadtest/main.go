@@ -50,6 +50,7 @@ func main() {
 	flag.DurationVar(&o.FailNode, "fail-node", 0, "with -node-bin and -nodes ≥ 2: this long into the run SIGKILL node 2, then start it again after -node-down")
 	flag.DurationVar(&o.NodeDown, "node-down", 3e9, "how long node 2 stays killed (-fail-node)")
 	flag.BoolVar(&o.Mix, "mix", false, "cabinets also send event batches through their outbox (every 4th round) and issue, redeem and confirm a voucher (every 10th); the audit checks both")
+	flag.BoolVar(&o.RaisePostgres, "raise-postgres", false, "with -postgres auto (root): give the cluster's processes autogroup nice -15 and nice -15, the weight make's PRIO=1 gives this process and its children")
 	beside := flag.Bool("beside-sqlite", false, "first run the same load against the SQLite single node, then the -postgres one: both lines in one run")
 	cpu := flag.String("cpuprofile", "", "write a CPU profile of the measured part here")
 	verbose := flag.Bool("v", false, "print setup steps")
