@@ -100,7 +100,7 @@ failover-central-pg-full:
 	$(GO) build -o bin/polaris-central ./cmd/polaris-central
 	rm -rf $(FULL_DIR) && mkdir -m 700 -p $(FULL_DIR)
 ifeq ($(PRIO),1)
-	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(FULL_ARGS)'
+	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(FULL_ARGS) -raise-postgres'
 else
 	bin/polaris-loadtest $(FULL_ARGS)
 endif

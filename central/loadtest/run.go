@@ -10,7 +10,9 @@
 // then CommitOutcome, each answered only once durable.
 //
 // On PostgreSQL it runs several nodes, in-process or (Options.NodeCommand)
-// as polaris-central processes, and can fail them under load: a node
+// as polaris-central processes (the SQLite single node too), and reports
+// each process's CPU and what PostgreSQL's backends did (profile.go); it
+// can fail them under load: a node
 // SIGKILLed and started again (FailNode), the primary killed and its
 // synchronous replica promoted (FailDB); with Mix the cabinets also send
 // outbox events and vouchers. The audit then checks every round, voucher
@@ -555,11 +557,16 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.RaisePostgres && primary != nil {
 		// After the cabinets' Hello: the nodes' pools are connected, so
 		// the backends that will serve the run exist.
-		n, err := raisePostgres(primary.Dir)
-		if err != nil {
-			return nil, err
+		for _, cl := range []*pgcluster.Cluster{primary, replica} {
+			if cl == nil {
+				continue
+			}
+			n, err := raisePostgres(cl.Dir)
+			if err != nil {
+				return nil, err
+			}
+			logf("PostgreSQL on port %d: %d processes raised to nice -15", cl.Port, n)
 		}
-		logf("PostgreSQL: %d processes raised to nice -15", n)
 	}
 	prof := newProfiler(profileGroups(nodes, primary), o.Postgres)
 	prof.start()
