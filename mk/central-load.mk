@@ -81,7 +81,10 @@ failover-central-pg:
 # the p50/p99 and the longest a cabinet waited for an answer, and the
 # audit: every round, voucher and event stored once as answered, every
 # pool exact. Not part of make test (its small version is
-# TestFailoverUnderLoad in cmd/polaris-central).
+# TestFailoverUnderLoad in cmd/polaris-central). PRIO=1 raises the primary's
+# and the replica's processes as load-central-pg does (backends a server
+# forks later, after the failover, get nice -15 but an autogroup of their own
+# at nice 0).
 FULL_CABINETS ?= 1000
 FULL_DURATION ?= 60s
 FAIL_NODE_AT ?= 15s
