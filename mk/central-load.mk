@@ -28,19 +28,29 @@ else
 	$(GO) run ./cmd/polaris-loadtest $(LOAD_ARGS)
 endif
 
-# make load-central-pg NODES=3 CABINETS=3000 [EVERY=2.5s] [DURATION=…] [PRIO=1]
+# make load-central-pg NODES=3 CABINETS=3000 [EVERY=2.5s] [DURATION=…] [PRIO=1] [NODE_PROCS=0]
 # The same load against NODES central nodes on one throwaway PostgreSQL
 # (initdb in a temporary directory as the postgres user, random loopback
 # port, removed after), beside the SQLite single node in the same run:
 # two lines, each with its audit. Not part of make test.
 NODES      ?= 3
 PG_EVERY   ?= 2.5s
-PG_ARGS = -cabinets $(CABINETS) $(if $(filter-out 0,$(ROUNDS)),-rounds $(ROUNDS),-duration $(DURATION)) -every $(if $(EVERY),$(EVERY),$(PG_EVERY)) -postgres auto -nodes $(NODES) -beside-sqlite $(LOAD_FLAGS)
+# NODE_PROCS=1 (default): every node, the SQLite one too, is its own
+# bin/polaris-central serve process, the load generator (the cabinets)
+# another; NODE_PROCS=0 runs the nodes inside the load generator. After each
+# line: the CPU of each process (from /proc) over the run, and on
+# PostgreSQL what its client backends did (pg_stat_activity and the batch
+# lock in pg_locks, sampled every 50 ms).
+NODE_PROCS ?= 1
+PG_ARGS = -cabinets $(CABINETS) $(if $(filter-out 0,$(ROUNDS)),-rounds $(ROUNDS),-duration $(DURATION)) -every $(if $(EVERY),$(EVERY),$(PG_EVERY)) -postgres auto -nodes $(NODES) -beside-sqlite $(if $(filter 1,$(NODE_PROCS)),-node-bin bin/polaris-central) $(LOAD_FLAGS)
 
+# PRIO=1 raises PostgreSQL's processes too (-raise-postgres): each backend
+# is a session of its own, outside the load test's autogroup.
 load-central-pg:
 	$(GO) build -o bin/polaris-loadtest ./cmd/polaris-loadtest
+	$(GO) build -o bin/polaris-central ./cmd/polaris-central
 ifeq ($(PRIO),1)
-	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(PG_ARGS)'
+	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(PG_ARGS) -raise-postgres'
 else
 	bin/polaris-loadtest $(PG_ARGS)
 endif
@@ -71,7 +81,10 @@ failover-central-pg:
 # the p50/p99 and the longest a cabinet waited for an answer, and the
 # audit: every round, voucher and event stored once as answered, every
 # pool exact. Not part of make test (its small version is
-# TestFailoverUnderLoad in cmd/polaris-central).
+# TestFailoverUnderLoad in cmd/polaris-central). PRIO=1 raises the primary's
+# and the replica's processes as load-central-pg does (backends a server
+# forks later, after the failover, get nice -15 but an autogroup of their own
+# at nice 0).
 FULL_CABINETS ?= 1000
 FULL_DURATION ?= 60s
 FAIL_NODE_AT ?= 15s
@@ -90,7 +103,7 @@ failover-central-pg-full:
 	$(GO) build -o bin/polaris-central ./cmd/polaris-central
 	rm -rf $(FULL_DIR) && mkdir -m 700 -p $(FULL_DIR)
 ifeq ($(PRIO),1)
-	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(FULL_ARGS)'
+	setsid -w sh -c 'echo -15 > /proc/self/autogroup && exec nice -n -15 bin/polaris-loadtest $(FULL_ARGS) -raise-postgres'
 else
 	bin/polaris-loadtest $(FULL_ARGS)
 endif

@@ -31,7 +31,8 @@ type node struct {
 	exited chan struct{}
 }
 
-// setupNodes writes what n nodes need beside dir: the PKI export (never
+// setupNodes writes what n nodes need beside dir (dbURL "": one node on
+// SQLite in its data directory): the PKI export (never
 // the CA key: polaris-central refuses to start beside it), the jackpot
 // configuration, and each node's configuration file.
 func setupNodes(o Options, dir, offlinePKI, dbURL string, halls map[string]string) ([]*node, error) {
@@ -69,8 +70,11 @@ func setupNodes(o Options, dir, offlinePKI, dbURL string, halls map[string]strin
 		nd.config = filepath.Join(nd.dir, "central.toml")
 		nd.log = filepath.Join(dir, fmt.Sprintf("node-%d.log", k))
 		var b strings.Builder
-		fmt.Fprintf(&b, "listen = %s\ndata_dir = %s\ndatabase = %s\npki_dir = %s\nnode_id = \"node-%d\"\nallow_unknown_cabinets = false\n",
-			strconv.Quote(addr), strconv.Quote(nd.dir), strconv.Quote(dbURL), strconv.Quote(exported), k)
+		fmt.Fprintf(&b, "listen = %s\ndata_dir = %s\npki_dir = %s\nnode_id = \"node-%d\"\nallow_unknown_cabinets = false\n",
+			strconv.Quote(addr), strconv.Quote(nd.dir), strconv.Quote(exported), k)
+		if dbURL != "" { // "": SQLite in data_dir
+			fmt.Fprintf(&b, "database = %s\n", strconv.Quote(dbURL))
+		}
 		if !o.NoJackpot {
 			fmt.Fprintf(&b, "jackpot_config = %s\n", strconv.Quote(jpPath))
 		}

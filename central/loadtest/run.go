@@ -10,7 +10,9 @@
 // then CommitOutcome, each answered only once durable.
 //
 // On PostgreSQL it runs several nodes, in-process or (Options.NodeCommand)
-// as polaris-central processes, and can fail them under load: a node
+// as polaris-central processes (the SQLite single node too), and reports
+// each process's CPU and what PostgreSQL's backends did (profile.go); it
+// can fail them under load: a node
 // SIGKILLed and started again (FailNode), the primary killed and its
 // synchronous replica promoted (FailDB); with Mix the cabinets also send
 // outbox events and vouchers. The audit then checks every round, voucher
@@ -112,6 +114,10 @@ type Options struct {
 	// redeemed and confirmed; the audit then checks vouchers, the credit
 	// mirror and events against what the cabinets were answered.
 	Mix bool
+	// RaisePostgres (root; with Postgres "auto"): the cluster's processes
+	// get the CPU weight make's PRIO=1 gives the load test and its node
+	// processes (each PostgreSQL backend is a session of its own).
+	RaisePostgres bool
 }
 
 // Result is what a run measured.
@@ -142,13 +148,17 @@ type Result struct {
 	lastDone                   time.Time
 	Nodes                      int    // central nodes
 	Store                      string // "sqlite" or "postgres"
-	Audit                      []jackpot.AuditLine
-	Checks                     []string // every cross-check's failure; empty = all passed
-	stakes                     map[string]int64
-	hits                       map[string]int64
-	hitN                       map[string]int64
-	halls                      map[string]string
-	jackpot                    *jackpot.Jackpot
+	// Profile is the per-process CPU and PostgreSQL's sampled backend
+	// states over the measured part: what limits the run.
+	Profile *Profile
+	Procs   bool // the nodes ran as processes of their own
+	Audit   []jackpot.AuditLine
+	Checks  []string // every cross-check's failure; empty = all passed
+	stakes  map[string]int64
+	hits    map[string]int64
+	hitN    map[string]int64
+	halls   map[string]string
+	jackpot *jackpot.Jackpot
 
 	// A failover run (Options.FailNode, FailDB with NodeCommand): what was
 	// done when, the nodes' own lines about it, what the cabinets saw per
@@ -209,10 +219,13 @@ func (r *Result) Line() string {
 	if r.Store == "postgres" {
 		store = fmt.Sprintf("PostgreSQL, %d nodes", r.Nodes)
 	}
+	if r.Procs {
+		store += " (node processes)"
+	}
 	if r.FailedAt > 0 {
 		store += fmt.Sprintf(", primary killed at %.1f s and the replica promoted in %.0f ms: longest time without an answered outcome %.0f ms", r.FailedAt.Seconds(), ms(r.Promoted), ms(r.MaxGap))
 	}
-	return fmt.Sprintf("%s: %d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; %s; %d errors; CPU %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
+	return fmt.Sprintf("%s: %d cabinets%s: %.0f outcomes/s, p50 %.1f ms, p99 %.1f ms (%d outcomes in %.1f s; p99.9 %.1f ms, max %.1f ms; %s; %d errors; CPU of this process %.2f ms/outcome = %.0f%% of %d cores; loadavg %s → %s)",
 		store, r.Cabinets, paced, r.PerSecond(), ms(Pct(r.Outcome, 50)), ms(Pct(r.Outcome, 99)), r.Outcomes, r.Elapsed.Seconds(),
 		ms(Pct(r.Outcome, 99.9)), ms(Pct(r.Outcome, 100)), commits,
 		r.Errors, r.CPUPerOutcome(), 100*r.CPU.Seconds()/r.Elapsed.Seconds()/float64(runtime.GOMAXPROCS(0)), runtime.GOMAXPROCS(0),
@@ -376,8 +389,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if o.Nodes < 1 || o.Postgres == "" {
 		o.Nodes = 1
 	}
-	if procs && o.Postgres == "" {
-		return nil, errors.New("loadtest: nodes as processes need a PostgreSQL store")
+	if procs && o.Postgres == "" && (o.FailNode > 0 || o.FailDB > 0) {
+		return nil, errors.New("loadtest: failing nodes or the database needs a PostgreSQL store")
 	}
 	if o.NodeDown <= 0 {
 		o.NodeDown = 3 * time.Second
@@ -406,8 +419,12 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		for cab, h := range halls {
 			nh[cab] = h
 		}
-		if nodes, err = setupNodes(o, dir, pkiDir, dbPath, nh); err != nil {
+		nodeDB := o.Postgres // "": SQLite, the node's own data_dir/central.db
+		if nodes, err = setupNodes(o, dir, pkiDir, nodeDB, nh); err != nil {
 			return nil, err
+		}
+		if nodeDB == "" {
+			dbPath = filepath.Join(nodes[0].dir, "central.db")
 		}
 		// One after another: the first migrates the database and writes
 		// the store marker the others then check.
@@ -504,7 +521,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	}
 	logf("%d cabinets connected", len(clients))
 
-	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j, Commits: "carried", Journal: o.Journal, Nodes: o.Nodes, Store: "sqlite"}
+	res := &Result{Cabinets: o.Cabinets, Rate: o.Rate, halls: halls, jackpot: j, Commits: "carried", Journal: o.Journal, Nodes: o.Nodes, Store: "sqlite", Procs: procs}
 	if o.Postgres != "" {
 		res.Store = "postgres"
 	}
@@ -537,9 +554,26 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		}
 		defer jr.close()
 	}
+	if o.RaisePostgres && primary != nil {
+		// After the cabinets' Hello: the nodes' pools are connected, so
+		// the backends that will serve the run exist.
+		for _, cl := range []*pgcluster.Cluster{primary, replica} {
+			if cl == nil {
+				continue
+			}
+			n, err := raisePostgres(cl.Dir)
+			if err != nil {
+				return nil, err
+			}
+			logf("PostgreSQL on port %d: %d processes raised to nice -15", cl.Port, n)
+		}
+	}
+	prof := newProfiler(profileGroups(nodes, primary), o.Postgres)
+	prof.start()
 	cpu0 := cpuTime()
 	play(ctx, o, clients, outboxes, jr, g, res)
 	res.CPU = cpuTime() - cpu0
+	res.Profile = prof.end()
 	close(quit)
 	if scenarioDone != nil {
 		<-scenarioDone
@@ -616,6 +650,31 @@ const probeCabinet = "load-probe"
 // bills in for every voucher it issues.
 func mixCredit() (link.CreditMeters, error) {
 	return link.CreditMeters{BillsIn: 100_000_000, Credit: 100_000_000}, nil
+}
+
+// profileGroups are the processes whose CPU the profile tells apart:
+// this one (the cabinets, and the nodes when they run in it), each node
+// process, PostgreSQL's client backends and its other processes.
+func profileGroups(nodes []*node, pg *pgcluster.Cluster) []procGroup {
+	self := os.Getpid()
+	name := "load generator"
+	if len(nodes) == 0 {
+		name = "load generator with the nodes in it"
+	}
+	gs := []procGroup{{name: name, pids: func() []int { return []int{self} }}}
+	for _, nd := range nodes {
+		gs = append(gs, procGroup{name: fmt.Sprintf("node %d", nd.k), pids: func() []int {
+			if p := nd.pid(); p != 0 {
+				return []int{p}
+			}
+			return nil
+		}})
+	}
+	if pg != nil {
+		gs = append(gs, procGroup{name: "PostgreSQL backends", pids: postgresPids(pg.Dir, true)},
+			procGroup{name: "PostgreSQL other", pids: postgresPids(pg.Dir, false)})
+	}
+	return gs
 }
 
 func pids(nodes []*node) string {

@@ -46,10 +46,11 @@ func main() {
 	flag.IntVar(&o.Nodes, "nodes", 1, "central nodes on the PostgreSQL store (-postgres)")
 	flag.DurationVar(&o.FailDB, "fail-db", 0, "with -postgres auto: a synchronous replica, and this long into the run the primary killed and the replica promoted")
 	flag.IntVar(&o.Retries, "retries", 0, "retries per call (default the link's 4)")
-	nodeBin := flag.String("node-bin", "", "run each node as its own process of this polaris-central binary (`serve -config`), with -postgres")
+	nodeBin := flag.String("node-bin", "", "run each node as its own process of this polaris-central binary (`serve -config`); without -postgres (and with -beside-sqlite) the SQLite single node too")
 	flag.DurationVar(&o.FailNode, "fail-node", 0, "with -node-bin and -nodes ≥ 2: this long into the run SIGKILL node 2, then start it again after -node-down")
 	flag.DurationVar(&o.NodeDown, "node-down", 3e9, "how long node 2 stays killed (-fail-node)")
 	flag.BoolVar(&o.Mix, "mix", false, "cabinets also send event batches through their outbox (every 4th round) and issue, redeem and confirm a voucher (every 10th); the audit checks both")
+	flag.BoolVar(&o.RaisePostgres, "raise-postgres", false, "with -postgres auto (root): give the cluster's processes autogroup nice -15 and nice -15, the weight make's PRIO=1 gives this process and its children")
 	beside := flag.Bool("beside-sqlite", false, "first run the same load against the SQLite single node, then the -postgres one: both lines in one run")
 	cpu := flag.String("cpuprofile", "", "write a CPU profile of the measured part here")
 	verbose := flag.Bool("v", false, "print setup steps")
@@ -111,6 +112,7 @@ func main() {
 
 func report(res *loadtest.Result) {
 	fmt.Println(res.Line())
+	fmt.Print(res.Profile.Report())
 	if res.FirstErr != nil {
 		fmt.Println("first error:", res.FirstErr)
 	}
