@@ -68,10 +68,10 @@ type Options struct {
 	// (check 9). Empty (a development build) checks nothing, so a rebuilt
 	// devkit is not locked. SoftwareVersion is shown on the audit page.
 	SoftwareID, SoftwareVersion string
-	// SoftwareSeeded draws a seed and computes the seeded digest over the
-	// verified manifest for the technician's software page
-	// (cabinet.Software.Seeded).
-	SoftwareSeeded func() (seed []byte, digest [32]byte, err error)
+	// SoftwareSeeded computes the seeded digest over the verified manifest
+	// for the technician's software page with the seed entered, or a fresh
+	// one it draws when seed is nil (cabinet.Software.Seeded).
+	SoftwareSeeded func(seed []byte) (used []byte, digest [32]byte, err error)
 	// Health, when set, is the watchdog monitor: the cabinet loop beats
 	// its "cabinet" heart on every tick, and each device loop of the board
 	// ("acceptor", "printer", "gpio") on every completed cycle. The render
