@@ -156,7 +156,7 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 		check("test mode", c.menus.menu)
 	}
 	for step := range len(defaultTower) + 2 {
-		c.menus.test.outputs = testOutputsState{step: step, pulsed: "in"}
+		c.menus.test.outputs = testOutputsState{step: step, pulses: []meterPulse{{meter: "in"}, {meter: "out"}, {meter: "drop"}, {meter: "jackpot"}, {meter: "games", err: "x"}, {meter: "other"}}}
 		c.showTest()
 		check("test mode outputs", c.menus.menu)
 	}

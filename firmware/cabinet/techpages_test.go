@@ -354,8 +354,13 @@ func TestTowerAndMeterTestsInTestMode(t *testing.T) {
 	}
 	r.press(view.InfoButton)
 	s := r.until("meters pulsed", time.Millisecond, func(s *view.Snapshot) bool {
-		return s.Tower != "test:green" && strings.Contains(r.menuText(s), "Last: in, out, bad: no meter")
+		return s.Tower != "test:green" && strings.Contains(r.menuText(s), "Total in meter: pulsed\n  Total out meter: pulsed\n  bad: refused (no meter)")
 	})
+	// The meters by their names in the screen's language, not the board's ids.
+	cs := strings.Join(lines("cs", r.cab.cfg.Market, s.Menu), "\n")
+	if !strings.Contains(cs, "Počítadlo vkladů: impulz odeslán") || !strings.Contains(cs, "Počítadlo výplat: impulz odeslán") {
+		t.Fatalf("test page in Czech:\n%s", cs)
+	}
 	if s.Tower == "" || strings.HasPrefix(s.Tower, "test:") {
 		t.Fatalf("tower %q after the tower test", s.Tower)
 	}
