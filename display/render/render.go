@@ -277,6 +277,10 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 	lang := s.Language
 	switch s.Mode {
 	case view.ModeMenu:
+		if s.Menu != nil && s.Menu.Title == "menu.games" {
+			r.gameMenu(s)
+			return r.frame
+		}
 		r.menu(s)
 		return r.frame
 	case view.ModeInfo:
