@@ -99,6 +99,8 @@ type App struct {
 	Central io.Closer
 	Cabinet *cabinet.Cabinet
 	Market  *market.Profile
+	// Touch: the board profile says the screen has touch ([display]).
+	Touch bool
 	// Clock is the cabinet's time (ledger stamps, vouchers, recall,
 	// events): the system clock following the central system's (check 38).
 	Clock *clock.Disciplined
@@ -157,7 +159,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	started := &App{Opt: o, Market: prof, metersDue: make(chan struct{}, 1), Clock: clock.NewDisciplined(clock.System{}, clock.DefaultTolerance)}
+	started := &App{Opt: o, Market: prof, Touch: bp.Display.Touch, metersDue: make(chan struct{}, 1), Clock: clock.NewDisciplined(clock.System{}, clock.DefaultTolerance)}
 	a = started
 	defer func() {
 		if err != nil { // `return nil, err` has already set a to nil
