@@ -924,6 +924,6 @@ func (r *Renderer) hints(s *view.Snapshot, now time.Time) {
 		box := InfoTarget()
 		r.fill(box, cLampOff)
 		r.border(box, 3, cGoldDim)
-		r.fField.Draw(r.frame, "i", (box.Min.X+box.Max.X)/2, box.Min.Y+2, Center, cGold)
+		r.fField.Draw(r.frame, "i", (box.Min.X+box.Max.X)/2, box.Min.Y-4, Center, cGold)
 	}
 }
