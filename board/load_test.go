@@ -265,3 +265,17 @@ func FuzzParse(f *testing.F) {
 		c.Close()
 	})
 }
+
+// [display] touch: the devkit's window takes clicks as touches; the
+// cabinet profile has no touch panel, and no section means none.
+func TestDisplayTouchSetting(t *testing.T) {
+	for name, want := range map[string]bool{"devkit": true, "rpi-cabinet": false} {
+		p, err := Load(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Display.Touch != want {
+			t.Fatalf("%s: touch %v, want %v", name, p.Display.Touch, want)
+		}
+	}
+}

@@ -16,6 +16,7 @@ type Profile struct {
 	Acceptor    *AcceptorSpec   `toml:"acceptor"`
 	Printer     *PrinterSpec    `toml:"printer"`
 	CardReader  *CardReaderSpec `toml:"card_reader"`
+	Display     Display         `toml:"display"`
 
 	source string // file name, for messages
 }
@@ -104,6 +105,13 @@ type Tier struct {
 	Colour    string `toml:"colour"`
 	Pin       string `toml:"pin"`
 	ActiveLow bool   `toml:"active_low"`
+}
+
+// Display is [display]: the screen. Touch: it has a touch panel, so a
+// touch on a drawn deck button or the info target presses that button
+// (display.Options.Touch); without the section, no touch.
+type Display struct {
+	Touch bool `toml:"touch"`
 }
 
 // Meters is [gpio.meters]: the coils, the shared sense line and the pulse

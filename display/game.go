@@ -78,6 +78,13 @@ type Options struct {
 	Logf func(format string, args ...any)
 	// Renderer to draw with; nil builds one (about a second of start-up).
 	Renderer *render.Renderer
+	// Touch: the screen has touch (the board profile's [display] touch).
+	// A touch, or a click of the window's mouse (the devkit's stand-in,
+	// and what X delivers for many touch screens), on a drawn deck
+	// button or the info target is pressed through Press, as the deck's
+	// button would be (render.ButtonAt).
+	Touch bool
+	Press func(view.Button)
 	// Heartbeat, if set, is called once per Update: the watchdog's proof
 	// that the display loop is alive. Run draws on demand and runs a frame
 	// at least once a second for it, idle or not.
@@ -91,10 +98,11 @@ type Options struct {
 // Game is the ebiten game: it renders the latest snapshot in software and
 // blits it; keyboard input goes back to the devkit board only.
 type Game struct {
-	o     Options
-	r     *render.Renderer
-	pbuf  *image.RGBA
-	dirty bool
+	o        Options
+	touchIDs []ebiten.TouchID
+	r        *render.Renderer
+	pbuf     *image.RGBA
+	dirty    bool
 	// ppix is the panel as last uploaded: while the reels spin the panel
 	// mostly stays the same, and then it is not uploaded again.
 	ppix       []byte
@@ -163,6 +171,7 @@ func NewGame(o Options) *Game {
 	if g.r == nil {
 		g.r = render.New()
 	}
+	g.r.Touch = o.Touch && o.Press != nil
 	for _, b := range o.Keys {
 		if k, ok := keyByName[b.Key]; ok {
 			g.keys = append(g.keys, keyBinding{k, b})
@@ -190,6 +199,9 @@ func (g *Game) Update() error {
 	}
 	if g.o.Devkit != nil {
 		g.input()
+	}
+	if g.r.Touch {
+		g.touches()
 	}
 	now := g.o.Clock()
 	g.Frame(now)
@@ -390,6 +402,31 @@ func (g *Game) input() {
 			if err := cd.RemoveCard(); err != nil {
 				g.o.Logf("display: card out: %v", err)
 			}
+		}
+	}
+}
+
+// touches presses the button under each new touch or click: the screen's
+// position as the frame draws it (Layout keeps the logical size, so
+// ebiten reports positions on the 1920×1080 canvas).
+func (g *Game) touches() {
+	var at []image.Point
+	g.touchIDs = inpututil.AppendJustPressedTouchIDs(g.touchIDs[:0])
+	for _, id := range g.touchIDs {
+		x, y := ebiten.TouchPosition(id)
+		at = append(at, image.Pt(x, y))
+	}
+	if inpututil.IsMouseButtonJustPressed(ebiten.MouseButtonLeft) {
+		x, y := ebiten.CursorPosition()
+		at = append(at, image.Pt(x, y))
+	}
+	if len(at) == 0 {
+		return
+	}
+	s := g.o.Source()
+	for _, p := range at {
+		if b, ok := render.ButtonAt(s, p); ok {
+			g.o.Press(b)
 		}
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
+	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
 // run opens the cabinet with its display: on the devkit board a window
@@ -50,7 +51,8 @@ func run(args []string) int {
 	}
 	defer h.Close()
 	fmt.Fprintf(os.Stderr, "polaris-devkit: cabinet running (market %s, data %s); H shows the keys\n", o.Market, o.DataDir)
-	opt := display.Options{Source: h.App.Cabinet.View, Clock: time.Now, Fullscreen: *full}
+	opt := display.Options{Source: h.App.Cabinet.View, Clock: time.Now, Fullscreen: *full,
+		Touch: h.App.Touch, Press: func(b view.Button) { h.App.Cabinet.Post(cabinet.Press{Button: b}) }}
 	if h.Devices() { // none when software verification failed
 		kb := &keyboard{h: h, cards: cards}
 		kb.set(func() {})

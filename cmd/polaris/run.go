@@ -11,6 +11,8 @@ import (
 	"github.com/polaris-vlt/polaris/cmd/internal/boot"
 	"github.com/polaris-vlt/polaris/display"
 	"github.com/polaris-vlt/polaris/firmware/app"
+	"github.com/polaris-vlt/polaris/firmware/cabinet"
+	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
 // run opens the cabinet with its display, full screen on a cabinet.
@@ -32,7 +34,8 @@ func run(args []string) int {
 	defer a.Close()
 	go a.Run(ctx)
 	fmt.Fprintf(os.Stderr, "polaris: cabinet running (market %s, board %s, data %s)\n", o.Market, o.Board, o.DataDir)
-	if err := boot.Window(ctx, o, display.Options{Source: a.Cabinet.View, Clock: time.Now, Fullscreen: *full}, ready); err != nil {
+	if err := boot.Window(ctx, o, display.Options{Source: a.Cabinet.View, Clock: time.Now, Fullscreen: *full,
+		Touch: a.Touch, Press: func(b view.Button) { a.Cabinet.Post(cabinet.Press{Button: b}) }}, ready); err != nil {
 		fmt.Fprintln(os.Stderr, "polaris:", err)
 		return 1
 	}

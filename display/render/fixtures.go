@@ -307,7 +307,10 @@ func Fixtures(lang string) []Fixture {
 	tm.Menu = &view.MenuPage{Title: "menu.test_mode", Page: 1, Pages: 1, Lines: []view.MenuLine{
 		L("menu.test_mode.buttons", key("hint.stop")), L("menu.test_mode.acceptor"), L("menu.test_mode.note", mon(2000)),
 		L("menu.test_mode.printer", cnt(1), key("docres.printed")),
-		L("menu.test_mode.tower", key("colour.yellow")), L("menu.test_mode.meters", txt("in, out, drop, jackpot, games")),
+		L("menu.test_mode.tower", key("colour.yellow")), L("menu.test_mode.meters", txt("")),
+		L("menu.test_mode.meter_pulsed", key("hardmeter.in")), L("menu.test_mode.meter_pulsed", key("hardmeter.out")),
+		L("menu.test_mode.meter_pulsed", key("hardmeter.drop")), L("menu.test_mode.meter_pulsed", key("hardmeter.jackpot")),
+		L("menu.test_mode.meter_refused", key("hardmeter.games"), txt("no sense pulse")),
 		L("menu.test_mode.leave")}}
 	tm.Tower = "test:yellow"
 	add("menu_test_mode", tm, T0)
@@ -370,8 +373,14 @@ func Fixtures(lang string) []Fixture {
 		L("menu.software.verified"), L("menu.software.ledger", txt("led-4f1e"), txt("1042"), txt("5b2e93a0c1d477e2")),
 		L("menu.software.digest", txt("c0ffee1234abcd99")),
 		L("menu.software.seed", txt("5e3a9c01d2b7f468")), L("menu.software.seeded", txt("8f14e45fceea167a5a36dedd4bea2543")),
-		L("menu.software.seeded_more", txt("e1d7c0a9b3f28c6d4e5a7b9c0d1e2f3a")), L("menu.software.seeded_again")}}
+		L("menu.software.seeded_more", txt("e1d7c0a9b3f28c6d4e5a7b9c0d1e2f3a")), L("menu.software.seeded_again"), L("menu.software.seed_enter")}}
 	add("menu_software", sw, T0)
+
+	// The technician enters a lab's seed, digit by digit (the sixth now).
+	se := ws(view.ModeMenu)
+	se.Menu = &view.MenuPage{Title: "menu.software", Page: 4, Pages: 9, Lines: append(append([]view.MenuLine(nil), sw.Menu.Lines[:5]...),
+		L("menu.software.seed_entry", txt("01234[5]0000000000"), cnt(6), cnt(16)), L("menu.software.seed_entry_help"))}
+	add("menu_software_seed", se, T0)
 
 	cf := ws(view.ModeMenu)
 	cf.Menu = &view.MenuPage{Title: "menu.config", Page: 5, Pages: 9, Lines: []view.MenuLine{

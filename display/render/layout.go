@@ -4,6 +4,7 @@ import (
 	"image"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
 // The screen is laid out on a fixed 1920×1080 canvas.
@@ -84,4 +85,40 @@ func MSStar(reel int) image.Rectangle {
 	c := LayoutOf(engine.MagicStars).Column(reel)
 	mx := (c.Min.X + c.Max.X) / 2
 	return image.Rect(mx-40, 150, mx+40, 230)
+}
+
+// InfoTarget is the touch target of the player's information pages, drawn
+// right of the deck buttons' hints where the screen has touch (the board
+// has no info hint: the Info button has no lamp).
+func InfoTarget() image.Rectangle { return image.Rect(W-84, 1008, W-12, 1072) }
+
+// drawsHints: the scene draws the deck buttons' hints (and, with touch,
+// the info target); menus, the information pages and the start-up
+// screens draw none, so a touch there is no press.
+func drawsHints(s *view.Snapshot) bool {
+	switch s.Mode {
+	case view.ModeMenu, view.ModeInfo, view.ModeStarting, view.ModeRAMError, view.ModeSoftware:
+		return false
+	}
+	return true
+}
+
+// ButtonAt is the deck button a touch at p presses on the screen s shows:
+// a drawn button hint, or the info target. The cabinet gets the press as
+// from the deck and decides, as for the deck, whether it does anything.
+// Nothing drawn there: false (a touch between targets presses nothing:
+// no hidden touch points, Czech S21 §11(2)).
+func ButtonAt(s *view.Snapshot, p image.Point) (view.Button, bool) {
+	if s == nil || !drawsHints(s) {
+		return view.Button(""), false
+	}
+	for i, b := range view.Buttons {
+		if p.In(HintRect(i, len(view.Buttons))) {
+			return b, true
+		}
+	}
+	if p.In(InfoTarget()) {
+		return view.InfoButton, true
+	}
+	return view.Button(""), false
 }

@@ -43,6 +43,10 @@ const nSym = 16
 // Renderer draws snapshots into a 1920×1080 RGBA frame. It keeps its
 // sprites, fonts and frame between calls; one Renderer serves one goroutine.
 type Renderer struct {
+	// Touch: the screen has touch (the board profile's [display] touch):
+	// the info target is drawn, so no touch point is unmarked.
+	Touch bool
+
 	frame   *image.RGBA
 	bg      map[engine.GameID]*image.RGBA
 	attract *image.RGBA
@@ -277,6 +281,10 @@ func (r *Renderer) Render(s *view.Snapshot, now time.Time) *image.RGBA {
 	lang := s.Language
 	switch s.Mode {
 	case view.ModeMenu:
+		if s.Menu != nil && s.Menu.Title == "menu.games" {
+			r.gameMenu(s)
+			return r.frame
+		}
 		r.menu(s)
 		return r.frame
 	case view.ModeInfo:
@@ -911,5 +919,11 @@ func (r *Renderer) hints(s *view.Snapshot, now time.Time) {
 			r.fill(box, cLampOff)
 			r.fLabel.Draw(r.frame, i18n.T(s.Language, key), (box.Min.X+box.Max.X)/2, box.Min.Y+10, Center, cDim)
 		}
+	}
+	if r.Touch {
+		box := InfoTarget()
+		r.fill(box, cLampOff)
+		r.border(box, 3, cGoldDim)
+		r.fField.Draw(r.frame, "i", (box.Min.X+box.Max.X)/2, box.Min.Y-4, Center, cGold)
 	}
 }

@@ -68,10 +68,10 @@ type Options struct {
 	// (check 9). Empty (a development build) checks nothing, so a rebuilt
 	// devkit is not locked. SoftwareVersion is shown on the audit page.
 	SoftwareID, SoftwareVersion string
-	// SoftwareSeeded draws a seed and computes the seeded digest over the
-	// verified manifest for the technician's software page
-	// (cabinet.Software.Seeded).
-	SoftwareSeeded func() (seed []byte, digest [32]byte, err error)
+	// SoftwareSeeded computes the seeded digest over the verified manifest
+	// for the technician's software page with the seed entered, or a fresh
+	// one it draws when seed is nil (cabinet.Software.Seeded).
+	SoftwareSeeded func(seed []byte) (used []byte, digest [32]byte, err error)
 	// Health, when set, is the watchdog monitor: the cabinet loop beats
 	// its "cabinet" heart on every tick, and each device loop of the board
 	// ("acceptor", "printer", "gpio") on every completed cycle. The render
@@ -99,6 +99,8 @@ type App struct {
 	Central io.Closer
 	Cabinet *cabinet.Cabinet
 	Market  *market.Profile
+	// Touch: the board profile says the screen has touch ([display]).
+	Touch bool
 	// Clock is the cabinet's time (ledger stamps, vouchers, recall,
 	// events): the system clock following the central system's (check 38).
 	Clock *clock.Disciplined
@@ -157,7 +159,7 @@ func Start(ctx context.Context, o Options) (a *App, err error) {
 	if err != nil {
 		return nil, err
 	}
-	started := &App{Opt: o, Market: prof, metersDue: make(chan struct{}, 1), Clock: clock.NewDisciplined(clock.System{}, clock.DefaultTolerance)}
+	started := &App{Opt: o, Market: prof, Touch: bp.Display.Touch, metersDue: make(chan struct{}, 1), Clock: clock.NewDisciplined(clock.System{}, clock.DefaultTolerance)}
 	a = started
 	defer func() {
 		if err != nil { // `return nil, err` has already set a to nil

@@ -73,11 +73,14 @@ type Software struct {
 	// SelfTests run with the cabinet's own at start-up and every 24 h, off
 	// the loop (check 10, selftest.go).
 	SelfTests []health.SelfTest
-	// Seeded is the on-demand verification: it draws a fresh seed and
-	// returns it with HMAC-SHA256 keyed with it over every component of the
-	// verified manifest as installed now (verify.Manifest.Seeded). Nil: no
-	// manifest (a development build). Called off the loop.
-	Seeded func() (seed []byte, digest [32]byte, err error)
+	// Seeded is the on-demand verification: HMAC-SHA256 keyed with the
+	// seed over every component of the verified manifest as installed now
+	// (verify.Manifest.Seeded), returned with the seed. The seed is the
+	// one the technician entered (a lab's or the type report's start
+	// value, standards.md §1.12), or nil: it draws a fresh one (the
+	// cabinet draws nothing itself, check 30). Nil: no manifest (a
+	// development build). Called off the loop.
+	Seeded func(seed []byte) (used []byte, digest [32]byte, err error)
 }
 
 // Hooks are the cabinet's calls out, all made on its loop; each may be nil.

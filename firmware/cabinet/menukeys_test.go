@@ -119,10 +119,12 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 		}
 	}
 	// Every state of the seeded digest.
-	seeded := func() ([]byte, [32]byte, error) { return nil, [32]byte{}, nil }
+	seeded := func([]byte) ([]byte, [32]byte, error) { return nil, [32]byte{}, nil }
 	for _, sd := range []*seededDigest{nil, {err: "x"}, {working: true}, {seed: "ab", err: "x"}, {seed: "ab", digest: strings.Repeat("0", 64)}} {
-		for _, fn := range []func() ([]byte, [32]byte, error){nil, seeded} {
-			check("seeded", softwarePage(pageSource{led: fullLedger{}, market: mustMarket(t, "cz"), tech: techState{seeded: sd}, software: Software{Seeded: fn}}))
+		for _, fn := range []func([]byte) ([]byte, [32]byte, error){nil, seeded} {
+			for _, e := range []*seedEntry{nil, {at: 3}} {
+				check("seeded", softwarePage(pageSource{led: fullLedger{}, market: mustMarket(t, "cz"), tech: techState{seeded: sd, seed: e}, software: Software{Seeded: fn}}))
+			}
 		}
 	}
 	for _, a := range []string{"", auditPrinting, auditPrinted, "paper out"} {
@@ -154,7 +156,7 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 		check("test mode", c.menus.menu)
 	}
 	for step := range len(defaultTower) + 2 {
-		c.menus.test.outputs = testOutputsState{step: step, pulsed: "in"}
+		c.menus.test.outputs = testOutputsState{step: step, pulses: []meterPulse{{meter: "in"}, {meter: "out"}, {meter: "drop"}, {meter: "jackpot"}, {meter: "games", err: "x"}, {meter: "other"}}}
 		c.showTest()
 		check("test mode outputs", c.menus.menu)
 	}

@@ -81,7 +81,7 @@ func (c *Cabinet) key(name string, on bool) {
 	}
 	c.menus.menuPage = 0
 	c.menus.recallStep = 0
-	c.menus.tech.edit = configEdit{}
+	c.menus.tech.edit, c.menus.tech.seed = configEdit{}, nil
 	c.loadRecall()
 	c.showMenu()
 }
@@ -117,12 +117,11 @@ func (c *Cabinet) menuPress(b view.Button) {
 	if c.menus.menu != nil && c.menus.menu.Title == menuConfig && c.cond.keys["technician"] && c.configPress(b) {
 		return
 	}
-	if b == view.Auto && c.menus.menu != nil {
-		c.printAudit()
+	if c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys["technician"] && c.seedPress(b) {
 		return
 	}
-	if b == view.Start && c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys["technician"] {
-		c.askSeeded()
+	if b == view.Auto && c.menus.menu != nil {
+		c.printAudit()
 		return
 	}
 	if c.menus.handpayChoice {

@@ -17,6 +17,7 @@ import (
 // techState is what the technician's actions left for the pages to show.
 type techState struct {
 	seeded *seededDigest // the last seeded digest asked for, nil before
+	seed   *seedEntry    // the seed the technician is entering, nil when not
 	audit  string        // the last audit ticket's outcome: "", printing, printed, or the printer's error
 	edit   configEdit    // the configuration page's setting being changed (configpage.go)
 
@@ -39,10 +40,98 @@ type seededDigest struct {
 	working bool
 }
 
-// askSeeded has a seed drawn and the seeded digest computed, off the loop
-// (Software.Seeded: the cabinet itself draws nothing, check 30); the
-// request and its result, with the seed, are logged.
-func (c *Cabinet) askSeeded() {
+// seedEntry is a seed the technician enters at the deck, one hex digit at
+// a time: a lab brings its own seed, or the type report's start value
+// (standards.md §1.12: "seed from the host", S18 §32(3) "start value given
+// in the type report"), so the lab's reference digest and the cabinet's
+// are computed with the same seed.
+type seedEntry struct {
+	digits [seedDigits]byte // 0–15 each
+	at     int              // the digit being chosen
+}
+
+// seedDigits: eight bytes, as a fresh seed has.
+const seedDigits = 16
+
+// seedBytes is the entered seed as bytes.
+func (e *seedEntry) seedBytes() []byte {
+	b := make([]byte, seedDigits/2)
+	for i := range b {
+		b[i] = e.digits[2*i]<<4 | e.digits[2*i+1]
+	}
+	return b
+}
+
+// hex is the entered seed as the page shows it: the digits chosen, the
+// one being chosen in brackets.
+func (e *seedEntry) hex() string {
+	const digits = "0123456789abcdef"
+	var out []byte
+	for i, d := range e.digits {
+		if i == e.at {
+			out = append(out, '[', digits[d], ']')
+		} else {
+			out = append(out, digits[d])
+		}
+	}
+	return string(out)
+}
+
+// seedPress handles a button on the software page for the technician; false:
+// the button does what it does on any page. Start asks for the digest with
+// a fresh seed; Risk begins entering a seed: Bet+/Bet− choose the digit,
+// Start moves to the next and, after the sixteenth, asks for the digest
+// with the entered seed; Stop goes back a digit and, at the first, leaves
+// the entry.
+func (c *Cabinet) seedPress(b view.Button) bool {
+	t := &c.menus.tech
+	e := t.seed
+	if e == nil {
+		switch b {
+		case view.Start:
+			c.askSeeded(nil)
+		case view.Risk:
+			if c.cfg.Software.Seeded == nil || t.seeded != nil && t.seeded.working {
+				return true
+			}
+			t.seed = &seedEntry{}
+			c.showMenu()
+		default:
+			return false
+		}
+		return true
+	}
+	switch b {
+	case view.BetPlus:
+		e.digits[e.at] = (e.digits[e.at] + 1) % 16
+	case view.BetMinus:
+		e.digits[e.at] = (e.digits[e.at] + 15) % 16
+	case view.Start:
+		if e.at < seedDigits-1 {
+			e.at++
+			break
+		}
+		t.seed = nil
+		c.askSeeded(e.seedBytes())
+		return true
+	case view.Stop:
+		if e.at == 0 {
+			t.seed = nil
+		} else {
+			e.at--
+		}
+	default:
+		return true // nothing else while a seed is entered
+	}
+	c.showMenu()
+	return true
+}
+
+// askSeeded has the seeded digest computed off the loop with the entered
+// seed, or with a fresh one drawn when seed is nil (Software.Seeded: the
+// cabinet itself draws nothing, check 30); the request, with an entered
+// seed, and its result, with the seed, are logged.
+func (c *Cabinet) askSeeded(seed []byte) {
 	t := &c.menus.tech
 	if t.seeded != nil && t.seeded.working {
 		return
@@ -54,9 +143,13 @@ func (c *Cabinet) askSeeded() {
 	}
 	sd := &seededDigest{working: true}
 	t.seeded = sd
-	c.logEvent("software_seeded", "technician", "seeded digest asked for", 0)
+	if seed == nil {
+		c.logEvent("software_seeded", "technician", "seeded digest asked for with a fresh seed", 0)
+	} else {
+		c.logEvent("software_seeded", "technician", fmt.Sprintf("seeded digest asked for with the entered seed %x", seed), 0)
+	}
 	c.async(func(context.Context) Event {
-		seed, d, err := fn()
+		seed, d, err := fn(seed)
 		return techReply{apply: func(c *Cabinet) {
 			sd.working, sd.seed = false, hex.EncodeToString(seed)
 			if err != nil {
@@ -82,8 +175,11 @@ func seededLines(s pageSource) []view.MenuLine {
 	switch {
 	case s.software.Seeded == nil:
 		return []view.MenuLine{view.Line("menu.software.seeded_none")}
+	case s.tech.seed != nil:
+		return []view.MenuLine{view.Line("menu.software.seed_entry", view.Text(s.tech.seed.hex()),
+			view.Count(int64(s.tech.seed.at+1)), view.Count(seedDigits)), view.Line("menu.software.seed_entry_help")}
 	case sd == nil:
-		return []view.MenuLine{view.Line("menu.software.seeded_start")}
+		return []view.MenuLine{view.Line("menu.software.seeded_start"), view.Line("menu.software.seed_enter")}
 	case sd.working:
 		return []view.MenuLine{view.Line("menu.software.seeded_working")}
 	}
@@ -97,5 +193,5 @@ func seededLines(s pageSource) []view.MenuLine {
 		// Two halves: 64 hex digits do not fit the value column whole.
 		ls = append(ls, view.Line("menu.software.seeded", view.Text(sd.digest[:32])), view.Line("menu.software.seeded_more", view.Text(sd.digest[32:])))
 	}
-	return append(ls, view.Line("menu.software.seeded_again"))
+	return append(ls, view.Line("menu.software.seeded_again"), view.Line("menu.software.seed_enter"))
 }

@@ -91,9 +91,11 @@ func TestSeededDigestOnTheSoftwarePage(t *testing.T) {
 	}
 	seeded := func(seed []byte) ([32]byte, error) { _, all, err := m.Seeded(root, seed); return all, err }
 	n := byte(0)
-	draw := func() ([]byte, [32]byte, error) { // what cmd/internal/boot does, with a known seed
-		n++
-		seed := []byte{n, 0xa5, 0, 0, 0, 0, 0, n}
+	draw := func(seed []byte) ([]byte, [32]byte, error) { // what cmd/internal/boot does, with a known fresh seed
+		if seed == nil {
+			n++
+			seed = []byte{n, 0xa5, 0, 0, 0, 0, 0, n}
+		}
 		d, err := seeded(seed)
 		return seed, d, err
 	}
@@ -129,6 +131,92 @@ func TestSeededDigestOnTheSoftwarePage(t *testing.T) {
 	if after, _ := seeded(seed); after == before {
 		t.Fatal("a changed component gave the same seeded digest")
 	}
+}
+
+// A lab's own seed: on the software page Risk begins the entry, Bet± choose
+// each of the 16 hex digits and Start moves on; after the last the digest
+// is computed with exactly that seed, shown with it and logged with it.
+// Stop steps back a digit; Start without an entry still draws a fresh
+// seed.
+func TestSeededDigestWithTheTechniciansSeed(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, "polaris"), []byte("binary bytes"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m, err := verify.Build(root, root, "1.0", []verify.Entry{{Kind: verify.KindBinary, Path: "polaris"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var asked [][]byte // the seeds fn was called with, off the loop
+	fresh := []byte{0xfe, 0xed, 0, 0, 0, 0, 0, 1}
+	fn := func(seed []byte) ([]byte, [32]byte, error) {
+		mu.Lock()
+		asked = append(asked, seed)
+		mu.Unlock()
+		if seed == nil {
+			seed = fresh
+		}
+		_, all, err := m.Seeded(root, seed)
+		return seed, all, err
+	}
+	r := newRig(t, "demo", func(c *Config) { c.Software.ID, c.Software.Seeded = "sha256:feed", fn })
+	r.idle()
+	seq := r.lastEventSeq()
+	r.techPage(menuSoftware)
+	want := "0123456789abcdef"
+	r.press(view.Risk)
+	for i := range seedDigits {
+		r.until("entry", time.Millisecond, func(s *view.Snapshot) bool {
+			return strings.Contains(r.menuText(s), fmt.Sprintf("digit %d of 16", i+1))
+		})
+		// Up one too far and back: Bet− works too.
+		for range i + 1 {
+			r.press(view.BetPlus)
+		}
+		r.press(view.BetMinus)
+		if i == 5 {
+			// Stop goes back a digit, which keeps its value.
+			r.press(view.Stop)
+			r.until("back", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "digit 5 of 16") })
+			r.press(view.Start)
+		}
+		r.until("digit", time.Millisecond, func(s *view.Snapshot) bool {
+			return strings.Contains(r.menuText(s), want[:i]+"["+want[i:i+1]+"]")
+		})
+		r.press(view.Start)
+	}
+	s := r.until("seeded digest", time.Millisecond, func(s *view.Snapshot) bool { return seedOf(s) == want })
+	_, d, _ := m.Seeded(root, []byte{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef})
+	s = r.until("digest", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), hex.EncodeToString(d[:16])) })
+	mu.Lock()
+	defer mu.Unlock()
+	if len(asked) != 1 || hex.EncodeToString(asked[0]) != want {
+		t.Fatalf("asked with %x, want the entered seed %s once", asked, want)
+	}
+	var logged []string
+	for _, e := range r.eventsOf(seq, "software_seeded") {
+		logged = append(logged, e.Text)
+	}
+	if all := strings.Join(logged, "|"); strings.Count(all, want) != 2 || !strings.Contains(all, hex.EncodeToString(d[:])) {
+		t.Fatalf("logged %q: want the entered seed in request and result, and the digest", logged)
+	}
+	// The default is still a fresh seed.
+	mu.Unlock()
+	r.press(view.Start)
+	r.until("fresh", time.Millisecond, func(s *view.Snapshot) bool { return seedOf(s) == hex.EncodeToString(fresh) })
+	mu.Lock()
+	if len(asked) != 2 || asked[1] != nil {
+		t.Fatalf("Start without an entry asked with %x, want a fresh seed (nil)", asked)
+	}
+	// Stop at the first digit leaves the entry, and the page pages again.
+	r.press(view.Risk)
+	r.until("entry", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "digit 1 of 16") })
+	r.press(view.Stop)
+	r.until("left", time.Millisecond, func(s *view.Snapshot) bool { return !strings.Contains(r.menuText(s), "digit 1 of 16") })
+	n := s.Menu.Page + 1
+	r.press(view.BetPlus)
+	r.until("paged", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == n })
 }
 
 // seedOf is the seed the software page shows, or "".
@@ -266,8 +354,13 @@ func TestTowerAndMeterTestsInTestMode(t *testing.T) {
 	}
 	r.press(view.InfoButton)
 	s := r.until("meters pulsed", time.Millisecond, func(s *view.Snapshot) bool {
-		return s.Tower != "test:green" && strings.Contains(r.menuText(s), "Last: in, out, bad: no meter")
+		return s.Tower != "test:green" && strings.Contains(r.menuText(s), "Total in meter: pulsed\n  Total out meter: pulsed\n  bad: refused (no meter)")
 	})
+	// The meters by their names in the screen's language, not the board's ids.
+	cs := strings.Join(lines("cs", r.cab.cfg.Market, s.Menu), "\n")
+	if !strings.Contains(cs, "Počítadlo vkladů: impulz odeslán") || !strings.Contains(cs, "Počítadlo výplat: impulz odeslán") {
+		t.Fatalf("test page in Czech:\n%s", cs)
+	}
 	if s.Tower == "" || strings.HasPrefix(s.Tower, "test:") {
 		t.Fatalf("tower %q after the tower test", s.Tower)
 	}

@@ -2,7 +2,6 @@ package cabinet
 
 import (
 	"context"
-	"strings"
 
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -34,8 +33,16 @@ var defaultTower = []string{"red", "yellow", "white", "amber", "green", "blue"}
 // testOutputsState is where the output tests are.
 type testOutputsState struct {
 	step   int    // 0: nothing; 1..len(colours): that tier lit; len+1: meters pulsed
-	pulsed string // the meters' answer to the last meter test
+	pulsed string // "" before a meter test, "…" during it, "-" when it had no meter; else the last test's results below
+	pulses []meterPulse
 }
+
+// meterPulse is one hard meter's answer to the meter test: err "" pulsed.
+type meterPulse struct{ meter, err string }
+
+// hardMeters are the hard meters the catalogues name (gpio's); another
+// is shown by its board name.
+var hardMeters = map[string]bool{"in": true, "out": true, "drop": true, "jackpot": true, "games": true}
 
 // SetTestOutputs gives test mode the board's outputs; call before Run.
 func (c *Cabinet) SetTestOutputs(o TestOutputs) { c.menus.tech.outputs = o }
@@ -70,26 +77,27 @@ func (c *Cabinet) pulseTest() {
 	}
 	c.menus.test.outputs.pulsed = "…"
 	c.async(func(context.Context) Event {
-		var done, failed []string
+		var pulses []meterPulse
 		for _, m := range o.Meters() {
+			p := meterPulse{meter: m}
 			if err := o.TestPulse(m); err != nil {
-				failed = append(failed, m+": "+err.Error())
-			} else {
-				done = append(done, m)
+				p.err = err.Error()
 			}
+			pulses = append(pulses, p)
 		}
 		return techReply{apply: func(c *Cabinet) {
-			for _, m := range done {
-				c.logEvent("meter_test", "technician", "test pulse on hard meter "+m+" (not counted as money)", 0)
-			}
-			for _, f := range failed {
-				c.logEvent("meter_test", "technician", "test pulse refused: "+f, 0)
+			for _, p := range pulses {
+				if p.err == "" {
+					c.logEvent("meter_test", "technician", "test pulse on hard meter "+p.meter+" (not counted as money)", 0)
+				} else {
+					c.logEvent("meter_test", "technician", "test pulse refused: "+p.meter+": "+p.err, 0)
+				}
 			}
 			if c.menus.test == nil {
 				return
 			}
-			c.menus.test.outputs.pulsed = strings.Join(append(done, failed...), ", ")
-			if c.menus.test.outputs.pulsed == "" {
+			c.menus.test.outputs.pulsed, c.menus.test.outputs.pulses = "", pulses
+			if len(pulses) == 0 {
 				c.menus.test.outputs.pulsed = "-"
 			}
 			c.showTest()
@@ -120,6 +128,22 @@ func (c *Cabinet) testOutputLines() []view.MenuLine {
 	pulsed := view.Text("-")
 	if t.outputs.pulsed != "" {
 		pulsed = view.Text(t.outputs.pulsed)
+	} else if len(t.outputs.pulses) > 0 {
+		pulsed = view.Text("")
 	}
-	return []view.MenuLine{view.Line("menu.test_mode.tower", tower), view.Line("menu.test_mode.meters", pulsed)}
+	ls := []view.MenuLine{view.Line("menu.test_mode.tower", tower), view.Line("menu.test_mode.meters", pulsed)}
+	// One line a meter, by its translated name: the board's ids (in, out,
+	// drop) are not words a technician on a Czech screen reads.
+	for _, p := range t.outputs.pulses {
+		name := view.Text(p.meter)
+		if hardMeters[p.meter] {
+			name = view.Key("hardmeter." + p.meter)
+		}
+		if p.err == "" {
+			ls = append(ls, view.Line("menu.test_mode.meter_pulsed", name))
+		} else {
+			ls = append(ls, view.Line("menu.test_mode.meter_refused", name, view.Text(p.err)))
+		}
+	}
+	return ls
 }

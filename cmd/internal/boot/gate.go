@@ -38,10 +38,12 @@ func Gate(ctx context.Context, o *app.Options) (ready func()) {
 	switch {
 	case err == nil:
 		o.SoftwareID, o.SoftwareVersion = fmt.Sprintf("sha256:%x", m.Digest), m.Version
-		o.SoftwareSeeded = func() ([]byte, [32]byte, error) {
-			seed := make([]byte, 8) // 16 hex digits to read off the screen
-			if _, err := rand.Read(seed); err != nil {
-				return nil, [32]byte{}, err
+		o.SoftwareSeeded = func(seed []byte) ([]byte, [32]byte, error) {
+			if seed == nil {
+				seed = make([]byte, 8) // 16 hex digits to read off the screen
+				if _, err := rand.Read(seed); err != nil {
+					return nil, [32]byte{}, err
+				}
 			}
 			_, all, err := m.Seeded(verify.RootDir(verify.DefaultManifest(), m), seed)
 			return seed, all, err
