@@ -77,8 +77,8 @@ type Software struct {
 	// seed over every component of the verified manifest as installed now
 	// (verify.Manifest.Seeded), returned with the seed. The seed is the
 	// one the technician entered (a lab's or the type report's start
-	// value, standards.md §1.12), or nil: it draws a fresh one (the
-	// cabinet draws nothing itself, check 30). Nil: no manifest (a
+	// value, standards.md §1.12), or nil: it picks a new one from the clock (the
+	// cabinet links no random source, check 30). Nil: no manifest (a
 	// development build). Called off the loop.
 	Seeded func(seed []byte) (used []byte, digest [32]byte, err error)
 }
