@@ -24,10 +24,18 @@ func SameView(a, b *Snapshot) bool {
 		a.Auto == b.Auto && a.Round == b.Round && a.RiskOffer == b.RiskOffer && a.Risk == b.Risk &&
 		slices.Equal(a.Jackpots, b.Jackpots) &&
 		(a.Lockup == b.Lockup || a.Lockup != nil && b.Lockup != nil && *a.Lockup == *b.Lockup) &&
-		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.TiltKinds, b.TiltKinds) && slices.Equal(a.Doors, b.Doors) &&
+		slices.Equal(a.Tilts, b.Tilts) && slices.Equal(a.TiltKinds, b.TiltKinds) && slices.EqualFunc(a.TiltLines, b.TiltLines, sameLine) && slices.Equal(a.Doors, b.Doors) &&
 		a.Message == b.Message && a.MessageAmount == b.MessageAmount && a.Menu == b.Menu &&
 		maps.Equal(a.Lamps, b.Lamps) && a.Tower == b.Tower && a.Sound == b.Sound &&
 		(a.Info == b.Info || a.Info != nil && b.Info != nil && *a.Info == *b.Info) &&
 		a.Player == b.Player &&
 		(a.CountUp == b.CountUp || a.CountUp != nil && b.CountUp != nil && *a.CountUp == *b.CountUp)
+}
+
+// sameLine: the same catalogue key with the same arguments (times equal
+// as instants).
+func sameLine(a, b MenuLine) bool {
+	return a.Key == b.Key && slices.EqualFunc(a.Args, b.Args, func(x, y Arg) bool {
+		return x.Kind == y.Kind && x.S == y.S && x.N == y.N && x.T.Equal(y.T) && slices.Equal(x.L, y.L)
+	})
 }
