@@ -33,8 +33,14 @@ func start(ctx context.Context, o app.Options) (*devApp, error) {
 // ends (powered off, then closed).
 func running(t *testing.T, market string) *devApp {
 	t.Helper()
+	return runningWith(t, app.Options{DataDir: t.TempDir(), Market: market, Logf: t.Logf})
+}
+
+// runningWith is running with the options given.
+func runningWith(t *testing.T, o app.Options) *devApp {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
-	a, err := start(ctx, app.Options{DataDir: t.TempDir(), Market: market, Logf: t.Logf})
+	a, err := start(ctx, o)
 	if err != nil {
 		cancel()
 		t.Fatal(err)
@@ -66,26 +72,12 @@ func TestNoCentralSystemRefuses(t *testing.T) {
 // devkit's own pcscd and demo players, as polaris-devkit run starts them).
 func TestDevkitAcceptorTakesTheMarketsCurrency(t *testing.T) {
 	hosttools.Need(t, "pcscd")
-	ctx, cancel := context.WithCancel(context.Background())
 	o, cards := devkit.WithCards(app.Options{DataDir: t.TempDir(), Market: "cz", Logf: t.Logf})
+	t.Cleanup(func() { cards.Close() })
 	if err := cards.Err(); err != nil {
-		cancel()
 		t.Fatal(err)
 	}
-	a, err := start(ctx, o)
-	if err != nil {
-		cancel()
-		t.Fatal(err)
-	}
-	done := make(chan error, 1)
-	go func() { done <- a.Run(ctx) }()
-	t.Cleanup(func() {
-		a.Cabinet.Post(cabinet.PowerOff{})
-		<-done
-		a.Close()
-		cards.Close()
-		cancel()
-	})
+	a := runningWith(t, o)
 	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
 	if err := cards.Insert(1); err != nil { // cz: no money in without a player
 		t.Fatal(err)
