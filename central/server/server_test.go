@@ -66,7 +66,12 @@ func BenchmarkRequestOutcome(b *testing.B) {
 }
 
 func BenchmarkRequestOutcomeParallel(b *testing.B) {
-	e := testenv.Start(b, nil)
+	benchRoundsParallel(b, testenv.Start(b, nil))
+}
+
+// benchRoundsParallel: 128 cabinets of e asking for their next round at
+// once, each round's commit carried by the next request.
+func benchRoundsParallel(b *testing.B, e *testenv.Env) {
 	const cabinets = 128
 	clients := make([]*link.Client, cabinets)
 	outboxes := make([]*link.MemOutbox, cabinets)

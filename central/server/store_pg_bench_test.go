@@ -5,8 +5,6 @@ import (
 	"crypto/rand"
 	"database/sql"
 	"fmt"
-	"runtime"
-	"sync/atomic"
 	"testing"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
@@ -102,27 +100,6 @@ func BenchmarkPostgres(b *testing.B) {
 	b.Run("round-parallel", func(b *testing.B) {
 		url := database(b)
 		e := testenv.Start(b, func(cfg *server.Config) { cfg.DBPath = url })
-		const cabinets = 128
-		clients := make([]*link.Client, cabinets)
-		outboxes := make([]*link.MemOutbox, cabinets)
-		for i := range clients {
-			outboxes[i] = &link.MemOutbox{}
-			clients[i] = e.Client(fmt.Sprintf("bench-%d", i), func(cfg *link.Config) { cfg.Outbox, cfg.CarryCommits = outboxes[i], true })
-		}
-		ctx := context.Background()
-		var next atomic.Int32
-		b.SetParallelism(cabinets / runtime.GOMAXPROCS(0))
-		b.ResetTimer()
-		b.RunParallel(func(pb *testing.PB) {
-			k := int(next.Add(1)-1) % cabinets
-			cl, ob := clients[k], outboxes[k]
-			for n := uint64(1); pb.Next(); n++ {
-				if _, err := cl.RequestOutcome(ctx, n, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
-					b.Error(err)
-					return
-				}
-				link.EnqueueCommit(ob, n)
-			}
-		})
+		benchRoundsParallel(b, e)
 	})
 }
