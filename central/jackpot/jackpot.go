@@ -242,6 +242,30 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, scope = excluded.scope, see
 	return nil
 }
 
+// Admits says whether Play would take g, without the database: nil for a
+// game that is not Magic Stars, else the *GameError or *RouteError that
+// Play would return before reading its pool.
+func (j *Jackpot) Admits(g Game) error {
+	if g.Game != engine.MagicStars {
+		return nil
+	}
+	_, _, err := j.route(g)
+	return err
+}
+
+// route checks g and finds its pool.
+func (j *Jackpot) route(g Game) (pool, hall string, err error) {
+	switch {
+	case g.Cabinet == "":
+		return "", "", &GameError{Game: g, Problem: "empty cabinet id"}
+	case g.Round > math.MaxInt64:
+		return "", "", &GameError{Game: g, Problem: "round number out of range"}
+	case g.Stake < 1 || g.Stake > MaxStake:
+		return "", "", &GameError{Game: g, Problem: fmt.Sprintf("stake %d CZK out of range 1..%d", g.Stake, MaxStake)}
+	}
+	return j.Route(g.Cabinet, g.Hall)
+}
+
 // Play applies one paid game to its pool inside tx, the transaction that
 // stores the round: the contribution, the mystery draw from src (MS-17),
 // and on a hit the payment record (MS-19) and the reset. A game that is not
@@ -253,15 +277,7 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 	if g.Game != engine.MagicStars {
 		return Outcome{}, nil
 	}
-	switch {
-	case g.Cabinet == "":
-		return Outcome{}, &GameError{Game: g, Problem: "empty cabinet id"}
-	case g.Round > math.MaxInt64:
-		return Outcome{}, &GameError{Game: g, Problem: "round number out of range"}
-	case g.Stake < 1 || g.Stake > MaxStake:
-		return Outcome{}, &GameError{Game: g, Problem: fmt.Sprintf("stake %d CZK out of range 1..%d", g.Stake, MaxStake)}
-	}
-	poolID, hall, err := j.Route(g.Cabinet, g.Hall)
+	poolID, hall, err := j.route(g)
 	if err != nil {
 		return Outcome{}, err
 	}

@@ -34,9 +34,16 @@ type JackpotValue struct {
 type Jackpots interface {
 	// Setup runs once at start inside a store write transaction.
 	Setup(tx *sql.Tx) error
+	// Admits says whether Contribute would take c, without the database:
+	// its refusal refuses the round before anything of it is stored.
+	// Called before Contribute, from the store-writer goroutine.
+	Admits(c Contribution) error
 	// Contribute is called exactly once per new paid round of any game, from
-	// the single store-writer goroutine, inside the transaction that records
-	// the round; src is the central RNG. A hit goes into the signed body.
+	// the store-writer goroutine, inside the transaction that records the
+	// round, at that transaction's end on PostgreSQL, after every other
+	// round of the batch was drawn (store_tails.go); src is the central
+	// RNG. A hit goes into the signed body. Only a database failure may
+	// fail it once Admits took c.
 	Contribute(tx *sql.Tx, c Contribution, src engine.Source) (*JackpotHit, error)
 	// Values are what a cabinet of hall shows; called concurrently.
 	Values(hall string) []JackpotValue

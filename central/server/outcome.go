@@ -175,39 +175,56 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 			Purpose: PurposeOutcome, Cabinet: c.id, Round: n, Game: string(g.ID()), ModelId: g.ModelID(),
 			Stake: int64(stake), Tape: tapeToPB(tape), RoundJson: rj, DrawnAtUnixNano: now,
 		}
-		var hit *JackpotHit
-		var jtape []byte
+		contribution := Contribution{Cabinet: c.id, Hall: c.hall, Game: g.ID(), Round: n, Stake: stake}
 		if s.cfg.Jackpots != nil {
-			rec := &engine.Recorder{Src: s.src}
-			hit, err = s.cfg.Jackpots.Contribute(tx, Contribution{Cabinet: c.id, Hall: c.hall, Game: g.ID(), Round: n, Stake: stake}, rec)
-			if s.st.transient(err) {
-				return err // the database, not the round: asked again
-			}
-			if err != nil {
+			if err := s.cfg.Jackpots.Admits(contribution); err != nil {
 				// Mostly configuration (a cabinet no pool takes): the
 				// round is refused, not retried; nothing is stored.
 				s.log.Error("jackpot refused a round", "cabinet", c.id, "round", n, "err", err)
 				return refuse(codes.FailedPrecondition, ReasonJackpot, "jackpot: %v", err)
 			}
-			if jtape, err = json.Marshal(rec.Tape); err != nil {
+		}
+		// The jackpot's part, the signature and the round's row at the
+		// batch's end (store_tails.go): the pool is every node's.
+		err = s.st.atBatchEnd(tx, c.id, func(tx *sql.Tx) error {
+			var hit *JackpotHit
+			var jtape []byte
+			if s.cfg.Jackpots != nil {
+				rec := &engine.Recorder{Src: s.src}
+				var err error
+				hit, err = s.cfg.Jackpots.Contribute(tx, contribution, rec)
+				if s.st.transient(err) {
+					return err // the database, not the round: asked again
+				}
+				if err != nil {
+					// Admits said yes: a fault of the jackpot engine.
+					s.log.Error("jackpot refused a round it admitted", "cabinet", c.id, "round", n, "err", err)
+					return refuse(codes.FailedPrecondition, ReasonJackpot, "jackpot: %v", err)
+				}
+				if jtape, err = json.Marshal(rec.Tape); err != nil {
+					return err
+				}
+			}
+			var pool string
+			var amount int64
+			if hit != nil {
+				pool, amount = hit.Pool, int64(hit.Amount)
+				body.Jackpot = &pb.JackpotHit{Pool: hit.Pool, Name: hit.Name, Amount: amount}
+			}
+			b, err := deterministic.Marshal(body)
+			if err != nil {
 				return err
 			}
-		}
-		var pool string
-		var amount int64
-		if hit != nil {
-			pool, amount = hit.Pool, int64(hit.Amount)
-			body.Jackpot = &pb.JackpotHit{Pool: hit.Pool, Name: hit.Name, Amount: amount}
-		}
-		b, err := deterministic.Marshal(body)
-		if err != nil {
-			return err
-		}
-		sig := ed25519.Sign(s.cfg.SigningKey, b)
-		err = s.st.execLater(tx, `INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
+			sig := ed25519.Sign(s.cfg.SigningKey, b)
+			if err := s.st.execLater(tx, `INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
 			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)`,
-			c.id, int64(n), string(g.ID()), g.ModelID(), int64(stake), int64(round.Total), b2i(riskOK(g, round, hit)),
-			pool, amount, string(jtape), b, sig, now)
+				c.id, int64(n), string(g.ID()), g.ModelID(), int64(stake), int64(round.Total), b2i(riskOK(g, round, hit)),
+				pool, amount, string(jtape), b, sig, now); err != nil {
+				return err
+			}
+			out = &pb.SignedBody{Body: b, Signature: sig}
+			return nil
+		})
 		if err != nil {
 			return err
 		}
@@ -216,11 +233,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		if err := s.book(tx, c.id, int64(stake), int64(round.Total), 0, 0); err != nil {
 			return err
 		}
-		if err := s.playerWin(tx, c.id, n, int64(round.Total)); err != nil {
-			return err
-		}
-		out = &pb.SignedBody{Body: b, Signature: sig}
-		return nil
+		return s.playerWin(tx, c.id, n, int64(round.Total))
 	})
 	if err != nil {
 		return nil, s.raised(c.id, storeErr(err))

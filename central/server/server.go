@@ -209,7 +209,14 @@ func New(cfg Config) (*Server, error) {
 		}
 	}
 	if cfg.Jackpots != nil {
-		if err := st.write(context.Background(), cfg.Jackpots.Setup); err != nil {
+		// Under the batch lock: the setup writes every pool's row, which
+		// the other nodes' batches write in their tails.
+		if err := st.write(context.Background(), func(tx *sql.Tx) error {
+			if err := st.lockBatches(tx); err != nil {
+				return err
+			}
+			return cfg.Jackpots.Setup(tx)
+		}); err != nil {
 			st.close()
 			return nil, fmt.Errorf("central server: jackpot setup: %w", err)
 		}

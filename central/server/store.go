@@ -211,6 +211,10 @@ type store struct {
 	stmts  sync.Map  // query -> *sql.Stmt
 	conn   *sql.Conn // the writer's own connection (writer goroutine only)
 	tx     *sql.Tx   // the writer's open batch (writer goroutine only)
+	// The open batch's tails (atBatchEnd) in job order, and the cabinets
+	// they belong to (writer goroutine only).
+	tails       []tail
+	tailCabinet map[string]bool
 	// Hooks for in-memory state that mirrors the store (the jackpot engine).
 	committed, rolledBack func()
 	files                 storeFiles
@@ -420,22 +424,26 @@ func (st *store) writer() {
 		}
 	}()
 	batch := make([]job, 0, maxBatch)
+	var carried []job
 	for {
-		var first job
-		select {
-		case first = <-st.jobs:
-		case <-st.quit:
-			// Drain what is queued so no caller waits forever.
-			for {
-				select {
-				case j := <-st.jobs:
-					j.done <- errStoreClosed
-				default:
-					return
+		batch = append(batch[:0], carried...)
+		if len(batch) == 0 {
+			var first job
+			select {
+			case first = <-st.jobs:
+			case <-st.quit:
+				// Drain what is queued so no caller waits forever.
+				for {
+					select {
+					case j := <-st.jobs:
+						j.done <- errStoreClosed
+					default:
+						return
+					}
 				}
 			}
+			batch = append(batch, first)
 		}
-		batch = append(batch[:0], first)
 	more:
 		for len(batch) < maxBatch {
 			select {
@@ -445,11 +453,14 @@ func (st *store) writer() {
 				break more
 			}
 		}
-		st.runBatch(batch)
+		carried = append(carried[:0], st.runBatch(batch)...)
 	}
 }
 
-func (st *store) runBatch(batch []job) {
+// runBatch runs batch in one transaction and answers its jobs, but for the
+// ones it returns, to run at the head of the next batch: jobs for a
+// cabinet whose round is still to be finished in this one (errCarry).
+func (st *store) runBatch(batch []job) (carry []job) {
 	st.mu.Lock()
 	broken := st.broken
 	st.mu.Unlock()
@@ -457,7 +468,7 @@ func (st *store) runBatch(batch []job) {
 		for _, j := range batch {
 			j.done <- broken
 		}
-		return
+		return nil
 	}
 	errs := make([]error, len(batch))
 	fail := func(err error) {
@@ -470,7 +481,7 @@ func (st *store) runBatch(batch []job) {
 	// that is no longer on disk would be lost at the next start.
 	if err := st.files.check(false); err != nil {
 		fail(fmt.Errorf("%v; %s", err, st.rescue()))
-		return
+		return nil
 	}
 	if st.backend == backendPostgres {
 		fail = st.pgFail(batch)
@@ -480,7 +491,7 @@ func (st *store) runBatch(batch []job) {
 			cancel()
 			if err != nil {
 				fail(err)
-				return
+				return nil
 			}
 			st.conn = c
 		}
@@ -488,20 +499,15 @@ func (st *store) runBatch(batch []job) {
 	tx, err := st.conn.BeginTx(context.Background(), nil)
 	if err != nil {
 		fail(err)
-		return
-	}
-	if st.backend == backendPostgres {
-		if _, err := tx.Exec(`SELECT pg_advisory_xact_lock(?)`, int64(batchLock)); err != nil {
-			tx.Rollback()
-			fail(err)
-			return
-		}
+		return nil
 	}
 	// PostgreSQL: the batch's statements go through the writer's
-	// pipeline (store_pipeline.go).
+	// pipeline (store_pipeline.go), and its tails wait for the end.
 	pg := st.backend == backendPostgres
 	if pg {
 		st.tx = tx
+		st.tails = st.tails[:0]
+		clear(st.tailCabinet)
 		batches.Store(tx, st)
 		defer func() {
 			batches.Delete(tx)
@@ -509,6 +515,7 @@ func (st *store) runBatch(batch []job) {
 		}()
 	}
 	for i, j := range batch {
+		tails := len(st.tails)
 		if pg {
 			err = st.execLater(tx, "SAVEPOINT job")
 		} else {
@@ -517,7 +524,7 @@ func (st *store) runBatch(batch []job) {
 		if err != nil {
 			tx.Rollback()
 			fail(err)
-			return
+			return nil
 		}
 		// released: the job's RELEASE went with its statements.
 		released := false
@@ -531,17 +538,18 @@ func (st *store) runBatch(batch []job) {
 			if errs[i] == nil {
 				break
 			}
+			st.dropTails(tails)
 			if !pg || st.dropJob() {
 				if _, err := st.exec(tx, "ROLLBACK TO job"); err != nil {
 					tx.Rollback()
 					fail(err)
-					return
+					return nil
 				}
 			} else if err := st.execLater(tx, "SAVEPOINT job"); err != nil {
 				// Nothing of the job was sent, its savepoint neither.
 				tx.Rollback()
 				fail(err)
-				return
+				return nil
 			}
 			if st.rolledBack != nil {
 				st.rolledBack()
@@ -556,19 +564,29 @@ func (st *store) runBatch(batch []job) {
 		if _, err := st.exec(tx, "RELEASE job"); err != nil {
 			tx.Rollback()
 			fail(err)
-			return
+			return nil
 		}
+	}
+	if err := st.runTails(tx); err != nil {
+		tx.Rollback()
+		fail(err)
+		return nil
 	}
 	if err := tx.Commit(); err != nil {
 		fail(err)
-		return
+		return nil
 	}
 	if st.committed != nil {
 		st.committed()
 	}
 	for i, j := range batch {
+		if errors.Is(errs[i], errCarry) {
+			carry = append(carry, j)
+			continue
+		}
 		j.done <- errs[i]
 	}
+	return carry
 }
 
 // rescue saves what the writer's open files still hold when the files on

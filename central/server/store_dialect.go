@@ -283,15 +283,17 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && pe.Code == "23505"
 }
 
-// batchLock keys the advisory lock every PostgreSQL batch takes first:
-// the nodes' batches commit one after another. Row locks alone keep rounds,
-// Risk steps and vouchers exactly once, but a jackpot pool is one row that
-// every node's batches write, so those batches wait for each other anyway;
-// and row locks taken in request order deadlock across nodes (batch A
-// holds pool 1 and wants pool 2, batch B the reverse; or a cabinet and a
-// pool), which PostgreSQL breaks only after deadlock_timeout (1 s) by
-// failing one. One lock per batch cannot deadlock; each node still
-// commits up to maxBatch requests in one transaction (one WAL flush).
+// batchLock keys the advisory lock a PostgreSQL batch takes for its tails
+// (store_tails.go) and its commit: the nodes' tails, which write the
+// jackpot pools every node's batches share, run one batch after another.
+// Row locks alone keep rounds, Risk steps and vouchers exactly once, but
+// pool rows locked in request order deadlock across nodes (batch A holds
+// pool 1 and wants pool 2, batch B the reverse), which PostgreSQL breaks
+// only after deadlock_timeout (1 s) by failing one. One lock for the tails
+// cannot deadlock with another: a batch takes it after its cabinets' row
+// locks and wants no cabinet after it. What each cabinet owns alone (its
+// rounds, its credit mirror, its vouchers) runs before it, beside the
+// other nodes' batches.
 const batchLock = 0x706f6c62 // "polb"
 
 // transient reports whether err is the database failing rather than a
@@ -330,6 +332,9 @@ const maxJobRetries = 4
 func (st *store) lockCabinet(tx *sql.Tx, cab string) error {
 	if st.backend != backendPostgres {
 		return nil
+	}
+	if st.piped(tx) && st.tailCabinet[cab] {
+		return errCarry
 	}
 	// Queued (store_pipeline.go): the lock is taken, in order, before
 	// the job's first statement that reads.

@@ -34,9 +34,16 @@ func (j *Jackpots) Setup(tx *sql.Tx) error {
 	return err
 }
 
-func (j *Jackpots) Contribute(tx *sql.Tx, c server.Contribution, src engine.Source) (*server.JackpotHit, error) {
+func (j *Jackpots) Admits(c server.Contribution) error {
 	if j.Refuse[c.Cabinet] {
-		return nil, fmt.Errorf("cabinet %s feeds no pool", c.Cabinet)
+		return fmt.Errorf("cabinet %s feeds no pool", c.Cabinet)
+	}
+	return nil
+}
+
+func (j *Jackpots) Contribute(tx *sql.Tx, c server.Contribution, src engine.Source) (*server.JackpotHit, error) {
+	if err := j.Admits(c); err != nil {
+		return nil, err
 	}
 	j.mu.Lock()
 	defer j.mu.Unlock()

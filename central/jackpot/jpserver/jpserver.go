@@ -55,10 +55,19 @@ func (a *Adapter) Setup(tx *sql.Tx) error {
 	return a.live.Load(ctx, tx)
 }
 
+// Admits checks the round's game and its route to a pool.
+func (a *Adapter) Admits(c server.Contribution) error {
+	return a.j.Admits(game(c))
+}
+
+func game(c server.Contribution) jackpot.Game {
+	return jackpot.Game{Cabinet: c.Cabinet, Hall: c.Hall, Round: c.Round, Game: c.Game, Stake: c.Stake}
+}
+
 // Contribute plays the round's jackpot part inside the round's transaction.
 func (a *Adapter) Contribute(tx *sql.Tx, c server.Contribution, src engine.Source) (*server.JackpotHit, error) {
 	// Pipelined: on PostgreSQL the game's writes ride with the round's.
-	out, err := a.j.Play(context.Background(), server.Pipelined(tx), jackpot.Game{Cabinet: c.Cabinet, Hall: c.Hall, Round: c.Round, Game: c.Game, Stake: c.Stake}, src)
+	out, err := a.j.Play(context.Background(), server.Pipelined(tx), game(c), src)
 	if err != nil {
 		return nil, err
 	}
