@@ -103,6 +103,7 @@ type Jackpot struct {
 	now         func() time.Time
 	stmts       atomic.Pointer[prepared]
 	pgChannel   string // PostgreSQL (postgres.go); "" SQLite
+	batch       batchCache
 }
 
 // New checks cfg and returns a Jackpot; now stamps hits and updates.
@@ -283,16 +284,16 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 	}
 	// The pool and the game, if stored, in one read (one round trip on
 	// PostgreSQL, where the pool's row is locked by it).
-	var before Units
-	var seq int64
-	var st storedGame
-	q := qPoolGame
-	if j.postgres() {
-		q = qPoolGameLocked
-	}
-	if err := j.scan(ctx, tx, q, []any{g.Cabinet, int64(g.Round), poolID}, &before, &seq,
-		&st.pool, &st.stake, &st.contribution, &st.hit, &st.paid, &st.value); err != nil {
-		return Outcome{}, fmt.Errorf("jackpot: read pool %q (was Init called?): %w", poolID, err)
+	before, seq, st, ok := j.fromPrefetch(tx, poolID, g)
+	if !ok {
+		q := qPoolGame
+		if j.postgres() {
+			q = qPoolGameLocked
+		}
+		if err := j.scan(ctx, tx, q, []any{g.Cabinet, int64(g.Round), poolID}, &before, &seq,
+			&st.pool, &st.stake, &st.contribution, &st.hit, &st.paid, &st.value); err != nil {
+			return Outcome{}, fmt.Errorf("jackpot: read pool %q (was Init called?): %w", poolID, err)
+		}
 	}
 	if st.pool.Valid {
 		return st.outcome(g, hall)
@@ -335,8 +336,13 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 			return Outcome{}, fmt.Errorf("jackpot: record hit: %w", err)
 		}
 	}
+	j.played(tx, poolID, g, storedGame{pool: sql.NullString{String: poolID, Valid: true},
+		stake: valid(int64(g.Stake)), contribution: valid(int64(c)), hit: valid(int64(hits)),
+		paid: valid(int64(paid)), value: valid(int64(out.Value))})
 	return out, nil
 }
+
+func valid(v int64) sql.NullInt64 { return sql.NullInt64{Int64: v, Valid: true} }
 
 // The statements of Play, prepared once per connection after Prepare:
 // parsing them again for every game would cost more than running them.

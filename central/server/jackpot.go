@@ -51,6 +51,27 @@ type Jackpots interface {
 	Subscribe() (changed <-chan struct{}, cancel func())
 }
 
+// jackpotPrefetcher is what a Jackpots may implement to read, in one go
+// at a PostgreSQL batch's end, what the batch's Contribute calls will read
+// (the pools, locked): cs in the order Contribute will be called.
+type jackpotPrefetcher interface {
+	Prefetch(tx *sql.Tx, cs []Contribution) error
+}
+
+// prefetchJackpots is the store's beforeTails: the batch's rounds'
+// contributions, handed to the jackpot engine's Prefetch.
+func (s *Server) prefetchJackpots(p jackpotPrefetcher) func(tx *sql.Tx, payloads []any) error {
+	return func(tx *sql.Tx, payloads []any) error {
+		cs := make([]Contribution, 0, len(payloads))
+		for _, v := range payloads {
+			if c, ok := v.(Contribution); ok {
+				cs = append(cs, c)
+			}
+		}
+		return p.Prefetch(tx, cs)
+	}
+}
+
 // fixedJackpots is what a game with fixed jackpot amounts per stake (Wish
 // Upon a Star, WS-10) may implement so that the stream carries them.
 type fixedJackpots interface {

@@ -186,7 +186,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		}
 		// The jackpot's part, the signature and the round's row at the
 		// batch's end (store_tails.go): the pool is every node's.
-		err = s.st.atBatchEnd(tx, c.id, func(tx *sql.Tx) error {
+		err = s.st.atBatchEnd(tx, c.id, contribution, func(tx *sql.Tx) error {
 			var hit *JackpotHit
 			var jtape []byte
 			if s.cfg.Jackpots != nil {

@@ -195,6 +195,9 @@ func New(cfg Config) (*Server, error) {
 	if h, ok := cfg.Jackpots.(interface{ RolledBack() }); ok {
 		st.rolledBack = h.RolledBack
 	}
+	if p, ok := cfg.Jackpots.(jackpotPrefetcher); ok {
+		st.beforeTails = s.prefetchJackpots(p)
+	}
 	if err := s.setupPlayers(); err != nil {
 		st.close()
 		return nil, fmt.Errorf("central server: players setup: %w", err)

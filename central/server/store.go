@@ -215,6 +215,7 @@ type store struct {
 	// they belong to (writer goroutine only).
 	tails       []tail
 	tailCabinet map[string]bool
+	beforeTails func(tx *sql.Tx, payloads []any) error // set before the first write
 	// Hooks for in-memory state that mirrors the store (the jackpot engine).
 	committed, rolledBack func()
 	files                 storeFiles

@@ -171,11 +171,12 @@ func (st *store) dropJob() (sent bool) {
 // its own statements (the jackpot engine): on the PostgreSQL writer's
 // batch its ExecContext queues the statement in the writer's pipeline
 // (the result's RowsAffected is 0: for statements whose answer is not
-// read), and QueryRowContext runs after what was queued. Any other tx is
+// read), and QueryRowContext and QueryContext run after what was queued. Any other tx is
 // returned as it is.
 func Pipelined(tx *sql.Tx) interface {
 	ExecContext(ctx context.Context, query string, args ...any) (sql.Result, error)
 	QueryRowContext(ctx context.Context, query string, args ...any) *sql.Row
+	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
 } {
 	if v, ok := batches.Load(tx); ok {
 		return pipedTx{tx, v.(*store)}

@@ -18,6 +18,7 @@ import (
 // tail is a job's part run at its batch's end.
 type tail struct {
 	cabinet string
+	payload any // for beforeTails
 	fn      func(tx *sql.Tx) error
 }
 
@@ -33,12 +34,13 @@ var errCarry = errors.New("central store: cabinet busy in this batch")
 // fn fails the whole batch (UNAVAILABLE: the cabinets ask again), so fn
 // must fail only when the database does: a job checks what could refuse
 // it before it puts its tail off. The cabinet's later jobs in the batch are
-// carried to the next one (errCarry from lockCabinet).
-func (st *store) atBatchEnd(tx *sql.Tx, cabinet string, fn func(tx *sql.Tx) error) error {
+// carried to the next one (errCarry from lockCabinet). The payloads of a
+// batch's tails go to beforeTails, if set, before the first tail runs.
+func (st *store) atBatchEnd(tx *sql.Tx, cabinet string, payload any, fn func(tx *sql.Tx) error) error {
 	if !st.piped(tx) {
 		return fn(tx)
 	}
-	st.tails = append(st.tails, tail{cabinet, fn})
+	st.tails = append(st.tails, tail{cabinet, payload, fn})
 	if st.tailCabinet == nil {
 		st.tailCabinet = map[string]bool{}
 	}
@@ -67,6 +69,15 @@ func (st *store) runTails(tx *sql.Tx) error {
 	}
 	if err := st.lockBatches(tx); err != nil {
 		return err
+	}
+	if st.beforeTails != nil {
+		payloads := make([]any, len(st.tails))
+		for i, t := range st.tails {
+			payloads[i] = t.payload
+		}
+		if err := st.beforeTails(tx, payloads); err != nil {
+			return err
+		}
 	}
 	for _, t := range st.tails {
 		if err := t.fn(tx); err != nil {

@@ -61,7 +61,7 @@ func testBatchTails(t *testing.T, st *store, want []string) {
 				return err
 			}
 			note(name)
-			return st.atBatchEnd(tx, cab, func(tx *sql.Tx) error {
+			return st.atBatchEnd(tx, cab, nil, func(tx *sql.Tx) error {
 				note(name + "-tail")
 				return mark(tx, name+"-tail")
 			})

@@ -64,6 +64,16 @@ func game(c server.Contribution) jackpot.Game {
 	return jackpot.Game{Cabinet: c.Cabinet, Hall: c.Hall, Round: c.Round, Game: c.Game, Stake: c.Stake}
 }
 
+// Prefetch locks and reads the pools of a batch's rounds before their
+// Contribute calls (jackpot.Prefetch).
+func (a *Adapter) Prefetch(tx *sql.Tx, cs []server.Contribution) error {
+	games := make([]jackpot.Game, len(cs))
+	for i, c := range cs {
+		games[i] = game(c)
+	}
+	return a.j.Prefetch(context.Background(), server.Pipelined(tx), games)
+}
+
 // Contribute plays the round's jackpot part inside the round's transaction.
 func (a *Adapter) Contribute(tx *sql.Tx, c server.Contribution, src engine.Source) (*server.JackpotHit, error) {
 	// Pipelined: on PostgreSQL the game's writes ride with the round's.

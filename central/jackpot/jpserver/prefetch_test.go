@@ -1,0 +1,153 @@
+package jpserver
+
+import (
+	"context"
+	"database/sql"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/polaris-vlt/polaris/central/jackpot"
+	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/internal/pgcluster"
+)
+
+type seeded struct{ r *rand.Rand }
+
+func (s seeded) Intn(n int) int { return s.r.IntN(n) }
+
+// countingTx counts the single-row reads Play makes.
+type countingTx struct {
+	*sql.Tx
+	reads *int
+}
+
+func (c countingTx) QueryRowContext(ctx context.Context, q string, args ...any) *sql.Row {
+	*c.reads++
+	return c.Tx.QueryRowContext(ctx, q, args...)
+}
+
+// A PostgreSQL batch's games played after one Prefetch (as a central node
+// plays its batch's rounds) give exactly what the same games played one
+// transaction each give, draw for draw: the same outcomes, hits and pool
+// values, books that balance; and Play read nothing more from the
+// database.
+func TestPrefetchPlaysAsWithout(t *testing.T) {
+	cfg, err := jackpot.ParseTOML([]byte(`
+[[pool]]
+id = "system"
+scope = "system"
+seed = 1000
+must_hit_by = 1004
+rate_bp = 500
+[[pool]]
+id = "h1"
+scope = "hall"
+halls = ["hall-1"]
+seed = 500
+must_hit_by = 502
+rate_bp = 500
+[[hall]]
+id = "hall-1"
+cabinets = ["c1", "c2"]
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	cl := pgcluster.ForTest(t)
+	ctx := context.Background()
+	open := func(name string) (*jackpot.Jackpot, *sql.DB) {
+		url, err := cl.CreateDatabase(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		db, err := server.OpenPostgres(url)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { db.Close() })
+		j, err := jackpot.New(cfg, time.Now)
+		if err != nil {
+			t.Fatal(err)
+		}
+		j.UsePostgres("pool_changes")
+		if err := j.Init(ctx, db); err != nil {
+			t.Fatal(err)
+		}
+		return j, db
+	}
+	jA, dbA := open("prefetch_a")
+	jB, dbB := open("prefetch_b")
+	var games []jackpot.Game
+	for i := 0; i < 60; i++ {
+		cab := []string{"c1", "c2", "x1"}[i%3] // c1, c2: hall-1's pool; x1: the system pool
+		games = append(games, jackpot.Game{Cabinet: cab, Hall: "", Round: uint64(i/3 + 1), Game: engine.MagicStars, Stake: engine.Money(1 + i%7*3)})
+	}
+	// A: one transaction, one Prefetch, then every game.
+	srcA, srcB := seeded{rand.New(rand.NewPCG(7, 7))}, seeded{rand.New(rand.NewPCG(7, 7))}
+	tx, err := dbA.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reads := 0
+	ctx2 := countingTx{tx, &reads}
+	if err := jA.Prefetch(ctx, ctx2, games); err != nil {
+		t.Fatal(err)
+	}
+	var outA []jackpot.Outcome
+	for _, g := range games {
+		o, err := jA.Play(ctx, ctx2, g, srcA)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outA = append(outA, o)
+	}
+	// A game asked again in the same transaction is its stored outcome.
+	again, err := jA.Play(ctx, ctx2, games[4], srcA)
+	if err != nil || !again.Replayed || again.Value != outA[4].Value || again.Hit != outA[4].Hit {
+		t.Fatalf("game asked again: %+v, %v; first %+v", again, err, outA[4])
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if reads != 0 {
+		t.Errorf("Play read the database %d times after Prefetch", reads)
+	}
+	// B: a transaction per game, no Prefetch.
+	hits := 0
+	for i, g := range games {
+		tx, err := dbB.BeginTx(ctx, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o, err := jB.Play(ctx, tx, g, srcB)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+		if o != outA[i] {
+			t.Errorf("game %d (%s round %d): %+v with Prefetch, %+v without", i, g.Cabinet, g.Round, outA[i], o)
+		}
+		if o.Hit {
+			hits++
+		}
+	}
+	if hits < 3 {
+		t.Errorf("%d hits: the test needs some", hits)
+	}
+	for _, db := range []*sql.DB{dbA, dbB} {
+		lines, err := jackpot.Audit(ctx, db)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, l := range lines {
+			if !l.OK() {
+				t.Errorf("%s", fmt.Sprint(l))
+			}
+		}
+	}
+}

@@ -1,0 +1,165 @@
+package jackpot
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"slices"
+	"sync"
+
+	"github.com/polaris-vlt/polaris/engine"
+)
+
+// Prefetch: the pools a PostgreSQL transaction's games will play into,
+// locked and read in one statement before the first game, and the games
+// already stored in another. A central node plays its batch's rounds into
+// the pools at the batch's end, under a lock the other nodes wait for; a
+// read per game there was a round trip per round inside that lock. Play
+// then takes a prefetched pool's value and a game's stored row from
+// memory, and keeps them as it changes them. SQLite reads its own file:
+// there Prefetch does nothing.
+
+// TxQuerier is what Prefetch reads through (a *sql.Tx, or the central
+// server's pipelined one): the transaction Play is then given.
+type TxQuerier interface {
+	DBTX
+	Querier
+}
+
+// prefetched is one transaction's pools and stored games.
+type prefetched struct {
+	tx    DBTX
+	pools map[string]*poolRead
+	games map[gameKey]storedGame
+}
+
+type poolRead struct {
+	value Units
+	seq   int64 // the next game's sequence number in the pool
+}
+
+type gameKey struct {
+	cabinet string
+	round   int64
+}
+
+// batchCache holds the newest Prefetch: Play runs on the store's writer,
+// one transaction at a time.
+type batchCache struct {
+	mu sync.Mutex
+	p  *prefetched
+}
+
+const (
+	qPrefetchPools = `SELECT id, value, games + 1 FROM jackpot_pool WHERE id = ANY(?) ORDER BY id FOR UPDATE`
+	qPrefetchGames = `SELECT g.cabinet, g.round, g.pool, g.stake, g.contribution, g.hit, g.paid, g.value_after
+FROM jackpot_game g JOIN unnest(?::text[], ?::bigint[]) AS k(cabinet, round) ON g.cabinet = k.cabinet AND g.round = k.round`
+)
+
+// Prefetch locks and reads, in tx, the pools games will play into (in id
+// order, so that two transactions cannot deadlock on them) and the games
+// among them already stored; Play in the same tx then reads neither. Only
+// on PostgreSQL; elsewhere, and for games that are not Magic Stars or have
+// no pool, it does nothing (Play reads as it always does).
+func (j *Jackpot) Prefetch(ctx context.Context, tx TxQuerier, games []Game) error {
+	if !j.postgres() {
+		return nil
+	}
+	var ids, cabs []string
+	var rounds []int64
+	for _, g := range games {
+		if g.Game != engine.MagicStars {
+			continue
+		}
+		pool, _, err := j.route(g)
+		if err != nil {
+			continue // Play refuses it
+		}
+		ids = append(ids, pool)
+		cabs, rounds = append(cabs, g.Cabinet), append(rounds, int64(g.Round))
+	}
+	j.batch.mu.Lock()
+	j.batch.p = nil
+	j.batch.mu.Unlock()
+	if len(ids) == 0 {
+		return nil
+	}
+	slices.Sort(ids)
+	ids = slices.Compact(ids)
+	p := &prefetched{tx: tx, pools: map[string]*poolRead{}, games: map[gameKey]storedGame{}}
+	rows, err := tx.QueryContext(ctx, qPrefetchPools, ids)
+	if err != nil {
+		return fmt.Errorf("jackpot: lock pools %v: %w", ids, err)
+	}
+	for rows.Next() {
+		var id string
+		var r poolRead
+		if err := rows.Scan(&id, &r.value, &r.seq); err != nil {
+			rows.Close()
+			return fmt.Errorf("jackpot: lock pools: %w", err)
+		}
+		p.pools[id] = &r
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("jackpot: lock pools: %w", err)
+	}
+	rows, err = tx.QueryContext(ctx, qPrefetchGames, cabs, rounds)
+	if err != nil {
+		return fmt.Errorf("jackpot: read stored games: %w", err)
+	}
+	for rows.Next() {
+		var k gameKey
+		var st storedGame
+		if err := rows.Scan(&k.cabinet, &k.round, &st.pool, &st.stake, &st.contribution, &st.hit, &st.paid, &st.value); err != nil {
+			rows.Close()
+			return fmt.Errorf("jackpot: read stored games: %w", err)
+		}
+		p.games[k] = st
+	}
+	if err := rows.Close(); err != nil {
+		return fmt.Errorf("jackpot: read stored games: %w", err)
+	}
+	j.batch.mu.Lock()
+	j.batch.p = p
+	j.batch.mu.Unlock()
+	return nil
+}
+
+// fromPrefetch is what Prefetch read in tx for a game of pool: the pool's
+// value, the game's sequence number and its stored row; ok false when tx
+// prefetched nothing for that pool.
+func (j *Jackpot) fromPrefetch(tx DBTX, pool string, g Game) (before Units, seq int64, st storedGame, ok bool) {
+	j.batch.mu.Lock()
+	defer j.batch.mu.Unlock()
+	p := j.batch.p
+	if p == nil || !sameTx(p.tx, tx) {
+		return 0, 0, storedGame{}, false
+	}
+	r, ok := p.pools[pool]
+	if !ok {
+		return 0, 0, storedGame{}, false
+	}
+	return r.value, r.seq, p.games[gameKey{g.Cabinet, int64(g.Round)}], true
+}
+
+// played keeps a prefetched pool's value after a game in tx changed it.
+func (j *Jackpot) played(tx DBTX, pool string, g Game, st storedGame) {
+	j.batch.mu.Lock()
+	defer j.batch.mu.Unlock()
+	p := j.batch.p
+	if p == nil || !sameTx(p.tx, tx) {
+		return
+	}
+	if r, ok := p.pools[pool]; ok {
+		r.value = Units(st.value.Int64)
+		r.seq++
+		p.games[gameKey{g.Cabinet, int64(g.Round)}] = st
+	}
+}
+
+// sameTx compares two transactions; one that cannot be compared is never
+// the same.
+func sameTx(a, b DBTX) bool {
+	ta, tb := reflect.TypeOf(a), reflect.TypeOf(b)
+	return ta == tb && ta != nil && ta.Comparable() && a == b
+}
