@@ -104,14 +104,13 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		}
 		// The commits the request carries, in its savepoint: refused, it
 		// keeps none of them, and the cabinet sends them again.
+		// On PostgreSQL they go with the read of the last round, which
+		// sees them.
 		committed = committed[:0]
-		for _, k := range req.GetSettled() {
-			found, _, err := s.commitRound(tx, c.id, k)
-			if err != nil {
+		marked := make([]int64, len(req.GetSettled()))
+		for i, k := range req.GetSettled() {
+			if err := s.markCommitted(tx, c.id, k, &marked[i]); err != nil {
 				return err
-			}
-			if found {
-				committed = append(committed, k)
 			}
 		}
 		// The cabinet's last round, in one read: mostly round n-1 (n is
@@ -119,6 +118,15 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		last, r, err := s.lastRound(tx, c.id)
 		if err != nil {
 			return err
+		}
+		for i, k := range req.GetSettled() {
+			found, _, err := s.committedNow(tx, c.id, k, marked[i])
+			if err != nil {
+				return err
+			}
+			if found {
+				committed = append(committed, k)
+			}
 		}
 		settled := r == nil || r.settled
 		if last > n {
@@ -250,13 +258,29 @@ const maxSettled = 64
 // commitRound marks (cabinet, n) settled: found is false for a round never
 // drawn, already true when it was committed before.
 func (s *Server) commitRound(tx *sql.Tx, cab string, n uint64) (found, already bool, err error) {
-	res, err := s.st.exec(tx, `UPDATE rounds SET committed_at=? WHERE cabinet=? AND round=? AND committed_at IS NULL`,
-		s.now().UnixNano(), cab, int64(n))
-	if err != nil {
+	var marked int64
+	if err := s.markCommitted(tx, cab, n, &marked); err != nil {
 		return false, false, err
 	}
-	if k, err := res.RowsAffected(); err != nil || k == 1 {
-		return err == nil, false, err
+	if err := s.st.flush(tx); err != nil {
+		return false, false, err
+	}
+	return s.committedNow(tx, cab, n, marked)
+}
+
+// markCommitted marks (cabinet, n) settled if it was drawn and not yet
+// settled; *marked is the rows changed (1 or 0) once the statement was
+// sent (store.execCounted).
+func (s *Server) markCommitted(tx *sql.Tx, cab string, n uint64, marked *int64) error {
+	return s.st.execCounted(tx, marked, `UPDATE rounds SET committed_at=? WHERE cabinet=? AND round=? AND committed_at IS NULL`,
+		s.now().UnixNano(), cab, int64(n))
+}
+
+// committedNow is commitRound's answer after markCommitted's statement was
+// sent: a round it did not mark was committed before, or never drawn.
+func (s *Server) committedNow(tx *sql.Tx, cab string, n uint64, marked int64) (found, already bool, err error) {
+	if marked == 1 {
+		return true, false, nil
 	}
 	var one int
 	err = s.st.queryRow(tx, `SELECT 1 FROM rounds WHERE cabinet=? AND round=?`, cab, int64(n)).Scan(&one)

@@ -31,6 +31,7 @@ import (
 type laterStmt struct {
 	q    string
 	args []any
+	rows *int64 // if set, gets the rows the statement affected
 }
 
 // pgxConn is the pgx connection under a rebindConn.
@@ -61,9 +62,13 @@ func (r *rebindConn) pipe(ctx context.Context, q string, args []any, scan []any)
 	}
 	br := r.pgxConn().SendBatch(ctx, b)
 	var first error
-	for range later {
-		if _, err := br.Exec(); err != nil && first == nil {
+	for _, l := range later {
+		tag, err := br.Exec()
+		if err != nil && first == nil {
 			first = err
+		}
+		if l.rows != nil {
+			*l.rows = tag.RowsAffected()
 		}
 	}
 	var tag pgconn.CommandTag
@@ -110,7 +115,25 @@ func (st *store) execLater(tx *sql.Tx, q string, args ...any) error {
 		return err
 	}
 	return st.onWriterConn(func(r *rebindConn) error {
-		r.later = append(r.later, laterStmt{q, args})
+		r.later = append(r.later, laterStmt{q: q, args: args})
+		return nil
+	})
+}
+
+// execCounted runs q in tx like execLater and sets *rows to the rows it
+// affected: at once outside the writer's pipeline, else once the statement
+// was sent (by the job's next read, or its end), which the caller waits for
+// before reading *rows.
+func (st *store) execCounted(tx *sql.Tx, rows *int64, q string, args ...any) error {
+	if !st.piped(tx) {
+		res, err := st.exec(tx, q, args...)
+		if err == nil {
+			*rows, err = res.RowsAffected()
+		}
+		return err
+	}
+	return st.onWriterConn(func(r *rebindConn) error {
+		r.later = append(r.later, laterStmt{q, args, rows})
 		return nil
 	})
 }
@@ -145,6 +168,15 @@ func (p pipedRow) Scan(dest ...any) error {
 		_, err := r.pipe(context.Background(), p.q, p.args, dest)
 		return err
 	})
+}
+
+// flush sends what is queued on tx (the writer's batch; elsewhere
+// nothing is queued).
+func (st *store) flush(tx *sql.Tx) error {
+	if !st.piped(tx) {
+		return nil
+	}
+	return st.onWriterConn(func(r *rebindConn) error { return r.flush(context.Background()) })
 }
 
 // flushJob sends the job's queued statements and its RELEASE.
