@@ -317,13 +317,16 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 	if hit {
 		hits = 1
 	}
-	if _, err := j.exec(ctx, tx, qUpdate,
-		int64(out.Value), int64(reseeded), int64(c), int64(paid), hits, now, poolID); err != nil {
-		return Outcome{}, fmt.Errorf("jackpot: update pool %q: %w", poolID, err)
-	}
-	if j.postgres() {
-		if _, err := j.exec(ctx, tx, qNotify, j.pgChannel, poolID); err != nil {
-			return Outcome{}, fmt.Errorf("jackpot: notify: %w", err)
+	// A prefetched pool's row is written once, by Finish.
+	if !ok {
+		if _, err := j.exec(ctx, tx, qUpdate,
+			int64(out.Value), int64(reseeded), int64(c), int64(paid), hits, now, poolID); err != nil {
+			return Outcome{}, fmt.Errorf("jackpot: update pool %q: %w", poolID, err)
+		}
+		if j.postgres() {
+			if _, err := j.exec(ctx, tx, qNotify, j.pgChannel, poolID); err != nil {
+				return Outcome{}, fmt.Errorf("jackpot: notify: %w", err)
+			}
 		}
 	}
 	if _, err := j.exec(ctx, tx, qGame,
@@ -336,9 +339,11 @@ func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) 
 			return Outcome{}, fmt.Errorf("jackpot: record hit: %w", err)
 		}
 	}
-	j.played(tx, poolID, g, storedGame{pool: sql.NullString{String: poolID, Valid: true},
-		stake: valid(int64(g.Stake)), contribution: valid(int64(c)), hit: valid(int64(hits)),
-		paid: valid(int64(paid)), value: valid(int64(out.Value))})
+	if ok {
+		j.played(tx, poolID, g, storedGame{pool: sql.NullString{String: poolID, Valid: true},
+			stake: valid(int64(g.Stake)), contribution: valid(int64(c)), hit: valid(int64(hits)),
+			paid: valid(int64(paid)), value: valid(int64(out.Value))}, reseeded, now)
+	}
 	return out, nil
 }
 

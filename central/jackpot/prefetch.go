@@ -14,10 +14,11 @@ import (
 // locked and read in one statement before the first game, and the games
 // already stored in another. A central node plays its batch's rounds into
 // the pools at the batch's end, under a lock the other nodes wait for; a
-// read per game there was a round trip per round inside that lock. Play
-// then takes a prefetched pool's value and a game's stored row from
-// memory, and keeps them as it changes them. SQLite reads its own file:
-// there Prefetch does nothing.
+// read and an update per game there were round trips and row versions per
+// round inside that lock. Play then takes a prefetched pool's value and a
+// game's stored row from memory and keeps the pool's changes there, and
+// Finish writes each pool's row once, with its notification. SQLite reads
+// its own file: there Prefetch does nothing.
 
 // TxQuerier is what Prefetch reads through (a *sql.Tx, or the central
 // server's pipelined one): the transaction Play is then given.
@@ -36,6 +37,10 @@ type prefetched struct {
 type poolRead struct {
 	value Units
 	seq   int64 // the next game's sequence number in the pool
+	// What the games since Prefetch added, for Finish.
+	games, hits               int64
+	seeded, contributed, paid Units
+	updated                   int64 // ns
 }
 
 type gameKey struct {
@@ -58,7 +63,8 @@ FROM jackpot_game g JOIN unnest(?::text[], ?::bigint[]) AS k(cabinet, round) ON 
 
 // Prefetch locks and reads, in tx, the pools games will play into (in id
 // order, so that two transactions cannot deadlock on them) and the games
-// among them already stored; Play in the same tx then reads neither. Only
+// among them already stored; Play in the same tx then reads neither, and
+// Finish must follow the last game (see Finish). Only
 // on PostgreSQL; elsewhere, and for games that are not Magic Stars or have
 // no pool, it does nothing (Play reads as it always does).
 func (j *Jackpot) Prefetch(ctx context.Context, tx TxQuerier, games []Game) error {
@@ -142,19 +148,66 @@ func (j *Jackpot) fromPrefetch(tx DBTX, pool string, g Game) (before Units, seq 
 	return r.value, r.seq, p.games[gameKey{g.Cabinet, int64(g.Round)}], true
 }
 
-// played keeps a prefetched pool's value after a game in tx changed it.
-func (j *Jackpot) played(tx DBTX, pool string, g Game, st storedGame) {
+// played keeps a prefetched pool's value after a game in tx changed it,
+// and what Finish adds to the pool's row.
+func (j *Jackpot) played(tx DBTX, pool string, g Game, st storedGame, reseeded Units, now int64) {
 	j.batch.mu.Lock()
 	defer j.batch.mu.Unlock()
 	p := j.batch.p
 	if p == nil || !sameTx(p.tx, tx) {
 		return
 	}
-	if r, ok := p.pools[pool]; ok {
-		r.value = Units(st.value.Int64)
-		r.seq++
-		p.games[gameKey{g.Cabinet, int64(g.Round)}] = st
+	r := p.pools[pool]
+	r.value = Units(st.value.Int64)
+	r.seq++
+	r.games++
+	r.hits += st.hit.Int64
+	r.seeded += reseeded
+	r.contributed += Units(st.contribution.Int64)
+	r.paid += Units(st.paid.Int64)
+	r.updated = now
+	p.games[gameKey{g.Cabinet, int64(g.Round)}] = st
+}
+
+// qFinish is qUpdate for a batch of games.
+const qFinish = `UPDATE jackpot_pool SET value = ?, seeded = seeded + ?, contributed = contributed + ?, paid = paid + ?,
+	games = games + ?, hits = hits + ?, updated_ns = ? WHERE id = ?`
+
+// Finish writes, in tx, what the games played since tx's Prefetch did to
+// their pools: one update and one notification per pool. It must run after
+// the last such game and before the commit: without it the games are
+// stored and their pools are not changed (the audit fails). Nothing to do
+// without a Prefetch in tx.
+func (j *Jackpot) Finish(ctx context.Context, tx DBTX) error {
+	j.batch.mu.Lock()
+	p := j.batch.p
+	if p != nil && sameTx(p.tx, tx) {
+		j.batch.p = nil
+	} else {
+		p = nil
 	}
+	j.batch.mu.Unlock()
+	if p == nil {
+		return nil
+	}
+	ids := make([]string, 0, len(p.pools))
+	for id, r := range p.pools {
+		if r.games > 0 {
+			ids = append(ids, id)
+		}
+	}
+	slices.Sort(ids)
+	for _, id := range ids {
+		r := p.pools[id]
+		if _, err := tx.ExecContext(ctx, qFinish, int64(r.value), int64(r.seeded), int64(r.contributed), int64(r.paid),
+			r.games, r.hits, r.updated, id); err != nil {
+			return fmt.Errorf("jackpot: update pool %q: %w", id, err)
+		}
+		if _, err := tx.ExecContext(ctx, qNotify, j.pgChannel, id); err != nil {
+			return fmt.Errorf("jackpot: notify: %w", err)
+		}
+	}
+	return nil
 }
 
 // sameTx compares two transactions; one that cannot be compared is never

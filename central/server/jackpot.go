@@ -53,9 +53,12 @@ type Jackpots interface {
 
 // jackpotPrefetcher is what a Jackpots may implement to read, in one go
 // at a PostgreSQL batch's end, what the batch's Contribute calls will read
-// (the pools, locked): cs in the order Contribute will be called.
+// (the pools, locked; cs in the order Contribute will be called), and to
+// write what they changed in the shared rows once, after the last of them
+// (Finish, before the commit).
 type jackpotPrefetcher interface {
 	Prefetch(tx *sql.Tx, cs []Contribution) error
+	Finish(tx *sql.Tx) error
 }
 
 // prefetchJackpots is the store's beforeTails: the batch's rounds'

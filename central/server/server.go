@@ -196,7 +196,7 @@ func New(cfg Config) (*Server, error) {
 		st.rolledBack = h.RolledBack
 	}
 	if p, ok := cfg.Jackpots.(jackpotPrefetcher); ok {
-		st.beforeTails = s.prefetchJackpots(p)
+		st.beforeTails, st.afterTails = s.prefetchJackpots(p), p.Finish
 	}
 	if err := s.setupPlayers(); err != nil {
 		st.close()

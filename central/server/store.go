@@ -215,7 +215,10 @@ type store struct {
 	// they belong to (writer goroutine only).
 	tails       []tail
 	tailCabinet map[string]bool
-	beforeTails func(tx *sql.Tx, payloads []any) error // set before the first write
+	// Run before the first and after the last of a batch's tails (set
+	// before the first write).
+	beforeTails func(tx *sql.Tx, payloads []any) error
+	afterTails  func(tx *sql.Tx) error
 	// Hooks for in-memory state that mirrors the store (the jackpot engine).
 	committed, rolledBack func()
 	files                 storeFiles

@@ -35,7 +35,8 @@ var errCarry = errors.New("central store: cabinet busy in this batch")
 // must fail only when the database does: a job checks what could refuse
 // it before it puts its tail off. The cabinet's later jobs in the batch are
 // carried to the next one (errCarry from lockCabinet). The payloads of a
-// batch's tails go to beforeTails, if set, before the first tail runs.
+// batch's tails go to beforeTails, if set, before the first tail runs;
+// afterTails runs after the last.
 func (st *store) atBatchEnd(tx *sql.Tx, cabinet string, payload any, fn func(tx *sql.Tx) error) error {
 	if !st.piped(tx) {
 		return fn(tx)
@@ -83,6 +84,9 @@ func (st *store) runTails(tx *sql.Tx) error {
 		if err := t.fn(tx); err != nil {
 			return err
 		}
+	}
+	if st.afterTails != nil {
+		return st.afterTails(tx)
 	}
 	return nil
 }

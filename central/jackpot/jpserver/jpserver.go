@@ -74,6 +74,11 @@ func (a *Adapter) Prefetch(tx *sql.Tx, cs []server.Contribution) error {
 	return a.j.Prefetch(context.Background(), server.Pipelined(tx), games)
 }
 
+// Finish writes the pools the batch's rounds changed (jackpot.Finish).
+func (a *Adapter) Finish(tx *sql.Tx) error {
+	return a.j.Finish(context.Background(), server.Pipelined(tx))
+}
+
 // Contribute plays the round's jackpot part inside the round's transaction.
 func (a *Adapter) Contribute(tx *sql.Tx, c server.Contribution, src engine.Source) (*server.JackpotHit, error) {
 	// Pipelined: on PostgreSQL the game's writes ride with the round's.

@@ -29,11 +29,11 @@ func (c countingTx) QueryRowContext(ctx context.Context, q string, args ...any) 
 	return c.Tx.QueryRowContext(ctx, q, args...)
 }
 
-// A PostgreSQL batch's games played after one Prefetch (as a central node
-// plays its batch's rounds) give exactly what the same games played one
-// transaction each give, draw for draw: the same outcomes, hits and pool
-// values, books that balance; and Play read nothing more from the
-// database.
+// A PostgreSQL batch's games played after one Prefetch and written by one
+// Finish (as a central node plays its batch's rounds) give exactly what the
+// same games played one transaction each give, draw for draw: the same
+// outcomes, hits and pool values, the same pool rows, books that balance;
+// and Play read nothing more from the database.
 func TestPrefetchPlaysAsWithout(t *testing.T) {
 	cfg, err := jackpot.ParseTOML([]byte(`
 [[pool]]
@@ -109,6 +109,9 @@ cabinets = ["c1", "c2"]
 	if err != nil || !again.Replayed || again.Value != outA[4].Value || again.Hit != outA[4].Hit {
 		t.Fatalf("game asked again: %+v, %v; first %+v", again, err, outA[4])
 	}
+	if err := jA.Finish(ctx, ctx2); err != nil {
+		t.Fatal(err)
+	}
 	if err := tx.Commit(); err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +142,8 @@ cabinets = ["c1", "c2"]
 	if hits < 3 {
 		t.Errorf("%d hits: the test needs some", hits)
 	}
-	for _, db := range []*sql.DB{dbA, dbB} {
+	var books [2][]jackpot.AuditLine
+	for i, db := range []*sql.DB{dbA, dbB} {
 		lines, err := jackpot.Audit(ctx, db)
 		if err != nil {
 			t.Fatal(err)
@@ -148,6 +152,17 @@ cabinets = ["c1", "c2"]
 			if !l.OK() {
 				t.Errorf("%s", fmt.Sprint(l))
 			}
+		}
+		books[i] = lines
+	}
+	if len(books[0]) != 2 || len(books[1]) != 2 {
+		t.Fatalf("pools %v / %v", books[0], books[1])
+	}
+	for i, a := range books[0] {
+		b := books[1][i]
+		if a.Pool != b.Pool || a.Value != b.Value || a.Seeded != b.Seeded || a.Contributed != b.Contributed ||
+			a.Paid != b.Paid || a.Games != b.Games || a.Hits != b.Hits {
+			t.Errorf("pool rows differ:\n with Prefetch %v\n without      %v", a, b)
 		}
 	}
 }
