@@ -261,8 +261,9 @@ func TestTwoNodesOnePool(t *testing.T) {
 // (round 1 of one, round 2 of the other: a copied key, or a cabinet
 // confused in a failover): at most one round is open, so one of them is
 // drawn and the other refused. Neither the primary key (the two rounds
-// differ) nor a retry guards this: only the locking (the batch lock and
-// the cabinet's row lock) does; without both, both rounds are drawn.
+// differ) nor a retry guards this: only the cabinet's row lock does;
+// without it both rounds are drawn (the batch lock, taken only for the
+// batches' tails, does not keep them apart).
 func TestTwoNodesOneOpenRound(t *testing.T) {
 	cl := pgcluster.ForTest(t)
 	url, err := cl.CreateDatabase("open")
