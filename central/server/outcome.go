@@ -192,8 +192,15 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 				return refuse(codes.FailedPrecondition, ReasonJackpot, "jackpot: %v", err)
 			}
 		}
-		// The jackpot's part, the signature and the round's row at the
-		// batch's end (store_tails.go): the pool is every node's.
+		// The body signed as if no jackpot is hit, before the batch
+		// lock: nearly every round is answered with it.
+		b, err := deterministic.Marshal(body)
+		if err != nil {
+			return err
+		}
+		sig := ed25519.Sign(s.cfg.SigningKey, b)
+		// The jackpot's part and the round's row at the batch's end
+		// (store_tails.go): the pool is every node's.
 		err = s.st.atBatchEnd(tx, c.id, contribution, func(tx *sql.Tx) error {
 			var hit *JackpotHit
 			var jtape []byte
@@ -215,15 +222,16 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 			}
 			var pool string
 			var amount int64
+			b, sig := b, sig
 			if hit != nil {
 				pool, amount = hit.Pool, int64(hit.Amount)
 				body.Jackpot = &pb.JackpotHit{Pool: hit.Pool, Name: hit.Name, Amount: amount}
+				var err error
+				if b, err = deterministic.Marshal(body); err != nil {
+					return err
+				}
+				sig = ed25519.Sign(s.cfg.SigningKey, b)
 			}
-			b, err := deterministic.Marshal(body)
-			if err != nil {
-				return err
-			}
-			sig := ed25519.Sign(s.cfg.SigningKey, b)
 			if err := s.st.execLater(tx, `INSERT INTO rounds(cabinet, round, game, model_id, stake, total, risk_ok, jackpot_pool, jackpot_amount, jackpot_tape, body, sig, drawn_at)
 			VALUES(?,?,?,?,?,?,?,?,?,?,?,?,?)`,
 				c.id, int64(n), string(g.ID()), g.ModelID(), int64(stake), int64(round.Total), b2i(riskOK(g, round, hit)),
