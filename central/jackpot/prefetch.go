@@ -2,6 +2,7 @@ package jackpot
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"reflect"
 	"slices"
@@ -11,8 +12,8 @@ import (
 )
 
 // Prefetch: the pools a PostgreSQL transaction's games will play into,
-// locked and read in one statement before the first game, and the games
-// already stored in another. A central node plays its batch's rounds into
+// locked and read before the first game, with the games already stored,
+// in one statement. A central node plays its batch's rounds into
 // the pools at the batch's end, under a lock the other nodes wait for; a
 // read and an update per game there were round trips and row versions per
 // round inside that lock. Play then takes a prefetched pool's value and a
@@ -55,11 +56,15 @@ type batchCache struct {
 	p  *prefetched
 }
 
-const (
-	qPrefetchPools = `SELECT id, value, games + 1 FROM jackpot_pool WHERE id = ANY(?) ORDER BY id FOR UPDATE`
-	qPrefetchGames = `SELECT g.cabinet, g.round, g.pool, g.stake, g.contribution, g.hit, g.paid, g.value_after
+// qPrefetch locks the pools in id order (so two transactions cannot
+// deadlock on them) and reads them, and the games already stored: one
+// round trip, rows of kind 'p' (pool id, value, next sequence number) and
+// 'g' (cabinet, round, and the stored game).
+const qPrefetch = `WITH p AS (SELECT id, value, games + 1 AS seq FROM jackpot_pool WHERE id = ANY(?) ORDER BY id FOR UPDATE)
+SELECT 'p', id, value, seq, NULL::text, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint, NULL::bigint FROM p
+UNION ALL
+SELECT 'g', g.cabinet, g.round, NULL::bigint, g.pool, g.stake, g.contribution, g.hit, g.paid, g.value_after
 FROM jackpot_game g JOIN unnest(?::text[], ?::bigint[]) AS k(cabinet, round) ON g.cabinet = k.cabinet AND g.round = k.round`
-)
 
 // Prefetch locks and reads, in tx, the pools games will play into (in id
 // order, so that two transactions cannot deadlock on them) and the games
@@ -93,37 +98,27 @@ func (j *Jackpot) Prefetch(ctx context.Context, tx TxQuerier, games []Game) erro
 	slices.Sort(ids)
 	ids = slices.Compact(ids)
 	p := &prefetched{tx: tx, pools: map[string]*poolRead{}, games: map[gameKey]storedGame{}}
-	rows, err := tx.QueryContext(ctx, qPrefetchPools, ids)
+	rows, err := tx.QueryContext(ctx, qPrefetch, ids, cabs, rounds)
 	if err != nil {
 		return fmt.Errorf("jackpot: lock pools %v: %w", ids, err)
 	}
 	for rows.Next() {
-		var id string
-		var r poolRead
-		if err := rows.Scan(&id, &r.value, &r.seq); err != nil {
+		var kind, key string
+		var n1 int64
+		var n2 sql.NullInt64
+		var st storedGame
+		if err := rows.Scan(&kind, &key, &n1, &n2, &st.pool, &st.stake, &st.contribution, &st.hit, &st.paid, &st.value); err != nil {
 			rows.Close()
 			return fmt.Errorf("jackpot: lock pools: %w", err)
 		}
-		p.pools[id] = &r
+		if kind == "p" {
+			p.pools[key] = &poolRead{value: Units(n1), seq: n2.Int64}
+		} else {
+			p.games[gameKey{key, n1}] = st
+		}
 	}
 	if err := rows.Close(); err != nil {
 		return fmt.Errorf("jackpot: lock pools: %w", err)
-	}
-	rows, err = tx.QueryContext(ctx, qPrefetchGames, cabs, rounds)
-	if err != nil {
-		return fmt.Errorf("jackpot: read stored games: %w", err)
-	}
-	for rows.Next() {
-		var k gameKey
-		var st storedGame
-		if err := rows.Scan(&k.cabinet, &k.round, &st.pool, &st.stake, &st.contribution, &st.hit, &st.paid, &st.value); err != nil {
-			rows.Close()
-			return fmt.Errorf("jackpot: read stored games: %w", err)
-		}
-		p.games[k] = st
-	}
-	if err := rows.Close(); err != nil {
-		return fmt.Errorf("jackpot: read stored games: %w", err)
 	}
 	j.batch.mu.Lock()
 	j.batch.p = p

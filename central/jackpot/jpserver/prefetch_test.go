@@ -18,6 +18,10 @@ type seeded struct{ r *rand.Rand }
 
 func (s seeded) Intn(n int) int { return s.r.IntN(n) }
 
+type noDraws struct{ t *testing.T }
+
+func (n noDraws) Intn(int) int { n.t.Fatal("drew for a stored game"); return 0 }
+
 // countingTx counts the single-row reads Play makes.
 type countingTx struct {
 	*sql.Tx
@@ -117,6 +121,31 @@ cabinets = ["c1", "c2"]
 	}
 	if reads != 0 {
 		t.Errorf("Play read the database %d times after Prefetch", reads)
+	}
+	// Games stored by an earlier transaction, prefetched again: their
+	// stored outcomes, nothing drawn, the pools unchanged.
+	tx, err = dbA.BeginTx(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx2 = countingTx{tx, &reads}
+	if err := jA.Prefetch(ctx, ctx2, games[:5]); err != nil {
+		t.Fatal(err)
+	}
+	for i, g := range games[:5] {
+		o, err := jA.Play(ctx, ctx2, g, noDraws{t})
+		if err != nil || !o.Replayed || o.Value != outA[i].Value || o.Hit != outA[i].Hit || o.Paid != outA[i].Paid {
+			t.Fatalf("game %d asked again in a new transaction: %+v, %v; first %+v", i, o, err, outA[i])
+		}
+	}
+	if err := jA.Finish(ctx, ctx2); err != nil {
+		t.Fatal(err)
+	}
+	if err := tx.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if reads != 0 {
+		t.Errorf("Play read the database %d times after the second Prefetch", reads)
 	}
 	// B: a transaction per game, no Prefetch.
 	hits := 0
