@@ -379,7 +379,8 @@ func Fixtures(lang string) []Fixture {
 	// The technician enters a lab's seed, digit by digit (the sixth now).
 	se := ws(view.ModeMenu)
 	se.Menu = &view.MenuPage{Title: "menu.software", Page: 4, Pages: 9, Lines: append(append([]view.MenuLine(nil), sw.Menu.Lines[:5]...),
-		L("menu.software.seed_entry", txt("01234[5]0000000000"), cnt(6), cnt(16)), L("menu.software.seed_entry_help"))}
+		L("menu.software.seed_entry", txt("01234[5]0000000000"), cnt(6), cnt(16)), L("menu.software.seed_entry_help")),
+		Hint: "menu.hint.seed"}
 	add("menu_software_seed", se, T0)
 
 	cf := ws(view.ModeMenu)
@@ -388,7 +389,8 @@ func Fixtures(lang string) []Fixture {
 		L("menu.config.terminal", txt("cab-1")), L("menu.config.site", txt("hall-7"), txt("Herna U Nádraží")),
 		L("menu.config.ticket_out", mon(100000)), L("menu.config.large_win", mon(200000)), L("menu.config.credit", mon(100000)),
 		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set"),
-		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_help"), L("menu.config.time_central")}}
+		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_help"), L("menu.config.time_central")},
+		Hint: "menu.hint.setting"}
 	add("menu_config", cf, T0)
 
 	tp := ws(view.ModeMenu)
@@ -435,7 +437,7 @@ func Fixtures(lang string) []Fixture {
 	hpin.Lockup = hw.Lockup
 	hpin.Menu = &view.MenuPage{Title: "menu.attendant_pin", Lines: []view.MenuLine{
 		L("menu.handpay.amount", mon(250000)), L("menu.handpay.pin", txt("* * 3 _")),
-		L("menu.handpay.pin_help"), L("menu.handpay.pin_cancel")}}
+		L("menu.handpay.pin_help"), L("menu.handpay.pin_cancel")}, Hint: "menu.hint.pin"}
 	add("menu_attendant_pin", hpin, T0)
 	// Check 36: the player's limits with what is left, the break coming,
 	// and the break itself (information only).

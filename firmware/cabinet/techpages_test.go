@@ -167,9 +167,13 @@ func TestSeededDigestWithTheTechniciansSeed(t *testing.T) {
 	want := "0123456789abcdef"
 	r.press(view.Risk)
 	for i := range seedDigits {
-		r.until("entry", time.Millisecond, func(s *view.Snapshot) bool {
+		s := r.until("entry", time.Millisecond, func(s *view.Snapshot) bool {
 			return strings.Contains(r.menuText(s), fmt.Sprintf("digit %d of 16", i+1))
 		})
+		// Bet± change the digit here, not the page: the footer says so.
+		if s.Menu.Hint != hintSeed {
+			t.Fatalf("digit %d: footer %q, want %q", i+1, s.Menu.Hint, hintSeed)
+		}
 		// Up one too far and back: Bet− works too.
 		for range i + 1 {
 			r.press(view.BetPlus)
@@ -213,7 +217,10 @@ func TestSeededDigestWithTheTechniciansSeed(t *testing.T) {
 	r.press(view.Risk)
 	r.until("entry", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "digit 1 of 16") })
 	r.press(view.Stop)
-	r.until("left", time.Millisecond, func(s *view.Snapshot) bool { return !strings.Contains(r.menuText(s), "digit 1 of 16") })
+	s = r.until("left", time.Millisecond, func(s *view.Snapshot) bool { return !strings.Contains(r.menuText(s), "digit 1 of 16") })
+	if s.Menu.Hint != "" {
+		t.Fatalf("after the entry the footer is %q, want the paging one", s.Menu.Hint)
+	}
 	n := s.Menu.Page + 1
 	r.press(view.BetPlus)
 	r.until("paged", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == n })
@@ -281,8 +288,8 @@ func TestConfigPageSetsVolumeAndTime(t *testing.T) {
 	r.press(view.BetPlus)
 	want := min(vol+10, 100)
 	s = r.until("volume raised", time.Millisecond, func(s *view.Snapshot) bool { return s.Sound.Volume == want && s.Menu.Title == menuConfig })
-	if !strings.Contains(r.menuText(s), fmt.Sprintf("> Volume %d of 100", want)) {
-		t.Fatalf("volume %d selected:\n%s", want, r.menuText(s))
+	if !strings.Contains(r.menuText(s), fmt.Sprintf("> Volume %d of 100", want)) || s.Menu.Hint != hintSetting {
+		t.Fatalf("volume %d selected, footer %q:\n%s", want, s.Menu.Hint, r.menuText(s))
 	}
 	if n := len(r.eventsOf(seq, ledger.EventConfigChange)); n != (want-vol+4)/5 {
 		t.Fatalf("%d volume changes logged from %d to %d", n, vol, want)
@@ -294,8 +301,8 @@ func TestConfigPageSetsVolumeAndTime(t *testing.T) {
 	s = r.until("time chosen", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "> New time") })
 	r.press(view.Collect)
 	s = r.until("time set", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "START: change") })
-	if s.Menu.Title != menuConfig || s.Menu.Page == 1 {
-		t.Fatalf("left the config page: %s", s.Menu.Title)
+	if s.Menu.Title != menuConfig || s.Menu.Page == 1 || s.Menu.Hint != "" {
+		t.Fatalf("left the config page: %s, or the footer still %q", s.Menu.Title, s.Menu.Hint)
 	}
 	steps := r.eventsOf(seq, EventTimeChange)
 	if len(steps) != 1 || steps[0].Source != "technician" || !strings.Contains(steps[0].Text, "clock set by the technician") {
