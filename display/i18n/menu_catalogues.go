@@ -40,6 +40,10 @@ var menuCatalogues = map[string]map[string]string{
 		"menu.link.last_round": "Last round\t#{0} at {1}", "menu.link.last_round_none": "Last round\tnone",
 		"menu.link.outbox": "Outbox\t{0} messages waiting", "menu.link.not_reported": "Round trip, clock offset\tnot reported to the cabinet by the link", "menu.link.outbox_unreadable": "Outbox\tunreadable: {0}",
 		"menu.link.endpoint": "Central node\t{0} ({1} of {2})", "menu.link.rtt": "Round trip\t{0} ({1} at {2})",
+		// the link's call a round trip was measured on (view.LinkCall)
+		"link.call.hello": "hello", "link.call.outcome": "outcome", "link.call.commit": "commit", "link.call.risk": "Risk card", "link.call.issue_voucher": "issue voucher",
+		"link.call.redeem_voucher": "redeem voucher", "link.call.confirm_redeem": "confirm redeem", "link.call.cancel_redeem": "cancel redeem", "link.call.events": "events", "link.call.meters": "meters",
+		"link.call.open_round": "open round", "link.call.player_challenge": "player card challenge", "link.call.player_login": "player login", "link.call.player_logout": "player logout", "link.call.player_state": "player state",
 		"menu.link.rtt_none": "Round trip\tnot measured yet", "menu.link.offset": "Clock offset\t{0} (central minus cabinet, at {1})",
 		"menu.link.offset_none": "Clock offset\tnot measured yet", "menu.link.calls": "Calls\t{0} answered, {1} attempts failed",
 		"menu.software": "Software", "menu.software.version": "Version\t{0}", "menu.software.id": "Manifest digest\t{0}",
@@ -143,6 +147,10 @@ var menuCatalogues = map[string]map[string]string{
 		"menu.link.last_round": "Letztes Spiel\tNr. {0} um {1}", "menu.link.last_round_none": "Letztes Spiel\tkeines",
 		"menu.link.outbox": "Ausgang\t{0} Nachrichten warten", "menu.link.not_reported": "Laufzeit, Uhrabweichung\tvon der Verbindung nicht gemeldet", "menu.link.outbox_unreadable": "Ausgang\tnicht lesbar: {0}",
 		"menu.link.endpoint": "Zentralknoten\t{0} ({1} von {2})", "menu.link.rtt": "Laufzeit\t{0} ({1} um {2})",
+		// the link's call a round trip was measured on (view.LinkCall)
+		"link.call.hello": "Verbindungsaufbau", "link.call.outcome": "Spielergebnis", "link.call.commit": "Spielabschluss", "link.call.risk": "Risikokarte", "link.call.issue_voucher": "Ticketausgabe",
+		"link.call.redeem_voucher": "Ticketeinlösung", "link.call.confirm_redeem": "Einlösebestätigung", "link.call.cancel_redeem": "Einlöseabbruch", "link.call.events": "Ereignisse", "link.call.meters": "Zählerstände",
+		"link.call.open_round": "Spieleröffnung", "link.call.player_challenge": "Kartenprüfung", "link.call.player_login": "Spieleranmeldung", "link.call.player_logout": "Spielerabmeldung", "link.call.player_state": "Spielerstatus",
 		"menu.link.rtt_none": "Laufzeit\tnoch nicht gemessen", "menu.link.offset": "Uhrabweichung\t{0} (Zentrale minus Gerät, um {1})",
 		"menu.link.offset_none": "Uhrabweichung\tnoch nicht gemessen", "menu.link.calls": "Aufrufe\t{0} beantwortet, {1} Versuche fehlgeschlagen",
 		"menu.software": "Software", "menu.software.version": "Version\t{0}", "menu.software.id": "Manifest-Prüfsumme\t{0}",
@@ -246,6 +254,10 @@ var menuCatalogues = map[string]map[string]string{
 		"menu.link.last_round": "Poslední hra\tč. {0} v {1}", "menu.link.last_round_none": "Poslední hra\tžádná",
 		"menu.link.outbox": "K odeslání\t{0} zpráv čeká", "menu.link.not_reported": "Doba odezvy, odchylka hodin\tspojení je terminálu nehlásí", "menu.link.outbox_unreadable": "K odeslání\tnečitelné: {0}",
 		"menu.link.endpoint": "Uzel centrály\t{0} ({1} z {2})", "menu.link.rtt": "Doba odezvy\t{0} ({1} v {2})",
+		// the link's call a round trip was measured on (view.LinkCall)
+		"link.call.hello": "navázání spojení", "link.call.outcome": "výsledek hry", "link.call.commit": "uzavření hry", "link.call.risk": "karta rizika", "link.call.issue_voucher": "vydání tiketu",
+		"link.call.redeem_voucher": "uplatnění tiketu", "link.call.confirm_redeem": "potvrzení uplatnění", "link.call.cancel_redeem": "zrušení uplatnění", "link.call.events": "události", "link.call.meters": "stavy počítadel",
+		"link.call.open_round": "zahájení hry", "link.call.player_challenge": "ověření karty hráče", "link.call.player_login": "přihlášení hráče", "link.call.player_logout": "odhlášení hráče", "link.call.player_state": "stav hráče",
 		"menu.link.rtt_none": "Doba odezvy\tzatím neměřena", "menu.link.offset": "Odchylka hodin\t{0} (centrála minus terminál, v {1})",
 		"menu.link.offset_none": "Odchylka hodin\tzatím neměřena", "menu.link.calls": "Volání\t{0} zodpovězeno, {1} pokusů selhalo",
 		"menu.software": "Software", "menu.software.version": "Verze\t{0}", "menu.software.id": "Otisk manifestu\t{0}",

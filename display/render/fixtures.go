@@ -362,7 +362,7 @@ func Fixtures(lang string) []Fixture {
 	lk.Menu = &view.MenuPage{Title: "menu.link", Page: 3, Pages: 9, Lines: []view.MenuLine{
 		L("menu.link.endpoint", txt("central-2.hall-7.lan:7443"), cnt(2), cnt(2)),
 		L("menu.link.state", key("link.up")), L("menu.link.last_round", txt("1234"), view.Time(T0.Add(-90*time.Second))),
-		L("menu.link.rtt", view.Duration(3817*time.Microsecond), txt("outcome"), view.Time(T0.Add(-88*time.Second))),
+		L("menu.link.rtt", view.Duration(3817*time.Microsecond), view.LinkCall("outcome"), view.Time(T0.Add(-88*time.Second))),
 		L("menu.link.offset", view.Duration(-12450*time.Microsecond), view.Time(T0.Add(-40*time.Minute))),
 		L("menu.link.calls", cnt(18342), cnt(7)), L("menu.link.outbox", cnt(3))}}
 	add("menu_link", lk, T0)

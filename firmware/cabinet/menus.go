@@ -328,7 +328,7 @@ func linkPage(s pageSource) *view.MenuPage {
 		if l.RTTAt.IsZero() {
 			p.Lines = append(p.Lines, view.Line("menu.link.rtt_none"))
 		} else {
-			p.Lines = append(p.Lines, view.Line("menu.link.rtt", view.Duration(l.RTT), view.Text(l.RTTCall), view.Time(l.RTTAt)))
+			p.Lines = append(p.Lines, view.Line("menu.link.rtt", view.Duration(l.RTT), view.LinkCall(l.RTTCall), view.Time(l.RTTAt)))
 		}
 		if l.OffsetAt.IsZero() {
 			p.Lines = append(p.Lines, view.Line("menu.link.offset_none"))
