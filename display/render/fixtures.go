@@ -482,6 +482,7 @@ func Fixtures(lang string) []Fixture {
 	mr := ms(view.ModeIdle)
 	mr.Message = view.MsgBlocked + "card_reader"
 	mr.Lamps = lamps(view.Collect)
+	mr.Tower = "call" // the attendant must come (firmware/cabinet's tower)
 	add("ms_card_reader_lost", mr, T0)
 	out = append(out, PresentationFixtures(lang)...)
 	return out

@@ -165,3 +165,37 @@ func TestPlayerReaderLostDemoPlaysOn(t *testing.T) {
 		}
 	})
 }
+
+// A lost reader in cz stops play until it is back, so an attendant must
+// come: the tower light calls one, as for a handpay, and goes dark when the
+// reader is back. Where cards are optional (demo) nothing stops and nobody
+// is called.
+func TestPlayerReaderLostCallsTheAttendant(t *testing.T) {
+	r, _, fake := newPlayerRig(t, "keep")
+	if s := r.cab.View(); s.Tower != "off" {
+		t.Fatalf("tower %q before the reader is lost, want off", s.Tower)
+	}
+	fake.Lose()
+	r.until("the attendant called", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"card_reader" })
+	if s := r.cab.View(); s.Tower != "call" {
+		t.Fatalf("cz, reader lost: tower %q, want call (the handpay's signal)", s.Tower)
+	}
+	fake.Back()
+	r.until("reader back", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "" })
+	if s := r.cab.View(); s.Tower != "off" {
+		t.Fatalf("cz, reader back: tower %q, want off", s.Tower)
+	}
+
+	d := newRig(t, "demo")
+	df := d.fakeReader()
+	d.idle()
+	df.Lose()
+	d.until("reader lost seen", time.Millisecond, func(*view.Snapshot) bool {
+		var lost bool
+		d.cab.Do(func() { lost = d.cab.player.readerLost })
+		return lost
+	})
+	if s := d.cab.View(); s.Tower != "off" {
+		t.Fatalf("demo, reader lost: tower %q, want off", s.Tower)
+	}
+}
