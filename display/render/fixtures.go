@@ -319,7 +319,7 @@ func Fixtures(lang string) []Fixture {
 	hp := ws(view.ModeMenu)
 	hp.Lamps = lamps()
 	hp.Menu = &view.MenuPage{Title: "menu.handpay", Lines: []view.MenuLine{
-		L("menu.handpay.amount", mon(250000)), L("menu.handpay.start"), L("menu.handpay.key")}}
+		L("menu.handpay.amount", mon(250000)), L("menu.handpay.start"), L("menu.handpay.key")}, Hint: "menu.hint.handpay"}
 	add("menu_handpay_choice", hp, T0)
 
 	// Check 33: the cash-out's amount stays on the status line.

@@ -83,3 +83,22 @@ func TestMenuFooterIsThePagesHint(t *testing.T) {
 		}
 	}
 }
+
+// A page with no other page to go to is not paged: its footer does not say
+// Bet± page (test mode, the handpay's printer page).
+func TestSinglePageFooterDoesNotPage(t *testing.T) {
+	n := 0
+	for _, f := range Fixtures("en") {
+		m := f.Snap.Menu
+		if f.Snap.Mode != view.ModeMenu || m == nil || m.Pages > 1 || m.Title == "menu.games" {
+			continue
+		}
+		n++
+		if h := MenuHint(m); h == "menu.hint" {
+			t.Errorf("%s: page %d of %d has the paging footer", f.Name, m.Page, m.Pages)
+		}
+	}
+	if n < 3 {
+		t.Fatalf("only %d single pages among the fixtures", n)
+	}
+}

@@ -429,7 +429,8 @@ func (r *Renderer) menu(s *view.Snapshot) {
 // MenuHint is the catalogue key of a menu page's footer: what the deck's
 // buttons do on it. The firmware names it where they do something else than
 // page (a digit or a setting being entered); the player's game menu has no
-// key to turn back.
+// key to turn back; a page with no other page to go to (test mode, a
+// handpay's printer, a RAM clear) is not paged.
 func MenuHint(m *view.MenuPage) string {
 	switch {
 	case m == nil:
@@ -438,6 +439,8 @@ func MenuHint(m *view.MenuPage) string {
 		return m.Hint
 	case m.Title == "menu.games":
 		return "menu.games.help"
+	case m.Pages <= 1:
+		return "menu.hint.leave"
 	}
 	return "menu.hint"
 }

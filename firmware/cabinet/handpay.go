@@ -182,6 +182,10 @@ func (c *Cabinet) showPIN() {
 // hintPIN is the PIN page's footer: Bet± change the digit, not the page.
 const hintPIN = "menu.hint.pin"
 
+// hintHandpayChoice is the transfer choice's footer: Start puts the win on
+// the credit, the key turned back pays it by hand; nothing pages.
+const hintHandpayChoice = "menu.hint.handpay"
+
 // resetHandpay pays the first lockup by hand: the attendant is known; the
 // receipt or the jackpot form is printed, and the handpay is journaled
 // when it has (MS-18).
