@@ -1,6 +1,7 @@
 package i18n
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/polaris-vlt/polaris/engine"
@@ -78,6 +79,57 @@ func TestInfoKeysInEveryLanguage(t *testing.T) {
 		for _, l := range Languages {
 			if _, ok := catalogues[l][k]; !ok {
 				t.Errorf("%s: no %q", l, k)
+			}
+		}
+	}
+}
+
+// A menu page's footer says what the deck's buttons do on it, each button
+// named as the deck labels it in that language: Bet± page, except while a
+// digit or a setting is entered, where they change it (the seed entry's
+// footer said "page"), and on a page that is not paged, where they are not
+// named.
+func TestMenuFootersSayWhatTheButtonsDo(t *testing.T) {
+	deck := []string{"hint.start", "hint.auto", "hint.risk", "hint.stop", "hint.bet_minus", "hint.bet_plus", "hint.collect"}
+	paging := map[string]string{"en": "page", "de": "Seite", "cs": "strana"}
+	for _, c := range []struct {
+		key  string
+		does map[string]string // what Bet± do, per language; nil: nothing
+	}{
+		{"menu.hint", paging},
+		{"menu.hint.seed", map[string]string{"en": "change the digit", "de": "Ziffer ändern", "cs": "změnit číslici"}},
+		{"menu.hint.pin", map[string]string{"en": "change the digit", "de": "Ziffer ändern", "cs": "změnit číslici"}},
+		{"menu.hint.setting", map[string]string{"en": "change the setting", "de": "Einstellung ändern", "cs": "změnit nastavení"}},
+		{"menu.hint.leave", nil},
+		{"menu.hint.handpay", nil},
+	} {
+		for _, lang := range Languages {
+			text := T(lang, c.key)
+			bet := T(lang, "hint.bet_minus") + " / " + T(lang, "hint.bet_plus") + ": " + c.does[lang]
+			if c.does != nil && !strings.Contains(text, bet) {
+				t.Errorf("%s %s: %q, want %q in it", lang, c.key, text, bet)
+			}
+			if !Has(c.key) || c.does == nil && strings.Contains(text, T(lang, "hint.bet_plus")) {
+				t.Errorf("%s %s: %q, want a footer that names no Bet±", lang, c.key, text)
+			}
+			if c.key != "menu.hint" && strings.Contains(text, paging[lang]) {
+				t.Errorf("%s %s: %q says Bet± page", lang, c.key, text)
+			}
+			labels := map[string]bool{}
+			for _, k := range deck {
+				labels[T(lang, k)] = true
+			}
+			// Every "BUTTON: what it does" names a button of the deck.
+			for _, part := range strings.Split(text, " · ") {
+				named, _, ok := strings.Cut(part, ": ")
+				if !ok {
+					continue
+				}
+				for _, b := range strings.Split(named, " / ") {
+					if !labels[b] {
+						t.Errorf("%s %s: %q is no button of the deck (%q)", lang, c.key, b, text)
+					}
+				}
 			}
 		}
 	}

@@ -319,7 +319,7 @@ func Fixtures(lang string) []Fixture {
 	hp := ws(view.ModeMenu)
 	hp.Lamps = lamps()
 	hp.Menu = &view.MenuPage{Title: "menu.handpay", Lines: []view.MenuLine{
-		L("menu.handpay.amount", mon(250000)), L("menu.handpay.start"), L("menu.handpay.key")}}
+		L("menu.handpay.amount", mon(250000)), L("menu.handpay.start"), L("menu.handpay.key")}, Hint: "menu.hint.handpay"}
 	add("menu_handpay_choice", hp, T0)
 
 	// Check 33: the cash-out's amount stays on the status line.
@@ -362,7 +362,7 @@ func Fixtures(lang string) []Fixture {
 	lk.Menu = &view.MenuPage{Title: "menu.link", Page: 3, Pages: 9, Lines: []view.MenuLine{
 		L("menu.link.endpoint", txt("central-2.hall-7.lan:7443"), cnt(2), cnt(2)),
 		L("menu.link.state", key("link.up")), L("menu.link.last_round", txt("1234"), view.Time(T0.Add(-90*time.Second))),
-		L("menu.link.rtt", view.Duration(3817*time.Microsecond), txt("outcome"), view.Time(T0.Add(-88*time.Second))),
+		L("menu.link.rtt", view.Duration(3817*time.Microsecond), view.LinkCall("outcome"), view.Time(T0.Add(-88*time.Second))),
 		L("menu.link.offset", view.Duration(-12450*time.Microsecond), view.Time(T0.Add(-40*time.Minute))),
 		L("menu.link.calls", cnt(18342), cnt(7)), L("menu.link.outbox", cnt(3))}}
 	add("menu_link", lk, T0)
@@ -379,7 +379,8 @@ func Fixtures(lang string) []Fixture {
 	// The technician enters a lab's seed, digit by digit (the sixth now).
 	se := ws(view.ModeMenu)
 	se.Menu = &view.MenuPage{Title: "menu.software", Page: 4, Pages: 9, Lines: append(append([]view.MenuLine(nil), sw.Menu.Lines[:5]...),
-		L("menu.software.seed_entry", txt("01234[5]0000000000"), cnt(6), cnt(16)), L("menu.software.seed_entry_help"))}
+		L("menu.software.seed_entry", txt("01234[5]0000000000"), cnt(6), cnt(16)), L("menu.software.seed_entry_help")),
+		Hint: "menu.hint.seed"}
 	add("menu_software_seed", se, T0)
 
 	cf := ws(view.ModeMenu)
@@ -388,7 +389,8 @@ func Fixtures(lang string) []Fixture {
 		L("menu.config.terminal", txt("cab-1")), L("menu.config.site", txt("hall-7"), txt("Herna U Nádraží")),
 		L("menu.config.ticket_out", mon(100000)), L("menu.config.large_win", mon(200000)), L("menu.config.credit", mon(100000)),
 		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set"),
-		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_help"), L("menu.config.time_central")}}
+		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_help"), L("menu.config.time_central")},
+		Hint: "menu.hint.setting"}
 	add("menu_config", cf, T0)
 
 	tp := ws(view.ModeMenu)
@@ -435,7 +437,7 @@ func Fixtures(lang string) []Fixture {
 	hpin.Lockup = hw.Lockup
 	hpin.Menu = &view.MenuPage{Title: "menu.attendant_pin", Lines: []view.MenuLine{
 		L("menu.handpay.amount", mon(250000)), L("menu.handpay.pin", txt("* * 3 _")),
-		L("menu.handpay.pin_help"), L("menu.handpay.pin_cancel")}}
+		L("menu.handpay.pin_help"), L("menu.handpay.pin_cancel")}, Hint: "menu.hint.pin"}
 	add("menu_attendant_pin", hpin, T0)
 	// Check 36: the player's limits with what is left, the break coming,
 	// and the break itself (information only).
@@ -480,6 +482,7 @@ func Fixtures(lang string) []Fixture {
 	mr := ms(view.ModeIdle)
 	mr.Message = view.MsgBlocked + "card_reader"
 	mr.Lamps = lamps(view.Collect)
+	mr.Tower = "call" // the attendant must come (firmware/cabinet's tower)
 	add("ms_card_reader_lost", mr, T0)
 	out = append(out, PresentationFixtures(lang)...)
 	return out

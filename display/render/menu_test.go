@@ -47,3 +47,58 @@ func TestMenuPageDrawsEveryLine(t *testing.T) {
 		t.Fatalf("the page's last line is drawn at y %d..%d, into the hint line", minY, maxY)
 	}
 }
+
+// The footer is the one the firmware names for the page: on the seed
+// entry (Bet± change the digit) it is not the paging footer, in every
+// language, and only the footer differs.
+func TestMenuFooterIsThePagesHint(t *testing.T) {
+	for _, lang := range []string{"cs", "de", "en"} {
+		var seed *view.Snapshot
+		for _, f := range Fixtures(lang) {
+			if f.Name == "menu_software_seed" {
+				seed = f.Snap
+			}
+		}
+		if seed == nil || MenuHint(seed.Menu) != "menu.hint.seed" {
+			t.Fatalf("%s: no seed entry fixture with its footer", lang)
+		}
+		paging := *seed
+		pm := *seed.Menu
+		pm.Hint = ""
+		paging.Menu = &pm
+		if MenuHint(paging.Menu) != "menu.hint" {
+			t.Fatalf("%s: a page without a hint has footer %q", lang, MenuHint(paging.Menu))
+		}
+		a := append([]byte(nil), New().Render(seed, seed.Now).Pix...)
+		b := New().Render(&paging, seed.Now).Pix
+		minY, maxY := H, -1
+		for i := range a {
+			if a[i] != b[i] {
+				y := i / 4 / W
+				minY, maxY = min(minY, y), max(maxY, y)
+			}
+		}
+		if maxY < 0 || minY < H-80 {
+			t.Fatalf("%s: the seed entry's footer drawn at y %d..%d, want a changed footer line only (from %d)", lang, minY, maxY, H-80)
+		}
+	}
+}
+
+// A page with no other page to go to is not paged: its footer does not say
+// Bet± page (test mode, the handpay's printer page).
+func TestSinglePageFooterDoesNotPage(t *testing.T) {
+	n := 0
+	for _, f := range Fixtures("en") {
+		m := f.Snap.Menu
+		if f.Snap.Mode != view.ModeMenu || m == nil || m.Pages > 1 || m.Title == "menu.games" {
+			continue
+		}
+		n++
+		if h := MenuHint(m); h == "menu.hint" {
+			t.Errorf("%s: page %d of %d has the paging footer", f.Name, m.Page, m.Pages)
+		}
+	}
+	if n < 3 {
+		t.Fatalf("only %d single pages among the fixtures", n)
+	}
+}

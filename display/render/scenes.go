@@ -407,11 +407,7 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	r.fill(image.Rect(80, 160, W-80, 164), cGoldDim)
 	if s.Menu != nil && s.Menu.Recall != nil {
 		r.recall(s, s.Menu.Recall)
-		hint := "menu.hint"
-		if s.Menu.Title == "menu.games" { // the player's menu: no key to turn back
-			hint = "menu.games.help"
-		}
-		r.fSmall.Draw(r.frame, i18n.T(lang, hint), W/2, H-50, Center, cDim)
+		r.fSmall.Draw(r.frame, i18n.T(lang, MenuHint(s.Menu)), W/2, H-50, Center, cDim)
 		r.pageOf(s)
 		return
 	}
@@ -426,8 +422,27 @@ func (r *Renderer) menu(s *view.Snapshot) {
 	if len(lines) == 0 {
 		r.fBody.Draw(r.frame, i18n.T(lang, "menu.empty"), 80, y, Left, cDim)
 	}
-	r.fSmall.Draw(r.frame, i18n.T(lang, "menu.hint"), W/2, H-50, Center, cDim)
+	r.fSmall.Draw(r.frame, i18n.T(lang, MenuHint(s.Menu)), W/2, H-50, Center, cDim)
 	r.pageOf(s)
+}
+
+// MenuHint is the catalogue key of a menu page's footer: what the deck's
+// buttons do on it. The firmware names it where they do something else than
+// page (a digit or a setting being entered); the player's game menu has no
+// key to turn back; a page with no other page to go to (test mode, a
+// handpay's printer, a RAM clear) is not paged.
+func MenuHint(m *view.MenuPage) string {
+	switch {
+	case m == nil:
+		return "menu.hint"
+	case m.Hint != "":
+		return m.Hint
+	case m.Title == "menu.games":
+		return "menu.games.help"
+	case m.Pages <= 1:
+		return "menu.hint.leave"
+	}
+	return "menu.hint"
 }
 
 // menuColumns are where a menu line's columns start: a tab in its

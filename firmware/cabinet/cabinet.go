@@ -448,6 +448,11 @@ func (c *Cabinet) doorOpen() bool {
 	return false
 }
 
+// tower is the tower light's state, the one place it is decided (the app
+// lights the tiers, app.setTower): an open door; "call" where an attendant
+// must come (a handpay or jackpot lockup, a lost card reader where the
+// market plays only with a card: play stops until it is back); a tilt or a
+// RAM error.
 func (c *Cabinet) tower() string {
 	if t := c.testTower(); t != "" {
 		return t
@@ -459,6 +464,8 @@ func (c *Cabinet) tower() string {
 		return "call"
 	case len(c.cond.tilts) > 0 || c.cond.ramError:
 		return "tilt"
+	case c.holds(condNoReader):
+		return "call"
 	}
 	return "off"
 }

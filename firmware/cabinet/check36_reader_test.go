@@ -14,8 +14,9 @@ import (
 // while the reels spin) lets the round in play complete, paid and counted
 // for the player; then the session ends, and no new game and no money in
 // is taken while the reader is gone, the reason on screen
-// (blocked_card_reader) without Start being pressed. With pcscd back the
-// cabinet asks for the card again, and the card logs in and plays.
+// (blocked_card_reader) without Start being pressed, the tower light
+// calling the attendant. With pcscd back the cabinet asks for the card
+// again, and the card logs in and plays.
 func TestCheck36CabinetReaderLost(t *testing.T) {
 	r := newCardRigWith(t, cardRigConfig{market: "cz", reader: true, noWin: true}, withTiming(DefaultTiming))
 	acct, round := r.spinning("Martin Král")
@@ -37,8 +38,8 @@ func TestCheck36CabinetReaderLost(t *testing.T) {
 	}
 	poll.Until(t, 10*time.Second, "session ended at the central system", func() bool { return r.session(acct) == nil }, nil)
 	s := r.untilReal("the reason on screen", func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"card_reader" })
-	if s.Mode != view.ModeIdle || len(s.Tilts) != 0 {
-		t.Fatalf("reader lost: mode %s tilts %v", s.Mode, s.Tilts)
+	if s.Mode != view.ModeIdle || len(s.Tilts) != 0 || s.Tower != "call" {
+		t.Fatalf("reader lost: mode %s tilts %v tower %q (want the attendant called)", s.Mode, s.Tilts, s.Tower)
 	}
 	r.cab.Do(func() {
 		if why := r.cab.blocked(); why != "card_reader" || r.cab.canAccept() {

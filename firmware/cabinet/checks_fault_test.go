@@ -223,8 +223,8 @@ func TestCheck26TransferToCredit(t *testing.T) {
 	r.playOne()
 	r.cab.Post(Key{Name: "attendant", On: true})
 	s := r.until("the choice", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.handpay" })
-	if s.Lockup == nil || s.Lockup.Amount != large || r.credit() != before-5 {
-		t.Fatalf("check 26: with the choice shown lockup %+v, credit %d", s.Lockup, r.credit())
+	if s.Lockup == nil || s.Lockup.Amount != large || r.credit() != before-5 || s.Menu.Hint != hintHandpayChoice {
+		t.Fatalf("check 26: with the choice shown lockup %+v, credit %d, footer %q", s.Lockup, r.credit(), s.Menu.Hint)
 	}
 	seq := r.lastEventSeq()
 	r.press(view.Start)

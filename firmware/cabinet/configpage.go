@@ -111,14 +111,21 @@ func (c *Cabinet) setTime(d time.Duration) {
 	}
 }
 
-// configLines are the configuration page's lines of the settings.
-func configLines(s pageSource) []view.MenuLine {
-	ls := []view.MenuLine{view.Line("menu.config.time", view.Time(s.now))}
+// hintSetting is the configuration page's footer while a setting is
+// selected: Bet± change it, not the page.
+const hintSetting = "menu.hint.setting"
+
+// configLines are the configuration page's lines of the settings, and its
+// footer.
+func configLines(s pageSource) (ls []view.MenuLine, hint string) {
+	ls = []view.MenuLine{view.Line("menu.config.time", view.Time(s.now))}
 	switch s.tech.edit.setting {
 	case configVolume:
 		ls = append(ls, view.Line("menu.config.volume_edit", view.Count(int64(s.volume))), view.Line("menu.config.volume_help"))
+		hint = hintSetting
 	case configTime:
 		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.tech.edit.adjust))), view.Line("menu.config.time_help"))
+		hint = hintSetting
 	default:
 		if s.clockSettable {
 			ls = append(ls, view.Line("menu.config.edit"))
@@ -126,5 +133,5 @@ func configLines(s pageSource) []view.MenuLine {
 			ls = append(ls, view.Line("menu.config.edit_volume"))
 		}
 	}
-	return append(ls, view.Line("menu.config.time_central"))
+	return append(ls, view.Line("menu.config.time_central")), hint
 }

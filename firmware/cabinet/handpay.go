@@ -176,8 +176,15 @@ func (c *Cabinet) showPIN() {
 		view.Line("menu.handpay.amount", view.Money(c.cond.lockups[0].Amount)),
 		view.Line("menu.handpay.pin", view.Text(shown)),
 		view.Line("menu.handpay.pin_help"),
-		view.Line("menu.handpay.pin_cancel")}}
+		view.Line("menu.handpay.pin_cancel")}, Hint: hintPIN}
 }
+
+// hintPIN is the PIN page's footer: Bet± change the digit, not the page.
+const hintPIN = "menu.hint.pin"
+
+// hintHandpayChoice is the transfer choice's footer: Start puts the win on
+// the credit, the key turned back pays it by hand; nothing pages.
+const hintHandpayChoice = "menu.hint.handpay"
 
 // resetHandpay pays the first lockup by hand: the attendant is known; the
 // receipt or the jackpot form is printed, and the handpay is journaled

@@ -136,7 +136,10 @@ func TestHandpayManualFormIsLogged(t *testing.T) {
 // enterPIN enters pin on the deck: Bet+ to each digit, Stop to take it.
 func (r *rig) enterPIN(pin string) {
 	r.t.Helper()
-	r.until("the PIN page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == menuAttendantPIN })
+	s := r.until("the PIN page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == menuAttendantPIN })
+	if s.Menu.Hint != hintPIN { // Bet± change the digit, not the page
+		r.t.Fatalf("the PIN page's footer is %q, want %q", s.Menu.Hint, hintPIN)
+	}
 	for _, d := range pin {
 		for i := '0'; i < d; i++ {
 			r.press(view.BetPlus)

@@ -71,6 +71,9 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 	seen := map[string]bool{}
 	check := func(where string, p *view.MenuPage) {
 		ks := []string{p.Title}
+		if p.Hint != "" {
+			ks = append(ks, p.Hint)
+		}
 		for _, l := range p.Lines {
 			ks = append(ks, i18n.LineKeys(l)...)
 		}
@@ -100,7 +103,7 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 					software: Software{ID: map[bool]string{true: "sha256:ab"}[up], Error: "bad"}}
 				switch { // measured, not yet, and a Central that does not measure
 				case up:
-					src.link = &link.Stats{Endpoint: "a:1", Endpoints: []string{"a:1"}, RTTAt: time.Unix(1, 0), OffsetAt: time.Unix(1, 0)}
+					src.link = &link.Stats{Endpoint: "a:1", Endpoints: []string{"a:1"}, RTTCall: "outcome", RTTAt: time.Unix(1, 0), OffsetAt: time.Unix(1, 0)}
 				case failed:
 					src.link = &link.Stats{Endpoint: "a:1", Endpoints: []string{"a:1"}}
 				}

@@ -328,7 +328,7 @@ func linkPage(s pageSource) *view.MenuPage {
 		if l.RTTAt.IsZero() {
 			p.Lines = append(p.Lines, view.Line("menu.link.rtt_none"))
 		} else {
-			p.Lines = append(p.Lines, view.Line("menu.link.rtt", view.Duration(l.RTT), view.Text(l.RTTCall), view.Time(l.RTTAt)))
+			p.Lines = append(p.Lines, view.Line("menu.link.rtt", view.Duration(l.RTT), view.LinkCall(l.RTTCall), view.Time(l.RTTAt)))
 		}
 		if l.OffsetAt.IsZero() {
 			p.Lines = append(p.Lines, view.Line("menu.link.offset_none"))
@@ -369,7 +369,8 @@ func softwarePage(s pageSource) *view.MenuPage {
 	st := s.led.Status()
 	p.Lines = append(p.Lines, view.Line("menu.software.ledger", view.Text(st.LedgerID), view.Text(strconv.FormatUint(st.Seq, 10)), view.Text(short(st.Head))),
 		view.Line("menu.software.digest", view.Text(orDash(short(st.Digest)))))
-	p.Lines = append(p.Lines, seededLines(s)...)
+	seeded, hint := seededLines(s)
+	p.Lines, p.Hint = append(p.Lines, seeded...), hint
 	return p
 }
 
@@ -393,7 +394,8 @@ func configPage(s pageSource) *view.MenuPage {
 	} else {
 		p.Lines = append(p.Lines, view.Line("menu.config.volume_market"))
 	}
-	p.Lines = append(p.Lines, configLines(s)...)
+	settings, hint := configLines(s)
+	p.Lines, p.Hint = append(p.Lines, settings...), hint
 	return p
 }
 

@@ -656,7 +656,7 @@ func (c *Cabinet) offerTransfer() {
 	c.menus.handpayChoice = true
 	c.menus.menu = &view.MenuPage{Title: "menu.handpay", Lines: []view.MenuLine{
 		view.Line("menu.handpay.amount", view.Money(c.cond.lockups[0].Amount)),
-		view.Line("menu.handpay.start"), view.Line("menu.handpay.key")}}
+		view.Line("menu.handpay.start"), view.Line("menu.handpay.key")}, Hint: hintHandpayChoice}
 }
 
 // transferHandpay resets the first lockup to the credit meter, journaled

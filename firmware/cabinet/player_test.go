@@ -148,7 +148,8 @@ func TestPlayerReaderLostEndsSession(t *testing.T) {
 	})
 }
 
-// Where cards are optional (demo) a lost reader stops nothing.
+// Where cards are optional (demo) a lost reader stops nothing and calls
+// nobody.
 func TestPlayerReaderLostDemoPlaysOn(t *testing.T) {
 	r := newRig(t, "demo")
 	fake := r.fakeReader()
@@ -160,8 +161,29 @@ func TestPlayerReaderLostDemoPlaysOn(t *testing.T) {
 		return lost
 	})
 	r.cab.Do(func() {
-		if why := r.cab.blocked(); why != "" || r.cab.play.message != "" {
-			t.Errorf("demo, reader lost: blocked %q, message %q", why, r.cab.play.message)
+		if why := r.cab.blocked(); why != "" || r.cab.play.message != "" || r.cab.tower() != "off" {
+			t.Errorf("demo, reader lost: blocked %q, message %q, tower %q", why, r.cab.play.message, r.cab.tower())
 		}
 	})
+}
+
+// A lost reader in cz stops play until it is back, so an attendant must
+// come: the tower light calls one, as for a handpay, and goes dark when the
+// reader is back. Where cards are optional nobody is called
+// (TestPlayerReaderLostDemoPlaysOn).
+func TestPlayerReaderLostCallsTheAttendant(t *testing.T) {
+	r, _, fake := newPlayerRig(t, "keep")
+	if s := r.cab.View(); s.Tower != "off" {
+		t.Fatalf("tower %q before the reader is lost, want off", s.Tower)
+	}
+	fake.Lose()
+	r.until("the attendant called", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"card_reader" })
+	if s := r.cab.View(); s.Tower != "call" {
+		t.Fatalf("cz, reader lost: tower %q, want call (the handpay's signal)", s.Tower)
+	}
+	fake.Back()
+	r.until("reader back", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "" })
+	if s := r.cab.View(); s.Tower != "off" {
+		t.Fatalf("cz, reader back: tower %q, want off", s.Tower)
+	}
 }

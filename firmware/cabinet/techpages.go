@@ -169,19 +169,23 @@ func (c *Cabinet) askSeeded(seed []byte) {
 
 const menuSoftware = "menu.software"
 
-// seededLines are the software page's lines of the seeded digest.
-func seededLines(s pageSource) []view.MenuLine {
+// hintSeed is the software page's footer while a seed is entered.
+const hintSeed = "menu.hint.seed"
+
+// seededLines are the software page's lines of the seeded digest, and the
+// footer while a seed is entered (Bet± change its digit there, not the page).
+func seededLines(s pageSource) ([]view.MenuLine, string) {
 	sd := s.tech.seeded
 	switch {
 	case s.software.Seeded == nil:
-		return []view.MenuLine{view.Line("menu.software.seeded_none")}
+		return []view.MenuLine{view.Line("menu.software.seeded_none")}, ""
 	case s.tech.seed != nil:
 		return []view.MenuLine{view.Line("menu.software.seed_entry", view.Text(s.tech.seed.hex()),
-			view.Count(int64(s.tech.seed.at+1)), view.Count(seedDigits)), view.Line("menu.software.seed_entry_help")}
+			view.Count(int64(s.tech.seed.at+1)), view.Count(seedDigits)), view.Line("menu.software.seed_entry_help")}, hintSeed
 	case sd == nil:
-		return []view.MenuLine{view.Line("menu.software.seeded_start"), view.Line("menu.software.seed_enter")}
+		return []view.MenuLine{view.Line("menu.software.seeded_start"), view.Line("menu.software.seed_enter")}, ""
 	case sd.working:
-		return []view.MenuLine{view.Line("menu.software.seeded_working")}
+		return []view.MenuLine{view.Line("menu.software.seeded_working")}, ""
 	}
 	var ls []view.MenuLine
 	if sd.seed != "" {
@@ -193,5 +197,5 @@ func seededLines(s pageSource) []view.MenuLine {
 		// Two halves: 64 hex digits do not fit the value column whole.
 		ls = append(ls, view.Line("menu.software.seeded", view.Text(sd.digest[:32])), view.Line("menu.software.seeded_more", view.Text(sd.digest[32:])))
 	}
-	return append(ls, view.Line("menu.software.seeded_again"), view.Line("menu.software.seed_enter"))
+	return append(ls, view.Line("menu.software.seeded_again"), view.Line("menu.software.seed_enter")), ""
 }

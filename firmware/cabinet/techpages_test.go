@@ -5,17 +5,24 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"maps"
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/verify"
@@ -167,9 +174,13 @@ func TestSeededDigestWithTheTechniciansSeed(t *testing.T) {
 	want := "0123456789abcdef"
 	r.press(view.Risk)
 	for i := range seedDigits {
-		r.until("entry", time.Millisecond, func(s *view.Snapshot) bool {
+		s := r.until("entry", time.Millisecond, func(s *view.Snapshot) bool {
 			return strings.Contains(r.menuText(s), fmt.Sprintf("digit %d of 16", i+1))
 		})
+		// Bet± change the digit here, not the page: the footer says so.
+		if s.Menu.Hint != hintSeed {
+			t.Fatalf("digit %d: footer %q, want %q", i+1, s.Menu.Hint, hintSeed)
+		}
 		// Up one too far and back: Bet− works too.
 		for range i + 1 {
 			r.press(view.BetPlus)
@@ -213,7 +224,10 @@ func TestSeededDigestWithTheTechniciansSeed(t *testing.T) {
 	r.press(view.Risk)
 	r.until("entry", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "digit 1 of 16") })
 	r.press(view.Stop)
-	r.until("left", time.Millisecond, func(s *view.Snapshot) bool { return !strings.Contains(r.menuText(s), "digit 1 of 16") })
+	s = r.until("left", time.Millisecond, func(s *view.Snapshot) bool { return !strings.Contains(r.menuText(s), "digit 1 of 16") })
+	if s.Menu.Hint != "" {
+		t.Fatalf("after the entry the footer is %q, want the paging one", s.Menu.Hint)
+	}
 	n := s.Menu.Page + 1
 	r.press(view.BetPlus)
 	r.until("paged", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Page == n })
@@ -281,8 +295,8 @@ func TestConfigPageSetsVolumeAndTime(t *testing.T) {
 	r.press(view.BetPlus)
 	want := min(vol+10, 100)
 	s = r.until("volume raised", time.Millisecond, func(s *view.Snapshot) bool { return s.Sound.Volume == want && s.Menu.Title == menuConfig })
-	if !strings.Contains(r.menuText(s), fmt.Sprintf("> Volume %d of 100", want)) {
-		t.Fatalf("volume %d selected:\n%s", want, r.menuText(s))
+	if !strings.Contains(r.menuText(s), fmt.Sprintf("> Volume %d of 100", want)) || s.Menu.Hint != hintSetting {
+		t.Fatalf("volume %d selected, footer %q:\n%s", want, s.Menu.Hint, r.menuText(s))
 	}
 	if n := len(r.eventsOf(seq, ledger.EventConfigChange)); n != (want-vol+4)/5 {
 		t.Fatalf("%d volume changes logged from %d to %d", n, vol, want)
@@ -294,8 +308,8 @@ func TestConfigPageSetsVolumeAndTime(t *testing.T) {
 	s = r.until("time chosen", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "> New time") })
 	r.press(view.Collect)
 	s = r.until("time set", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "START: change") })
-	if s.Menu.Title != menuConfig || s.Menu.Page == 1 {
-		t.Fatalf("left the config page: %s", s.Menu.Title)
+	if s.Menu.Title != menuConfig || s.Menu.Page == 1 || s.Menu.Hint != "" {
+		t.Fatalf("left the config page: %s, or the footer still %q", s.Menu.Title, s.Menu.Hint)
 	}
 	steps := r.eventsOf(seq, EventTimeChange)
 	if len(steps) != 1 || steps[0].Source != "technician" || !strings.Contains(steps[0].Text, "clock set by the technician") {
@@ -455,4 +469,100 @@ func TestAuditTicketFromTheMenus(t *testing.T) {
 	if !maps.Equal(before, after) {
 		t.Fatalf("meters moved: %v -> %v", before, after)
 	}
+}
+
+// Every word of the link page is in the page's language: the call a round
+// trip was measured on is the link's own English name ("outcome"), shown
+// translated. For every call the link makes (read from its source, so a new
+// call cannot be missed) and the link up and down, no word of the English
+// page is on the German or Czech one, but the two the three languages
+// share (the unit ms, minus).
+func TestLinkPageInThePagesLanguage(t *testing.T) {
+	calls := linkCallNames(t)
+	if len(calls) < 10 {
+		t.Fatalf("only %d calls found in central/link: %q", len(calls), calls)
+	}
+	shared := map[string]bool{"ms": true, "minus": true}
+	at := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	m := mustMarket(t, "at")
+	for _, call := range calls {
+		if k := view.LinkCall(call).S; !i18n.Has(k) {
+			t.Errorf("call %q: no %q in every catalogue", call, k)
+		}
+		for _, up := range []bool{true, false} {
+			src := pageSource{led: stubLedger{}, market: m, linkUp: up, link: &link.Stats{
+				Endpoint: "10.0.0.2:7443", Endpoints: []string{"10.0.0.1:7443", "10.0.0.2:7443"},
+				RTT: 1234 * time.Microsecond, RTTCall: call, RTTAt: at, Offset: -2500 * time.Microsecond, OffsetAt: at, Calls: 12, Failures: 3}}
+			english := map[string]bool{}
+			for _, ln := range lines("en", m, linkPage(src)) {
+				for _, w := range wordsOf(ln) {
+					english[w] = !shared[w]
+				}
+			}
+			for _, lang := range []string{"de", "cs"} {
+				for _, ln := range lines(lang, m, linkPage(src)) {
+					for _, w := range wordsOf(ln) {
+						if english[w] {
+							t.Errorf("%s, call %q, link up %v: English %q in %q", lang, call, up, w, ln)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// wordsOf are the words of s: runs of two letters or more.
+func wordsOf(s string) []string {
+	var ws []string
+	for _, w := range strings.FieldsFunc(s, func(r rune) bool { return !unicode.IsLetter(r) }) {
+		if utf8.RuneCountInString(w) > 1 {
+			ws = append(ws, w)
+		}
+	}
+	return ws
+}
+
+// linkCallNames are the names central/link's client gives its calls (the
+// second argument of its call and callN), from its source.
+func linkCallNames(t *testing.T) []string {
+	t.Helper()
+	dir := filepath.Join("..", "..", "central", "link")
+	files, err := filepath.Glob(filepath.Join(dir, "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		af, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(af, func(n ast.Node) bool {
+			if fd, ok := n.(*ast.FuncDecl); ok && (fd.Name.Name == "call" || fd.Name.Name == "callN") {
+				return false // call passes its caller's name on to callN
+			}
+			c, ok := n.(*ast.CallExpr)
+			if !ok || len(c.Args) < 2 {
+				return true
+			}
+			if sel, ok := c.Fun.(*ast.SelectorExpr); !ok || sel.Sel.Name != "call" && sel.Sel.Name != "callN" {
+				return true
+			}
+			lit, ok := c.Args[1].(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				t.Errorf("%s: a call named by %T, not a string: its name cannot be checked", fset.Position(c.Pos()), c.Args[1])
+				return true
+			}
+			if name, err := strconv.Unquote(lit.Value); err == nil && !slices.Contains(names, name) {
+				names = append(names, name)
+			}
+			return true
+		})
+	}
+	return names
 }

@@ -54,6 +54,12 @@ func Millis(ms int64) Arg   { return Arg{Kind: ArgMillis, N: ms} }
 // negative (a round trip on a LAN, a clock offset).
 func Duration(d time.Duration) Arg { return Arg{Kind: ArgMicros, N: d.Microseconds()} }
 
+// LinkCall is a call of the central link by its name (link.Stats.RTTCall:
+// "outcome", "issue voucher"), as the catalogue key the display translates
+// (link.call.outcome, link.call.issue_voucher): the name is the link's own
+// English word, not the screen's.
+func LinkCall(name string) Arg { return Key("link.call." + strings.ReplaceAll(name, " ", "_")) }
+
 // Moneys is a list of amounts in minor units (the notes a market accepts).
 func Moneys(minor ...int64) Arg { return Arg{Kind: ArgMoneys, L: minor} }
 

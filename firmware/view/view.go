@@ -134,6 +134,10 @@ type MenuPage struct {
 	Recall *Recall
 	// Page and Pages: this page's place in the menu (1-based).
 	Page, Pages int
+	// Hint is the catalogue key of the footer, set while the deck's
+	// buttons do something else than page (a digit or a setting being
+	// entered): the footer says what they do. "" is the usual paging hint.
+	Hint string
 }
 
 // Recall is one past game as the recall page shows it: its amounts, its
