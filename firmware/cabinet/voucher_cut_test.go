@@ -36,6 +36,26 @@ func (c *cutAfterIssue) IssueVoucher(ctx context.Context, amount engine.Money, s
 	return nil, ctx.Err()
 }
 
+// cutAfterVoucherIssued cashes 100.00 out and cuts the power once the
+// central system has issued the voucher, before its answer reaches the
+// cabinet. The rig is stopped; start it again.
+func cutAfterVoucherIssued(t *testing.T) *rig {
+	t.Helper()
+	cut := &cutAfterIssue{issued: make(chan struct{})}
+	r := newRig(t, "demo", func(c *Config) { cut.Central = c.Central; c.Central = cut })
+	r.cab.Post(PrinterEvent{printer.Online{}})
+	r.idle()
+	r.insertNote(10000, 2)
+	r.press(view.Collect)
+	select {
+	case <-cut.issued:
+	case <-time.After(10 * time.Second):
+		t.Fatal("no voucher issued")
+	}
+	r.powerCut()
+	return r
+}
+
 // voucherSettled waits until no cash-out is in progress and the cabinet
 // is idle.
 func (r *rig) voucherSettled(what string) *view.Snapshot {
@@ -102,18 +122,7 @@ func centralMatchesLedger(t *testing.T, r *rig) {
 // is a voucher of its own. The central system never holds a voucher no
 // ticket carries, and its credit mirror stays the ledger's credit.
 func TestVoucherIssuedBeforeACutIsTheOneCashedOut(t *testing.T) {
-	cut := &cutAfterIssue{issued: make(chan struct{})}
-	r := newRig(t, "demo", func(c *Config) { cut.Central = c.Central; c.Central = cut })
-	r.cab.Post(PrinterEvent{printer.Online{}})
-	r.idle()
-	r.insertNote(10000, 2)
-	r.press(view.Collect)
-	select {
-	case <-cut.issued:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no voucher issued")
-	}
-	r.powerCut()
+	r := cutAfterVoucherIssued(t)
 
 	r.start("demo")
 	r.cab.Post(PrinterEvent{printer.Online{}})
@@ -170,18 +179,7 @@ func (u *unreachable) IssueVoucher(ctx context.Context, amount engine.Money, seq
 // money in locked), is asked again when the link comes back and while no
 // answer comes, and ends with the one voucher the central system issued.
 func TestVoucherRequestedBeforeACutWaitsForAnUnreachableCentral(t *testing.T) {
-	cut := &cutAfterIssue{issued: make(chan struct{})}
-	r := newRig(t, "demo", func(c *Config) { cut.Central = c.Central; c.Central = cut })
-	r.cab.Post(PrinterEvent{printer.Online{}})
-	r.idle()
-	r.insertNote(10000, 2)
-	r.press(view.Collect)
-	select {
-	case <-cut.issued:
-	case <-time.After(10 * time.Second):
-		t.Fatal("no voucher issued")
-	}
-	r.powerCut()
+	r := cutAfterVoucherIssued(t)
 
 	u := &unreachable{}
 	u.down.Store(true)
@@ -219,5 +217,24 @@ func TestVoucherRequestedBeforeACutWaitsForAnUnreachableCentral(t *testing.T) {
 	}
 	if v, ok := r.prn.Printed[0].(document.Voucher); !ok || v.Amount != 10000 || v.Duplicate {
 		t.Fatalf("printed %+v", r.prn.Printed[0])
+	}
+}
+
+// A Hello while the voucher requested before the cut is not answered again
+// sends no meters: the central system issued it, the ledger has no number
+// of it, so the credit cannot be compared (a false MIRROR_DIFFERS in the
+// crash harness, "Hello: cabinet credit 8160, central mirror 0"). Once the
+// cash-out is finished the next Hello compares, and agrees.
+func TestHelloWithAVoucherRequestedDoesNotCompare(t *testing.T) {
+	r := cutAfterVoucherIssued(t)
+	u := &unreachable{}
+	u.down.Store(true)
+	r.start("demo", func(c *Config) { u.Central = c.Central; c.Central = u })
+	helloDoesNotDiffer(t, r, "with a voucher requested")
+	u.down.Store(false)
+	r.cab.Post(PrinterEvent{printer.Online{}})
+	r.until("the cash-out finished", 500*time.Millisecond, func(s *view.Snapshot) bool { return r.credit() == 0 && s.Mode == view.ModeIdle })
+	if info, err := r.central.Client.Hello(t.Context()); err != nil || info.MirrorDiffers || info.MirrorCredit != 0 {
+		t.Fatalf("Hello after the cash-out: %+v %v", info, err)
 	}
 }
