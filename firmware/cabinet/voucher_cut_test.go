@@ -238,3 +238,35 @@ func TestHelloWithAVoucherRequestedDoesNotCompare(t *testing.T) {
 		t.Fatalf("Hello after the cash-out: %+v %v", info, err)
 	}
 }
+
+// refusingVouchers is a central system that refuses every voucher.
+type refusingVouchers struct{ Central }
+
+func (refusingVouchers) IssueVoucher(context.Context, engine.Money, uint64) (*link.Voucher, error) {
+	return nil, &link.RefusedError{Reason: server.ReasonVoucherAboveCredit, Message: "VOUCHER_ABOVE_CREDIT: test"}
+}
+
+// A refused request ends the cash-out at once: the central system issued
+// nothing, so nothing stays pending, nothing is debited, play goes on, and
+// the ledger says why (voucher_refused).
+func TestRefusedVoucherRequestEndsTheCashOut(t *testing.T) {
+	r := newRig(t, "demo", func(c *Config) { c.Central = refusingVouchers{c.Central} })
+	r.cab.Post(PrinterEvent{printer.Online{}})
+	r.idle()
+	r.insertNote(10000, 2)
+	r.press(view.Collect)
+	r.cab.Do(func() {})
+	s := r.voucherSettled("the refused cash-out")
+	if s.Message != view.MsgCashoutUnavailable || r.credit() != 10000 || len(r.led.PendingDocs()) != 0 || len(r.prn.Printed) != 0 {
+		t.Fatalf("message %q credit %d pending %+v printed %d", s.Message, r.credit(), r.led.PendingDocs(), len(r.prn.Printed))
+	}
+	found := false
+	for _, e := range r.led.Events(20) {
+		found = found || e.Kind == "voucher_refused"
+	}
+	if !found {
+		t.Fatal("no voucher_refused event")
+	}
+	r.press(view.Start)
+	r.until("a round after the refusal", time.Millisecond, func(*view.Snapshot) bool { return r.credit() < 10000 })
+}

@@ -492,7 +492,8 @@ type failArgs struct {
 	Reason string `json:"reason"`
 }
 
-// VoucherFailed ends a voucher that was not printed; nothing is debited.
+// VoucherFailed ends a voucher that was not printed, or a request the
+// central system refused (no number yet); nothing is debited.
 func (l *Ledger) VoucherFailed(id uint64, reason string) error {
 	return l.do("voucher_failed", failArgs{id, reason}, func(t *tx) error {
 		d, err := t.pendingFor(id, DocFailed, DocVoucher)
@@ -500,12 +501,15 @@ func (l *Ledger) VoucherFailed(id uint64, reason string) error {
 			return err
 		}
 		t.finishDoc(d, DocFailed, "")
-		if d.Number != "" {
-			// Issued centrally but never on paper: the central system
-			// voids it (CreditMeters.Unprinted) so its credit mirror
-			// does not count it out.
-			t.putJSON(seqKey("unprinted", id), d.Number)
+		if d.Number == "" {
+			// Requested, and refused: the central system issued nothing.
+			t.event("voucher_refused", "central", "voucher not issued: "+reason, d.Amount, nil)
+			return nil
 		}
+		// Issued centrally but never on paper: the central system voids it
+		// (CreditMeters.Unprinted) so its credit mirror does not count it
+		// out.
+		t.putJSON(seqKey("unprinted", id), d.Number)
 		t.event("device_fault", "printer", "voucher not printed: "+reason, d.Amount, nil)
 		return nil
 	})

@@ -82,4 +82,7 @@ func TestVoucherRequestRefusedEndsWithoutDebit(t *testing.T) {
 	if err != nil || cs.Credit != 5000 || len(cs.Unprinted) != 0 {
 		t.Fatalf("credit state %+v %v", cs, err)
 	}
+	if es := l.Events(1); len(es) != 1 || es[0].Kind != "voucher_refused" || es[0].Source != "central" {
+		t.Fatalf("last event %+v, want voucher_refused from the central system", es)
+	}
 }
