@@ -34,13 +34,15 @@ type HelloInfo struct {
 }
 
 // creditMeters reads Config.Credit for a request (nil without one, or
-// when the read fails: the central system then issues no voucher).
-func (c *Client) creditMeters() *pb.CreditMeters {
+// when the read fails: the central system then issues no voucher), and
+// for a Hello none while a voucher request is unanswered
+// (CreditMeters.VoucherRequested).
+func (c *Client) creditMeters(hello bool) *pb.CreditMeters {
 	if c.cfg.Credit == nil {
 		return nil
 	}
 	m, err := c.cfg.Credit()
-	if err != nil {
+	if err != nil || hello && m.VoucherRequested > 0 {
 		return nil
 	}
 	return &pb.CreditMeters{Base: int64(m.Base), BillsIn: int64(m.BillsIn), WinsToCredit: int64(m.WinsToCredit),
@@ -55,7 +57,7 @@ func (c *Client) Hello(ctx context.Context) (*HelloInfo, error) {
 }
 
 func (c *Client) hello(ctx context.Context, retries int) (*HelloInfo, error) {
-	req := &pb.HelloRequest{SoftwareVersion: c.cfg.Version, Meters: c.creditMeters()}
+	req := &pb.HelloRequest{SoftwareVersion: c.cfg.Version, Meters: c.creditMeters(true)}
 	for _, g := range c.cfg.Games {
 		req.Models = append(req.Models, &pb.GameModel{Game: string(g.ID()), ModelId: g.ModelID()})
 	}
@@ -229,7 +231,7 @@ type Voucher struct {
 // sequence number seq (idempotent per seq).
 func (c *Client) IssueVoucher(ctx context.Context, amount engine.Money, seq uint64) (*Voucher, error) {
 	var rep *pb.VoucherReply
-	req := &pb.IssueVoucherRequest{Amount: int64(amount), Sequence: seq, Meters: c.creditMeters()}
+	req := &pb.IssueVoucherRequest{Amount: int64(amount), Sequence: seq, Meters: c.creditMeters(false)}
 	err := c.call(ctx, "issue voucher", func(ctx context.Context) (err error) {
 		rep, err = c.api().IssueVoucher(ctx, req)
 		return err

@@ -84,6 +84,13 @@ type CreditMeters struct {
 	// Unprinted are the sequences of vouchers issued but never printed
 	// (the newest MaxUnprinted): the central system voids them.
 	Unprinted []uint64
+	// VoucherRequested is the amount of a voucher the cabinet asked for
+	// and has no number of yet (0: none): whether the central system
+	// issued it, and counted it out of the mirror, is unknown until it is
+	// asked again, so Hello sends no meters meanwhile (its credit cannot
+	// be compared either way); IssueVoucher sends them (the central system
+	// books the meters there, it does not compare the credit).
+	VoucherRequested engine.Money
 }
 
 // MaxUnprinted bounds CreditMeters.Unprinted.

@@ -93,6 +93,7 @@ func main() {
 
 	// The central system and the card reader, when not the embedded one.
 	var sys *system
+	store := "" // the central system's store when not the embedded one
 	var cp *cardPlay
 	var pcheck *playerCheck
 	if *pg || *cards {
@@ -118,7 +119,8 @@ func main() {
 			fail(err)
 		}
 		atExit(sys.stop)
-		rec.Store = sys.store()
+		store = sys.store()
+		rec.Store = store
 		args = append(args, "-central", sys.addrs(), "-pki", sys.offline)
 		fmt.Fprintf(os.Stderr, "polaris-crash: %d central node(s) at %s, store %s\n", nodes, sys.addrs(), sys.store())
 		if *cards {
@@ -149,10 +151,6 @@ func main() {
 			fmt.Fprintf(os.Stderr, "%s: %s\n", when, b)
 		}
 		discrepancies += len(bad)
-	}
-	store := ""
-	if sys != nil {
-		store = sys.store()
 	}
 	mirror := newMirrorCheck(*data, store, cabinetID)
 	checkMirror := func(when string) {
@@ -203,6 +201,8 @@ func main() {
 		plan := "random"
 		if cp != nil {
 			plan = cardLife(rng)
+		} else if rng.IntN(4) == 0 {
+			plan = "cash-out"
 		}
 		// A central node's kill somewhere in the life: the cabinet's
 		// link fails over to the other node. A cabinet starts on the
@@ -254,6 +254,11 @@ func main() {
 			} else {
 				life = time.Since(start)
 			}
+		case "cash-out":
+			// A kill as soon as the central system has issued a voucher:
+			// its number on the way to the ledger, or being printed.
+			waitIssued(*data, store, cabinetID, 2**maxLife)
+			life = time.Since(start)
 		case "card-out":
 			if life > 0 {
 				time.Sleep(time.Duration(rng.Int64N(int64(life))))
@@ -293,6 +298,9 @@ func main() {
 		}
 		report(when, bad)
 		checkMirror(when)
+		if rec.CashOut != "" {
+			kinds["killed in a cash-out "+rec.CashOut]++
+		}
 		if sys != nil && len(sys.nodes) > 1 {
 			linkDowns += linkDownsInLastLife(*data)
 		}
@@ -419,6 +427,39 @@ func waitDrawn(dataDir, store, cabinet string, d time.Duration) bool {
 			return true
 		}
 		n = len(rs)
+	}
+	return false
+}
+
+// waitIssued waits at most d for the central system to issue a new voucher
+// to cabinet, polling its store closely: the kill that follows lands while
+// the voucher's number is on its way to the cabinet's ledger.
+func waitIssued(dataDir, store, cabinet string, d time.Duration) bool {
+	db, err := devkit.OpenStore(dataDir, store)
+	if err != nil {
+		return false
+	}
+	defer db.Close()
+	newest := func() (string, bool) {
+		vs, err := server.Vouchers(context.Background(), db, "", "", 1)
+		if err != nil {
+			return "", false
+		}
+		if len(vs) == 0 || vs[0].Cabinet != cabinet {
+			return "", true
+		}
+		return vs[0].Number, true
+	}
+	was, known := newest()
+	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		n, ok := newest()
+		if !ok {
+			continue
+		}
+		if known && n != was {
+			return true
+		}
+		was, known = n, true
 	}
 	return false
 }

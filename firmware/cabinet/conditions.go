@@ -62,6 +62,9 @@ func (c *Cabinet) linkState(up bool) {
 		if r := c.play.round; r != nil && r.phase == phaseWaitOutcome && !r.ask.inFlight {
 			c.askOutcome(r)
 		}
+		if co := c.cashOut.voucher; co != nil && co.phase == voucherAsking && !co.asking {
+			c.askVoucher(co)
+		}
 	} else {
 		c.logEvent("link", "central", "down", 0)
 		c.play.auto = false

@@ -81,21 +81,28 @@ func TestHelloWithAStakeInFlightDoesNotCompare(t *testing.T) {
 	if rounds, err := server.DrawnRounds(t.Context(), r.central.Server.DB(), "cab-1"); err != nil || len(rounds) != 0 {
 		t.Fatalf("central rounds %+v %v, want none drawn", rounds, err)
 	}
+	helloDoesNotDiffer(t, r, "with the stake in flight")
+	// Once the round is drawn and played, the next Hello compares again.
+	r.stop()
+	r.start("demo")
+	r.until("played", time.Millisecond, func(s *view.Snapshot) bool { _, open := r.led.OpenRound(); return !open && s.Mode == view.ModeIdle })
+	if info, err := r.central.Client.Hello(t.Context()); err != nil || info.MirrorDiffers || info.MirrorCredit != r.credit() {
+		t.Fatalf("Hello after the round: %+v %v, credit %d", info, err, r.credit())
+	}
+}
+
+// helloDoesNotDiffer: a Hello now is no MIRROR_DIFFERS, in its answer or as
+// an alarm at the central system.
+func helloDoesNotDiffer(t *testing.T, r *rig, when string) {
+	t.Helper()
 	info, err := r.central.Client.Hello(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}
 	if info.MirrorDiffers {
-		t.Fatalf("Hello with the stake in flight: mirror %d differs from the credit %d", info.MirrorCredit, r.credit())
+		t.Fatalf("Hello %s: mirror %d differs from the credit %d", when, info.MirrorCredit, r.credit())
 	}
 	if n := r.central.Server.Alarms("cab-1")[server.ReasonMirrorDiffers]; n != 0 {
-		t.Fatalf("%d MIRROR_DIFFERS alarms", n)
-	}
-	// Once the round is drawn and played, the next Hello compares again.
-	r.stop()
-	r.start("demo")
-	r.until("played", time.Millisecond, func(s *view.Snapshot) bool { _, open := r.led.OpenRound(); return !open && s.Mode == view.ModeIdle })
-	if info, err = r.central.Client.Hello(t.Context()); err != nil || info.MirrorDiffers || info.MirrorCredit != r.credit() {
-		t.Fatalf("Hello after the round: %+v %v, credit %d", info, err, r.credit())
+		t.Fatalf("Hello %s: %d MIRROR_DIFFERS alarms", when, n)
 	}
 }

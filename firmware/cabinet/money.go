@@ -34,8 +34,11 @@ type cashoutState struct {
 	validation string
 	job        printer.JobID // 0 until the driver names it
 	phase      voucherPhase
-	reprint    bool      // a power cut interrupted its first print: DUPLICATE
-	retryAt    time.Time // a reprint the printer refused is tried again then
+	reprint    bool          // a power cut interrupted its first print: DUPLICATE
+	retryAt    time.Time     // a reprint the printer refused, or a number not answered, is tried again then
+	asking     bool          // its number is being asked of the central system
+	askWait    time.Duration // the wait before the last ask again (voucherAskRetry, doubling)
+	resumed    bool          // requested before a power cut: asked again at power-up
 }
 
 // voucherPhase is where a voucher is in its life; each phase is left only
@@ -43,7 +46,7 @@ type cashoutState struct {
 type voucherPhase int
 
 const (
-	voucherAsking   voucherPhase = iota // its number asked of the central system; nothing journaled
+	voucherAsking   voucherPhase = iota // journaled as requested; its number asked of the central system
 	voucherHeld                         // journaled as printing, not with the printer: a reprint waiting for it
 	voucherPrinting                     // journaled and sent to the printer
 	voucherIssued                       // its validation number is on paper: debited (check 22)
@@ -398,12 +401,54 @@ func (c *Cabinet) collect() {
 		c.refreshLockups()
 		return
 	}
+	// Journal the request before the central system issues anything
+	// (house rule 2): a power cut after it issued the voucher finds the
+	// request pending, and asks again under the same sequence.
+	if err := c.led.VoucherRequested(id, int64(amount)); err != nil {
+		c.ledgerFailed("the voucher request", err)
+		return
+	}
 	c.cashOut.voucher = &cashoutState{doc: id, amount: amount}
 	c.play.auto = false
+	c.askVoucher(c.cashOut.voucher)
+}
+
+// Retries of a voucher's number when the central system's answer is
+// unknown (unreachable, timed out): it may have issued it, so the request
+// stays pending, asked again under the same sequence (answered with the
+// same voucher) after voucherAskRetry, doubling to maxVoucherAskRetry, and
+// whenever the link comes back.
+const (
+	voucherAskRetry    = 5 * time.Second
+	maxVoucherAskRetry = time.Minute
+)
+
+// askVoucher asks the central system for the number of the requested
+// voucher co (idempotent on its sequence, co.doc).
+func (c *Cabinet) askVoucher(co *cashoutState) {
+	co.asking, co.retryAt = true, time.Time{}
+	id, amount := co.doc, co.amount
 	c.async(func(ctx context.Context) Event {
 		v, err := c.cfg.Central.IssueVoucher(ctx, amount, id)
 		return voucherReply{doc: id, voucher: v, err: err}
 	})
+}
+
+// tickVoucherAsk asks again for a requested voucher's number when its
+// wait is over.
+func (c *Cabinet) tickVoucherAsk(now time.Time) {
+	co := c.cashOut.voucher
+	if co == nil || co.phase != voucherAsking || co.asking || !c.cond.linkUp || co.retryAt.IsZero() || now.Before(co.retryAt) {
+		return
+	}
+	c.askVoucher(co)
+}
+
+// answerUnknown: err leaves open whether the central system issued the
+// voucher (no answer came: the link, a time-out).
+func answerUnknown(err error) bool {
+	var u *link.UnavailableError
+	return errors.As(err, &u) || errors.Is(err, context.DeadlineExceeded) || errors.Is(err, context.Canceled)
 }
 
 func (c *Cabinet) printerReady() bool {
@@ -420,10 +465,26 @@ func (c *Cabinet) printerReady() bool {
 
 func (c *Cabinet) voucherArrived(e voucherReply) {
 	co := c.cashOut.voucher
-	if co == nil || co.doc != e.doc {
+	if co == nil || co.doc != e.doc || co.phase != voucherAsking {
+		return
+	}
+	co.asking = false
+	if e.err != nil && answerUnknown(e.err) {
+		c.cfg.Hooks.Logf("cabinet: voucher %d: no answer from the central system, asked again: %v", co.doc, e.err)
+		co.askWait = min(max(2*co.askWait, voucherAskRetry), maxVoucherAskRetry)
+		co.retryAt = c.now().Add(co.askWait)
 		return
 	}
 	if e.err != nil || e.voucher == nil || e.voucher.Amount != co.amount {
+		// A refusal: the central system issued nothing (a refused call
+		// changes nothing there).
+		why := "no voucher from the central system"
+		if e.err != nil {
+			why = e.err.Error()
+		}
+		if err := c.led.VoucherFailed(co.doc, why); err != nil {
+			c.ledgerFailed("the refused voucher", err)
+		}
 		c.cashOut.voucher = nil
 		c.say(view.MsgCashoutUnavailable, 0)
 		return
@@ -433,6 +494,12 @@ func (c *Cabinet) voucherArrived(e voucherReply) {
 	if err := c.led.VoucherPrinting(co.doc, int64(co.amount), co.validation); err != nil {
 		c.ledgerFailed("the voucher", err)
 		c.cashOut.voucher = nil
+		return
+	}
+	if co.resumed && (!c.cashOut.printerOnline || !c.printerReady()) {
+		// Resumed at power-up before the printer said it is ready: the
+		// first print waits for it (tickReprint), not marked duplicate.
+		co.phase = voucherHeld
 		return
 	}
 	c.printVoucher(co)
@@ -676,6 +743,7 @@ func (c *Cabinet) transferHandpay() {
 }
 
 func (c *Cabinet) tickMoney(now time.Time) {
+	c.tickVoucherAsk(now)
 	c.tickReprint(now)
 	c.tickHandpay(now)
 	if !c.moneyIn.reconcileAt.IsZero() && !now.Before(c.moneyIn.reconcileAt) {

@@ -169,7 +169,10 @@ func (c *Cabinet) mode() view.Mode {
 			return view.ModePresenting
 		}
 	}
-	if c.cashOut.voucher != nil {
+	if co := c.cashOut.voucher; co != nil {
+		if co.phase == voucherAsking && c.holds(condLinkDown) {
+			return view.ModeOutOfService // its number waits for the central system
+		}
 		return view.ModeCashout
 	}
 	return view.ModeIdle

@@ -41,6 +41,20 @@ func (c *Cabinet) powerUp() {
 	c.checkSoftware()
 	c.refreshLockups()
 	for _, d := range c.led.PendingDocs() {
+		if d.Kind == ledger.DocVoucher && d.Number == "" {
+			// Requested, its number not journaled: the central system
+			// may have issued it. Asked again under the same sequence
+			// (answered with the same voucher, or issued now), then
+			// printed and debited as any; play stays locked meanwhile.
+			co := &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), phase: voucherAsking, resumed: true}
+			c.cashOut.voucher = co
+			if c.cond.linkUp {
+				c.askVoucher(co)
+			} else {
+				co.retryAt = c.now()
+			}
+			continue
+		}
 		if d.Kind == ledger.DocVoucher {
 			// Whether its validation number reached paper is unknown,
 			// and the central system holds it issued either way: the

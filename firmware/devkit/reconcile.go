@@ -37,6 +37,11 @@ type Reconciler struct {
 	settled map[uint64]ledger.Settlement
 	tickets map[uint64]string // ticket documents seen credited, by ledger document id
 	said    map[string]bool   // discrepancies already reported
+	// CashOut is what the last Check found of a cash-out in the ledger:
+	// "requested" (its number asked of the central system, not yet
+	// journaled), "printing", or "" (none): the harness counts the kills
+	// that landed in one.
+	CashOut string
 }
 
 // NewReconciler makes a reconciler for a cabinet's data directory.
@@ -151,14 +156,37 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 		badf("round %d still open after recovery", open.Number)
 	}
 
+	rc.CashOut = ""
+	for _, d := range led.PendingDocs() {
+		if d.Kind == ledger.DocVoucher && d.Number == "" {
+			rc.CashOut = "requested"
+		} else if d.Kind == ledger.DocVoucher {
+			rc.CashOut = "printing"
+		}
+	}
 	for _, d := range led.DocsOut() {
 		if d.Kind != ledger.DocVoucher || d.Result != ledger.DocPrinted {
 			continue
 		}
+		rc.debited[d.Number] = true
 		if v, err := server.LookupVoucher(ctx, db, d.Number); err != nil || v.Cabinet != cabinetID {
 			badf("voucher %s debited by the ledger is unknown to the central system", ledger.Mask(d.Number))
 		} else if v.Amount != d.Amount {
 			badf("voucher %s: %d debited, %d issued", ledger.Mask(d.Number), d.Amount, v.Amount)
+		}
+	}
+	if settledAll {
+		// Every voucher the central system issued for the cabinet is one
+		// the ledger debited (or it voided it, reported unprinted): one
+		// that no ticket carries is a liability the hall never owes.
+		vs, err := server.Vouchers(ctx, db, "", "", 1<<20)
+		if err != nil {
+			return nil, fmt.Errorf("central store: %w", err)
+		}
+		for _, v := range vs {
+			if v.Cabinet == cabinetID && v.State != "void" && !rc.debited[v.Number] {
+				badf("voucher %s of %d issued by the central system (%s) was never debited by the ledger", ledger.Mask(v.Number), v.Amount, v.State)
+			}
 		}
 	}
 	seen := map[string]bool{}

@@ -24,10 +24,16 @@ import (
 // its draw got there before the power went (the outcome lost on the way
 // back). Until the round is asked again the credit cannot be compared
 // with the mirror either way.
+//
+// VoucherRequested is the amount of a voucher requested (VoucherRequested)
+// whose number the ledger has not: the central system may have issued it
+// (counted out of the mirror) before the power went, or not. Until it is
+// asked again the credit cannot be compared either.
 type CreditState struct {
 	Base, BillsIn, WinsToCredit, HandpayCancelled, Credit int64
 	Unprinted                                             []uint64
 	StakeInFlight                                         int64
+	VoucherRequested                                      int64
 }
 
 // CreditState reads it, with at most maxUnprinted unprinted vouchers (the
@@ -40,10 +46,12 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 		return CreditState{}, ErrRAMError
 	}
 	m := metersOf(l.kv, ScopeCabinet)
-	printing := int64(0)
+	printing, requested := int64(0), int64(0)
 	for _, d := range pendingOf(l.kv) {
 		if d.Kind == DocVoucher && d.Number != "" {
 			printing += d.Amount
+		} else if d.Kind == DocVoucher {
+			requested += d.Amount
 		}
 	}
 	var unprinted []uint64
@@ -61,7 +69,7 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 			inFlight = r.Stake
 		}
 	}
-	return CreditState{Unprinted: unprinted, StakeInFlight: inFlight,
+	return CreditState{Unprinted: unprinted, StakeInFlight: inFlight, VoucherRequested: requested,
 		Base: intOf(l.kv, "inv/base"), BillsIn: m[BillsInValue],
 		WinsToCredit: m[CoinOut], HandpayCancelled: m[HandpayCancelledCredit],
 		Credit: intOf(l.kv, "credit") - printing,

@@ -421,13 +421,43 @@ func (l *Ledger) Returned(id uint64) error {
 	})
 }
 
+// VoucherRequested records a cash-out voucher of amount (≤ credit) before
+// its number is asked of the central system, which issues it for the
+// sequence id: a pending voucher without a number. A power cut after the
+// central system issued it and before VoucherPrinting leaves it pending,
+// so the cabinet asks again under the same id (answered with the same
+// number) instead of leaving a voucher issued there that no ticket
+// carries. Nothing is debited.
+func (l *Ledger) VoucherRequested(id uint64, amount int64) error {
+	return l.do("voucher_requested", escrowArgs{ID: id, Kind: DocVoucher, Amount: amount}, func(t *tx) error {
+		if amount <= 0 {
+			return invalid("voucher amount %d", amount)
+		}
+		if _, ok := t.doc(id); !ok {
+			if _, ok := t.done(id); !ok && amount > t.credit() {
+				return ErrInsufficientCredit
+			}
+		}
+		return t.createDoc(Doc{ID: id, Kind: DocVoucher, Amount: amount}, DocVoucher)
+	})
+}
+
 // VoucherPrinting records a cash-out voucher about to be printed: amount
-// (≤ credit) and its validation number. Credit is debited only by
-// VoucherPrinted.
+// (≤ credit) and its validation number, given to the voucher requested
+// under id (VoucherRequested, the same amount) or, without one, to a new
+// voucher. Credit is debited only by VoucherPrinted.
 func (l *Ledger) VoucherPrinting(id uint64, amount int64, validation string) error {
 	return l.do("voucher_printing", escrowArgs{id, DocVoucher, amount, validation}, func(t *tx) error {
 		if amount <= 0 || validation == "" {
 			return invalid("voucher amount %d, validation %q", amount, validation)
+		}
+		if d, ok := t.doc(id); ok && d.Kind == DocVoucher && d.Number == "" {
+			if d.Amount != amount {
+				return conflict("voucher %d was requested for %d, not %d", id, d.Amount, amount)
+			}
+			d.Number = validation
+			t.putJSON(seqKey("doc", id), d)
+			return nil
 		}
 		if _, ok := t.doc(id); !ok {
 			if _, ok := t.done(id); !ok && amount > t.credit() {
@@ -462,7 +492,8 @@ type failArgs struct {
 	Reason string `json:"reason"`
 }
 
-// VoucherFailed ends a voucher that was not printed; nothing is debited.
+// VoucherFailed ends a voucher that was not printed, or a request the
+// central system refused (no number yet); nothing is debited.
 func (l *Ledger) VoucherFailed(id uint64, reason string) error {
 	return l.do("voucher_failed", failArgs{id, reason}, func(t *tx) error {
 		d, err := t.pendingFor(id, DocFailed, DocVoucher)
@@ -470,12 +501,15 @@ func (l *Ledger) VoucherFailed(id uint64, reason string) error {
 			return err
 		}
 		t.finishDoc(d, DocFailed, "")
-		if d.Number != "" {
-			// Issued centrally but never on paper: the central system
-			// voids it (CreditMeters.Unprinted) so its credit mirror
-			// does not count it out.
-			t.putJSON(seqKey("unprinted", id), d.Number)
+		if d.Number == "" {
+			// Requested, and refused: the central system issued nothing.
+			t.event("voucher_refused", "central", "voucher not issued: "+reason, d.Amount, nil)
+			return nil
 		}
+		// Issued centrally but never on paper: the central system voids it
+		// (CreditMeters.Unprinted) so its credit mirror does not count it
+		// out.
+		t.putJSON(seqKey("unprinted", id), d.Number)
 		t.event("device_fault", "printer", "voucher not printed: "+reason, d.Amount, nil)
 		return nil
 	})

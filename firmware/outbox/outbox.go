@@ -43,7 +43,10 @@ func (o ledgerOutbox) Ack(id int64) error { return o.l.Ack(id) }
 // unknown until the round is asked again, so a Hello then would compare
 // the credit with a mirror that may lack the stake (a false
 // MIRROR_DIFFERS); the next Hello takes the meters. A voucher is never
-// asked for mid-round.
+// asked for mid-round. A voucher requested but not yet answered
+// (a power cut before its number reached the ledger) is told as
+// VoucherRequested: the link then sends the meters with the voucher's
+// request, not with a Hello.
 func (o ledgerOutbox) CreditMeters() (link.CreditMeters, error) {
 	c, err := o.l.CreditState(link.MaxUnprinted)
 	if err != nil {
@@ -53,7 +56,8 @@ func (o ledgerOutbox) CreditMeters() (link.CreditMeters, error) {
 		return link.CreditMeters{}, ErrStakeInFlight
 	}
 	return link.CreditMeters{Base: engine.Money(c.Base), BillsIn: engine.Money(c.BillsIn), WinsToCredit: engine.Money(c.WinsToCredit),
-		HandpayCancelled: engine.Money(c.HandpayCancelled), Credit: engine.Money(c.Credit), Unprinted: c.Unprinted}, nil
+		HandpayCancelled: engine.Money(c.HandpayCancelled), Credit: engine.Money(c.Credit), Unprinted: c.Unprinted,
+		VoucherRequested: engine.Money(c.VoucherRequested)}, nil
 }
 
 var _ link.CreditSource = ledgerOutbox{}

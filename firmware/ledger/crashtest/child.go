@@ -147,6 +147,11 @@ func next(l *ledger.Ledger, rng *rand.Rand, n int64) Op {
 			if rng.Intn(10) == 0 {
 				return Op{N: n, Kind: "voucher_failed", ID: d.ID, Text: "paper jam"}
 			}
+			if d.Number == "" {
+				// requested: the central system's number, then the print
+				return Op{N: n, Kind: "voucher_printing", ID: d.ID, DocKind: string(ledger.DocVoucher), Amount: d.Amount,
+					Number: fmt.Sprintf("%018d", rng.Int63n(1e18))}
+			}
 			return Op{N: n, Kind: "voucher_printed", ID: d.ID}
 		default:
 			return Op{N: n, Kind: "handpay_paid", ID: d.ID, Text: "attendant-" + strconv.Itoa(rng.Intn(9))}
@@ -168,6 +173,10 @@ func next(l *ledger.Ledger, rng *rand.Rand, n int64) Op {
 			break
 		}
 		return Op{N: n, Kind: "wager", Round: l.NextRound(), Game: games[rng.Intn(2)], Denom: d, Stake: stake}
+	case p < 62 && credit > 0:
+		// as the cabinet does: the request journaled before the central
+		// system is asked for its number
+		return Op{N: n, Kind: "voucher_requested", ID: id, DocKind: string(ledger.DocVoucher), Amount: credit}
 	case p < 64 && credit > 0:
 		return Op{N: n, Kind: "voucher_printing", ID: id, DocKind: string(ledger.DocVoucher), Amount: credit,
 			Number: fmt.Sprintf("%018d", rng.Int63n(1e18))}
@@ -233,6 +242,8 @@ func perform(l *ledger.Ledger, o Op) error {
 		return l.SetTilt(o.Key, o.Text, o.Manual)
 	case "tilt_clear":
 		return l.ClearTilt(o.Key, "crashtest", "")
+	case "voucher_requested":
+		return l.VoucherRequested(o.ID, o.Amount)
 	case "voucher_printing":
 		return l.VoucherPrinting(o.ID, o.Amount, o.Number)
 	case "voucher_printed":

@@ -192,7 +192,7 @@ func (m *model) apply(o Op) {
 		m.Credit += r.Stake
 		m.add("wagers_refunded", r.Stake, gameScopes(r.Game, r.Denom)...)
 		m.Round = nil
-	case "escrow", "voucher_printing", "cc_handpay":
+	case "escrow", "voucher_requested", "voucher_printing", "cc_handpay":
 		m.Docs[o.ID] = mdoc{Kind: o.DocKind, Amount: o.Amount}
 		m.LastDoc = o.ID
 	case "stacked":
