@@ -35,14 +35,14 @@ type HelloInfo struct {
 
 // creditMeters reads Config.Credit for a request (nil without one, or
 // when the read fails: the central system then issues no voucher), and
-// for a Hello none while a voucher request is unanswered
-// (CreditMeters.VoucherRequested).
+// for a Hello none while a voucher request is unanswered or a credited
+// ticket unconfirmed (CreditMeters.VoucherRequested, TicketsToConfirm).
 func (c *Client) creditMeters(hello bool) *pb.CreditMeters {
 	if c.cfg.Credit == nil {
 		return nil
 	}
 	m, err := c.cfg.Credit()
-	if err != nil || hello && m.VoucherRequested > 0 {
+	if err != nil || hello && (m.VoucherRequested > 0 || m.TicketsToConfirm > 0) {
 		return nil
 	}
 	return &pb.CreditMeters{Base: int64(m.Base), BillsIn: int64(m.BillsIn), WinsToCredit: int64(m.WinsToCredit),

@@ -385,6 +385,42 @@ func TestHelloReconcilesTheMirror(t *testing.T) {
 	wantAlarm(t, e, lb, "cab-1", server.ReasonMirrorDiffers, 1)
 }
 
+// A ticket the cabinet credited but has not confirmed yet (a power cut
+// between the two) is not in the mirror: a Hello meanwhile sends no meters
+// and raises no MIRROR_DIFFERS; once confirmed the next Hello compares and
+// agrees.
+func TestHelloWithATicketToConfirmDoesNotCompare(t *testing.T) {
+	e, lb := startLogged(t, nil)
+	meters := link.CreditMeters{BillsIn: 1000, Credit: 1000}
+	issuer := e.Client("cab-1", func(cfg *link.Config) {
+		cfg.Credit = func() (link.CreditMeters, error) { return meters, nil }
+	})
+	v, err := issuer.IssueVoucher(ctx(t), 1000, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inMeters := link.CreditMeters{BillsIn: 0, Credit: 1000, TicketsToConfirm: 1000}
+	c := e.Client("cab-2", func(cfg *link.Config) {
+		cfg.Credit = func() (link.CreditMeters, error) { return inMeters, nil }
+	})
+	h, err := c.RedeemVoucher(ctx(t), v.Number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	info, err := c.Hello(ctx(t))
+	if err != nil || info.MirrorDiffers {
+		t.Fatalf("Hello with the ticket credited, unconfirmed: %+v %v", info, err)
+	}
+	wantAlarm(t, e, lb, "cab-2", server.ReasonMirrorDiffers, 0)
+	if err := c.ConfirmRedeem(ctx(t), v.Number, h.Hold, 1000); err != nil {
+		t.Fatal(err)
+	}
+	inMeters.TicketsToConfirm = 0
+	if info, err := c.Hello(ctx(t)); err != nil || info.MirrorDiffers || info.MirrorCredit != 1000 {
+		t.Fatalf("Hello after the confirm: %+v %v", info, err)
+	}
+}
+
 // A voucher the cabinet reports as never printed is voided (its amount
 // back in the mirror) and refused if it is ever presented; one reported
 // unprinted after it was redeemed stays redeemed and is an alarm.

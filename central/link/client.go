@@ -91,6 +91,11 @@ type CreditMeters struct {
 	// be compared either way); IssueVoucher sends them (the central system
 	// books the meters there, it does not compare the credit).
 	VoucherRequested engine.Money
+	// TicketsToConfirm is the amount of tickets the cabinet credited and
+	// has not yet confirmed (ConfirmRedeem; a power cut between the two):
+	// the central system books a ticket into the mirror at its confirm, so
+	// Hello sends no meters meanwhile either.
+	TicketsToConfirm engine.Money
 }
 
 // MaxUnprinted bounds CreditMeters.Unprinted.

@@ -29,11 +29,18 @@ import (
 // whose number the ledger has not: the central system may have issued it
 // (counted out of the mirror) before the power went, or not. Until it is
 // asked again the credit cannot be compared either.
+//
+// TicketsToConfirm is the amount of the tickets credited here whose
+// redemption the central system has not yet been told of (their holds
+// "to confirm", after a power cut between the credit and the confirm): it
+// books a ticket into its mirror when it is confirmed, so until then the
+// credit cannot be compared either.
 type CreditState struct {
 	Base, BillsIn, WinsToCredit, HandpayCancelled, Credit int64
 	Unprinted                                             []uint64
 	StakeInFlight                                         int64
 	VoucherRequested                                      int64
+	TicketsToConfirm                                      int64
 }
 
 // CreditState reads it, with at most maxUnprinted unprinted vouchers (the
@@ -69,7 +76,13 @@ func (l *Ledger) CreditState(maxUnprinted int) (CreditState, error) {
 			inFlight = r.Stake
 		}
 	}
-	return CreditState{Unprinted: unprinted, StakeInFlight: inFlight, VoucherRequested: requested,
+	var toConfirm int64
+	for _, h := range resumeOf(l.kv).Holds {
+		if h.Result == DocStacked {
+			toConfirm += h.Amount
+		}
+	}
+	return CreditState{Unprinted: unprinted, StakeInFlight: inFlight, VoucherRequested: requested, TicketsToConfirm: toConfirm,
 		Base: intOf(l.kv, "inv/base"), BillsIn: m[BillsInValue],
 		WinsToCredit: m[CoinOut], HandpayCancelled: m[HandpayCancelledCredit],
 		Credit: intOf(l.kv, "credit") - printing,

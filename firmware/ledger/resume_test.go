@@ -213,3 +213,23 @@ func copySchema1(t testing.TB, dirA, dirB string) {
 		must(t, dst.Close())
 	}
 }
+
+// A ticket credited and not yet confirmed to the central system (its hold
+// "to confirm") is in the credit state until the confirm is settled.
+func TestCreditStateTicketsToConfirm(t *testing.T) {
+	l, _ := newTestLedger(t)
+	id := l.NextDocID()
+	must(t, l.Escrow(id, DocTicketIn, 0, "123456789012345678"))
+	must(t, l.HoldTicket(id, "h", 700))
+	if cs, err := l.CreditState(16); err != nil || cs.TicketsToConfirm != 0 {
+		t.Fatalf("in escrow: %+v %v", cs, err)
+	}
+	must(t, l.Stacked(id, 700))
+	if cs, err := l.CreditState(16); err != nil || cs.TicketsToConfirm != 700 || cs.Credit != 700 {
+		t.Fatalf("credited, not confirmed: %+v %v", cs, err)
+	}
+	must(t, l.HoldSettled(id))
+	if cs, err := l.CreditState(16); err != nil || cs.TicketsToConfirm != 0 || cs.Credit != 700 {
+		t.Fatalf("confirmed: %+v %v", cs, err)
+	}
+}

@@ -46,7 +46,8 @@ func (o ledgerOutbox) Ack(id int64) error { return o.l.Ack(id) }
 // asked for mid-round. A voucher requested but not yet answered
 // (a power cut before its number reached the ledger) is told as
 // VoucherRequested: the link then sends the meters with the voucher's
-// request, not with a Hello.
+// request, not with a Hello; so is a ticket credited and not yet confirmed
+// (TicketsToConfirm).
 func (o ledgerOutbox) CreditMeters() (link.CreditMeters, error) {
 	c, err := o.l.CreditState(link.MaxUnprinted)
 	if err != nil {
@@ -57,7 +58,7 @@ func (o ledgerOutbox) CreditMeters() (link.CreditMeters, error) {
 	}
 	return link.CreditMeters{Base: engine.Money(c.Base), BillsIn: engine.Money(c.BillsIn), WinsToCredit: engine.Money(c.WinsToCredit),
 		HandpayCancelled: engine.Money(c.HandpayCancelled), Credit: engine.Money(c.Credit), Unprinted: c.Unprinted,
-		VoucherRequested: engine.Money(c.VoucherRequested)}, nil
+		VoucherRequested: engine.Money(c.VoucherRequested), TicketsToConfirm: engine.Money(c.TicketsToConfirm)}, nil
 }
 
 var _ link.CreditSource = ledgerOutbox{}
