@@ -12,20 +12,21 @@ import (
 )
 
 // The PostgreSQL writer's pipeline. Every statement of a batch is a round
-// trip to the database, and the nodes' batches run one after another (the
-// batch lock, store_dialect.go): a round's dozen statements sent one by
-// one cost a dozen round trips inside that lock, and the round trips, not
-// the database's work, were what bounded a system of several nodes. So the
-// statements whose answer the job does not read (the savepoint, the row
-// locks, the inserts, the credit mirror, the pool's update and
-// notification) are queued on the writer's connection and go in one pgx
-// pipeline (one write, one Sync) with the next statement that is read, or
-// at the end of the job with its RELEASE. Order is kept: the connection
-// sends its queue before any other statement and before the commit
-// (rebindConn), so a statement run on the transaction by any code sees
-// everything queued before it. A failed queued statement is the error of
-// the statement (or job end, or commit) that sent it: the same job, whose
-// savepoint is then rolled back as before.
+// trip to the database, and a batch's round trips are paid one after
+// another by its writer (and its tails' inside the batch lock,
+// store_tails.go): a round's dozen statements sent one by one cost a dozen
+// round trips, and the round trips, not the database's work, were what
+// bounded a system of several nodes. So the statements whose answer the
+// job does not read (the savepoint, the row locks, the carried commits with
+// their row counts, the inserts, the credit mirror, the pools' updates and
+// notifications) are queued on the writer's connection and go in one pgx
+// pipeline (one write, one Sync) with the next statement that is read, at
+// the end of the job with its RELEASE, or with the COMMIT. Order is kept:
+// the connection sends its queue before any other statement and before the
+// commit (rebindConn), so a statement run on the transaction by any code
+// sees everything queued before it. A failed queued statement is the error
+// of the statement (or job end, or commit) that sent it: the same job,
+// whose savepoint is then rolled back as before.
 
 // laterStmt is one queued statement, `?` placeholders.
 type laterStmt struct {

@@ -100,6 +100,7 @@ func TestMenuFootersSayWhatTheButtonsDo(t *testing.T) {
 		{"menu.hint.seed", map[string]string{"en": "change the digit", "de": "Ziffer ändern", "cs": "změnit číslici"}},
 		{"menu.hint.pin", map[string]string{"en": "change the digit", "de": "Ziffer ändern", "cs": "změnit číslici"}},
 		{"menu.hint.setting", map[string]string{"en": "change the setting", "de": "Einstellung ändern", "cs": "změnit nastavení"}},
+		{"menu.hint.time", map[string]string{"en": "a minute", "de": "eine Minute", "cs": "minuta"}},
 		{"menu.hint.leave", nil},
 		{"menu.hint.handpay", nil},
 	} {

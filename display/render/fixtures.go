@@ -390,7 +390,7 @@ func Fixtures(lang string) []Fixture {
 		L("menu.config.ticket_out", mon(100000)), L("menu.config.large_win", mon(200000)), L("menu.config.credit", mon(100000)),
 		L("menu.config.min_round", view.Millis(3000)), L("menu.config.volume", cnt(60)), L("menu.config.volume_set"),
 		L("menu.config.time", view.Time(T0)), L("menu.config.time_edit", view.Time(T0.Add(59*time.Minute))), L("menu.config.time_help"), L("menu.config.time_central")},
-		Hint: "menu.hint.setting"}
+		Hint: "menu.hint.time"}
 	add("menu_config", cf, T0)
 
 	tp := ws(view.ModeMenu)

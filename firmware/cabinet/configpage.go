@@ -111,9 +111,13 @@ func (c *Cabinet) setTime(d time.Duration) {
 	}
 }
 
-// hintSetting is the configuration page's footer while a setting is
-// selected: Bet± change it, not the page.
-const hintSetting = "menu.hint.setting"
+// hintSetting is the configuration page's footer while the volume is
+// selected: Bet± change it, not the page; hintTime while the time is (Stop
+// there cancels the change, Collect sets it).
+const (
+	hintSetting = "menu.hint.setting"
+	hintTime    = "menu.hint.time"
+)
 
 // configLines are the configuration page's lines of the settings, and its
 // footer.
@@ -125,7 +129,7 @@ func configLines(s pageSource) (ls []view.MenuLine, hint string) {
 		hint = hintSetting
 	case configTime:
 		ls = append(ls, view.Line("menu.config.time_edit", view.Time(s.now.Add(s.tech.edit.adjust))), view.Line("menu.config.time_help"))
-		hint = hintSetting
+		hint = hintTime
 	default:
 		if s.clockSettable {
 			ls = append(ls, view.Line("menu.config.edit"))

@@ -306,6 +306,9 @@ func TestConfigPageSetsVolumeAndTime(t *testing.T) {
 	r.press(view.Auto)
 	r.press(view.BetMinus)
 	s = r.until("time chosen", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "> New time") })
+	if s.Menu.Hint != hintTime {
+		t.Fatalf("time selected, footer %q", s.Menu.Hint)
+	}
 	r.press(view.Collect)
 	s = r.until("time set", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "START: change") })
 	if s.Menu.Title != menuConfig || s.Menu.Page == 1 || s.Menu.Hint != "" {

@@ -89,6 +89,17 @@ cabinets = ["c1", "c2"]
 		cab := []string{"c1", "c2", "x1"}[i%3] // c1, c2: hall-1's pool; x1: the system pool
 		games = append(games, jackpot.Game{Cabinet: cab, Hall: "", Round: uint64(i/3 + 1), Game: engine.MagicStars, Stake: engine.Money(1 + i%7*3)})
 	}
+	// finish writes the prefetched pools and commits, as the server's
+	// batch does.
+	finish := func(tx *sql.Tx, q jackpot.TxQuerier) {
+		t.Helper()
+		if err := jA.Finish(ctx, q); err != nil {
+			t.Fatal(err)
+		}
+		if err := tx.Commit(); err != nil {
+			t.Fatal(err)
+		}
+	}
 	// A: one transaction, one Prefetch, then every game.
 	srcA, srcB := seeded{rand.New(rand.NewPCG(7, 7))}, seeded{rand.New(rand.NewPCG(7, 7))}
 	tx, err := dbA.BeginTx(ctx, nil)
@@ -113,12 +124,7 @@ cabinets = ["c1", "c2"]
 	if err != nil || !again.Replayed || again.Value != outA[4].Value || again.Hit != outA[4].Hit {
 		t.Fatalf("game asked again: %+v, %v; first %+v", again, err, outA[4])
 	}
-	if err := jA.Finish(ctx, ctx2); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	finish(tx, ctx2)
 	if reads != 0 {
 		t.Errorf("Play read the database %d times after Prefetch", reads)
 	}
@@ -138,12 +144,7 @@ cabinets = ["c1", "c2"]
 			t.Fatalf("game %d asked again in a new transaction: %+v, %v; first %+v", i, o, err, outA[i])
 		}
 	}
-	if err := jA.Finish(ctx, ctx2); err != nil {
-		t.Fatal(err)
-	}
-	if err := tx.Commit(); err != nil {
-		t.Fatal(err)
-	}
+	finish(tx, ctx2)
 	if reads != 0 {
 		t.Errorf("Play read the database %d times after the second Prefetch", reads)
 	}
