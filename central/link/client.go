@@ -66,6 +66,13 @@ type Config struct {
 	Backoff     time.Duration
 	MaxBackoff  time.Duration
 	Clock       Clock
+	// HomeProbe is how often a client that failed over away from its home
+	// node (the first in Addr: each cabinet's list names its own first)
+	// asks that node's health (grpc.health.v1), while Run runs; it goes
+	// back after two SERVING answers in a row (default 30 s, spread per
+	// cabinet; negative: never). Without it a node's cabinets stay on the
+	// others after its restart, and the load with them.
+	HomeProbe time.Duration
 	// Dialer replaces the TCP dial (tests put a proxy in between).
 	Dialer func(ctx context.Context, addr string) (net.Conn, error)
 	// Version is the software version sent in Hello.
@@ -120,6 +127,7 @@ type Client struct {
 	mu     sync.Mutex
 	state  State
 	acking map[int64]bool // carried commits recorded, their Ack under way
+	moved  func()         // ends the notice stream (set while one is open)
 	acks   sync.WaitGroup // those Acks
 	stats  Stats          // Stats; its State and endpoints are read live
 }
@@ -163,6 +171,9 @@ func Dial(cfg Config) (*Client, error) {
 	}
 	if cfg.Clock == nil {
 		cfg.Clock = realClock{}
+	}
+	if cfg.HomeProbe == 0 {
+		cfg.HomeProbe = 30 * time.Second
 	}
 	opts := []grpc.DialOption{
 		grpc.WithTransportCredentials(credentials.NewTLS(cfg.TLS)),

@@ -2,6 +2,7 @@ package link_test
 
 import (
 	"bytes"
+	"context"
 	"testing"
 	"time"
 
@@ -103,6 +104,80 @@ func TestFailoverBetweenNodes(t *testing.T) {
 	for seq, num := range vouchers {
 		if e.Count("vouchers", "number=? AND sequence=?", num, int64(seq)) != 1 {
 			t.Fatalf("voucher %d: not the number the cabinet printed", seq)
+		}
+	}
+}
+
+// A cabinet whose home node (first in its list) stops goes on to node B;
+// it stays there while A is down (its health probes fail), and returns
+// to A, its notice stream with it, within a few probes once A is started
+// again. Every round asked on either node is stored once, as played.
+func TestReturnsToRestartedHomeNode(t *testing.T) {
+	cl := pgcluster.ForTest(t)
+	url, err := cl.CreateDatabase("home")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := testenv.Start(t, func(cfg *server.Config) { cfg.DBPath = url })
+	b, err := server.New(e.Cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	addrB, err := b.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	const probe = 100 * time.Millisecond
+	c := e.Client("cab-1", func(cfg *link.Config) {
+		cfg.Addr = e.Addr + "," + addrB.String()
+		cfg.CallTimeout, cfg.HomeProbe = time.Second, probe
+	})
+	rctx, stop := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); c.Run(rctx) }()
+	defer func() { stop(); <-done }()
+	connected := func(s *server.Server) func() bool { return func() bool { return s.Connected()["cab-1"] } }
+	bodies := map[uint64][]byte{}
+	play := func(from, to uint64, on string) {
+		t.Helper()
+		for n := from; n <= to; n++ {
+			o, err := c.RequestOutcome(ctx(t), n, testenv.GameID, testenv.TheGame.ModelID(), 10)
+			if err != nil {
+				t.Fatalf("round %d: %v", n, err)
+			}
+			if err := c.CommitOutcome(ctx(t), n); err != nil {
+				t.Fatalf("commit %d: %v", n, err)
+			}
+			bodies[n] = o.Body
+		}
+		if c.Endpoint() != on {
+			t.Fatalf("rounds %d–%d on %s, want %s", from, to, c.Endpoint(), on)
+		}
+	}
+	eventually(t, connected(e.Server), "the stream on node A")
+	play(1, 5, e.Addr)
+	e.Stop()
+	play(6, 10, addrB.String())
+	eventually(t, connected(b), "the stream on node B")
+	time.Sleep(10 * probe) // A down: its probes fail, the link stays
+	if c.Endpoint() != addrB.String() || c.Stats().Returns != 0 {
+		t.Fatalf("with A down: on %s after %d returns", c.Endpoint(), c.Stats().Returns)
+	}
+	e.Restart()
+	eventually(t, func() bool { return c.Endpoint() == e.Addr }, "the link back on A")
+	eventually(t, connected(e.Server), "the stream back on A")
+	eventually(t, func() bool { return !connected(b)() }, "the stream on B closed")
+	if n := c.Stats().Returns; n != 1 {
+		t.Fatalf("%d returns home, want 1", n)
+	}
+	play(11, 15, e.Addr)
+	if n := e.Count("rounds", "committed_at IS NOT NULL"); n != 15 {
+		t.Fatalf("%d rounds stored and committed, want 15", n)
+	}
+	for n, want := range bodies {
+		if got := storedBody(t, e, "cab-1", n); !bytes.Equal(got, want) {
+			t.Fatalf("round %d: the cabinet played other bytes than stored", n)
 		}
 	}
 }

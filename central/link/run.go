@@ -158,12 +158,14 @@ func noticeFromPB(n *pb.Notice) Notice {
 }
 
 // Run keeps the notice stream open and drains the outbox in order, until
-// ctx ends. It reconnects with backoff after every failure.
+// ctx ends. It reconnects with backoff after every failure, and takes the
+// link back to its home node once that serves again (Config.HomeProbe).
 func (c *Client) Run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Add(2)
+	wg.Add(3)
 	go func() { defer wg.Done(); c.runStream(ctx) }()
 	go func() { defer wg.Done(); c.runOutbox(ctx) }()
+	go func() { defer wg.Done(); c.runHome(ctx) }()
 	wg.Wait()
 }
 
@@ -182,6 +184,9 @@ func (c *Client) runStream(ctx context.Context) {
 		err := c.stream(ctx)
 		if ctx.Err() != nil {
 			return
+		}
+		if errors.Is(err, errMoved) {
+			continue
 		}
 		c.setState(Down, err)
 		if !c.sleep(ctx, wait) {
@@ -209,15 +214,33 @@ func (c *Client) stream(ctx context.Context) error {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	api, ep := c.rpc()
+	c.mu.Lock()
+	c.moved = cancel
+	c.mu.Unlock()
+	defer func() {
+		c.mu.Lock()
+		c.moved = nil
+		c.mu.Unlock()
+	}()
+	if c.cur.Load() != ep { // went home before goHome could end this stream
+		return errMoved
+	}
 	st, err := api.Subscribe(sctx, &pb.SubscribeRequest{})
 	if err != nil {
+		if sctx.Err() != nil && ctx.Err() == nil {
+			return errMoved
+		}
 		c.failover(ep, status.Code(err))
 		return err
 	}
 	for {
 		n, err := st.Recv()
 		if err != nil {
-			if ctx.Err() == nil {
+			switch {
+			case ctx.Err() != nil:
+			case sctx.Err() != nil:
+				return errMoved
+			default:
 				c.failover(ep, status.Code(err))
 			}
 			return err

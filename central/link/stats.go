@@ -17,6 +17,7 @@ type Stats struct {
 	OffsetAt  time.Time
 	Calls     int64 // calls that succeeded
 	Failures  int64 // attempts that failed for want of a link
+	Returns   int64 // times the link went back to its home node (HomeProbe)
 }
 
 // Stats is a copy of the client's link statistics; safe from any goroutine.

@@ -19,6 +19,7 @@ import (
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/encoding"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
 	"google.golang.org/grpc/peer"
 	"google.golang.org/grpc/status"
@@ -258,6 +259,7 @@ func New(cfg Config) (*Server, error) {
 		grpc.StreamInterceptor(s.streamCheck),
 	)
 	pb.RegisterCentralServer(s.grpc, s)
+	healthpb.RegisterHealthServer(s.grpc, &healthService{s: s})
 	return s, nil
 }
 

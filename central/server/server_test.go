@@ -10,13 +10,12 @@ import (
 
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
-	"google.golang.org/grpc/credentials"
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/status"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/central/server"
 )
@@ -115,17 +114,7 @@ func BenchmarkRequestOutcomeRepeat(b *testing.B) {
 // no round drawn, nothing committed.
 func TestTooManySettledRefused(t *testing.T) {
 	e := testenv.Start(t, nil)
-	e.Client("cab-1", nil) // issues the certificate
-	tc, err := pki.CabinetTLSDir(e.PKI, "cab-1", "localhost")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := grpc.NewClient("passthrough:///"+e.Addr, grpc.WithTransportCredentials(credentials.NewTLS(tc)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
-	api := pb.NewCentralClient(conn)
+	api := pb.NewCentralClient(e.Conn("cab-1"))
 	ctx := context.Background()
 	req := &pb.OutcomeRequest{Round: 1, Game: string(testenv.GameID), ModelId: testenv.TheGame.ModelID(), Stake: 5}
 	if _, err := api.RequestOutcome(ctx, req); err != nil {
@@ -135,7 +124,7 @@ func TestTooManySettledRefused(t *testing.T) {
 	for k := uint64(0); k < 65; k++ {
 		req.Settled = append(req.Settled, 1)
 	}
-	_, err = api.RequestOutcome(ctx, req)
+	_, err := api.RequestOutcome(ctx, req)
 	if status.Code(err) != codes.InvalidArgument || !strings.HasPrefix(status.Convert(err).Message(), server.ReasonBadRequest) {
 		t.Fatalf("65 settled rounds: %v", err)
 	}
@@ -160,6 +149,23 @@ func TestCheck(t *testing.T) {
 	}
 }
 
+// The standard health service answers for the node and for Central
+// (SERVING while Check passes; FailsClosed has NOT_SERVING with the store
+// gone), and NOT_FOUND for a service the node does not have.
+func TestHealthService(t *testing.T) {
+	e := testenv.Start(t, nil)
+	h := healthpb.NewHealthClient(e.Conn("cab-1"))
+	for _, svc := range []string{"", pb.Central_ServiceDesc.ServiceName} {
+		r, err := h.Check(context.Background(), &healthpb.HealthCheckRequest{Service: svc})
+		if err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			t.Fatalf("health of %q on a healthy node: %v %v", svc, r, err)
+		}
+	}
+	if _, err := h.Check(context.Background(), &healthpb.HealthCheckRequest{Service: "polaris.other"}); status.Code(err) != codes.NotFound {
+		t.Fatalf("health of an unknown service: %v", err)
+	}
+}
+
 // rawCodec sends bytes as they are: a client that sends garbage.
 type rawCodec struct{}
 
@@ -172,16 +178,7 @@ func (rawCodec) Name() string                         { return "proto" }
 // Undecodable input is INVALID_ARGUMENT (not INTERNAL), nothing stored.
 func TestUndecodableRequestInvalidArgument(t *testing.T) {
 	e := testenv.Start(t, nil)
-	e.Client("cab-1", nil)
-	tc, err := pki.CabinetTLSDir(e.PKI, "cab-1", "localhost")
-	if err != nil {
-		t.Fatal(err)
-	}
-	conn, err := grpc.NewClient("passthrough:///"+e.Addr, grpc.WithTransportCredentials(credentials.NewTLS(tc)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer conn.Close()
+	conn := e.Conn("cab-1")
 	var out []byte
 	// Hello: an empty request would be a valid one.
 	for _, m := range []string{"Hello", "RequestOutcome", "IssueVoucher", "ReportEvents"} {

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	healthpb "google.golang.org/grpc/health/grpc_health_v1"
+
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/server"
@@ -285,6 +287,10 @@ var storeCases = []struct {
 		if err := e.Server.Check(ctx); err == nil {
 			t.Fatal("health check passes with the store gone")
 		}
+		health := healthpb.NewHealthClient(e.Conn("cab-1"))
+		if r, err := health.Check(ctx, &healthpb.HealthCheckRequest{}); err != nil || r.GetStatus() != healthpb.HealthCheckResponse_NOT_SERVING {
+			t.Fatalf("health service with the store gone: %v %v", r, err)
+		}
 		if b.cluster == nil {
 			return // SQLite: broken for good (TestStoreDeletedFailsClosed goes on)
 		}
@@ -302,6 +308,9 @@ var storeCases = []struct {
 		}
 		if err != nil || !bytes.Equal(a.Body, again.Body) {
 			t.Fatalf("round after the database came back: %v", err)
+		}
+		if r, err := health.Check(sctx(t), &healthpb.HealthCheckRequest{}); err != nil || r.GetStatus() != healthpb.HealthCheckResponse_SERVING {
+			t.Fatalf("health service with the database back: %v %v", r, err)
 		}
 	}},
 }

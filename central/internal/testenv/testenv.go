@@ -14,6 +14,9 @@ import (
 	"testing"
 	"time"
 
+	"google.golang.org/grpc"
+	"google.golang.org/grpc/credentials"
+
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/pki/mint"
@@ -183,6 +186,23 @@ func (e *Env) Client(id string, mod func(*link.Config)) *link.Client {
 	}
 	e.T.Cleanup(func() { c.Close() })
 	return c
+}
+
+// Conn is a bare gRPC connection to the server as cabinet id (its
+// certificate issued if needed), for requests link.Client does not make.
+func (e *Env) Conn(id string) *grpc.ClientConn {
+	e.T.Helper()
+	e.Client(id, nil)
+	tc, err := pki.CabinetTLSDir(e.PKI, id, "localhost")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	conn, err := grpc.NewClient("passthrough:///"+e.Addr, grpc.WithTransportCredentials(credentials.NewTLS(tc)))
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	e.T.Cleanup(func() { conn.Close() })
+	return conn
 }
 
 // Count returns SELECT count(*) FROM table WHERE where (args).
