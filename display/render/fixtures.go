@@ -322,6 +322,15 @@ func Fixtures(lang string) []Fixture {
 		L("menu.handpay.amount", mon(250000)), L("menu.handpay.start"), L("menu.handpay.key")}, Hint: "menu.hint.handpay"}
 	add("menu_handpay_choice", hp, T0)
 
+	// The attendant's key on a voucher the unreachable central system
+	// never answered: Start pays it by hand.
+	vu := ws(view.ModeMenu)
+	vu.Lamps = lamps()
+	vu.Menu = &view.MenuPage{Title: "menu.voucher_unanswered", Lines: []view.MenuLine{
+		L("menu.voucher_unanswered.amount", mon(10000)), L("menu.voucher_unanswered.text"), L("menu.voucher_unanswered.text2"),
+		L("menu.voucher_unanswered.start"), L("menu.voucher_unanswered.key")}, Hint: "menu.hint.voucher_unanswered"}
+	add("menu_voucher_unanswered", vu, T0)
+
 	// Check 33: the cash-out's amount stays on the status line.
 	cd := ws(view.ModeIdle)
 	cd.Lamps = lamps()

@@ -118,6 +118,11 @@ func (c *Cabinet) handpayPress(b view.Button) bool {
 			c.manualForm()
 		}
 		return true
+	case c.menus.menu != nil && c.menus.menu.Title == menuVoucherUnanswered:
+		if b == view.Start {
+			c.voucherToHandpay()
+		}
+		return true
 	case b == view.Collect && c.cond.keys["attendant"] && len(c.cond.lockups) == 0 && c.menus.menu != nil:
 		c.reprintHandpay()
 		return true

@@ -53,6 +53,10 @@ func (c *Cabinet) key(name string, on bool) {
 			c.handpayKey()
 			return
 		}
+		if c.voucherUnanswered() {
+			c.offerVoucherHandpay()
+			return
+		}
 	case "technician":
 		if c.cond.ramError {
 			c.menus.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}}

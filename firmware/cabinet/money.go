@@ -12,6 +12,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/money"
 )
@@ -411,6 +412,51 @@ func (c *Cabinet) collect() {
 	c.cashOut.voucher = &cashoutState{doc: id, amount: amount}
 	c.play.auto = false
 	c.askVoucher(c.cashOut.voucher)
+}
+
+// The attendant's page on a voucher whose number the central system has
+// not given while the link is down.
+const (
+	menuVoucherUnanswered = "menu.voucher_unanswered"
+	hintVoucherUnanswered = "menu.hint.voucher_unanswered"
+)
+
+// voucherUnanswered: a requested voucher waits for a central system the
+// link cannot reach; whether it was issued there is unknown.
+func (c *Cabinet) voucherUnanswered() bool {
+	co := c.cashOut.voucher
+	return co != nil && co.phase == voucherAsking && c.holds(condLinkDown)
+}
+
+// offerVoucherHandpay: the attendant's key on an unanswered voucher.
+// Start pays the credit by hand; turning the key back leaves the request
+// to wait for the central system, asked again when the link is back.
+func (c *Cabinet) offerVoucherHandpay() {
+	c.menus.menu = &view.MenuPage{Title: menuVoucherUnanswered, Lines: []view.MenuLine{
+		view.Line("menu.voucher_unanswered.amount", view.Money(int64(c.cashOut.voucher.amount))),
+		view.Line("menu.voucher_unanswered.text"), view.Line("menu.voucher_unanswered.text2"),
+		view.Line("menu.voucher_unanswered.start"), view.Line("menu.voucher_unanswered.key")}, Hint: hintVoucherUnanswered}
+}
+
+// voucherToHandpay turns the unanswered voucher into a cancelled-credit
+// handpay lockup for its amount (ledger.VoucherToHandpay: the request
+// goes in Unprinted, so a voucher the central system issued for it unseen
+// is voided at the next Hello), then goes on as the attendant's key on
+// that lockup. An answer still under way is dropped when it comes.
+func (c *Cabinet) voucherToHandpay() {
+	co := c.cashOut.voucher
+	if !c.voucherUnanswered() || !c.cond.keys["attendant"] {
+		c.menus.menu = nil
+		return
+	}
+	if err := c.led.VoucherToHandpay(co.doc, c.led.NextDocID(), market.AttendantKey); err != nil {
+		c.ledgerFailed("the voucher's handpay", err)
+		return
+	}
+	c.cashOut.voucher = nil
+	c.menus.menu = nil
+	c.refreshLockups()
+	c.handpayKey()
 }
 
 // Retries of a voucher's number when the central system's answer is

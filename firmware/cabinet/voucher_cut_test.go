@@ -270,3 +270,64 @@ func TestRefusedVoucherRequestEndsTheCashOut(t *testing.T) {
 	r.press(view.Start)
 	r.until("a round after the refusal", time.Millisecond, func(*view.Snapshot) bool { return r.credit() < 10000 })
 }
+
+// The attendant's way out of a voucher the central system never answered
+// while it stays unreachable: the key shows the page (the amount, what
+// happens to a number issued unseen), Start turns the request into a
+// cancelled-credit handpay lockup and goes on as the key on it (the
+// receipt, then paid: credit 0, counted as a cancelled-credit handpay).
+// When the link is back, the Hello reports the request unprinted: the
+// central system voids the voucher it had issued, holds no voucher that
+// no ticket carries, and its mirror is the ledger's credit again.
+func TestUnansweredVoucherPaidByHand(t *testing.T) {
+	r := cutAfterVoucherIssued(t)
+	u := &unreachable{}
+	u.down.Store(true)
+	r.start("demo", func(c *Config) { u.Central = c.Central; c.Central = u; c.LinkUp = false })
+	r.cab.Post(PrinterEvent{printer.Online{}})
+	r.until("out of service", 10*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
+	r.press(view.Start) // no page yet: nothing happens
+	r.cab.Post(Key{Name: "attendant", On: true})
+	s := r.until("the attendant's page", time.Millisecond, func(s *view.Snapshot) bool {
+		return s.Menu != nil && s.Menu.Title == menuVoucherUnanswered
+	})
+	if s.Lockup != nil || r.credit() != 10000 || len(r.led.PendingDocs()) != 1 || s.Menu.Hint != hintVoucherUnanswered {
+		t.Fatalf("the page changed something: lockup %+v credit %d pending %+v hint %q", s.Lockup, r.credit(), r.led.PendingDocs(), s.Menu.Hint)
+	}
+	r.press(view.Start)
+	r.until("paid by hand", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil && r.credit() == 0 })
+	r.cab.Post(Key{Name: "attendant", On: false})
+	r.until("out of service, the cash-out done", time.Millisecond, func(s *view.Snapshot) bool {
+		busy := true
+		r.cab.Do(func() { busy = r.cab.cashOut.voucher != nil })
+		return !busy && s.Menu == nil && s.Mode == view.ModeOutOfService
+	})
+	if got := r.meter(ledger.HandpayCancelledCredit); got != 10000 || r.meter(ledger.TicketsOutCount) != 0 {
+		t.Fatalf("cancelled-credit handpay meter %d, tickets out %d", got, r.meter(ledger.TicketsOutCount))
+	}
+	receipts := 0
+	for _, d := range r.printed() {
+		if _, ok := d.(document.Voucher); ok {
+			t.Fatalf("a voucher printed: %+v", d)
+		}
+		receipts++
+	}
+	if receipts != 1 {
+		t.Fatalf("%d papers printed, want the handpay receipt", receipts)
+	}
+	var converted bool
+	for _, e := range r.led.Events(20) {
+		converted = converted || e.Kind == "voucher_to_handpay" && e.Amount == 10000
+	}
+	if !converted {
+		t.Fatal("no voucher_to_handpay event")
+	}
+	if info, err := r.central.Client.Hello(t.Context()); err != nil || info.MirrorDiffers {
+		t.Fatalf("Hello after the handpay: %+v %v", info, err)
+	}
+	centralMatchesLedger(t, r)
+	voided, err := server.Vouchers(t.Context(), r.central.Server.DB(), "", "void", 10)
+	if err != nil || len(voided) != 1 || voided[0].Amount != 10000 {
+		t.Fatalf("voided at the central system %+v %v, want the voucher of 100.00", voided, err)
+	}
+}

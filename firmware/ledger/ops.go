@@ -515,6 +515,54 @@ func (l *Ledger) VoucherFailed(id uint64, reason string) error {
 	})
 }
 
+type toHandpayArgs struct {
+	ID      uint64 `json:"id"`
+	Handpay uint64 `json:"handpay"`
+	Who     string `json:"who"`
+}
+
+// VoucherToHandpay ends the voucher requested under id whose number never
+// came (the central system unreachable: whether it issued one is unknown)
+// and starts, in the same transaction, a cancelled-credit handpay lockup
+// handpay for its amount: the attendant (who) pays the credit by hand.
+// The request's sequence goes in Unprinted, so that a voucher the central
+// system did issue for it is voided there (CreditMeters.Unprinted); no
+// ticket carries its number, so it is never paid. A voucher that has its
+// number is refused: it prints.
+func (l *Ledger) VoucherToHandpay(id, handpay uint64, who string) error {
+	return l.do("voucher_to_handpay", toHandpayArgs{id, handpay, who}, func(t *tx) error {
+		if who == "" {
+			return invalid("a voucher goes to a handpay by an attendant")
+		}
+		d, err := t.pendingFor(id, DocFailed, DocVoucher)
+		if err != nil {
+			return err
+		}
+		if d == nil {
+			// Ended already: a replay if it ended here (one transaction
+			// made both), else not this voucher's to change.
+			if h, ok := t.doc(handpay); ok && h.Kind == DocHandpayCancel {
+				return nil
+			}
+			if h, ok := t.done(handpay); ok && h.Kind == DocHandpayCancel {
+				return nil
+			}
+			return conflict("voucher %d ended already", id)
+		}
+		if d.Number != "" {
+			return conflict("voucher %d has its number: it prints", id)
+		}
+		t.finishDoc(d, DocFailed, who)
+		t.putJSON(seqKey("unprinted", id), "")
+		t.event("voucher_to_handpay", who, "voucher request unanswered by the central system, paid by hand", d.Amount, nil)
+		if err := t.createDoc(Doc{ID: handpay, Kind: DocHandpayCancel, Amount: d.Amount}, DocHandpayCancel); err != nil {
+			return err
+		}
+		t.event(EventHandpay, string(DocHandpayCancel), "cancelled-credit handpay lockup", d.Amount, nil)
+		return nil
+	})
+}
+
 // CancelCreditHandpay starts a cancelled-credit handpay lockup for amount
 // (≤ credit); the credit is debited when the attendant pays it.
 func (l *Ledger) CancelCreditHandpay(id uint64, amount int64) error {

@@ -86,3 +86,65 @@ func TestVoucherRequestRefusedEndsWithoutDebit(t *testing.T) {
 		t.Fatalf("last event %+v, want voucher_refused from the central system", es)
 	}
 }
+
+// A request the central system never answered goes to a cancelled-credit
+// handpay in one transaction: the voucher ends unprinted (its sequence in
+// Unprinted, for the central system to void what it may have issued), the
+// lockup holds its amount, nothing is debited until the attendant pays;
+// the same again is a replay, and neither a voucher with its number nor
+// one refused earlier goes to a handpay.
+func TestVoucherRequestUnansweredGoesToAHandpay(t *testing.T) {
+	l, o := newTestLedger(t)
+	insertBill(t, l, 5000)
+	id := l.NextDocID()
+	must(t, l.VoucherRequested(id, 5000))
+	hp := l.NextDocID()
+	if err := l.VoucherToHandpay(id, hp, ""); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("without the attendant: %v", err)
+	}
+	must(t, l.VoucherToHandpay(id, hp, "attendant"))
+	seq := l.Seq()
+	must(t, l.VoucherToHandpay(id, hp, "attendant")) // replay
+	if l.Seq() != seq {
+		t.Fatal("a repeated conversion wrote a transaction")
+	}
+	l.Close()
+	l, err := Open(o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	pend := l.PendingDocs()
+	if len(pend) != 1 || pend[0].ID != hp || pend[0].Kind != DocHandpayCancel || pend[0].Amount != 5000 {
+		t.Fatalf("pending %+v, want the handpay %d of 5000 alone", pend, hp)
+	}
+	cs, err := l.CreditState(16)
+	if err != nil || cs.Credit != 5000 || cs.VoucherRequested != 0 || len(cs.Unprinted) != 1 || cs.Unprinted[0] != id {
+		t.Fatalf("credit state %+v %v, want 5000, no request, %d unprinted", cs, err, id)
+	}
+	must(t, l.HandpayPaid(hp, "attendant"))
+	if c, _ := l.Credit(); c != 0 {
+		t.Fatalf("after the payment credit %d", c)
+	}
+	if m, _ := l.Meters(ScopeCabinet); m[HandpayCancelledCredit] != 5000 {
+		t.Fatalf("after the payment the cancelled-credit meter is %d", m[HandpayCancelledCredit])
+	}
+
+	insertBill(t, l, 3000)
+	printing := l.NextDocID()
+	must(t, l.VoucherRequested(printing, 3000))
+	must(t, l.VoucherPrinting(printing, 3000, "000011112222333344"))
+	if err := l.VoucherToHandpay(printing, l.NextDocID(), "attendant"); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a voucher with its number to a handpay: %v", err)
+	}
+	must(t, l.VoucherFailed(printing, "paper jam"))
+	refused := l.NextDocID()
+	must(t, l.VoucherRequested(refused, 3000))
+	must(t, l.VoucherFailed(refused, "VOUCHER_ABOVE_CREDIT"))
+	if err := l.VoucherToHandpay(refused, l.NextDocID(), "attendant"); !errors.Is(err, ErrConflict) {
+		t.Fatalf("a refused request to a handpay: %v", err)
+	}
+	if len(l.PendingDocs()) != 0 {
+		t.Fatalf("pending %+v", l.PendingDocs())
+	}
+}
