@@ -147,6 +147,10 @@ func next(l *ledger.Ledger, rng *rand.Rand, n int64) Op {
 			if rng.Intn(10) == 0 {
 				return Op{N: n, Kind: "voucher_failed", ID: d.ID, Text: "paper jam"}
 			}
+			if d.Number == "" && rng.Intn(10) == 0 {
+				// never answered: the attendant pays it by hand
+				return Op{N: n, Kind: "voucher_to_handpay", ID: d.ID, To: l.NextDocID(), Text: "key"}
+			}
 			if d.Number == "" {
 				// requested: the central system's number, then the print
 				return Op{N: n, Kind: "voucher_printing", ID: d.ID, DocKind: string(ledger.DocVoucher), Amount: d.Amount,
@@ -250,6 +254,8 @@ func perform(l *ledger.Ledger, o Op) error {
 		return l.VoucherPrinted(o.ID)
 	case "voucher_failed":
 		return l.VoucherFailed(o.ID, o.Text)
+	case "voucher_to_handpay":
+		return l.VoucherToHandpay(o.ID, o.To, o.Text)
 	case "cc_handpay":
 		return l.CancelCreditHandpay(o.ID, o.Amount)
 	case "handpay_paid":

@@ -29,6 +29,7 @@ type Op struct {
 	Commit  bool   `json:"commit,omitempty"`
 
 	ID      uint64 `json:"id,omitempty"`
+	To      uint64 `json:"to,omitempty"` // the document an op starts in ID's place (voucher_to_handpay)
 	DocKind string `json:"doc_kind,omitempty"`
 	Amount  int64  `json:"amount,omitempty"`
 	Number  string `json:"number,omitempty"`
@@ -211,6 +212,11 @@ func (m *model) apply(o Op) {
 	case "returned", "voucher_failed":
 		delete(m.Docs, o.ID)
 		m.endHold(o.ID, "returned")
+	case "voucher_to_handpay":
+		d := m.Docs[o.ID]
+		delete(m.Docs, o.ID)
+		m.Docs[o.To] = mdoc{Kind: "handpay_cancelled_credit", Amount: d.Amount}
+		m.LastDoc = o.To
 	case "ticket_hold":
 		m.Holds[o.ID] = mhold{Hold: o.Text, Amount: o.Amount}
 	case "hold_settled":
