@@ -269,6 +269,14 @@ func (c *Cabinet) Do(fn func()) {
 	}
 }
 
+// Blocked says why a Start would not play now (view.BlockReasons; ""
+// none), asked of the loop: for the scenario runner and diagnostics.
+func (c *Cabinet) Blocked() string {
+	var why string
+	c.Do(func() { why = c.blocked() })
+	return why
+}
+
 // Run is the cabinet loop. It recovers the state of the last power-down,
 // then handles events until ctx ends or a PowerOff arrives.
 func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
@@ -389,6 +397,8 @@ func (c *Cabinet) handle(e Event) {
 		c.loginArrived(e)
 	case playerStateReply:
 		c.stateArrived(e)
+	case logoutReply:
+		c.logoutArrived(e)
 	case techReply:
 		e.apply(c)
 	case deviceDone:

@@ -52,6 +52,15 @@ type playerState struct {
 	// logout: the card left during a round; the session ends once the
 	// round is settled (the round completes first).
 	logout string
+	// leaving: the session's logout is not yet confirmed by the central
+	// system, which books a round to the session it holds for the cabinet:
+	// a Start before the logout lands would be the last player's round (and
+	// refused at that player's limit). Asked again after leaveRetry while
+	// no answer comes.
+	leaving   string
+	leaveAt   time.Time
+	leaveWait time.Duration
+	leaveCall bool // the logout call is in flight
 	// paidAtBreak: the credit was paid out at this break (the market's rule).
 	paidAtBreak bool
 	readerLost  bool // ReaderLost came, no ReaderBack or card since
@@ -151,6 +160,12 @@ func (c *Cabinet) startLogin() {
 	if p == nil || rd == nil || c.player.card == "" {
 		return
 	}
+	if c.player.leaving != "" {
+		// The last session's logout first: sent beside it, the login could
+		// land first and the logout end the new session (logoutArrived
+		// logs the card in).
+		return
+	}
 	c.player.login = true
 	gen, card := c.player.gen, c.player.card
 	c.async(func(ctx context.Context) Event {
@@ -219,14 +234,50 @@ func (c *Cabinet) logoutNow(why string) {
 	c.player.logout = ""
 	c.player.session, c.player.shown = nil, nil
 	c.player.paidAtBreak = false
-	if p := c.players(); p != nil {
-		c.async(func(ctx context.Context) Event {
-			_, err := p.PlayerLogout(ctx, why)
-			if err != nil {
-				return deviceDone{what: "player logout", err: err}
-			}
-			return nil
-		})
+	if c.players() != nil {
+		c.player.leaving, c.player.leaveWait = why, 0
+		c.askLogout()
+	}
+}
+
+// Retries of a logout the central system did not answer.
+const (
+	leaveRetry    = time.Second
+	maxLeaveRetry = 30 * time.Second
+)
+
+// askLogout asks the central system to end the session (idempotent: a
+// session already ended is answered as ended).
+func (c *Cabinet) askLogout() {
+	p, why := c.players(), c.player.leaving
+	c.player.leaveCall, c.player.leaveAt = true, time.Time{}
+	c.async(func(ctx context.Context) Event {
+		_, err := p.PlayerLogout(ctx, why)
+		return logoutReply{err: err}
+	})
+}
+
+type logoutReply struct{ err error }
+
+func (logoutReply) event() {}
+
+// logoutArrived: the session ended at the central system, or it refused
+// (no session to end: nothing to wait for), and a card put in meanwhile
+// logs in now; without an answer it is asked again.
+func (c *Cabinet) logoutArrived(e logoutReply) {
+	c.player.leaveCall = false
+	if e.err != nil && answerUnknown(e.err) {
+		c.cfg.Hooks.Logf("cabinet: player logout: no answer from the central system, asked again: %v", e.err)
+		c.player.leaveWait = min(max(2*c.player.leaveWait, leaveRetry), maxLeaveRetry)
+		c.player.leaveAt = c.now().Add(c.player.leaveWait)
+		return
+	}
+	if e.err != nil {
+		c.cfg.Hooks.Logf("cabinet: player logout refused: %v", e.err)
+	}
+	c.player.leaving = ""
+	if c.player.card != "" && !c.player.login && c.player.session == nil {
+		c.startLogin()
 	}
 }
 
@@ -273,6 +324,9 @@ func (c *Cabinet) tickPlayer(now time.Time) {
 	}
 	if c.player.logout != "" && c.play.round == nil {
 		c.logoutNow(c.player.logout)
+	}
+	if c.player.leaving != "" && !c.player.leaveCall && c.cond.linkUp && !c.player.leaveAt.IsZero() && !now.Before(c.player.leaveAt) {
+		c.askLogout()
 	}
 	s := c.player.session
 	if s == nil {

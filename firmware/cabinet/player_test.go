@@ -21,6 +21,8 @@ type stubPlayers struct {
 	mu      sync.Mutex
 	state   *pb.PlayerState
 	logouts []string
+	calls   []string      // "login" and "logout" in the order they were answered
+	hold    chan struct{} // when set, a logout is answered once it is closed
 }
 
 func (s *stubPlayers) set(fn func(*pb.PlayerState)) {
@@ -33,6 +35,9 @@ func (s *stubPlayers) PlayerLogin(ctx context.Context, card string, respond func
 	if _, err := respond(make([]byte, 32)); err != nil {
 		return nil, err
 	}
+	s.mu.Lock()
+	s.calls = append(s.calls, "login")
+	s.mu.Unlock()
 	return s.PlayerState(ctx)
 }
 
@@ -42,11 +47,25 @@ func (s *stubPlayers) PlayerState(context.Context) (*link.PlayerState, error) {
 	return proto.Clone(s.state).(*pb.PlayerState), nil
 }
 
-func (s *stubPlayers) PlayerLogout(_ context.Context, reason string) (*link.PlayerState, error) {
+func (s *stubPlayers) PlayerLogout(ctx context.Context, reason string) (*link.PlayerState, error) {
+	if s.hold != nil {
+		select {
+		case <-s.hold:
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.logouts = append(s.logouts, reason)
+	s.calls = append(s.calls, "logout")
 	return &pb.PlayerState{}, nil
+}
+
+func (s *stubPlayers) answered() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.calls...)
 }
 
 func (s *stubPlayers) loggedOut() []string {
@@ -186,4 +205,49 @@ func TestPlayerReaderLostCallsTheAttendant(t *testing.T) {
 	if s := r.cab.View(); s.Tower != "off" {
 		t.Fatalf("cz, reader back: tower %q, want off", s.Tower)
 	}
+}
+
+// The central system books a round to the session it holds for the
+// cabinet, so a card out ends that session there before anything else:
+// until the logout is answered Start is refused (player_logout: the round
+// would be the last player's, and refused at that player's limit, the
+// devkit's card test saw) and a card put in waits, its login sent only
+// after the logout (beside it, the login could land first and the logout
+// end the new session). Then the card logs in, and once it is out again a
+// round plays anonymously (demo).
+func TestLogoutBeforeTheNextRoundAndLogin(t *testing.T) {
+	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková"}, hold: make(chan struct{})}
+	r := newRig(t, "demo", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+	fake := r.fakeReader()
+	r.idle()
+	fake.Insert(cardA, nil)
+	r.until("logged in", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
+	r.insertNote(10000, 2)
+	fake.Remove()
+	r.until("card out", time.Millisecond, func(s *view.Snapshot) bool { return s.Player == nil })
+	r.press(view.Start)
+	r.until("start refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"player_logout" })
+	fake.Insert(cardB, nil)
+	r.until("card B seen", time.Millisecond, func(*view.Snapshot) bool {
+		var card string
+		r.cab.Do(func() { card = r.cab.player.card })
+		return card == cardB
+	})
+	r.cab.Do(func() {})
+	if got := stub.answered(); len(got) != 1 || r.meter("games_played") != 0 {
+		t.Fatalf("with the logout unanswered: calls %v, games %d; want the first login alone, no game", got, r.meter("games_played"))
+	}
+	close(stub.hold)
+	r.until("card B logged in", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
+	if got := stub.answered(); len(got) != 3 || got[1] != "logout" || got[2] != "login" {
+		t.Fatalf("calls %v, want login, logout, login", got)
+	}
+	fake.Remove()
+	r.until("card B out, its logout answered", time.Millisecond, func(s *view.Snapshot) bool {
+		var leaving string
+		r.cab.Do(func() { leaving = r.cab.player.leaving })
+		return s.Player == nil && leaving == ""
+	})
+	r.press(view.Start)
+	r.until("an anonymous round", time.Millisecond, func(*view.Snapshot) bool { return r.meter("games_played") == 1 })
 }

@@ -23,6 +23,7 @@ const (
 	condNoReader                  // the market requires a player card and the card reader is lost (check 36)
 	condNoCard                    // the market requires a player card and none is logged in (check 36)
 	condBreak                     // the player's break (check 36)
+	condLeaving                   // the last player's logout not yet confirmed
 	conditionCount
 )
 
@@ -69,6 +70,9 @@ var conditionTable = [conditionCount]conditionRule{
 	condNoCard:   {reason: "no_card", blocks: true},
 	// The round in progress completes; then only information shows.
 	condBreak: {reason: "break", blocks: true, mode: view.ModeBreak},
+	// A moment after a card leaves: the next round must not be booked to
+	// the player who left.
+	condLeaving: {reason: "player_logout", blocks: true},
 }
 
 // holds reports whether condition k holds now.
@@ -102,6 +106,8 @@ func (c *Cabinet) holds(k condition) bool {
 		return c.noPlayer()
 	case condBreak:
 		return c.inBreak()
+	case condLeaving:
+		return c.player.leaving != ""
 	}
 	return false
 }

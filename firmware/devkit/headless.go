@@ -131,6 +131,17 @@ func (h *Headless) set(name string, active bool) error {
 	return nil
 }
 
+// handled waits until the cabinet's loop has handled the input set: the
+// debounced change was posted before set returned (the controller's
+// events go out before its next sample), and the loop publishes after
+// each event, so the next step sees the snapshot after the input.
+func (h *Headless) handled(err error) error {
+	if err == nil {
+		h.App.Cabinet.Do(func() {})
+	}
+	return err
+}
+
 // errNoDevices: the cabinet failed software verification and opened none.
 var errNoDevices = errors.New("the cabinet opened no devices (software verification failed)")
 
@@ -148,18 +159,18 @@ func (h *Headless) Do(ctx context.Context, s scenario.Step) error {
 		if err := h.set(a[0], true); err != nil {
 			return err
 		}
-		return h.set(a[0], false)
+		return h.handled(h.set(a[0], false))
 	case "hold":
 		d, _ := time.ParseDuration(a[1])
 		if err := h.set(a[0], true); err != nil {
 			return err
 		}
 		time.Sleep(d)
-		return h.set(a[0], false)
+		return h.handled(h.set(a[0], false))
 	case "door":
-		return h.set(a[0], a[1] == "open")
+		return h.handled(h.set(a[0], a[1] == "open"))
 	case "key":
-		return h.set(a[0], a[1] == "on")
+		return h.handled(h.set(a[0], a[1] == "on"))
 	case "game":
 		h.App.Cabinet.Post(cabinet.SelectGame{Game: engine.GameID(a[0])})
 		return nil
@@ -382,6 +393,11 @@ func (h *Headless) until(ctx context.Context, d time.Duration, ok func(*view.Sna
 }
 
 func (h *Headless) wait(ctx context.Context, what string, d time.Duration) error {
+	if what == "ready" {
+		return h.until(ctx, d, func(s *view.Snapshot) bool {
+			return s.Mode == view.ModeIdle && !s.CountUp.Running(time.Now()) && h.App.Cabinet.Blocked() == ""
+		}, "a Start to play (idle, nothing blocking)")
+	}
 	if what == "round" {
 		return h.until(ctx, d, func(s *view.Snapshot) bool {
 			return s.Round != nil && (s.RiskOffer || s.Mode != view.ModeWagering && s.Mode != view.ModePresenting)

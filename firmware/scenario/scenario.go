@@ -15,6 +15,7 @@
 //	game magicstars        # select a game
 //	wait idle 10s          # until the screen's mode is idle and no win counts up (default 20s)
 //	wait round             # until the round in play is over
+//	wait ready             # until idle, no win counting up and nothing blocking a new game
 //	sleep 500ms
 //	expect credit 980      # credit|win|bet <minor units>
 //	expect mode idle

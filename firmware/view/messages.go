@@ -41,7 +41,7 @@ var PlayerReasons = []string{"CARD_UNKNOWN", "CARD_BLOCKED", "CARD_AUTH_FAILED",
 	"CARD_UNREADABLE"}
 
 // BlockReasons are why play, cash-out and money in may be blocked.
-var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled", "no_card", "break", "card_reader"}
+var BlockReasons = []string{"software", "ram_error", "self_test", "door_open", "tilt", "lockup", "menu", "link_down", "disabled", "no_card", "break", "card_reader", "player_logout"}
 
 // Messages lists every status message.
 func Messages() []string {
