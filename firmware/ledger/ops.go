@@ -3,6 +3,7 @@ package ledger
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -341,6 +342,20 @@ func (t *tx) pendingFor(id uint64, res DocResult, kinds ...DocKind) (*Doc, error
 	return nil, fmt.Errorf("%w: document %d", ErrNotFound, id)
 }
 
+// unprinted reports voucher id as never printed (number "" when none came),
+// keeping the newest UnprintedKeep.
+func (t *tx) unprinted(id uint64, number string) {
+	k := seqKey("unprinted", id)
+	t.putJSON(k, number)
+	ks := keysWithPrefix(t.l.kv, "unprinted/")
+	if !slices.Contains(ks, k) {
+		ks = append(ks, k)
+	}
+	for ; len(ks) > UnprintedKeep; ks = ks[1:] {
+		t.del(ks[0])
+	}
+}
+
 func (t *tx) logDoc(prefix string, keep uint64, rec DocRecord) {
 	n := t.next(prefix)
 	t.putJSON(seqKey(prefix, n), rec)
@@ -509,7 +524,7 @@ func (l *Ledger) VoucherFailed(id uint64, reason string) error {
 		// Issued centrally but never on paper: the central system voids it
 		// (CreditMeters.Unprinted) so its credit mirror does not count it
 		// out.
-		t.putJSON(seqKey("unprinted", id), d.Number)
+		t.unprinted(id, d.Number)
 		t.event("device_fault", "printer", "voucher not printed: "+reason, d.Amount, nil)
 		return nil
 	})
@@ -553,7 +568,7 @@ func (l *Ledger) VoucherToHandpay(id, handpay uint64, who string) error {
 			return conflict("voucher %d has its number: it prints", id)
 		}
 		t.finishDoc(d, DocFailed, who)
-		t.putJSON(seqKey("unprinted", id), "")
+		t.unprinted(id, "")
 		t.event("voucher_to_handpay", who, "voucher request unanswered by the central system, paid by hand", d.Amount, nil)
 		if err := t.createDoc(Doc{ID: handpay, Kind: DocHandpayCancel, Amount: d.Amount}, DocHandpayCancel); err != nil {
 			return err

@@ -180,4 +180,8 @@ const (
 	DocsOutKeep = 35
 	EventsKeep  = 1000
 	doneKeep    = 256
+	// UnprintedKeep: the vouchers reported unprinted (CreditMeters.Unprinted)
+	// kept, the newest; the central system takes the newest 16 and voids
+	// only vouchers issued minutes before.
+	UnprintedKeep = 16
 )

@@ -2,6 +2,8 @@ package ledger
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -146,5 +148,26 @@ func TestVoucherRequestUnansweredGoesToAHandpay(t *testing.T) {
 	}
 	if len(l.PendingDocs()) != 0 {
 		t.Fatalf("pending %+v", l.PendingDocs())
+	}
+}
+
+// The vouchers reported unprinted are a bounded table: of 40 failed prints
+// the newest UnprintedKeep are kept and reported, in order.
+func TestUnprintedKeepsTheNewest(t *testing.T) {
+	l, _ := newTestLedger(t)
+	insertBill(t, l, 5000)
+	var ids []uint64
+	for i := 0; i < 40; i++ {
+		id := l.NextDocID()
+		must(t, l.VoucherPrinting(id, 100, fmt.Sprintf("%018d", 1000+i)))
+		must(t, l.VoucherFailed(id, "paper jam"))
+		ids = append(ids, id)
+	}
+	if n := len(keysWithPrefix(l.kv, "unprinted/")); n != UnprintedKeep {
+		t.Fatalf("%d unprinted kept, want %d", n, UnprintedKeep)
+	}
+	cs, err := l.CreditState(100)
+	if err != nil || !slices.Equal(cs.Unprinted, ids[len(ids)-UnprintedKeep:]) {
+		t.Fatalf("unprinted %v %v, want the newest %d of %v", cs.Unprinted, err, UnprintedKeep, ids)
 	}
 }
