@@ -17,12 +17,14 @@ const homeAnswers = 2
 // went home): not a failure, the stream opens again at once on the new one.
 var errMoved = errors.New("link: moved to the home node")
 
-// runHome probes the home node (endpoint 0) every HomeProbe, spread per
-// cabinet, while the link is on another, and goes home after homeAnswers
-// SERVING answers in a row. Every call is idempotent and the nodes share
-// one store, so a call in flight on the old node and the next one on the
-// home node are answered as on one node.
-func (c *Client) runHome(ctx context.Context) {
+// ReturnHome probes the home node (endpoint 0) every HomeProbe, spread
+// per cabinet, while the link is on another, and goes home after
+// homeAnswers SERVING answers in a row, until ctx ends. Run runs it; a
+// caller that makes its calls without Run (the load harness) runs it
+// itself. Every call is idempotent and the nodes share one store, so a
+// call in flight on the old node and the next one on the home node are
+// answered as on one node.
+func (c *Client) ReturnHome(ctx context.Context) {
 	if len(c.eps) < 2 || c.cfg.HomeProbe < 0 {
 		return
 	}

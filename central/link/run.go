@@ -165,7 +165,7 @@ func (c *Client) Run(ctx context.Context) {
 	wg.Add(3)
 	go func() { defer wg.Done(); c.runStream(ctx) }()
 	go func() { defer wg.Done(); c.runOutbox(ctx) }()
-	go func() { defer wg.Done(); c.runHome(ctx) }()
+	go func() { defer wg.Done(); c.ReturnHome(ctx) }()
 	wg.Wait()
 }
 

@@ -109,6 +109,10 @@ type Options struct {
 	// again; FailDB, if set, then counts from the start of the run but
 	// waits for node 2 to serve again.
 	FailNode, NodeDown time.Duration
+	// HomeProbe is how often a cabinet away from its first node asks that
+	// node's health to go back (link.Config.HomeProbe; 0 the link's 30 s,
+	// negative never).
+	HomeProbe time.Duration
 	// Mix adds to the rounds what else a cabinet sends: every 4th round
 	// an event batch through the outbox, every 10th a voucher issued,
 	// redeemed and confirmed; the audit then checks vouchers, the credit
@@ -481,7 +485,8 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 			list = append(list, addrs[(i+k)%len(addrs)])
 		}
 		lc := link.Config{Addr: strings.Join(list, ","), TLS: tc, Cabinet: id, SigningKey: pub,
-			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Retries: o.Retries, Outbox: outboxes[i], CarryCommits: true}
+			Games: []engine.Game{g}, CallTimeout: o.CallTimeout, Retries: o.Retries, Outbox: outboxes[i], CarryCommits: true,
+			HomeProbe: o.HomeProbe}
 		if o.Mix {
 			lc.Credit = mixCredit
 		}
@@ -762,6 +767,14 @@ func play(ctx context.Context, o Options, clients []*link.Client, outboxes []*li
 		}()
 	}
 	defer func() { close(stopStates); swg.Wait() }()
+	// The cabinets' way back to their first node after it failed (the
+	// harness makes its calls without link.Client.Run, which runs it).
+	hctx, stopHome := context.WithCancel(ctx)
+	for _, c := range clients {
+		swg.Add(1)
+		go func() { defer swg.Done(); c.ReturnHome(hctx) }()
+	}
+	defer stopHome()
 	for i, c := range clients {
 		wg.Add(1)
 		go func() {

@@ -49,6 +49,7 @@ func main() {
 	nodeBin := flag.String("node-bin", "", "run each node as its own process of this polaris-central binary (`serve -config`); without -postgres (and with -beside-sqlite) the SQLite single node too")
 	flag.DurationVar(&o.FailNode, "fail-node", 0, "with -node-bin and -nodes ≥ 2: this long into the run SIGKILL node 2, then start it again after -node-down")
 	flag.DurationVar(&o.NodeDown, "node-down", 3e9, "how long node 2 stays killed (-fail-node)")
+	flag.DurationVar(&o.HomeProbe, "home-probe", 0, "how often a cabinet away from its first node asks it to go back (default the link's 30s; negative: never)")
 	flag.BoolVar(&o.Mix, "mix", false, "cabinets also send event batches through their outbox (every 4th round) and issue, redeem and confirm a voucher (every 10th); the audit checks both")
 	flag.BoolVar(&o.RaisePostgres, "raise-postgres", false, "with -postgres auto (root): give the cluster's processes autogroup nice -15 and nice -15, the weight make's PRIO=1 gives this process and its children")
 	beside := flag.Bool("beside-sqlite", false, "first run the same load against the SQLite single node, then the -postgres one: both lines in one run")
