@@ -65,6 +65,9 @@ func (c *Cabinet) linkState(up bool) {
 		if co := c.cashOut.voucher; co != nil && co.phase == voucherAsking && !co.asking {
 			c.askVoucher(co)
 		}
+		if c.menus.menu != nil && c.menus.menu.Title == menuVoucherUnanswered {
+			c.menus.menu = nil // the voucher is asked again: nothing to pay by hand
+		}
 	} else {
 		c.logEvent("link", "central", "down", 0)
 		c.play.auto = false

@@ -294,6 +294,15 @@ func TestUnansweredVoucherPaidByHand(t *testing.T) {
 	if s.Lockup != nil || r.credit() != 10000 || len(r.led.PendingDocs()) != 1 || s.Menu.Hint != hintVoucherUnanswered {
 		t.Fatalf("the page changed something: lockup %+v credit %d pending %+v hint %q", s.Lockup, r.credit(), r.led.PendingDocs(), s.Menu.Hint)
 	}
+	// The link back meanwhile: the voucher is asked again, the page goes.
+	r.cab.Post(LinkState{Up: true})
+	r.until("the page gone with the link back", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu == nil })
+	r.cab.Post(LinkState{Up: false})
+	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: "attendant", On: true})
+	r.until("the page again", time.Millisecond, func(s *view.Snapshot) bool {
+		return s.Menu != nil && s.Menu.Title == menuVoucherUnanswered
+	})
 	r.press(view.Start)
 	r.until("paid by hand", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil && r.credit() == 0 })
 	r.cab.Post(Key{Name: "attendant", On: false})
