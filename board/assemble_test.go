@@ -56,7 +56,9 @@ func assemble(t *testing.T, p *Profile, opt Options) (*Cabinet, error) {
 
 func waitFor[T any](t *testing.T, ch <-chan T, what string, ok func(T) bool) T {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	// Generous: the devices answer in milliseconds, but make test starts
+	// with every package compiling on two cores (a voucher took over 10 s).
+	deadline := time.After(30 * time.Second)
 	for {
 		select {
 		case e := <-ch:
