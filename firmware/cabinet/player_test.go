@@ -251,3 +251,41 @@ func TestLogoutBeforeTheNextRoundAndLogin(t *testing.T) {
 	r.press(view.Start)
 	r.until("an anonymous round", time.Millisecond, func(*view.Snapshot) bool { return r.meter("games_played") == 1 })
 }
+
+// In cz Start, Auto and Collect stay dark without a card, credit on the
+// meter: pressed, Start says why; with the session they light.
+func TestNoCardLeavesStartDark(t *testing.T) {
+	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true,
+		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
+	r := newRig(t, "cz", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+	fake := r.fakeReader()
+	r.idle()
+	lit := func(s *view.Snapshot) []view.Button {
+		var out []view.Button
+		for _, b := range []view.Button{view.Start, view.Auto, view.Collect} {
+			if s.Lamps[b] != view.LampOff {
+				out = append(out, b)
+			}
+		}
+		return out
+	}
+	fake.Insert(cardA, nil)
+	r.until("logged in", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
+	r.insertNote(100, 0)
+	fake.Remove()
+	s := r.until("no card, idle", time.Millisecond, func(s *view.Snapshot) bool {
+		var leaving string
+		r.cab.Do(func() { leaving = r.cab.player.leaving })
+		return s.Player == nil && leaving == "" && s.Mode == view.ModeIdle
+	})
+	if got := lit(s); len(got) != 0 || s.Credit == 0 {
+		t.Fatalf("no card, credit %d: %v lit", s.Credit, got)
+	}
+	r.press(view.Start)
+	r.until("the reason", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"no_card" })
+	fake.Insert(cardA, nil)
+	s = r.until("logged in again", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
+	if got := lit(s); len(got) != 3 {
+		t.Fatalf("with the session: %v lit, want Start, Auto and Collect", got)
+	}
+}

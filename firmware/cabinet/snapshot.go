@@ -167,13 +167,17 @@ func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view
 	case view.ModeInfo:
 		c.infoLamps(l)
 	case view.ModeIdle:
-		if credit >= c.play.bets[c.play.game] {
+		// Lit only what would start: a condition without a screen of its
+		// own (no card, a logout under way, a key's refused menu) leaves
+		// Start, Auto and Collect dark, its reason said when one is pressed.
+		free := c.blocked() == ""
+		if free && credit >= c.play.bets[c.play.game] {
 			on(view.Start)
 			on(view.Auto)
 		}
 		on(view.BetPlus)
 		on(view.BetMinus)
-		if credit > 0 {
+		if free && credit > 0 {
 			on(view.Collect)
 		}
 		if c.gameMenuOffered() {
