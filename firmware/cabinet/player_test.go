@@ -252,8 +252,9 @@ func TestLogoutBeforeTheNextRoundAndLogin(t *testing.T) {
 	r.until("an anonymous round", time.Millisecond, func(*view.Snapshot) bool { return r.meter("games_played") == 1 })
 }
 
-// In cz Start, Auto and Collect stay dark without a card, credit on the
-// meter: pressed, Start says why; with the session they light.
+// In cz Start and Auto stay dark without a card, credit on the meter
+// (pressed, Start says why); Collect is lit, the cash-out works without a
+// card. With the session Start and Auto light.
 func TestNoCardLeavesStartDark(t *testing.T) {
 	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true,
 		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
@@ -262,7 +263,7 @@ func TestNoCardLeavesStartDark(t *testing.T) {
 	r.idle()
 	lit := func(s *view.Snapshot) []view.Button {
 		var out []view.Button
-		for _, b := range []view.Button{view.Start, view.Auto, view.Collect} {
+		for _, b := range []view.Button{view.Start, view.Auto} {
 			if s.Lamps[b] != view.LampOff {
 				out = append(out, b)
 			}
@@ -278,14 +279,14 @@ func TestNoCardLeavesStartDark(t *testing.T) {
 		r.cab.Do(func() { leaving = r.cab.player.leaving })
 		return s.Player == nil && leaving == "" && s.Mode == view.ModeIdle
 	})
-	if got := lit(s); len(got) != 0 || s.Credit == 0 {
-		t.Fatalf("no card, credit %d: %v lit", s.Credit, got)
+	if got := lit(s); len(got) != 0 || s.Credit == 0 || s.Lamps[view.Collect] != view.LampOn {
+		t.Fatalf("no card, credit %d: %v lit, Collect %v", s.Credit, got, s.Lamps[view.Collect])
 	}
 	r.press(view.Start)
 	r.until("the reason", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+"no_card" })
 	fake.Insert(cardA, nil)
 	s = r.until("logged in again", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
-	if got := lit(s); len(got) != 3 {
-		t.Fatalf("with the session: %v lit, want Start, Auto and Collect", got)
+	if got := lit(s); len(got) != 2 {
+		t.Fatalf("with the session: %v lit, want Start and Auto", got)
 	}
 }

@@ -167,17 +167,17 @@ func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view
 	case view.ModeInfo:
 		c.infoLamps(l)
 	case view.ModeIdle:
-		// Lit only what would start: a condition without a screen of its
-		// own (no card, a logout under way, a key's refused menu) leaves
-		// Start, Auto and Collect dark, its reason said when one is pressed.
-		free := c.blocked() == ""
-		if free && credit >= c.play.bets[c.play.game] {
+		// Start and Auto lit only when a game would start: a condition
+		// without a screen of its own (no card, a logout under way, a
+		// key's refused menu) leaves them dark, its reason said when Start
+		// is pressed. Collect cashes out in those too.
+		if c.blocked() == "" && credit >= c.play.bets[c.play.game] {
 			on(view.Start)
 			on(view.Auto)
 		}
 		on(view.BetPlus)
 		on(view.BetMinus)
-		if free && credit > 0 {
+		if credit > 0 {
 			on(view.Collect)
 		}
 		if c.gameMenuOffered() {
