@@ -25,19 +25,10 @@ func TestFailoverBetweenNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := testenv.Start(t, func(cfg *server.Config) { cfg.DBPath = url })
-	cfgB := e.Cfg
-	b, err := server.New(cfgB)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	addrB, err := b.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, addrB := e.SecondNode(nil)
 	pA := testenv.NewProxy(t, e.Addr)
 	c := e.Client("cab-1", func(cfg *link.Config) {
-		cfg.Addr = pA.Addr + "," + addrB.String()
+		cfg.Addr = pA.Addr + "," + addrB
 		cfg.CallTimeout, cfg.Retries = 700*time.Millisecond, 8
 		cfg.Credit = func() (link.CreditMeters, error) {
 			return link.CreditMeters{BillsIn: 1_000_000, Credit: 1_000_000}, nil
@@ -75,7 +66,7 @@ func TestFailoverBetweenNodes(t *testing.T) {
 	}
 	pA.Hold() // node A draws, stores, and its answers never arrive
 	play(11, 20)
-	if c.Endpoint() != addrB.String() {
+	if c.Endpoint() != addrB {
 		t.Fatalf("on %s after A stopped answering, want node B", c.Endpoint())
 	}
 	pA.Cut() // A answers again
@@ -119,18 +110,10 @@ func TestReturnsToRestartedHomeNode(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := testenv.Start(t, func(cfg *server.Config) { cfg.DBPath = url })
-	b, err := server.New(e.Cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close()
-	addrB, err := b.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
+	b, addrB := e.SecondNode(nil)
 	const probe = 100 * time.Millisecond
 	c := e.Client("cab-1", func(cfg *link.Config) {
-		cfg.Addr = e.Addr + "," + addrB.String()
+		cfg.Addr = e.Addr + "," + addrB
 		cfg.CallTimeout, cfg.HomeProbe = time.Second, probe
 	})
 	rctx, stop := context.WithCancel(context.Background())
@@ -158,10 +141,10 @@ func TestReturnsToRestartedHomeNode(t *testing.T) {
 	eventually(t, connected(e.Server), "the stream on node A")
 	play(1, 5, e.Addr)
 	e.Stop()
-	play(6, 10, addrB.String())
+	play(6, 10, addrB)
 	eventually(t, connected(b), "the stream on node B")
 	time.Sleep(10 * probe) // A down: its probes fail, the link stays
-	if c.Endpoint() != addrB.String() || c.Stats().Returns != 0 {
+	if c.Endpoint() != addrB || c.Stats().Returns != 0 {
 		t.Fatalf("with A down: on %s after %d returns", c.Endpoint(), c.Stats().Returns)
 	}
 	e.Restart()

@@ -124,7 +124,7 @@ func TestLinkStatsTwoNodes(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := testenv.Start(t, func(cfg *server.Config) { cfg.DBPath, cfg.NodeID = url, "node-a" })
-	b, _ := secondNode(t, e, func(cfg *server.Config) { cfg.NodeID = "node-b" })
+	b, _ := e.SecondNode(func(cfg *server.Config) { cfg.NodeID = "node-b" })
 	c := e.Client("CAB-1", func(cfg *link.Config) { cfg.Version = "polaris 1.4.0-test" })
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()

@@ -17,26 +17,6 @@ import (
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
-// secondNode starts another central node on e's configuration (its PKI,
-// signing key, database) and returns its address.
-func secondNode(t *testing.T, e *testenv.Env, mod func(*server.Config)) (*server.Server, string) {
-	t.Helper()
-	cfg := e.Cfg
-	if mod != nil {
-		mod(&cfg)
-	}
-	s, err := server.New(cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { s.Close() })
-	a, err := s.Listen("127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return s, a.String()
-}
-
 // Two central nodes on one PostgreSQL, over real gRPC and TLS: each
 // cabinet asks both at once for every round, Risk step and voucher
 // redemption (a cabinet failing over mid-call, or a copied key). Each
@@ -50,7 +30,7 @@ func TestTwoNodesRace(t *testing.T) {
 	}
 	jpA, jpB := &testenv.Jackpots{HitOneIn: 50}, &testenv.Jackpots{HitOneIn: 50}
 	e := testenv.Start(t, func(cfg *server.Config) { cfg.DBPath, cfg.Jackpots = url, jpA })
-	_, addrB := secondNode(t, e, func(cfg *server.Config) { cfg.Jackpots = jpB })
+	_, addrB := e.SecondNode(func(cfg *server.Config) { cfg.Jackpots = jpB })
 	const cabinets, rounds = 8, 15
 	var wg sync.WaitGroup
 	for i := 0; i < cabinets; i++ {
@@ -192,7 +172,7 @@ func TestTwoNodesOnePool(t *testing.T) {
 	e := testenv.Start(t, func(cfg *server.Config) {
 		cfg.DBPath, cfg.Jackpots, cfg.Games = url, jpA, []engine.Game{ms, testenv.TheGame}
 	})
-	_, addrB := secondNode(t, e, func(cfg *server.Config) { cfg.Jackpots = jpB })
+	_, addrB := e.SecondNode(func(cfg *server.Config) { cfg.Jackpots = jpB })
 	stake := ms.Stakes()[len(ms.Stakes())-1]
 	const cabinets, rounds = 6, 20
 	var wg sync.WaitGroup
@@ -271,7 +251,7 @@ func TestTwoNodesOneOpenRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	e := testenv.Start(t, func(cfg *server.Config) { cfg.DBPath = url })
-	_, addrB := secondNode(t, e, nil)
+	_, addrB := e.SecondNode(nil)
 	// Without the locking 2 of 16 cabinets drew both rounds in a run at
 	// load 20: 32 make a miss unlikely.
 	const cabinets = 32

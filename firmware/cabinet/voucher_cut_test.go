@@ -174,18 +174,26 @@ func (u *unreachable) IssueVoucher(ctx context.Context, amount engine.Money, seq
 	return u.Central.IssueVoucher(ctx, amount, seq)
 }
 
+// restartUnreachable starts the cut cabinet again with its link down and
+// the central system answering no voucher request, the printer online,
+// and waits for the out-of-service screen.
+func restartUnreachable(r *rig) *unreachable {
+	r.t.Helper()
+	u := &unreachable{}
+	u.down.Store(true)
+	r.start("demo", func(c *Config) { u.Central = c.Central; c.Central = u; c.LinkUp = false })
+	r.cab.Post(PrinterEvent{printer.Online{}})
+	r.until("out of service", 10*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
+	return u
+}
+
 // The same cut, with the central system unreachable at the restart: the
 // cash-out stays pending (out of service while the link is down, play and
 // money in locked), is asked again when the link comes back and while no
 // answer comes, and ends with the one voucher the central system issued.
 func TestVoucherRequestedBeforeACutWaitsForAnUnreachableCentral(t *testing.T) {
 	r := cutAfterVoucherIssued(t)
-
-	u := &unreachable{}
-	u.down.Store(true)
-	r.start("demo", func(c *Config) { u.Central = c.Central; c.Central = u; c.LinkUp = false })
-	r.cab.Post(PrinterEvent{printer.Online{}})
-	r.until("out of service", 10*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
+	u := restartUnreachable(r)
 	pending := func() bool {
 		var p bool
 		r.cab.Do(func() { p = r.cab.cashOut.voucher != nil && r.cab.cashOut.voucher.phase == voucherAsking })
@@ -281,11 +289,7 @@ func TestRefusedVoucherRequestEndsTheCashOut(t *testing.T) {
 // no ticket carries, and its mirror is the ledger's credit again.
 func TestUnansweredVoucherPaidByHand(t *testing.T) {
 	r := cutAfterVoucherIssued(t)
-	u := &unreachable{}
-	u.down.Store(true)
-	r.start("demo", func(c *Config) { u.Central = c.Central; c.Central = u; c.LinkUp = false })
-	r.cab.Post(PrinterEvent{printer.Online{}})
-	r.until("out of service", 10*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
+	restartUnreachable(r)
 	r.press(view.Start) // no page yet: nothing happens
 	r.cab.Post(Key{Name: "attendant", On: true})
 	s := r.until("the attendant's page", time.Millisecond, func(s *view.Snapshot) bool {

@@ -188,6 +188,28 @@ func (e *Env) Client(id string, mod func(*link.Config)) *link.Client {
 	return c
 }
 
+// SecondNode starts another central node on the server's configuration
+// (mod may change it), so on its store (PostgreSQL: one store behind two
+// nodes), listening on loopback; closed at the test's end. It returns the
+// node and its address.
+func (e *Env) SecondNode(mod func(*server.Config)) (*server.Server, string) {
+	e.T.Helper()
+	cfg := e.Cfg
+	if mod != nil {
+		mod(&cfg)
+	}
+	s, err := server.New(cfg)
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	e.T.Cleanup(func() { s.Close() })
+	a, err := s.Listen("127.0.0.1:0")
+	if err != nil {
+		e.T.Fatal(err)
+	}
+	return s, a.String()
+}
+
 // Conn is a bare gRPC connection to the server as cabinet id (its
 // certificate issued if needed), for requests link.Client does not make.
 func (e *Env) Conn(id string) *grpc.ClientConn {
