@@ -65,6 +65,9 @@ func (c *Cabinet) linkState(up bool) {
 		if co := c.cashOut.voucher; co != nil && co.phase == voucherAsking && !co.asking {
 			c.askVoucher(co)
 		}
+		if c.player.leaving != "" && !c.player.leaveCall {
+			c.askLogout()
+		}
 		if c.menus.menu != nil && c.menus.menu.Title == menuVoucherUnanswered {
 			c.menus.menu = nil // the voucher is asked again: nothing to pay by hand
 		}

@@ -2,7 +2,9 @@ package cabinet
 
 import (
 	"context"
+	"errors"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -23,6 +25,7 @@ type stubPlayers struct {
 	logouts []string
 	calls   []string      // "login" and "logout" in the order they were answered
 	hold    chan struct{} // when set, a logout is answered once it is closed
+	down    atomic.Bool   // a logout gets no answer (the link's retries spent)
 }
 
 func (s *stubPlayers) set(fn func(*pb.PlayerState)) {
@@ -48,6 +51,9 @@ func (s *stubPlayers) PlayerState(context.Context) (*link.PlayerState, error) {
 }
 
 func (s *stubPlayers) PlayerLogout(ctx context.Context, reason string) (*link.PlayerState, error) {
+	if s.down.Load() {
+		return nil, &link.UnavailableError{Attempts: 5, Err: errors.New("connection refused")}
+	}
 	if s.hold != nil {
 		select {
 		case <-s.hold:
@@ -288,5 +294,31 @@ func TestNoCardLeavesStartDark(t *testing.T) {
 	s = r.until("logged in again", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
 	if got := lit(s); len(got) != 2 {
 		t.Fatalf("with the session: %v lit, want Start and Auto", got)
+	}
+}
+
+// A logout with no answer (the link down as the card left) keeps Start
+// refused and is asked again as soon as the link is back, not after its
+// back-off (the fake clock stands still here).
+func TestLogoutAskedAgainAtLinkUp(t *testing.T) {
+	r, stub, fake := newPlayerRig(t, "keep")
+	stub.down.Store(true)
+	fake.Remove()
+	leaving := func() string {
+		var l string
+		r.cab.Do(func() { l = r.cab.player.leaving })
+		return l
+	}
+	r.until("the logout unanswered", 0, func(*view.Snapshot) bool {
+		var call bool
+		r.cab.Do(func() { call = r.cab.player.leaveCall })
+		return leaving() != "" && !call
+	})
+	r.cab.Post(LinkState{Up: false})
+	stub.down.Store(false)
+	r.cab.Post(LinkState{Up: true})
+	r.until("logged out at link-up", 0, func(*view.Snapshot) bool { return leaving() == "" })
+	if l := stub.loggedOut(); len(l) != 1 || l[0] != "card_removed" {
+		t.Fatalf("logouts answered %v", l)
 	}
 }
