@@ -2,6 +2,7 @@ package server_test
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -9,6 +10,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func linkOf(t *testing.T, s *server.Server, cab string) server.LinkStats {
@@ -24,17 +26,10 @@ func linkOf(t *testing.T, s *server.Server, cab string) server.LinkStats {
 // in the background).
 func waitLink(t *testing.T, s *server.Server, cab string, what string, ok func(server.LinkStats) bool) server.LinkStats {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		ls := linkOf(t, s, cab)
-		if ok(ls) {
-			return ls
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("%s: %+v", what, ls)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	var ls server.LinkStats
+	poll.Until(t, 10*time.Second, what, func() bool { ls = linkOf(t, s, cab); return ok(ls) },
+		func() string { return fmt.Sprintf("%+v", ls) })
+	return ls
 }
 
 // The link statistics over real gRPC and TLS: the stream's start on the
@@ -57,7 +52,11 @@ func TestLinkStats(t *testing.T) {
 	}
 	opened := e.Clock.Now()
 	go c.Run(ctx)
-	ls := waitLink(t, e.Server, "CAB-1", "no stream", func(ls server.LinkStats) bool { return ls.Connected && ls.HelloAt != 0 })
+	// The stream's row is written after the stream is registered and
+	// after the Hello: wait for all three, the assertion's whole input.
+	ls := waitLink(t, e.Server, "CAB-1", "the stream open, its start stored and the Hello stored", func(ls server.LinkStats) bool {
+		return ls.Connected && ls.HelloAt != 0 && ls.StreamAt != 0
+	})
 	if !ls.Since.Equal(opened) || ls.StreamAt != opened.UnixNano() || ls.StreamNode != "node-a" {
 		t.Fatalf("stream since %v (stored %d on %q), want %v on node-a", ls.Since, ls.StreamAt, ls.StreamNode, opened)
 	}
@@ -129,7 +128,9 @@ func TestLinkStatsTwoNodes(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go c.Run(ctx)
-	waitLink(t, e.Server, "CAB-1", "no stream on node A", func(ls server.LinkStats) bool { return ls.Connected })
+	waitLink(t, e.Server, "CAB-1", "the stream open on node A, its start and the Hello stored", func(ls server.LinkStats) bool {
+		return ls.Connected && ls.HelloAt != 0 && ls.StreamAt != 0
+	})
 	if _, err := c.RequestOutcome(ctx, 1, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil {
 		t.Fatal(err)
 	}

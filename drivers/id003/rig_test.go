@@ -1,6 +1,7 @@
 package id003_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -221,12 +222,22 @@ func (r *rig) do(f func(context.Context) error) {
 	}
 }
 
-// settle waits until the acceptor is idle again and the driver has polled it.
+// settle waits until the acceptor is idle again and the driver has seen it
+// idle. The driver reports a document's states as edges, so a second
+// rejection that follows the first without an idle poll between them is
+// the same REJECTING to it (on a real acceptor a person cannot insert the
+// next note within one poll). Two polls answered after the acceptor is seen
+// idle: the first was answered IDLING, and the driver sends the second only
+// after it has read the first's answer.
 func (r *rig) settle() {
 	r.t.Helper()
 	r.waitEmu(0x11, wait)
-	time.Sleep(5 * r.cfg.PollInterval)
+	n := r.polls()
+	poll.Until(r.t, wait, "two polls answered after the acceptor went idle", func() bool { return r.polls() >= n+2 })
 }
+
+// polls counts the status requests the acceptor has answered.
+func (r *rig) polls() int { return bytes.Count(r.emu.Received(), []byte{0x11}) }
 
 func (r *rig) insertNote(code byte) {
 	r.t.Helper()

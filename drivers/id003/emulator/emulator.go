@@ -92,13 +92,20 @@ var Tables = map[string]Table{
 // Config of the emulated acceptor. Zero durations take the defaults below,
 // close to a real unit; tests scale them down.
 type Config struct {
-	Now           func() time.Time
-	Tick          time.Duration // how often timed transitions are checked (2 ms)
-	InitTime      time.Duration // INITIALIZE after RESET (1 s)
-	AcceptTime    time.Duration // ACCEPTING before ESCROW or REJECTING (300 ms)
-	StackTime     time.Duration // STACKING before VEND VALID (500 ms)
-	ReturnTime    time.Duration // RETURNING until the customer takes it (500 ms)
-	RejectTime    time.Duration // REJECTING until the document is out (500 ms)
+	Now        func() time.Time
+	Tick       time.Duration // how often timed transitions are checked (2 ms)
+	InitTime   time.Duration // INITIALIZE after RESET (1 s)
+	AcceptTime time.Duration // ACCEPTING before ESCROW or REJECTING (300 ms)
+	StackTime  time.Duration // STACKING before VEND VALID (500 ms)
+	// ReturnTime and RejectTime: RETURNING until the customer takes the
+	// document, REJECTING until it is out (500 ms each), and in both cases
+	// not before a status poll has reported the state once. A real unit's
+	// return lasts a second or more, many polls, so its host always sees
+	// it; a loaded test machine can stall the host for longer than the
+	// few hundred milliseconds a test gives it, and a reject or return
+	// that ended unseen is no state a real host meets.
+	ReturnTime    time.Duration
+	RejectTime    time.Duration
 	EscrowTimeout time.Duration // auto-return from escrow, restarted by HOLD (10 s)
 	// UnpolledTimeout returns an escrowed document when the host stops
 	// polling (3 s).
@@ -231,6 +238,7 @@ type Acceptor struct {
 	doc        *Doc      // document in the path
 	pending    byte      // reject code forced for the next document
 	rejectCode byte
+	unseen     bool // REJECTING or RETURNING not yet reported to a poll
 	escrowEnd  time.Time
 	lastPoll   time.Time
 	fault      byte
@@ -390,6 +398,9 @@ func (a *Acceptor) answer(req request) []byte {
 			a.extReports = a.extReports[1:]
 			return frame(0xF0, r...)
 		}
+		if a.st == sRejecting || a.st == sReturning {
+			a.unseen = false
+		}
 		return a.status()
 	case c == 0x50: // ACK: never answered
 		if a.st == sVendValid {
@@ -419,7 +430,7 @@ func (a *Acceptor) answer(req request) []byte {
 		if !a.inEscrow() {
 			return frame(stInvalid)
 		}
-		a.st, a.until = sReturning, now.Add(a.cfg.ReturnTime)
+		a.st, a.until, a.unseen = sReturning, now.Add(a.cfg.ReturnTime), true
 		a.finish(Returned, "RETURN")
 		return frame(stAck)
 	case c == 0x44:
@@ -534,14 +545,14 @@ func (a *Acceptor) step() {
 			return
 		}
 		if code := a.validate(); code != 0 {
-			a.st, a.until, a.rejectCode = sRejecting, now.Add(a.cfg.RejectTime), code
+			a.st, a.until, a.rejectCode, a.unseen = sRejecting, now.Add(a.cfg.RejectTime), code, true
 			a.finish(Rejected, fmt.Sprintf("reject code %02X", code))
 			return
 		}
 		a.st, a.escrowEnd, a.lastPoll = sEscrow, now.Add(a.cfg.EscrowTimeout), now
 	case sEscrow, sHolding:
 		if !now.Before(a.escrowEnd) || now.Sub(a.lastPoll) >= a.cfg.UnpolledTimeout {
-			a.st, a.until = sReturning, now.Add(a.cfg.ReturnTime)
+			a.st, a.until, a.unseen = sReturning, now.Add(a.cfg.ReturnTime), true
 			a.finish(Returned, "escrow time-out")
 		}
 	case sStacking:
@@ -552,7 +563,7 @@ func (a *Acceptor) step() {
 			a.doc = nil
 		}
 	case sRejecting, sReturning:
-		if !now.Before(a.until) {
+		if !now.Before(a.until) && !a.unseen {
 			a.st = sIdle
 		}
 	}

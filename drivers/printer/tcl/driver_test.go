@@ -536,10 +536,8 @@ func TestFormFeedAndClearErrors(t *testing.T) {
 	if err := r.drv.ClearErrors(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(50 * time.Millisecond)
-	if r.emu.Flags()[4]&0x01 != 0 {
-		t.Fatal("^C|^ did not clear the power-up flag")
-	}
+	// ^C|^ has no answer: the printer clears the flag when it reads it.
+	poll.Until(t, 3*time.Second, "^C|^ to clear the power-up flag", func() bool { return r.emu.Flags()[4]&0x01 == 0 })
 }
 
 // With downloaded templates, a printer power cycle (RAM lost) makes the
@@ -547,18 +545,16 @@ func TestFormFeedAndClearErrors(t *testing.T) {
 func TestPowerCycleRedownloads(t *testing.T) {
 	r := newRig(t, tclemu.Options{}, func(c *tcl.Config) { c.Download = true })
 	r.until("Online", is[printer.Online], time.Second)
-	for r.emu.Flags()[4]&0x01 != 0 { // Open's ^C|^ has not arrived yet
-		time.Sleep(5 * time.Millisecond)
-	}
-	time.Sleep(50 * time.Millisecond) // and the driver has seen the flag clear
+	// A power cycle shows as the flag's rise: the driver must have seen it
+	// clear (Open's ^C|^ read by the printer, then a status polled after).
+	poll.Until(t, 3*time.Second, "the driver to see the power-up flag clear", func() bool {
+		s, ok := r.drv.Status()
+		return ok && s.Cond&tcl.ResetPowerUp == 0
+	})
 	r.emu.PowerCycle()
-	deadline := time.Now().Add(2 * time.Second)
-	for len(r.emu.Templates()) != 2 || r.emu.Flags()[4]&0x01 != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("templates not downloaded again after the power cycle: %q %v", r.emu.Templates(), r.emu)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 3*time.Second, "the templates downloaded again after the power cycle", func() bool {
+		return len(r.emu.Templates()) == 2 && r.emu.Flags()[4]&0x01 == 0
+	}, func() string { return fmt.Sprintf("%q %v", r.emu.Templates(), r.emu) })
 	if _, err := r.drv.Print(voucher(valNo)); err != nil {
 		t.Fatal(err)
 	}
