@@ -7,3 +7,10 @@ check-tools:
 
 fresh-check:
 	scripts/fresh-check.sh
+
+# test-stress: the time-sensitive tests again and again under a CPU burner
+# (scripts/stress.sh: the three that failed a loaded CI 200 times each,
+# every time-sensitive package 3 times); about an hour, not in make test.
+.PHONY: test-stress
+test-stress:
+	scripts/stress.sh
