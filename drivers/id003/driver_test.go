@@ -11,6 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 const ticket = "001234567890123456"
@@ -170,7 +171,7 @@ func TestTicketHeldIsNotReturnedByTimeout(t *testing.T) {
 		t.Fatalf("escrow %v", esc)
 	}
 	r.do(r.drv.Hold)
-	time.Sleep(2 * escrowTimeout)
+	time.Sleep(2 * escrowTimeout) // sleep-ok: the escrow time-out must pass twice while the driver's HOLDs keep the ticket
 	if n := count[id003.Returned](r); n != 0 {
 		t.Fatalf("held ticket returned")
 	}
@@ -321,7 +322,9 @@ func TestFaults(t *testing.T) {
 		if f.Kind != c.kind || c.kind == id003.FaultFailure && f.Failure != id003.FailStackerMotor {
 			t.Fatalf("fault %v, want %v", f, c.kind)
 		}
-		time.Sleep(5 * r.cfg.PollInterval)
+		// The driver has read two more answers of the faulty acceptor.
+		n := r.polls()
+		poll.Until(t, wait, "two more polls answered", func() bool { return r.polls() >= n+3 })
 		for _, e := range r.since() {
 			if _, again := e.(id003.Fault); again {
 				t.Fatalf("fault reported twice: %v", e)
@@ -470,7 +473,7 @@ func TestRestartDuringVendValid(t *testing.T) {
 	r.do(r.drv.Stack)
 	await[id003.Stacked](r, wait)
 	r.stop()
-	time.Sleep(100 * time.Millisecond) // the old driver's last ACK reaches the acceptor
+	r.drained() // the old driver's last ACK reached the acceptor (and was dropped)
 	r.emu.DropAcks(0)
 	r.startDriver()
 	st := await[id003.Stacked](r, wait)
@@ -555,11 +558,11 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 	r.insertTicket(ticket)
 	await[id003.Escrow](r, wait)
 	r.do(r.drv.Hold)
-	time.Sleep(100 * time.Millisecond)
+	n := r.polls()
+	poll.Until(t, wait, "two polls answered while the ticket is held", func() bool { return r.polls() >= n+2 })
 	r.do(r.drv.Stack)
 	await[id003.Stacked](r, wait)
-	r.waitEmu(0x11, wait)
-	time.Sleep(100 * time.Millisecond)
+	r.settle() // and the driver has read the idle acceptor through the noise
 	close(stop)
 	wg.Wait()
 	got := moneyEvents(r.events())
@@ -591,9 +594,11 @@ func TestSlowReplies(t *testing.T) {
 	await[id003.Stacked](r, wait)
 	r.settle()
 	r.emu.SetReplyDelay(500 * time.Millisecond)
-	time.Sleep(time.Second)
+	// Two late answers: the driver has timed out and retried on them.
+	n := len(r.emu.Received())
+	poll.Until(t, wait, "two slow answers", func() bool { return len(r.emu.Received()) >= n+2 })
 	r.emu.SetReplyDelay(0)
-	time.Sleep(1500 * time.Millisecond) // the acceptor works off the backlog
+	r.drained() // the acceptor has worked off the backlog
 	r.waitEmu(0x11, wait)
 	r.insertNote(0x62)
 	await[id003.Escrow](r, wait)

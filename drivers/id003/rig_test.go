@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -63,6 +64,30 @@ type rig struct {
 	log    []id003.Event
 	cursor int
 	modes  []serialport.Mode
+	// written counts the bytes every driver life of the rig wrote to the
+	// line, to be matched with what the acceptor has consumed.
+	written atomic.Int64
+}
+
+// countingPort counts the bytes the driver writes.
+type countingPort struct {
+	serialport.Port
+	n *atomic.Int64
+}
+
+func (p countingPort) Write(b []byte) (int, error) {
+	n, err := p.Port.Write(b)
+	p.n.Add(int64(n))
+	return n, err
+}
+
+// drained waits until the acceptor has read and answered every byte the
+// driver wrote so far (a stopped driver's last ACK included).
+func (r *rig) drained() {
+	r.t.Helper()
+	w := r.written.Load()
+	poll.Until(r.t, wait, "the acceptor to consume what the driver wrote", func() bool { return r.emu.Consumed() >= w },
+		func() string { return fmt.Sprintf("written %d, consumed %d", w, r.emu.Consumed()) })
 }
 
 type option func(*id003.Config, *emulator.Config)
@@ -106,7 +131,11 @@ func (r *rig) startDriver() {
 		r.mu.Lock()
 		r.modes = append(r.modes, m)
 		r.mu.Unlock()
-		return open(path, m)
+		p, err := open(path, m)
+		if err != nil {
+			return nil, err
+		}
+		return countingPort{p, &r.written}, nil
 	}
 	r.drv = id003.New(cfg)
 	ctx, cancel := context.WithCancel(r.ctx)
@@ -134,7 +163,7 @@ func (r *rig) startDriver() {
 			if !errors.Is(err, context.Canceled) {
 				r.t.Errorf("Run returned %v, want context.Canceled", err)
 			}
-		case <-time.After(wait):
+		case <-poll.After(wait):
 			r.t.Error("Run did not return after cancel")
 		}
 		<-evDone
@@ -162,7 +191,7 @@ func (r *rig) events() []id003.Event {
 // the cursor past it.
 func await[T id003.Event](r *rig, within time.Duration) T {
 	r.t.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.Now().Add(poll.Scaled(within))
 	for {
 		r.mu.Lock()
 		for i := r.cursor; i < len(r.log); i++ {
@@ -215,7 +244,7 @@ func (r *rig) ready() {
 
 func (r *rig) do(f func(context.Context) error) {
 	r.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), wait)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(wait))
 	defer cancel()
 	if err := f(ctx); err != nil {
 		r.t.Fatalf("command: %v", err)

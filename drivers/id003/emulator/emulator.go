@@ -239,6 +239,7 @@ type Acceptor struct {
 	pending    byte      // reject code forced for the next document
 	rejectCode byte
 	unseen     bool // REJECTING or RETURNING not yet reported to a poll
+	consumed   int64
 	escrowEnd  time.Time
 	lastPoll   time.Time
 	fault      byte
@@ -325,6 +326,9 @@ func (a *Acceptor) Run(ctx context.Context) error {
 					}
 				}
 			}
+			a.mu.Lock()
+			a.consumed += int64(len(p))
+			a.mu.Unlock()
 		case <-tick.C:
 			a.mu.Lock()
 			a.step()

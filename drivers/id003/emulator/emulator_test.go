@@ -10,6 +10,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // rawHost talks to the emulator with literal bytes from protocols.md §1.2,
@@ -46,15 +47,28 @@ func hx(s string) []byte {
 	return b
 }
 
-// ask sends req and returns the reply bytes (nil after 500 ms of silence).
+// ask sends req and returns the reply bytes: as soon as a whole frame is
+// in, or nil after 3 s of silence (a reply that should come).
 func (h *rawHost) ask(req string) []byte {
+	h.t.Helper()
+	return h.askWithin(req, poll.Scaled(3*time.Second))
+}
+
+// unanswered sends req and returns what came back within 500 ms: nil for a
+// request the acceptor must not answer.
+func (h *rawHost) unanswered(req string) []byte {
+	h.t.Helper()
+	return h.askWithin(req, 500*time.Millisecond)
+}
+
+func (h *rawHost) askWithin(req string, silence time.Duration) []byte {
 	h.t.Helper()
 	if _, err := h.port.Write(hx(req)); err != nil {
 		h.t.Fatal(err)
 	}
 	var got []byte
 	buf := make([]byte, 256)
-	h.port.SetReadTimeout(500 * time.Millisecond)
+	h.port.SetReadTimeout(silence)
 	for {
 		n, err := h.port.Read(buf)
 		if err != nil {
@@ -127,7 +141,7 @@ func TestDocumentedNoteFlow(t *testing.T) {
 	h.expect("FC 05 11 27 56", "FC 05 14 8A 01") // STACKING
 	h.pollUntil("FC 05 15 03 10")                // VEND VALID
 	h.expect("FC 05 11 27 56", "FC 05 15 03 10") // repeated until ACK
-	if got := h.ask("FC 05 50 AA 05"); got != nil {
+	if got := h.unanswered("FC 05 50 AA 05"); got != nil {
 		t.Fatalf("ACK was answered: % X", got)
 	}
 	h.expect("FC 05 11 27 56", "FC 05 16 98 22") // STACKED
@@ -154,10 +168,9 @@ func TestDocumentedTicketHoldReadBacksAndRejects(t *testing.T) {
 	for range 6 {
 		h.expect("FC 05 44 0F 53", "FC 05 50 AA 05")
 		h.expect("FC 05 11 27 56", "FC 05 19 6F DA") // HOLDING
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond)           // sleep-ok: the host's HOLD cadence, a quarter of the escrow time-out
 	}
-	// Without HOLD the escrow time-out returns it.
-	time.Sleep(time.Second)
+	// Without HOLD the escrow time-out returns it (polls do not hold it).
 	h.pollUntil("FC 05 11 27 56")
 	rec := h.emu.Record()
 	if len(rec) != 1 || rec[0].Outcome != Returned || rec[0].Detail != "escrow time-out" {
@@ -186,7 +199,7 @@ func crcHex(code byte, data ...byte) string {
 
 func TestDamagedFramesAndUnknownCommands(t *testing.T) {
 	h := newRawHost(t, fast)
-	if got := h.ask("FC 05 11 27 57"); got != nil {
+	if got := h.unanswered("FC 05 11 27 57"); got != nil {
 		t.Fatalf("bad CRC answered: % X", got)
 	}
 	h.expect("00 FC 02 FF FC 05 11 27 56", "FC 05 40 2B 15")      // garbage, then a good request

@@ -206,6 +206,15 @@ func (a *Acceptor) Received() []byte {
 	return append([]byte(nil), a.received...)
 }
 
+// Consumed counts the bytes read from the line and acted on (answered,
+// or found to be no request), so a test knows what a host wrote has
+// arrived.
+func (a *Acceptor) Consumed() int64 {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.consumed
+}
+
 // Setting returns the current data of setting command c (C0–C7).
 func (a *Acceptor) Setting(c byte) []byte {
 	a.mu.Lock()
