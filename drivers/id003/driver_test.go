@@ -587,13 +587,13 @@ func TestGarbageAndSplitFramesMakeNoFalseEvents(t *testing.T) {
 func TestSlowReplies(t *testing.T) {
 	r := newRig(t)
 	r.ready()
-	r.emu.SetReplyDelay(120 * time.Millisecond) // timeout is 200 ms
+	r.emu.SetReplyDelay(r.cfg.ResponseTimeout * 6 / 10)
 	r.insertNote(0x65)
 	await[id003.Escrow](r, wait)
 	r.do(r.drv.Stack)
 	await[id003.Stacked](r, wait)
 	r.settle()
-	r.emu.SetReplyDelay(500 * time.Millisecond)
+	r.emu.SetReplyDelay(r.cfg.ResponseTimeout * 5 / 2)
 	// Two late answers: the driver has timed out and retried on them.
 	n := len(r.emu.Received())
 	poll.Until(t, wait, "two slow answers", func() bool { return len(r.emu.Received()) >= n+2 })

@@ -22,17 +22,18 @@ import (
 // escrowTimeout is the emulated acceptor's escrow time-out in tests.
 const escrowTimeout = 1500 * time.Millisecond
 
-// Test timings: the real defaults scaled down, with room for a loaded
-// 2-core CI machine (other packages' tests run at the same time).
+// Test timings: the polls faster than the real defaults; the time-outs,
+// deadlines for what a working acceptor does, generous and stretched by the
+// tests' factor (a loaded 2-core machine held a reply past 200 ms × 3).
 func testConfig(path string) id003.Config {
 	c := id003.DefaultConfig(path)
 	c.PollInterval = 10 * time.Millisecond
 	c.BusyPollInterval = 5 * time.Millisecond
-	c.ResponseTimeout = 200 * time.Millisecond
-	c.StartupTimeout = 400 * time.Millisecond
+	c.ResponseTimeout = poll.Scaled(500 * time.Millisecond)
+	c.StartupTimeout = poll.Scaled(time.Second)
 	c.Retries = 2
-	c.CommLostAfter = 1500 * time.Millisecond
-	c.ResetTimeout = 2 * time.Second
+	c.CommLostAfter = poll.Scaled(3 * time.Second)
+	c.ResetTimeout = poll.Scaled(5 * time.Second)
 	c.HoldInterval = 100 * time.Millisecond
 	c.ReopenInterval = 50 * time.Millisecond
 	return c
@@ -48,7 +49,7 @@ func testEmuConfig() emulator.Config {
 
 // wait bounds how long a test waits for something that should happen; it
 // only costs time when the test fails, so it is generous for loaded machines.
-const wait = 5 * time.Second
+const wait = 10 * time.Second
 
 // rig is a driver and an emulated acceptor on the two ends of a
 // pseudo-terminal, the driver going through go.bug.st/serial.
