@@ -1,9 +1,13 @@
 # The programs the repository runs and the packages that ship them (.ci/tools).
 #   make check-tools   every program run is listed and installed by the repository (in make test)
+#   make check-sleep   no test sleeps outside a polling loop unless marked // sleep-ok: why (in make test)
 #   make fresh-check   .ci/run in a new Debian 12 root, as on a new machine (root; not in CI)
-.PHONY: check-tools fresh-check
+.PHONY: check-tools check-sleep fresh-check
 check-tools:
 	$(GO) run ./scripts/checktools
+
+check-sleep:
+	$(GO) run ./scripts/checksleep
 
 fresh-check:
 	scripts/fresh-check.sh
