@@ -8,6 +8,7 @@ import (
 	"github.com/polaris-vlt/polaris/clock"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func TestBoardLinesFollowersAndFaults(t *testing.T) {
@@ -41,9 +42,15 @@ func TestBoardLinesFollowersAndFaults(t *testing.T) {
 	if h := b.History("COIL2"); len(h) != 1 || !h[0].High || h[0].At != time.Unix(1, 0) {
 		t.Errorf("history %+v", h)
 	}
-	// An edge wakes WaitEdge; without one it times out.
-	go func() { time.Sleep(10 * time.Millisecond); b.Set("BTN", false) }()
-	if edge, err := in.WaitEdge(5 * time.Second); !edge || err != nil {
+	// An edge wakes WaitEdge; without one it times out. The wake is kept
+	// (a buffered channel), so the assertion holds whichever comes first.
+	go func() {
+		// sleep-ok: lets WaitEdge block first, to take the wake-up path most
+		// runs; not a synchronisation (an edge set before the wait is kept)
+		time.Sleep(10 * time.Millisecond)
+		b.Set("BTN", false)
+	}()
+	if edge, err := in.WaitEdge(poll.Scaled(5 * time.Second)); !edge || err != nil {
 		t.Errorf("WaitEdge after Set: %v %v", edge, err)
 	}
 	if edge, _ := in.WaitEdge(time.Millisecond); edge {

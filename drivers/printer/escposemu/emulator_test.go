@@ -9,6 +9,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 type host struct {
@@ -36,16 +37,15 @@ func (h *host) ask(req string) byte {
 	h.t.Helper()
 	io.WriteString(h.port, req)
 	buf := make([]byte, 8)
-	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); {
-		if n, _ := h.port.Read(buf); n > 0 {
-			if n != 1 {
-				h.t.Fatalf("%q: %d bytes back", req, n)
-			}
-			return buf[0]
-		}
+	var n int
+	poll.Until(h.t, 2*time.Second, fmt.Sprintf("a reply to %q", req), func() bool {
+		n, _ = h.port.Read(buf)
+		return n > 0
+	})
+	if n != 1 {
+		h.t.Fatalf("%q: %d bytes back", req, n)
 	}
-	h.t.Fatalf("no reply to %q", req)
-	return 0
+	return buf[0]
 }
 
 // DLE EOT replies carry the fixed pattern and python-escpos's typical bytes:
@@ -120,9 +120,11 @@ func TestVoucherTailParses(t *testing.T) {
 	}
 	// function A, and an odd split of the stream, give the same
 	io.WriteString(h.port, "\x1dk\x0512")
+	// sleep-ok: the odd split: the emulator most likely reads the two
+	// halves apart (the same ticket either way; not a synchronisation)
 	time.Sleep(10 * time.Millisecond)
 	io.WriteString(h.port, "34\x00\x1dV\x01")
-	time.Sleep(50 * time.Millisecond)
+	poll.Until(t, 2*time.Second, "the second ticket", func() bool { return len(h.emu.Printouts()) >= 2 })
 	if p := h.emu.Printouts(); len(p) != 2 || strings.Join(p[1].Barcodes, ",") != "1234" {
 		t.Fatalf("%+v", p)
 	}
@@ -130,10 +132,8 @@ func TestVoucherTailParses(t *testing.T) {
 	for i, cut := range []string{"\x1dV\x00", "\x1dV\x01", "\x1dV0", "\x1dV1", "\x1dVA\x02", "\x1dVB\x00", "\x1bi", "\x1bm"} {
 		io.WriteString(h.port, fmt.Sprintf("cut %d\n", i)+cut)
 	}
-	deadline := time.Now().Add(2 * time.Second)
-	for len(h.emu.Printouts()) < 10 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 2*time.Second, "10 tickets", func() bool { return len(h.emu.Printouts()) >= 10 },
+		func() string { return fmt.Sprintf("%d tickets after 8 cuts", len(h.emu.Printouts())-2) })
 	p = h.emu.Printouts()
 	if len(p) != 10 {
 		t.Fatalf("%d tickets after 8 cuts", len(p)-2)

@@ -2,6 +2,7 @@ package escposemu
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -10,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/printer/internal/zbar"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // receiptsDir holds receipts written by three public ESC/POS encoders
@@ -90,11 +92,7 @@ func printBytes(t *testing.T, opt Options, data []byte) Printout {
 	e := New(d, opt)
 	defer func() { close(d.stop); e.Close() }()
 	e.receive(data)
-	for deadline := time.Now().Add(5 * time.Second); time.Now().Before(deadline); time.Sleep(time.Millisecond) {
-		if ps := e.Printouts(); len(ps) > 0 {
-			return ps[0]
-		}
-	}
-	t.Fatalf("no ticket cut from % x", data[:min(len(data), 64)])
-	return Printout{}
+	poll.Until(t, 5*time.Second, fmt.Sprintf("a ticket cut from % x", data[:min(len(data), 64)]),
+		func() bool { return len(e.Printouts()) > 0 })
+	return e.Printouts()[0]
 }
