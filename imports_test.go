@@ -88,6 +88,8 @@ var rooms = []room{
 	// the programs they run through it; no driver links it.
 	{room: "drivers", may: []string{"deck", "clock", "cardauth", "money"}},
 	{room: "drivers/printer/internal/zbar", may: []string{"internal/hosttools"}},
+	// The printer tests' event log waits through the tests' one poll helper.
+	{room: "drivers/printer/internal/eventlog", may: []string{"drivers/printer", "internal/poll"}},
 	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools", "drivers/cardreader/readeremu"}},
 	{room: "board", may: []string{"drivers", "deck", "clock"}},
 	{room: "central", may: []string{"engine", "cardauth"}},

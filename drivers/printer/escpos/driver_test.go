@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -17,6 +18,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/internal/zbar"
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 type rig struct {
@@ -67,7 +69,7 @@ func newRig(t *testing.T, edit func(*escpos.Config), opts ...escposemu.Options) 
 func (r *rig) until(what string, match func(printer.Event) bool, timeout time.Duration) []printer.Event {
 	r.t.Helper()
 	var got []printer.Event
-	deadline := time.After(timeout)
+	deadline := poll.After(timeout)
 	for {
 		select {
 		case e, ok := <-r.drv.Events():
@@ -79,7 +81,7 @@ func (r *rig) until(what string, match func(printer.Event) bool, timeout time.Du
 				return got
 			}
 		case <-deadline:
-			r.t.Fatalf("no %s within %v; saw %s", what, timeout, names(got))
+			r.t.Fatalf("no %s within %v; saw %s", what, poll.Scaled(timeout), names(got))
 		}
 	}
 }
@@ -291,10 +293,16 @@ func TestClearErrorsRecoversCutterJam(t *testing.T) {
 
 // Garbage never produces a false event; silence is CommLost; slow replies are fine.
 func TestGarbageSilenceSlowReplies(t *testing.T) {
-	r := newRig(t, nil)
+	var loops atomic.Int64 // the driver's loop beats after every status round
+	r := newRig(t, func(c *escpos.Config) { c.Heartbeat = func() { loops.Add(1) } })
 	r.until("Online", is[printer.Online], time.Second)
 	r.emu.SendGarbage([]byte{0xff, 0x13, 0x92, 0x81, 0x7f, 0x1a})
-	time.Sleep(150 * time.Millisecond)
+	// The driver has read the garbage, and finished two more status rounds
+	// after it: an event it caused (a fault is confirmed by a clean round
+	// within the same round) would be out by now.
+	poll.Until(t, 2*time.Second, "the garbage read", func() bool { return r.drv.Unexpected() > 0 })
+	read := loops.Load()
+	poll.Until(t, 2*time.Second, "two status rounds after the garbage", func() bool { return loops.Load() >= read+2 })
 	for done := false; !done; {
 		select {
 		case e := <-r.drv.Events():
@@ -356,7 +364,7 @@ func TestIssuedOnlyAfterTheTicketIsPrinted(t *testing.T) {
 	r.until("PrintStarted", is[printer.PrintStarted], time.Second)
 	for i := 0; i < 5; i++ {
 		r.emu.SendGarbage([]byte{0xff, 0x55, 0x81, 0x13, 0xa0})
-		time.Sleep(20 * time.Millisecond)
+		time.Sleep(20 * time.Millisecond) // sleep-ok: paces the line noise while the ticket prints
 	}
 	evs := r.until("ValidationPrinted", is[printer.ValidationPrinted], 5*time.Second)
 	ps := r.emu.Printouts()

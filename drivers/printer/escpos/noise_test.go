@@ -9,6 +9,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
 	"github.com/polaris-vlt/polaris/drivers/printer/escposemu"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // noiseBytes are what a noisy line can throw in: every valid GS r 1 reply,
@@ -22,7 +23,7 @@ func noiseUntil(emu *escposemu.Emulator, gap time.Duration, stop func() bool) (s
 	for i := 0; !stop(); i++ {
 		emu.SendGarbage(noiseBytes[i%len(noiseBytes)])
 		sent++
-		time.Sleep(gap)
+		time.Sleep(gap) // sleep-ok: paces the noise, one injection every gap
 	}
 	return sent
 }
@@ -74,7 +75,7 @@ func TestNoiseWhilePrintingNeitherConfirmsNorFaults(t *testing.T) {
 				sent := noiseUntil(r.emu, 20*time.Millisecond, func() bool { return len(r.emu.Printouts()) > round })
 				select {
 				case <-done:
-				case <-time.After(5 * time.Second):
+				case <-poll.After(5 * time.Second):
 					t.Fatal("no end of the job")
 				}
 				mu.Lock()

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // Log keeps every event received, with a cursor past those already used.
@@ -55,27 +56,27 @@ func (l *Log) Has(match func(printer.Event) bool) bool {
 	return false
 }
 
-// Await waits up to 5 s for the next event that matches and moves past it.
+// Await waits up to 5 s (poll.Scaled) for the next event that matches and
+// moves past it.
 func (l *Log) Await(t testing.TB, what string, match func(printer.Event) bool) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
+	poll.Until(t, 5*time.Second, what, func() bool {
 		l.mu.Lock()
+		defer l.mu.Unlock()
 		for i := l.cursor; i < len(l.got); i++ {
 			if match(l.got[i]) {
 				l.cursor = i + 1
-				l.mu.Unlock()
-				return
+				return true
 			}
 		}
-		l.mu.Unlock()
-		time.Sleep(2 * time.Millisecond)
-	}
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	names := make([]string, len(l.got))
-	for i, e := range l.got {
-		names[i] = strings.TrimPrefix(fmt.Sprintf("%T", e), "printer.")
-	}
-	t.Fatalf("no %s; saw %s", what, strings.Join(names, " "))
+		return false
+	}, func() string {
+		l.mu.Lock()
+		defer l.mu.Unlock()
+		names := make([]string, len(l.got))
+		for i, e := range l.got {
+			names[i] = strings.TrimPrefix(fmt.Sprintf("%T", e), "printer.")
+		}
+		return "saw " + strings.Join(names, " ")
+	})
 }
