@@ -2,12 +2,14 @@ package tclemu
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // host is the controller's end, opened through the real serial code path.
@@ -49,12 +51,12 @@ func (h *host) status() []byte {
 func (h *host) read29() []byte {
 	h.t.Helper()
 	var got []byte
-	deadline := time.Now().Add(2 * time.Second)
 	buf := make([]byte, 64)
-	for len(got) < 29 && time.Now().Before(deadline) {
+	poll.Until(h.t, 2*time.Second, "a 29-byte status reply", func() bool {
 		n, _ := h.port.Read(buf)
 		got = append(got, buf[:n]...)
-	}
+		return len(got) >= 29
+	}, func() string { return fmt.Sprintf("got %q", got) })
 	if len(got) != 29 {
 		h.t.Fatalf("status reply %q", got)
 	}
@@ -63,17 +65,12 @@ func (h *host) read29() []byte {
 
 func (h *host) waitFlags(i int, mask, want byte) []byte {
 	h.t.Helper()
-	deadline := time.Now().Add(2 * time.Second)
-	for {
-		fr := h.status()
-		if fr[15+2*i]&mask == want {
-			return fr
-		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("f%d & %#02x never became %#02x: %q", i+1, mask, want, fr)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	var fr []byte
+	poll.Until(h.t, 2*time.Second, fmt.Sprintf("f%d & %#02x to become %#02x", i+1, mask, want), func() bool {
+		fr = h.status()
+		return fr[15+2*i]&mask == want
+	}, func() string { return fmt.Sprintf("%q", fr) })
+	return fr
 }
 
 // The reply to ENQ is exactly protocols.md's frame: *S|addr|fw9|f1..f5|P<t>|*,
@@ -188,20 +185,48 @@ func TestCommandErrors(t *testing.T) {
 	}
 }
 
-// Paycheck4 drops a message whose rest arrives more than 20 ms later.
+// held waits until the emulator holds exactly want of an unfinished
+// message and has heard nothing for d: the gap it measures itself, from
+// when it read the bytes (a loaded machine can hold a read up for longer
+// than a host's sleep).
+func (h *host) held(want string, d time.Duration) {
+	h.t.Helper()
+	poll.Until(h.t, 2*time.Second+d, fmt.Sprintf("the emulator to hold %q for %v", want, d), func() bool {
+		h.emu.mu.Lock()
+		defer h.emu.mu.Unlock()
+		return string(h.emu.in) == want && time.Since(h.emu.lastIn) > d
+	}, func() string {
+		h.emu.mu.Lock()
+		defer h.emu.mu.Unlock()
+		return fmt.Sprintf("holds %q, last read %v ago", h.emu.in, time.Since(h.emu.lastIn))
+	})
+}
+
+// Paycheck4 drops a message whose rest arrives more than 20 ms later. The
+// test's emulator waits 500 ms, so the timely rest (2 ms after) is read in
+// time on a loaded machine too; the late gaps are the emulator's own.
 func TestSplitMessageTimeout(t *testing.T) {
-	h := newHost(t, Options{SplitTimeout: 20 * time.Millisecond, PrintTime: 20 * time.Millisecond})
+	const split = 500 * time.Millisecond
+	h := newHost(t, Options{SplitTimeout: split, PrintTime: 20 * time.Millisecond})
 	h.send("^P|2|1|a|b|c|d|e|00")
-	time.Sleep(60 * time.Millisecond)
+	h.held("^P|2|1|a|b|c|d|e|00", split)
 	h.send("1234567890123456|g|h|i|j|k|l|m|^")
-	time.Sleep(80 * time.Millisecond)
+	// The late rest is dropped up to its closing caret, which opens a
+	// message of its own: the next one must come after SplitTimeout leaves
+	// it behind (as on a Paycheck4). The emulator holding it shows that the
+	// rest was read and taken: had it printed, the printout would be here.
+	h.held("^", split)
 	if n := len(h.emu.Printouts()); n != 0 {
 		t.Fatalf("a late-split message printed (%d)", n)
 	}
+	// A timely split prints, and only it.
 	h.send("^P|2|1|a|b|c|d|e|00")
-	time.Sleep(2 * time.Millisecond)
-	h.send("1234567890123456|g|h|i|j|k|l|m|^")
+	time.Sleep(2 * time.Millisecond) // sleep-ok: the case under test: the rest comes 2 ms later, within SplitTimeout
+	h.send("9876543210987654|g|h|i|j|k|l|m|^")
 	h.waitFlags(2, 0x08, 0x08)
+	if p := h.emu.Printouts(); len(p) != 1 || p[0].Barcodes[0] != "009876543210987654" {
+		t.Fatalf("printouts %+v, want only the timely split", p)
+	}
 }
 
 func TestCRCReply(t *testing.T) {
@@ -209,10 +234,11 @@ func TestCRCReply(t *testing.T) {
 	h.send("^G|\x00\x00\xff\xff\x12\x34|^")
 	var got []byte
 	buf := make([]byte, 16)
-	for deadline := time.Now().Add(time.Second); len(got) < 7 && time.Now().Before(deadline); {
+	poll.Until(t, time.Second, "the 7-byte CRC reply", func() bool {
 		n, _ := h.port.Read(buf)
 		got = append(got, buf[:n]...)
-	}
+		return len(got) >= 7
+	}, func() string { return fmt.Sprintf("got %q", got) })
 	if len(got) != 7 || got[0] != '*' || got[1] != 'G' {
 		t.Fatalf("CRC reply %q", got)
 	}

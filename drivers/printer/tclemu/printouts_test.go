@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // A devkit printer that prints for months keeps a bounded record: the newest
@@ -13,14 +15,10 @@ func TestPrintoutsBounded(t *testing.T) {
 	const n = 3*PrintoutsKeep + 5
 	for i := 1; i <= n; i++ {
 		h.send(fmt.Sprintf("^P|2|1|a|b|c|d|e|%018d|g|h|i|j|k|l|m|^", i))
-		for deadline := time.Now().Add(5 * time.Second); ; time.Sleep(time.Millisecond) {
-			if p := h.emu.Printouts(); len(p) > 0 && p[len(p)-1].Seq == i && p[len(p)-1].Complete {
-				break
-			}
-			if time.Now().After(deadline) {
-				t.Fatalf("print %d did not complete: %v", i, h.emu)
-			}
-		}
+		poll.Until(t, 5*time.Second, fmt.Sprintf("print %d to complete", i), func() bool {
+			p := h.emu.Printouts()
+			return len(p) > 0 && p[len(p)-1].Seq == i && p[len(p)-1].Complete
+		}, h.emu.String)
 		h.emu.TakeTicket()
 	}
 	p := h.emu.Printouts()
