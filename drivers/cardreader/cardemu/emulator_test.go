@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/cardauth"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The test plays vpcd: it listens, the emulator connects as a card, and
@@ -36,7 +37,7 @@ func insert(t *testing.T, card Card) (*Slot, *vpcd) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { c.Close(); s.Remove() })
-	c.SetDeadline(time.Now().Add(5 * time.Second))
+	c.SetDeadline(time.Now().Add(poll.Scaled(5 * time.Second)))
 	return s, &vpcd{t: t, c: c}
 }
 

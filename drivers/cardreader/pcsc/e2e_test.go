@@ -14,6 +14,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/cardreader/cardemu"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/internal/pcscdtest"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/pcsc"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // These tests run the whole path: reader driver → pcscd's socket → pcscd
@@ -64,8 +65,8 @@ func (g *rig) next() cardreader.Event {
 			g.t.Fatal("events closed")
 		}
 		return e
-	case <-time.After(10 * time.Second):
-		g.t.Fatal("no reader event within 10 s")
+	case <-poll.After(10 * time.Second):
+		g.t.Fatalf("no reader event within %v", poll.Scaled(10*time.Second))
 	}
 	return nil
 }
@@ -287,7 +288,7 @@ func TestMissingReaderIsLost(t *testing.T) {
 		if l, ok := e.(cardreader.ReaderLost); !ok || !errors.Is(l.Err, cardreader.ErrReaderLost) {
 			t.Fatalf("event %+v", e)
 		}
-	case <-time.After(10 * time.Second):
+	case <-poll.After(10 * time.Second):
 		t.Fatal("no event")
 	}
 }
@@ -313,7 +314,7 @@ func TestCardHeldExclusivelyIsReadWhenReleased(t *testing.T) {
 		t.Fatal(err)
 	}
 	var card pcsc.Card
-	deadline := time.Now().Add(10 * time.Second)
+	deadline := time.Now().Add(poll.Scaled(10 * time.Second))
 	for card, err = other.Connect(ctx, pcscdtest.Slot0, pcsc.ShareExclusive, pcsc.ProtocolT0|pcsc.ProtocolT1); err != nil; card, err = other.Connect(ctx, pcscdtest.Slot0, pcsc.ShareExclusive, pcsc.ProtocolT0|pcsc.ProtocolT1) {
 		if time.Now().After(deadline) {
 			t.Fatalf("exclusive connect: %v", err)
