@@ -60,6 +60,15 @@ func (c *Fake) After(d time.Duration) <-chan time.Time {
 	return ch
 }
 
+// Waiting is how many waits (After) have not fired yet: a test sees that
+// the code under it has reached its wait before it moves time on, instead
+// of sleeping a little and hoping.
+func (c *Fake) Waiting() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.waiters)
+}
+
 // Advance moves the clock on by d and fires the waits that fall due.
 func (c *Fake) Advance(d time.Duration) {
 	c.mu.Lock()

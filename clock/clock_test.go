@@ -18,6 +18,9 @@ func TestFakeMovesOnlyWhenTold(t *testing.T) {
 	default:
 		t.Fatal("a wait of 0 did not fire at once")
 	}
+	if n := c.Waiting(); n != 1 {
+		t.Fatalf("%d waits pending, want 1 (a wait of 0 is not one)", n)
+	}
 	c.Advance(999 * time.Millisecond)
 	select {
 	case <-w:
@@ -32,6 +35,9 @@ func TestFakeMovesOnlyWhenTold(t *testing.T) {
 		}
 	default:
 		t.Fatal("did not fire when due")
+	}
+	if n := c.Waiting(); n != 0 {
+		t.Fatalf("%d waits pending after the last fired", n)
 	}
 	if !c.Now().Equal(t0.Add(time.Second)) {
 		t.Fatalf("now %v", c.Now())

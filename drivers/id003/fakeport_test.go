@@ -3,6 +3,7 @@ package id003
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/clock"
 
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // scriptPort is a fake Port whose far end is a function from each request
@@ -106,12 +108,16 @@ func TestSessionInvalidCommandAndRetries(t *testing.T) {
 func TestStackedWithoutVendValidIsAnAnomaly(t *testing.T) {
 	var mu sync.Mutex
 	state := []byte{StPowerUp}
+	idlePolls := 0 // status requests answered with idling
 	set := func(b ...byte) { mu.Lock(); state = b; mu.Unlock() }
 	p := &scriptPort{answer: func(req Frame) []byte {
 		mu.Lock()
 		defer mu.Unlock()
 		switch {
 		case req.Code == CmdStatusRequest:
+			if state[0] == StIdling {
+				idlePolls++
+			}
 			return enc(state[0], state[1:]...)
 		case req.Code == CmdReset:
 			state = []byte{StDisable}
@@ -142,7 +148,7 @@ func TestStackedWithoutVendValidIsAnAnomaly(t *testing.T) {
 		select {
 		case e := <-d.Events():
 			return e
-		case <-time.After(2 * time.Second):
+		case <-poll.After(2 * time.Second):
 			t.Fatal("no event")
 			return nil
 		}
@@ -163,8 +169,16 @@ func TestStackedWithoutVendValidIsAnAnomaly(t *testing.T) {
 	if a, ok := e.(Anomaly); !ok || a.Doc == nil || a.Doc.Code != 0x62 {
 		t.Fatalf("event %v, want Anomaly", e)
 	}
-	set(StIdling)
-	time.Sleep(20 * time.Millisecond)
+	// The driver has seen the acceptor idling twice since: whatever the
+	// first of those polls made it report is out before it sends the next.
+	mu.Lock()
+	state, idle := []byte{StIdling}, idlePolls
+	mu.Unlock()
+	poll.Until(t, 2*time.Second, "two polls answered with idling", func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return idlePolls >= idle+2
+	})
 	select {
 	case e := <-d.Events():
 		t.Fatalf("event after the anomaly: %v", e)
@@ -186,8 +200,9 @@ func TestCommLostAfterOnFakeClock(t *testing.T) {
 	go d.Run(ctx)
 	start := clk.Now()
 	for clk.Now().Sub(start) < 3*time.Second {
-		// let the loop reach its wait, then move time on by 50 ms
-		time.Sleep(2 * time.Millisecond)
+		// the loop has reached its wait (and reported what its poll found),
+		// then time moves on by 50 ms
+		poll.Until(t, 2*time.Second, "the driver waiting on the clock", func() bool { return clk.Waiting() > 0 })
 		select {
 		case e := <-d.Events():
 			if _, ok := e.(CommLost); !ok {
@@ -225,19 +240,11 @@ func TestPowerUpWithBillReportedOnceWhileResetFails(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go d.Run(ctx)
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	poll.Until(t, 5*time.Second, "5 RESETs", func() bool {
 		mu.Lock()
-		n := resets
-		mu.Unlock()
-		if n >= 5 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("only %d RESETs", n)
-		}
-		time.Sleep(time.Millisecond)
-	}
+		defer mu.Unlock()
+		return resets >= 5
+	}, func() string { mu.Lock(); defer mu.Unlock(); return fmt.Sprintf("only %d", resets) })
 	cancel()
 	var got []Event
 	for len(d.Events()) > 0 {
