@@ -9,6 +9,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // A failing input bank is reported once as BankFailed, and the controller
@@ -102,7 +103,7 @@ func TestRunDeliversAndStops(t *testing.T) {
 		if !ok || ic.Input != gpio.BtnBetMinus || !ic.Active {
 			t.Fatalf("got %v", e)
 		}
-	case <-time.After(5 * time.Second):
+	case <-poll.After(5 * time.Second):
 		t.Fatal("no event from Run")
 	}
 	cancel()
@@ -111,7 +112,7 @@ func TestRunDeliversAndStops(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(5 * time.Second):
+	case <-poll.After(5 * time.Second):
 		t.Fatal("Run did not stop")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/health/healthtest"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // Run feeds the watchdog only while its steps complete: an input Read that
@@ -52,7 +53,7 @@ func TestWatchdogFollowsTheGPIOLoop(t *testing.T) {
 			t.Fatalf("Run = %v, want the bank's error", err)
 		}
 		done <- err // for the cleanup
-	case <-time.After(healthtest.Patience):
+	case <-poll.After(healthtest.Patience):
 		t.Fatal("Run did not end on a failed bank")
 	}
 	hr.Advance(3 * time.Second)

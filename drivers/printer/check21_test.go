@@ -22,6 +22,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/drivers/ptypair"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // paper is what a scan of one ticket yields: its text lines in the order
@@ -123,7 +124,7 @@ func checkPaper(t *testing.T, c check21Case, p paper) {
 // waitPrinted waits for the driver's PrintComplete of job id; a failure ends the test.
 func waitPrinted(t *testing.T, evs <-chan printer.Event, id printer.JobID) {
 	t.Helper()
-	deadline := time.After(5 * time.Second)
+	deadline := poll.After(5 * time.Second)
 	for {
 		select {
 		case e, ok := <-evs:
@@ -139,7 +140,7 @@ func waitPrinted(t *testing.T, evs <-chan printer.Event, id printer.JobID) {
 				t.Fatalf("print failed: %+v", v)
 			}
 		case <-deadline:
-			t.Fatal("no PrintComplete within 5 s")
+			t.Fatalf("no PrintComplete within %v", poll.Scaled(5*time.Second))
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // Bytes cross the pair unchanged in both directions (raw mode: no echo, no
@@ -38,7 +39,7 @@ func TestPairCarriesAllBytesBothWays(t *testing.T) {
 		if _, err := p.Device.Write(all); err != nil {
 			t.Fatal(err)
 		}
-		if err := port.SetReadTimeout(2 * time.Second); err != nil {
+		if err := port.SetReadTimeout(poll.Scaled(2 * time.Second)); err != nil {
 			t.Fatal(err)
 		}
 		back := make([]byte, 0, len(all))

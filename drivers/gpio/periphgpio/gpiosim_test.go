@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The optional integration tier (platform.md §1.5): the real periph line
@@ -41,7 +42,7 @@ func TestGPIOSim(t *testing.T) {
 		t.Fatalf("idle WaitEdge: %v, %v", edge, err)
 	}
 	sim.pull("BTN_START", "pull-down") // the button closes to ground
-	if edge, err := in.WaitEdge(time.Second); !edge || err != nil {
+	if edge, err := in.WaitEdge(poll.Scaled(time.Second)); !edge || err != nil {
 		t.Fatalf("WaitEdge after a press: %v, %v", edge, err)
 	}
 	if v, _ := in.Read(); v != 0b10 {
