@@ -5,6 +5,7 @@ package sound
 import (
 	"context"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -15,6 +16,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/internal/hosttools"
+	// the package has a const poll (the speaker's snapshot period)
+	ipoll "github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The sound leaves the process: a PulseAudio server with a null sink,
@@ -60,22 +63,28 @@ func TestSoundReachesAnAudioServer(t *testing.T) {
 		srv.Process.Kill()
 		srv.Wait()
 	})
-	for i := 0; ; i++ {
-		if exec.CommandContext(ctx, pactl, "info").Run() == nil {
-			break
-		}
-		if i == 100 {
+	// The server answers; asked every 100 ms (each ask is a process).
+	for deadline := time.Now().Add(ipoll.Scaled(10 * time.Second)); exec.CommandContext(ctx, pactl, "info").Run() != nil; time.Sleep(100 * time.Millisecond) {
+		if time.Now().After(deadline) {
 			b, _ := os.ReadFile(srvLog.Name())
-			t.Fatalf("the audio server did not come up in 10 s: %s", b)
+			t.Fatalf("the audio server did not come up in %v: %s", ipoll.Scaled(10*time.Second), b)
 		}
-		time.Sleep(100 * time.Millisecond)
 	}
 	recFile := filepath.Join(dir, "rec.raw")
 	rec := exec.CommandContext(ctx, parec, "-d", "null.monitor", "--raw", "--format=s16le", "--rate=48000", "--channels=1", "--latency-msec=20", "--process-time-msec=10", recFile)
 	if err := rec.Start(); err != nil {
 		t.Fatal(err)
 	}
-	time.Sleep(300 * time.Millisecond) // parec connected before the alarm starts
+	// parec records before the alarm starts: the null sink's monitor gives
+	// silence all the time, so its file grows.
+	recorded := func() int64 {
+		fi, err := os.Stat(recFile)
+		if err != nil {
+			return 0
+		}
+		return fi.Size()
+	}
+	ipoll.Until(t, 10*time.Second, "parec recording (its file growing)", func() bool { return recorded() > 0 })
 
 	var snap atomic.Pointer[view.Snapshot]
 	base := &view.Snapshot{Mode: view.ModeIdle, Now: time.Now(), Credit: 1000, Sound: view.Sound{Volume: 100}}
@@ -86,19 +95,23 @@ func TestSoundReachesAnAudioServer(t *testing.T) {
 	}
 	// The device opens asynchronously (ALSA, the plugin, the server):
 	// the alarm is played once the device takes samples.
-	for i := 0; sp.Mixer.Rendered() < 300*time.Millisecond; i++ {
-		if i == 1000 {
-			t.Fatal("the audio device took no samples in 10 s")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	ipoll.Until(t, 10*time.Second, "the audio device to take 300 ms of samples",
+		func() bool { return sp.Mixer.Rendered() >= 300*time.Millisecond })
 	t.Logf("the device took its first samples %v after the start", time.Since(base.Now))
 	open := *base
 	open.Mode, open.Doors, open.Now = view.ModeDoorOpen, []string{"main"}, time.Now()
+	rendered, size := sp.Mixer.Rendered(), recorded()
 	snap.Store(&open)
 	// The recording stops while the speaker still plays (silence after
-	// the alarm): the server then delivers the alarm's tail to parec.
-	time.Sleep(AlarmLength + time.Second)
+	// the alarm): the speaker has rendered the alarm and a second more, and
+	// parec has recorded as much audio since the door opened, so the
+	// server has delivered the alarm's tail to parec.
+	span := AlarmLength + time.Second
+	ipoll.Until(t, span+10*time.Second, "the alarm and a second after it played and recorded", func() bool {
+		return sp.Mixer.Rendered() >= rendered+span && recorded() >= size+int64(span.Seconds()*Rate)*2
+	}, func() string {
+		return fmt.Sprintf("rendered %v, recorded %d bytes since the door opened", sp.Mixer.Rendered()-rendered, recorded()-size)
+	})
 	rec.Process.Signal(os.Interrupt)
 	rec.Wait()
 	if err := sp.Close(); err != nil {
