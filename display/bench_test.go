@@ -100,13 +100,13 @@ func benchOnDemand(b *testing.B, fixture int, still bool) {
 	if still {
 		settle(b)
 	} else {
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(300 * time.Millisecond) // sleep-ok: a benchmark's warm-up: the attract view moves, it never settles
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	cpu0, f0, p0 := cpuTime(), loop.frames.Load(), loop.presents.Load()
 	for range b.N {
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // sleep-ok: the benchmark's op is one second of the window running
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(loop.frames.Load()-f0)/float64(b.N), "frames/s")
@@ -121,7 +121,7 @@ func BenchmarkOnDemandAttract(b *testing.B) { benchOnDemand(b, 0, false) }
 // settle asks for frames until 4 in a row were not presented (ebiten's
 // skip count is full), for at most 5 s.
 func settle(b *testing.B) {
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(300 * time.Millisecond) // sleep-ok: a benchmark's warm-up, past the first frames
 	quiet := 0
 	for end := time.Now().Add(5 * time.Second); quiet < 4 && time.Now().Before(end); {
 		f0, p0 := loop.frames.Load(), loop.presents.Load()

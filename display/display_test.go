@@ -26,6 +26,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/devkit"
 	"github.com/polaris-vlt/polaris/firmware/scenario"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // ebiten's RunGame may run once per process, on the main goroutine. So
@@ -344,7 +345,7 @@ func TestDevkitKeysResolve(t *testing.T) {
 // the window: the Credit, Bet and Win fields hold the ledger's amounts and
 // the reels the round's final screen.
 func TestCabinetOnScreen(t *testing.T) {
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(60*time.Second))
 	defer cancel()
 	h, err := devkit.StartHeadless(ctx, app.Options{DataDir: t.TempDir(), Market: "demo", Timing: cabinet.Timing{}})
 	if err != nil {

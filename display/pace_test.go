@@ -8,6 +8,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // TestPacer walks the pacer through an idle cabinet on a fake clock: no
@@ -99,7 +100,7 @@ func TestPacerRuns(t *testing.T) {
 	src.Store(&b)
 	select {
 	case <-asked:
-	case <-time.After(2 * time.Second):
+	case <-poll.After(2 * time.Second):
 		t.Fatal("no frame asked for a changed view")
 	}
 	close(stop)
@@ -147,7 +148,7 @@ func BenchmarkPacerIdle(b *testing.B) {
 	b.ResetTimer()
 	cpu0, a0 := cpuTime(), p.asked.Load()
 	for range b.N {
-		time.Sleep(time.Second)
+		time.Sleep(time.Second) // sleep-ok: the benchmark's op is one second of the pacer running
 	}
 	b.StopTimer()
 	b.ReportMetric(float64(cpuTime()-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/s")
