@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The real binary, built here, serves the back office from a config file:
@@ -71,7 +72,7 @@ func TestServeBackofficeEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 	jar, _ := cookiejar.New(nil)
-	c := &http.Client{Jar: jar, Timeout: 10 * time.Second,
+	c := &http.Client{Jar: jar, Timeout: poll.Scaled(10 * time.Second),
 		Transport:     &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool, ServerName: "localhost"}},
 		CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
 	base := "https://" + boAddr
@@ -86,7 +87,7 @@ func TestServeBackofficeEndToEnd(t *testing.T) {
 	}
 	var st int
 	var body string
-	for deadline := time.Now().Add(30 * time.Second); ; {
+	for deadline := time.Now().Add(poll.Scaled(30 * time.Second)); ; {
 		if st, body = get("/login"); st == http.StatusOK || time.Now().After(deadline) {
 			break
 		}
@@ -130,8 +131,8 @@ func TestServeBackofficeEndToEnd(t *testing.T) {
 		if err != nil {
 			t.Fatalf("exit after SIGTERM: %v", err)
 		}
-	case <-time.After(15 * time.Second):
-		t.Fatal("no exit 15 s after SIGTERM")
+	case <-poll.After(15 * time.Second):
+		t.Fatalf("no exit %v after SIGTERM", poll.Scaled(15*time.Second))
 	}
 	if _, err := c.Get(base + "/login"); err == nil {
 		t.Fatal("the console still answers after the server stopped")

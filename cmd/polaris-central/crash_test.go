@@ -16,6 +16,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The test binary doubles as the server: with POLARIS_CENTRAL_CHILD set it
@@ -80,7 +81,7 @@ func TestKilledServerGivesTheSameRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(60*time.Second))
 	defer cancel()
 	g, err := engine.Lookup(engine.MagicStars)
 	if err != nil {
@@ -143,7 +144,7 @@ func TestWALDeletedThenKilled(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(60*time.Second))
 	defer cancel()
 	g, err := engine.Lookup(engine.MagicStars)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/pki/mint"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func TestExampleConfigParses(t *testing.T) {
@@ -74,7 +75,7 @@ func TestServeKeyCustody(t *testing.T) {
 		select {
 		case err := <-ch:
 			return err
-		case <-time.After(10 * time.Second):
+		case <-poll.After(10 * time.Second):
 			return errors.New("serve started")
 		}
 	}

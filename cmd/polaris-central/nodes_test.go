@@ -15,6 +15,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func startNode(t *testing.T, dir, pkiDir, db, addr string) *exec.Cmd {
@@ -63,7 +64,7 @@ func TestNodeKilledCabinetGoesOn(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(120*time.Second))
 	defer cancel()
 	g, err := engine.Lookup(engine.MagicStars)
 	if err != nil {

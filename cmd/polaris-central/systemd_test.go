@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // notifySocket opens a unixgram socket where systemd's would be and points
@@ -43,8 +45,10 @@ func next(c *net.UnixConn, d time.Duration) string {
 	return string(buf[:n])
 }
 
+// waitFor waits up to d (poll.Scaled) for the datagram want.
 func waitFor(t *testing.T, c *net.UnixConn, want string, d time.Duration) {
 	t.Helper()
+	d = poll.Scaled(d)
 	deadline := time.Now().Add(d)
 	for time.Now().Before(deadline) {
 		if next(c, time.Until(deadline)) == want {
@@ -62,10 +66,14 @@ func TestWatchdogFedOnlyWhileHealthy(t *testing.T) {
 	t.Setenv("WATCHDOG_USEC", "400000") // 0.4 s: pings every 0.2 s
 	t.Setenv("WATCHDOG_PID", "")
 	var sick atomic.Bool
+	var failed atomic.Int32
+	var lastOK atomic.Int64 // when the last passing check returned (Unix ns)
 	check := func(context.Context) error {
 		if sick.Load() {
+			failed.Add(1)
 			return errors.New("store writer stuck")
 		}
+		lastOK.Store(time.Now().UnixNano())
 		return nil
 	}
 	ctx, cancel := context.WithCancel(context.Background())
@@ -75,7 +83,12 @@ func TestWatchdogFedOnlyWhileHealthy(t *testing.T) {
 	}
 	waitFor(t, sock, "WATCHDOG=1", 2*time.Second)
 	sick.Store(true)
-	time.Sleep(300 * time.Millisecond) // the last healthy beat runs out
+	// The last healthy beat runs out: a check has failed, and more than the
+	// heart's window (half the watchdog's 0.4 s) has passed since the last
+	// one that passed; the pings it allowed are read away.
+	poll.Until(t, 2*time.Second, "a failed check and the last healthy beat out of date", func() bool {
+		return failed.Load() > 0 && time.Since(time.Unix(0, lastOK.Load())) > 300*time.Millisecond
+	})
 	for next(sock, 10*time.Millisecond) != "" {
 	}
 	if got := next(sock, time.Second); got != "" {
