@@ -22,6 +22,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/escpos"
 	"github.com/polaris-vlt/polaris/drivers/printer/tcl"
 	"github.com/polaris-vlt/polaris/drivers/serialport"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // assemble runs Assemble with a deadline, so a device that never answers
@@ -42,13 +43,13 @@ func assemble(t *testing.T, p *Profile, opt Options) (*Cabinet, error) {
 				go func() { r.c.Close(); close(done) }()
 				select {
 				case <-done:
-				case <-time.After(30 * time.Second):
+				case <-poll.After(30 * time.Second):
 					t.Error("Cabinet.Close hung")
 				}
 			})
 		}
 		return r.c, r.err
-	case <-time.After(30 * time.Second):
+	case <-poll.After(30 * time.Second):
 		t.Fatal("Assemble hung")
 		return nil, nil
 	}
@@ -57,8 +58,9 @@ func assemble(t *testing.T, p *Profile, opt Options) (*Cabinet, error) {
 func waitFor[T any](t *testing.T, ch <-chan T, what string, ok func(T) bool) T {
 	t.Helper()
 	// Generous: the devices answer in milliseconds, but make test starts
-	// with every package compiling on two cores (a voucher took over 10 s).
-	deadline := time.After(30 * time.Second)
+	// with every package compiling on two cores (a voucher took over 10 s);
+	// POLARIS_TEST_TIMEOUT_FACTOR stretches it further.
+	deadline := poll.After(30 * time.Second)
 	for {
 		select {
 		case e := <-ch:
@@ -141,7 +143,7 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitFor(t, ev, "escrow", func(e id003.Event) bool { _, ok := e.(id003.Escrow); return ok })
-	sctx, scancel := context.WithTimeout(ctx, 5*time.Second)
+	sctx, scancel := context.WithTimeout(ctx, poll.Scaled(5*time.Second))
 	defer scancel()
 	if err := cab.Acceptor.Stack(sctx); err != nil {
 		t.Fatal(err)
@@ -164,7 +166,7 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(10 * time.Second):
+	case <-poll.After(10 * time.Second):
 		t.Fatal("Run did not stop")
 	}
 	if err := cab.Close(); err != nil {
@@ -399,7 +401,7 @@ func TestCardReaderAssemblesWithoutPCSCD(t *testing.T) {
 		if l, ok := e.(cardreader.ReaderLost); !ok || l.Reader != "Virtual PCD 00 00" || !strings.Contains(l.Err.Error(), sock) {
 			t.Fatalf("event %#v", e)
 		}
-	case <-time.After(10 * time.Second):
+	case <-poll.After(10 * time.Second):
 		t.Fatal("no ReaderLost")
 	}
 }
