@@ -229,7 +229,9 @@ func innermostLoop(ancestors []ast.Node) ast.Node {
 	return nil
 }
 
-// deadlineIn names the first deadline the loop mentions, or "".
+// deadlineIn names the first deadline the loop mentions, or "": in its
+// init, condition, post statement or body, not inside a function literal or
+// a nested loop (theirs are not its own).
 func deadlineIn(loop ast.Node, n names) string {
 	var what string
 	ast.Inspect(loop, func(node ast.Node) bool {
@@ -239,6 +241,8 @@ func deadlineIn(loop ast.Node, n names) string {
 		switch x := node.(type) {
 		case *ast.FuncLit:
 			return false // a closure's deadline is not the loop's
+		case *ast.ForStmt, *ast.RangeStmt:
+			return node == loop // nor is a nested loop's
 		case *ast.Ident:
 			if strings.Contains(strings.ToLower(x.Name), "deadline") {
 				what = x.Name

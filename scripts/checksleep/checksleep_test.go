@@ -33,8 +33,9 @@ func TestCases(t *testing.T) {
 		// import . "time": a bare Sleep is caught.
 		{"dot.go.txt", []int{6}, 1},
 		// A sleep in a function literal inside a deadline loop is not in
-		// that loop; the innermost loop decides.
-		{"funclit.go.txt", []int{12, 21, 27}, 1},
+		// that loop; the innermost loop decides; a nested loop's deadline
+		// is not the outer loop's.
+		{"funclit.go.txt", []int{12, 21, 27, 38}, 1},
 	}
 	for _, c := range cases {
 		t.Run(c.file, func(t *testing.T) {

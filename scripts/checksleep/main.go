@@ -6,8 +6,8 @@
 //
 //   - its innermost enclosing for statement (a range loop too; the search
 //     stops at a function literal or declaration) mentions a deadline in its
-//     init, condition, post statement or body (function literals inside the
-//     loop do not count): a call to time.Now, time.Since or time.Until; an
+//     init, condition, post statement or body (function literals and loops
+//     nested in it do not count): a call to time.Now, time.Since or time.Until; an
 //     identifier whose name contains "deadline" (any case, e.g. ctx.Deadline(),
 //     deadline := …); a call into internal/poll (poll.Until, poll.Scaled, …);
 //     or a select with a case receiving from time.After, time.Tick,
@@ -16,14 +16,17 @@
 //   - it is marked "// sleep-ok: <reason>" with a non-empty reason, as a
 //     comment on the call's line or in the comment block that ends on the
 //     line directly above it (the reason may go on over that block's
-//     following lines).
+//     following lines). A comment after code covers its own line only, and
+//     "sleep-ok:" without a reason accepts nothing, not even in a loop.
 //
 // Everything else is listed, one line each:
 //
 //	path:line: time.Sleep outside a polling loop (use poll.Until, or mark it // sleep-ok: why)
 //
-// and the command exits 1. The import name of "time" is resolved per file
-// (an alias, a dot import). -v also lists the accepted sleeps and why.
+// and the command exits 1 (2 when a file does not parse). The import name
+// of "time" is resolved per file (an alias, a dot import; a local variable
+// of that name is not the package). -v also lists the accepted sleeps and
+// why.
 // Without arguments it scans every *_test.go under -root (skipping .git,
 // testdata, node_modules and vendor); with file arguments it checks those
 // files only (its own tests use that on testdata/*.go.txt).
