@@ -50,7 +50,7 @@ func TestSoundReachesAnAudioServer(t *testing.T) {
 	t.Setenv("PULSE_SERVER", "unix:"+filepath.Join(dir, "pulse", "native"))
 	t.Setenv("ALSA_CONFIG_PATH", alsa)
 
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	ctx, cancel := context.WithTimeout(context.Background(), ipoll.Scaled(time.Minute))
 	defer cancel()
 	srv := exec.CommandContext(ctx, pulse, "--daemonize=no", "--exit-idle-time=-1", "-n",
 		"--load=module-null-sink sink_name=null", "--load=module-native-protocol-unix")
