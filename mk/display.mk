@@ -31,10 +31,9 @@ art-sheet:
 # display-test runs the ebiten tests (build tag "display") inside a virtual
 # X server; untagged, `go test ./...` builds and tests only the pure-Go
 # renderer. POLARIS_DISPLAY_TEST=1 makes a missing display a failure.
-DISPLAY_TEST_COUNT ?= 1
 display-test:
 	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS) $(SOUND_DEBS)
-	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=$(DISPLAY_TEST_COUNT) ./display/ ./display/sound/
+	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/ ./display/sound/
 
 # bench-display: the software renderer; the pacer (one check, and a second
 # of its polling); whole window frames as ebiten runs them every frame (50
