@@ -51,13 +51,20 @@ func newRig(t *testing.T, opt tclemu.Options, edit func(*tcl.Config)) *rig {
 		// a driver that misses a whole print fails it closed (not issued)
 		opt.PrintTime = 250 * time.Millisecond
 	}
+	if opt.Line == nil {
+		opt.Line = &tclemu.LineTiming{}
+	}
 	r.emu = tclemu.New(p.Device, opt)
 	cfg := fastConfig(p.HostPath)
 	cfg.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
 		r.mu.Lock()
 		r.modes = append(r.modes, m)
 		r.mu.Unlock()
-		return serialport.Open(path, m)
+		port, err := serialport.Open(path, m)
+		if err != nil {
+			return nil, err
+		}
+		return timedPort{port, opt.Line}, nil
 	}
 	if edit != nil {
 		edit(&cfg)
@@ -74,6 +81,18 @@ func newRig(t *testing.T, opt tclemu.Options, edit func(*tcl.Config)) *rig {
 		p.Close()
 	})
 	return r
+}
+
+// timedPort tells the emulator when each write went on the line, which a
+// pseudo-terminal does not carry (tclemu.Options.Line).
+type timedPort struct {
+	serialport.Port
+	line *tclemu.LineTiming
+}
+
+func (p timedPort) Write(b []byte) (int, error) {
+	p.line.Wrote(len(b), time.Now())
+	return p.Port.Write(b)
 }
 
 // print prints doc once the driver has the printer online again: the

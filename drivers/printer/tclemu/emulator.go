@@ -34,6 +34,13 @@ type Options struct {
 	// SplitTimeout drops a partial message whose rest comes later than this
 	// (Paycheck4: 20 ms); 0 waits for ever.
 	SplitTimeout time.Duration
+	// Line, when set, carries the host's write times beside the bytes. A
+	// pseudo-terminal hands over whatever has piled up in one read, so an
+	// emulator that a loaded machine runs late would join messages that a
+	// real printer's UART received 100 ms apart, and time a message's rest
+	// by its own lateness. With Line, a read is cut where the host's writes
+	// were more than LineJoin apart, and each piece is timed by its write.
+	Line *LineTiming
 	// The strict behaviours of real units (each a scenario the driver is
 	// tested against). OneMessagePerRead frames input as Paycheck4's
 	// firmware does (kcondict/Paycheck4, TclProtocol.cs): a read must hold
@@ -233,7 +240,13 @@ func (e *Emulator) readLoop() {
 		}
 		n, err := e.dev.Read(buf)
 		if n > 0 && !e.stopped() {
-			e.feed(buf[:n])
+			if e.opt.Line != nil {
+				for _, c := range e.opt.Line.cut(buf[:n]) {
+					e.feed(c.b, c.at)
+				}
+			} else {
+				e.feed(buf[:n], time.Now())
+			}
 		}
 		if err != nil {
 			if errors.Is(err, os.ErrDeadlineExceeded) {
@@ -334,11 +347,10 @@ func (e *Emulator) replyStatus() {
 
 var templateMode = []byte{0x1b, '[', '^', ']', 0x1b}
 
-func (e *Emulator) feed(p []byte) {
+func (e *Emulator) feed(p []byte, now time.Time) {
 	if os.Getenv("TCLEMU_DEBUG") != "" {
 		fmt.Fprintf(os.Stderr, "%s emu in %q\n", time.Now().Format("05.000"), p)
 	}
-	now := time.Now()
 	e.mu.Lock()
 	framed := e.opt.OneMessagePerRead && !e.lineMode
 	if framed {

@@ -28,7 +28,7 @@ func FuzzEmulatorInput(f *testing.F) {
 		d := nullDev{make(chan struct{})}
 		e := New(d, Options{PrintTime: time.Millisecond})
 		defer func() { close(d.stop); e.Close() }()
-		e.feed(in)
+		e.feed(in, time.Now())
 		e.mu.Lock()
 		fr := e.frame()
 		e.mu.Unlock()
@@ -51,7 +51,7 @@ func FuzzOneMessagePerRead(f *testing.F) {
 		k := int(cut) % (len(in) + 1)
 		for _, part := range [][]byte{in[:k], in[k:]} {
 			if len(part) > 0 {
-				e.feed(part)
+				e.feed(part, time.Now())
 			}
 		}
 		e.mu.Lock()
@@ -62,7 +62,7 @@ func FuzzOneMessagePerRead(f *testing.F) {
 		e.lineMode = false
 		before := e.enqs
 		e.mu.Unlock()
-		e.feed([]byte("^S|^"))
+		e.feed([]byte("^S|^"), time.Now())
 		e.mu.Lock()
 		defer e.mu.Unlock()
 		if e.enqs != before+1 {
