@@ -42,6 +42,8 @@ func TestProfileRecordsOnlyWithTheEndpoint(t *testing.T) {
 	if runtime.MemProfileRate != 0 {
 		t.Fatalf("heap-profile rate %d without the endpoint, want 0", runtime.MemProfileRate)
 	}
+	// The rate is the process's: put it back for the next run (-count).
+	t.Cleanup(func() { runtime.MemProfileRate = 0 })
 	if err := Flag("test")("127.0.0.1:0"); err != nil {
 		t.Fatal(err)
 	}
