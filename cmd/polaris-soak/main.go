@@ -35,6 +35,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/cmd/internal/rtdebug"
 )
 
@@ -90,6 +91,7 @@ type proc struct {
 	debug string // host:port of its rtdebug endpoint
 	ready chan struct{}
 	exit  chan error
+	done  chan struct{} // closed once it was waited for
 }
 
 var debugLine = regexp.MustCompile(`debug endpoint on http://([^/]+)/debug/`)
@@ -104,15 +106,16 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), env...)
-	// Pdeathsig: a soak killed or crashed does not leave its children playing.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	stderr, _ := cmd.StderrPipe()
 	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	// childproc: a soak killed or crashed (or stopped by a signal before
+	// its own handler is set) does not leave its children playing; the
+	// kernel sends them SIGTERM.
+	if err := childproc.Start(cmd, syscall.SIGTERM); err != nil {
 		lf.Close()
 		return nil, err
 	}
-	p := &proc{name: name, cmd: cmd, ready: make(chan struct{}), exit: make(chan error, 1)}
+	p := &proc{name: name, cmd: cmd, ready: make(chan struct{}), exit: make(chan error, 1), done: make(chan struct{})}
 	addr := make(chan string, 1)
 	scan := func(r io.Reader, f func(string)) {
 		sc := bufio.NewScanner(r)
@@ -136,7 +139,7 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 	if readyWord == "" {
 		close(p.ready)
 	}
-	go func() { p.exit <- cmd.Wait(); lf.Close() }()
+	go func() { p.exit <- cmd.Wait(); lf.Close(); close(p.done) }()
 	select {
 	case p.debug = <-addr:
 	case err := <-p.exit:
@@ -157,13 +160,7 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 }
 
 func (p *proc) stop() {
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.exit:
-	case <-time.After(15 * time.Second):
-		p.cmd.Process.Kill()
-		<-p.exit
-	}
+	childproc.Stop(p.cmd, p.done, syscall.SIGTERM, 15*time.Second)
 }
 
 // procSample is one row's numbers for one process: the judged series
