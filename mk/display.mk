@@ -38,8 +38,9 @@ art-sheet:
 # X server; untagged, `go test ./...` builds and tests only the pure-Go
 # renderer. POLARIS_DISPLAY_TEST=1 makes a missing display a failure.
 display-test: $(BIN)/xvfb
-	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS) $(SOUND_DEBS)
+	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS) $(SOUND_DEBS) $(CARD_DEBS)
 	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/ ./display/sound/
+	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 -run TestWindowChildrenEndWithDevkit ./cmd/polaris-devkit/
 
 # bench-display: the software renderer; the pacer (one check, and a second
 # of its polling); whole window frames as ebiten runs them every frame (50

@@ -104,6 +104,15 @@ func TestChildrenEndWithDevkit(t *testing.T) {
 			if got := cmd.ProcessState.ExitCode(); got != tc.code {
 				t.Fatalf("exit code %d, want %d; stderr:\n%s", got, tc.code, stderr.String())
 			}
+			// Stopped in order: the deferred stops ran (main says so after
+			// them), pcscd waited for before the devkit exited; the
+			// kernel's parent-death signal is for a devkit killed.
+			if tc.code != -1 && !strings.Contains(stderr.String(), "polaris-devkit: stopped") {
+				t.Errorf("the devkit exited without its deferred stops:\n%s", stderr.String())
+			}
+			if l := left(seen, data); tc.code != -1 && len(l) > 0 {
+				t.Errorf("alive when the devkit had exited (its stops did not run): %v", l)
+			}
 			if strings.Contains(stderr.String(), "no card reader") {
 				t.Fatalf("the devkit started no pcscd:\n%s", stderr.String())
 			}

@@ -49,14 +49,19 @@ func main() {
 	if len(os.Args) < 2 {
 		usage()
 	}
+	var code int
 	switch os.Args[1] {
 	case "headless":
-		os.Exit(headless(os.Args[2:]))
+		code = headless(os.Args[2:])
 	case "run":
-		os.Exit(run(os.Args[2:]))
+		code = run(os.Args[2:])
 	default:
 		usage()
 	}
+	// After the commands' deferred stops (the cabinet, its pcscd): a
+	// signal, a window closed or a failed start all come by here.
+	fmt.Fprintln(os.Stderr, "polaris-devkit: stopped")
+	os.Exit(code)
 }
 
 func headless(args []string) int {
