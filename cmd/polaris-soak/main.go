@@ -99,7 +99,7 @@ var debugLine = regexp.MustCompile(`debug endpoint on http://([^/]+)/debug/`)
 // start runs the command with its stdout and stderr into log, and waits
 // for its debug endpoint line (and, when readyWord is set, for that line on
 // stdout).
-func start(name, logPath, readyWord string, env []string, args ...string) (*proc, error) {
+func start(ctx context.Context, name, logPath, readyWord string, env []string, args ...string) (*proc, error) {
 	lf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
@@ -147,6 +147,9 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 	case <-time.After(60 * time.Second):
 		p.stop()
 		return nil, fmt.Errorf("%s: no debug endpoint after a minute; see %s", name, logPath)
+	case <-ctx.Done():
+		p.stop()
+		return nil, fmt.Errorf("%s: stopped while starting: %w", name, ctx.Err())
 	}
 	select {
 	case <-p.ready:
@@ -155,6 +158,9 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 	case <-time.After(2 * time.Minute):
 		p.stop()
 		return nil, fmt.Errorf("%s: not ready after two minutes; see %s", name, logPath)
+	case <-ctx.Done():
+		p.stop()
+		return nil, fmt.Errorf("%s: stopped while starting: %w", name, ctx.Err())
 	}
 	return p, nil
 }
@@ -297,6 +303,10 @@ func (r *roundCounter) rounds() (int64, error) {
 // soak runs the soak and returns how many series grew (its processes
 // stopped and its data directory removed).
 func soak(o options) (growing int, err error) {
+	// SIGINT and SIGTERM from the start: a soak stopped while its
+	// processes start stops them too (and ends the run when they play).
+	ctx, stopSig := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSig()
 	for _, b := range []string{"polaris-devkit", "polaris-central"} {
 		if _, err := os.Stat(filepath.Join(o.bin, b)); err != nil {
 			return 0, fmt.Errorf("%w (make build first)", err)
@@ -336,7 +346,7 @@ func soak(o options) (growing int, err error) {
 		if err != nil {
 			return 0, err
 		}
-		cen, err = start("central", filepath.Join(o.out, "central.log"), "", env, bin("polaris-central"), "serve",
+		cen, err = start(ctx, "central", filepath.Join(o.out, "central.log"), "", env, bin("polaris-central"), "serve",
 			"-data", filepath.Join(o.data, "central"), "-pki", serverPKI, "-listen", listen, "-allow-unknown", "-debug-addr", "127.0.0.1:0")
 		if err != nil {
 			return 0, err
@@ -345,7 +355,7 @@ func soak(o options) (growing int, err error) {
 		cabArgs = append(cabArgs, "-central", listen, "-pki", pkiDir, "-id", "dev-1")
 		centralDB = filepath.Join(o.data, "central", "central.db")
 	}
-	cab, err := start("cabinet", filepath.Join(o.out, "cabinet.log"), "ready", env, cabArgs...)
+	cab, err := start(ctx, "cabinet", filepath.Join(o.out, "cabinet.log"), "ready", env, cabArgs...)
 	if err != nil {
 		return 0, err
 	}
@@ -357,8 +367,6 @@ func soak(o options) (growing int, err error) {
 	defer db.Close()
 	rc := &roundCounter{db: db}
 
-	ctx, stopSig := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSig()
 	csvPath := filepath.Join(o.out, "soak.csv")
 	csv, err := os.Create(csvPath)
 	if err != nil {
