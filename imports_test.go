@@ -84,9 +84,13 @@ var rooms = []room{
 	// The player card scheme: the card emulator answers with it, the
 	// central system verifies with it.
 	{room: "cardauth", stdOnly: true},
+	// The children a program starts end with it (pcscd, PostgreSQL,
+	// central nodes, a harness's cabinet): the drivers' emulators, the
+	// tools and the tests' helpers start them through it.
+	{room: "childproc", stdOnly: true},
 	// internal/hosttools: the drivers' test helpers (zbar, pcscdtest) find
 	// the programs they run through it; no driver links it.
-	{room: "drivers", may: []string{"deck", "clock", "cardauth", "money"}},
+	{room: "drivers", may: []string{"deck", "clock", "cardauth", "money", "childproc"}},
 	{room: "drivers/printer/internal/zbar", may: []string{"internal/hosttools"}},
 	// The printer tests' event log waits through the tests' one poll helper.
 	{room: "drivers/printer/internal/eventlog", may: []string{"drivers/printer", "internal/poll"}},
@@ -95,7 +99,7 @@ var rooms = []room{
 	{room: "central", may: []string{"engine", "cardauth"}},
 	// The load test starts a throwaway PostgreSQL when given none
 	// (make load-central-pg), as the store's tests do.
-	{room: "central/loadtest", may: []string{"engine", "cardauth", "central", "internal/pgcluster"}},
+	{room: "central/loadtest", may: []string{"engine", "cardauth", "central", "internal/pgcluster", "childproc"}},
 	// The tests' central system runs on a throwaway PostgreSQL too.
 	{room: "central/internal/testenv", may: []string{"engine", "cardauth", "central", "internal/pgcluster"}},
 	// The cabinet program: the engine, the central system's client (not

@@ -121,7 +121,7 @@ const windowTitle = "polaris display test"
 func TestMain(m *testing.M) {
 	if os.Getenv("DISPLAY") == "" {
 		if os.Getenv("POLARIS_DISPLAY_TEST") != "" {
-			fmt.Fprintln(os.Stderr, "display: no X display (run under xvfb-run: make display-test)")
+			fmt.Fprintln(os.Stderr, "display: no X display (make display-test runs these on a virtual X server: bin/xvfb)")
 			os.Exit(1)
 		}
 		fmt.Println("display: no X display; skipped (make display-test runs these under Xvfb)")

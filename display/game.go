@@ -93,6 +93,10 @@ type Options struct {
 	// cabinet's sounds; a machine without an audio device runs on silent,
 	// logged.
 	Silent bool
+	// Done, once closed, ends Run (nil error) at a frame scheduled at once,
+	// as closing the window does: the caller's deferred stops then run
+	// (the devkit's pcscd, the ledger). Nil: only the window's close.
+	Done <-chan struct{}
 }
 
 // Game is the ebiten game: it renders the latest snapshot in software and
@@ -194,6 +198,11 @@ func (g *Game) Layout(int, int) (int, int) { return g.LogicalSize() }
 
 // Update reads the keyboard and renders the frame of this tick.
 func (g *Game) Update() error {
+	select {
+	case <-g.o.Done:
+		return ebiten.Termination
+	default:
+	}
 	if g.o.Heartbeat != nil {
 		g.o.Heartbeat()
 	}
@@ -471,5 +480,14 @@ func Run(o Options) error {
 	stop := make(chan struct{})
 	defer close(stop)
 	go p.run(stop)
+	if o.Done != nil {
+		go func() {
+			select {
+			case <-o.Done:
+				ebiten.ScheduleFrame() // an idle window runs no frame else
+			case <-stop:
+			}
+		}()
+	}
 	return ebiten.RunGame(window{g})
 }

@@ -9,7 +9,13 @@ DISPLAY_DEBS := gcc libc6-dev pkg-config libgl1-mesa-dev libgl1-mesa-dri libx11-
 	libxcursor-dev libxi-dev libxinerama-dev libxrandr-dev libxxf86vm-dev libasound2-dev
 # display/sound's test: a PulseAudio server with a null sink, ALSA's pulse plugin.
 SOUND_DEBS := pulseaudio pulseaudio-utils libasound2-plugins alsa-utils
-XVFB := xvfb-run -a -s "-screen 0 1920x1200x24"
+# XVFB runs a command on a virtual X server of its own (scripts/xvfb, a
+# prerequisite of the targets using it): unlike xvfb-run's, the server
+# ends with the command on SIGTERM or a kill too.
+XVFB := $(BIN)/xvfb -screen 1920x1200x24 --
+$(BIN)/xvfb: scripts/xvfb/main.go $(wildcard childproc/*.go)
+	@mkdir -p $(BIN)
+	$(GO) build -o $@ ./scripts/xvfb
 
 .PHONY: run screenshots display-test bench-display art-sheet
 # The devkit's player card reader (F2-F4, K): its own pcscd with the vpcd virtual reader.
@@ -31,16 +37,17 @@ art-sheet:
 # display-test runs the ebiten tests (build tag "display") inside a virtual
 # X server; untagged, `go test ./...` builds and tests only the pure-Go
 # renderer. POLARIS_DISPLAY_TEST=1 makes a missing display a failure.
-display-test:
-	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS) $(SOUND_DEBS)
+display-test: $(BIN)/xvfb
+	@scripts/install-packages.sh xvfb xauth xdotool $(DISPLAY_DEBS) $(SOUND_DEBS) $(CARD_DEBS)
 	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 ./display/ ./display/sound/
+	POLARIS_DISPLAY_TEST=1 $(XVFB) $(GO) test -tags display -count=1 -run TestWindowChildrenEndWithDevkit ./cmd/polaris-devkit/
 
 # bench-display: the software renderer; the pacer (one check, and a second
 # of its polling); whole window frames as ebiten runs them every frame (50
 # per run: allocs/op stay exact); then the window on demand as `polaris run`
 # has it, one op a second (allocs/op per second). The window at 1920x1080
 # (a cabinet, 1:1) and at half size (the devkit window).
-bench-display:
+bench-display: $(BIN)/xvfb
 	$(GO) test -run '^$$' -bench . -benchmem -count 5 ./display/render/
 	$(GO) test -run '^$$' -bench Pacer -benchmem -count 5 ./display/
 	$(XVFB) $(GO) test -tags display -run '^$$' -bench Window -benchmem -benchtime 50x -count 5 ./display/
@@ -54,6 +61,6 @@ TEST_EXTRA += display-test
 # the keyboard driven through XTEST: a note credited and a game played
 # (scripts/run-check.sh). .ci/run runs it after make test.
 .PHONY: run-check
-run-check:
+run-check: $(BIN)/xvfb
 	@scripts/install-packages.sh xvfb xauth xdotool
 	$(XVFB) scripts/run-check.sh

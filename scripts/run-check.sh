@@ -9,19 +9,46 @@
 # a cash-out (C), the ticket taken from the chute and inserted again (0);
 # a player card in (F4) and out (K).
 # The ledger, read from outside with polaris-ledger, must show each step.
-# Run it under xvfb-run (make run-check).
+# Run it on a virtual X server (make run-check: bin/xvfb, scripts/xvfb).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 data=$(mktemp -d)
 log=$data/make-run.log
+# Every process started here ends with the script, however it ends (a
+# failure, Ctrl-C, SIGTERM): make run's process group (make, the devkit,
+# which stops its pcscd) gets SIGTERM and up to 15 s, then SIGKILL; then
+# whatever still names the data directory (the devkit's pcscd) is killed.
+ingroup() { # ingroup PGID: a live (not zombie) process is in the group
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v g="$1" '{ sub(/^.*\) /, ""); if ($3 == g && $1 != "Z") n++ } END { exit !n }'
+}
+naming() { # naming DIR: the live processes whose command line names DIR
+  local p cl
+  for p in /proc/[0-9]*; do
+    cl=$(tr '\0' ' ' 2>/dev/null < "$p/cmdline") || continue
+    [[ $cl == *"$1"* ]] && [ "$(awk '{ sub(/^.*\) /, ""); print $1 }' "$p/stat" 2>/dev/null)" != Z ] && echo "${p#/proc/} $cl"
+  done
+  return 0
+}
+stopgroup() { # stopgroup PGID
+  local end=$((SECONDS + 15))
+  kill -TERM -- "-$1" 2>/dev/null || return 0
+  while [ $SECONDS -lt $end ]; do ingroup "$1" || return 0; sleep 0.1; done
+  kill -KILL -- "-$1" 2>/dev/null || true
+  end=$((SECONDS + 5))
+  while [ $SECONDS -lt $end ] && ingroup "$1"; do sleep 0.1; done
+}
 cleanup() {
-  [ -n "${pid:-}" ] && kill -TERM -- "-$pid" 2>/dev/null && wait "$pid" 2>/dev/null || true
-  [ -n "${rec:-}" ] && kill "$rec" 2>/dev/null || true
-  [ -n "${pulse:-}" ] && kill "$pulse" 2>/dev/null && wait "$pulse" 2>/dev/null || true
+  trap - EXIT INT TERM
+  if [ -n "${pid:-}" ]; then stopgroup "$pid"; wait "$pid" 2>/dev/null || true; fi
+  if [ -n "${rec:-}" ]; then kill "$rec" 2>/dev/null || true; fi
+  if [ -n "${pulse:-}" ]; then kill "$pulse" 2>/dev/null && wait "$pulse" 2>/dev/null || true; fi
+  naming "$data" | while read -r p _; do kill -KILL "$p" 2>/dev/null || true; done
   rm -rf "$data"
 }
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 fail() { echo "run-check: FAILED: $*" >&2; tail -20 "$log" >&2; exit 1; }
 
 # The audio server (platform.md §9): a null sink in a private runtime
@@ -109,7 +136,13 @@ until events | grep -q player_login; do
 done
 press k
 echo "run-check: player card 3 in (F4), logged in, taken out (K)"
-kill -TERM -- "-$pid"
+# make run ends as on Ctrl-C, and leaves nothing running: its pcscd
+# (which names the data directory) ends with the devkit.
+stopgroup "$pid"
 wait "$pid" 2>/dev/null || true
 pid=
+for _ in $(seq 50); do [ -z "$(naming "$data")" ] && break; sleep 0.1; done
+left=$(naming "$data")
+[ -z "$left" ] || fail "left running after make run ended: $left"
+echo "run-check: make run ended, nothing it started left running"
 echo "run-check: passed"

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"golang.org/x/net/websocket"
@@ -145,13 +146,12 @@ func startChromium(t *testing.T) string {
 		"--disable-dev-shm-usage", "--remote-allow-origins=*",
 		"--user-data-dir="+t.TempDir(), "--remote-debugging-address=127.0.0.1", "--remote-debugging-port=0", "about:blank")
 	// Its own process group, so that the zygote and renderers end with it;
-	// and killed if the test binary dies first (a -timeout panic).
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
+	// and killed if the test binary dies first (a -timeout panic): childproc.
 	stderr, err := cmd.StderrPipe()
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := cmd.Start(); err != nil {
+	if err := childproc.Start(cmd, syscall.SIGKILL); err != nil {
 		t.Fatalf("start chromium: %v", err)
 	}
 	t.Cleanup(func() {

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/childproc"
 )
 
 // node is one polaris-central process (Options.NodeCommand): its own data
@@ -110,7 +111,8 @@ func (nd *node) start(timeout time.Duration) error {
 	cmd := exec.Command(nd.argv[0], nd.argv[1:]...)
 	cmd.Env = nd.env
 	cmd.Stdout, cmd.Stderr = lf, lf
-	if err := cmd.Start(); err != nil {
+	// SIGTERM from the kernel should the load run die without stopping it.
+	if err := childproc.Start(cmd, syscall.SIGTERM); err != nil {
 		return fmt.Errorf("node %d: %w", nd.k, err)
 	}
 	nd.cmd = cmd

@@ -427,6 +427,13 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 		if nodes, err = setupNodes(o, dir, pkiDir, nodeDB, nh); err != nil {
 			return nil, err
 		}
+		// A start that fails half-way, or any error return below, stops
+		// the nodes started (stop does nothing for a node stopped).
+		defer func() {
+			for _, nd := range nodes {
+				nd.stop()
+			}
+		}()
 		if nodeDB == "" {
 			dbPath = filepath.Join(nodes[0].dir, "central.db")
 		}

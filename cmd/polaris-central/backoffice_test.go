@@ -19,6 +19,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -55,7 +56,8 @@ func TestServeBackofficeEndToEnd(t *testing.T) {
 	cmd := exec.Command(bin, "serve", "-config", conf, "-backoffice-admin", "root")
 	cmd.Env = append(os.Environ(), "POLARIS_BACKOFFICE_PASSWORD="+pw)
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	// Killed with the test binary should it die first (childproc).
+	if err := childproc.Start(cmd, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	done := make(chan error, 1)

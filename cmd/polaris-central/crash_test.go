@@ -15,6 +15,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
@@ -45,7 +46,8 @@ func startChild(t *testing.T, dir, addr string, more ...string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "POLARIS_CENTRAL_CHILD=1")
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	// Killed with the test binary should it die first (childproc).
+	if err := childproc.Start(cmd, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	return cmd

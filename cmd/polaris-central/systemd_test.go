@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -124,7 +125,8 @@ func TestServeNotifiesSystemd(t *testing.T) {
 	cmd := exec.Command(os.Args[0], "-test.run=^$", "--", "-data", data, "-listen", addr, "-hall-addr=")
 	cmd.Env = append(os.Environ(), "POLARIS_CENTRAL_CHILD=1", "WATCHDOG_USEC=600000")
 	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
+	// Killed with the test binary should it die first (childproc).
+	if err := childproc.Start(cmd, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	defer cmd.Process.Kill()

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
 )
 
@@ -134,7 +135,8 @@ func (s *system) start(n *node) error {
 	os.Remove(n.socket())
 	cmd := exec.Command(s.bin, args...)
 	cmd.Stdout, cmd.Stderr = logf, logf
-	if err := cmd.Start(); err != nil {
+	// SIGTERM from the kernel should the harness die without stopping it.
+	if err := childproc.Start(cmd, syscall.SIGTERM); err != nil {
 		logf.Close()
 		return err
 	}

@@ -44,6 +44,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 )
@@ -170,7 +171,8 @@ func main() {
 		if err != nil {
 			fail(err)
 		}
-		if err := cmd.Start(); err != nil {
+		// Killed as the harness's kills do should the harness die.
+		if err := childproc.Start(cmd, syscall.SIGKILL); err != nil {
 			fail(err)
 		}
 		setChild(cmd)
@@ -330,9 +332,13 @@ func main() {
 	os.WriteFile(settle, []byte("sleep 2s\nkey technician on\nkey technician off\nkey attendant on\nkey attendant off\nkey attendant on\nkey attendant off\npress collect\nsleep 3s\n"), 0o600)
 	cmd := exec.Command(*bin, append([]string{"headless"}, append(args, "-fast", "-script", settle)...)...)
 	cmd.Stderr = os.Stderr
+	serr := childproc.Start(cmd, syscall.SIGKILL)
 	setChild(cmd)
-	if err := cmd.Run(); err != nil {
-		fmt.Fprintln(os.Stderr, "settling run:", err)
+	if serr == nil {
+		serr = cmd.Wait()
+	}
+	if serr != nil {
+		fmt.Fprintln(os.Stderr, "settling run:", serr)
 		discrepancies++
 	}
 	bad, err := rec.Check(true)

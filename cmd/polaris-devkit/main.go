@@ -9,11 +9,17 @@
 // opens the cabinet with its display (display/): on the devkit board a
 // window whose keyboard drives buttons, keys, doors, acceptor and printer.
 //
-//	polaris-devkit headless [the same profile and data flags] [-script FILE] [-fast] [-chaos SEED]
+//	polaris-devkit headless [the same profile and data flags] [-script FILE] [-fast] [-chaos SEED] [-cards]
 //
 // runs the cabinet without a display. With -script it plays a scenario
 // (see firmware/scenario) and exits 0 when every step held, 1 otherwise;
-// with -chaos it plays at random until killed (the crash harness).
+// with -chaos it plays at random until killed (the crash harness); with
+// -cards it has the player card reader run has.
+//
+// The card reader is a pcscd of the devkit's own (firmware/devkit.Cards):
+// it ends with the devkit, stopped on a normal exit, on SIGINT or SIGTERM
+// and on a failed start, and ended by the kernel when the devkit is
+// killed (childproc; TestChildrenEndWithDevkit).
 package main
 
 import (
@@ -43,14 +49,19 @@ func main() {
 	if len(os.Args) < 2 {
 		usage()
 	}
+	var code int
 	switch os.Args[1] {
 	case "headless":
-		os.Exit(headless(os.Args[2:]))
+		code = headless(os.Args[2:])
 	case "run":
-		os.Exit(run(os.Args[2:]))
+		code = run(os.Args[2:])
 	default:
 		usage()
 	}
+	// After the commands' deferred stops (the cabinet, its pcscd): a
+	// signal, a window closed or a failed start all come by here.
+	fmt.Fprintln(os.Stderr, "polaris-devkit: stopped")
+	os.Exit(code)
 }
 
 func headless(args []string) int {
@@ -60,6 +71,7 @@ func headless(args []string) int {
 	script := fs.String("script", "", "scenario script to play; exits when it ends")
 	fast := fs.Bool("fast", false, "present rounds instantly (no spin or win animation time)")
 	chaos := fs.Uint64("chaos", 0, "play at random with this seed until killed (the crash harness)")
+	withCards := fs.Bool("cards", false, "the player card reader as run has it: the devkit's own pcscd with vpcd (its data in DATA/pcsc)")
 	fs.Parse(args)
 
 	ctx, stop := boot.Signals()
@@ -68,6 +80,14 @@ func headless(args []string) int {
 		o.Timing = cabinet.Timing{}
 	}
 	ready := boot.Gate(ctx, &o)
+	if *withCards {
+		var cards *devkit.Cards
+		o, cards = devkit.WithCards(o)
+		defer cards.Close()
+		if err := cards.Err(); err != nil {
+			fmt.Fprintln(os.Stderr, "polaris-devkit: no card reader:", err)
+		}
+	}
 	h, err := devkit.StartHeadless(ctx, o)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "polaris-devkit:", err)

@@ -24,6 +24,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"syscall"
 	"time"
 	"unicode/utf8"
 
@@ -85,7 +86,7 @@ func crashTest(args []string) error {
 	start := time.Now()
 	res, err := crashtest.Run(crashtest.Config{Kills: *n, Seed: *seed, Dir: *dir, Parallel: *parallel,
 		Log:   io.MultiWriter(log, &filterDiscrepancies{w: &disc}),
-		Child: func(a []string) *exec.Cmd { return exec.Command(self, append([]string{"crash-child"}, a...)...) }})
+		Child: crashChild(self)})
 	if err != nil {
 		return err
 	}
@@ -426,4 +427,18 @@ func printable(b []byte) string {
 		s = s[:200] + "…"
 	}
 	return s
+}
+
+// crashChild makes the crash test's children: each writes to its ledger
+// until killed, so the kernel kills it should this process die first
+// (SIGKILL, what the test does anyway). The parent-death signal goes when
+// the thread that started the child ends; crashtest starts them from
+// goroutines that do not lock their thread, and the runtime ends no thread
+// of those, so it goes with the process.
+func crashChild(self string) func([]string) *exec.Cmd {
+	return func(a []string) *exec.Cmd {
+		cmd := exec.Command(self, append([]string{"crash-child"}, a...)...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+		return cmd
+	}
 }

@@ -35,6 +35,7 @@ import (
 
 	_ "modernc.org/sqlite"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/cmd/internal/rtdebug"
 )
 
@@ -90,6 +91,7 @@ type proc struct {
 	debug string // host:port of its rtdebug endpoint
 	ready chan struct{}
 	exit  chan error
+	done  chan struct{} // closed once it was waited for
 }
 
 var debugLine = regexp.MustCompile(`debug endpoint on http://([^/]+)/debug/`)
@@ -97,22 +99,23 @@ var debugLine = regexp.MustCompile(`debug endpoint on http://([^/]+)/debug/`)
 // start runs the command with its stdout and stderr into log, and waits
 // for its debug endpoint line (and, when readyWord is set, for that line on
 // stdout).
-func start(name, logPath, readyWord string, env []string, args ...string) (*proc, error) {
+func start(ctx context.Context, name, logPath, readyWord string, env []string, args ...string) (*proc, error) {
 	lf, err := os.Create(logPath)
 	if err != nil {
 		return nil, err
 	}
 	cmd := exec.Command(args[0], args[1:]...)
 	cmd.Env = append(os.Environ(), env...)
-	// Pdeathsig: a soak killed or crashed does not leave its children playing.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGTERM}
 	stderr, _ := cmd.StderrPipe()
 	stdout, _ := cmd.StdoutPipe()
-	if err := cmd.Start(); err != nil {
+	// childproc: a soak killed or crashed (or stopped by a signal before
+	// its own handler is set) does not leave its children playing; the
+	// kernel sends them SIGTERM.
+	if err := childproc.Start(cmd, syscall.SIGTERM); err != nil {
 		lf.Close()
 		return nil, err
 	}
-	p := &proc{name: name, cmd: cmd, ready: make(chan struct{}), exit: make(chan error, 1)}
+	p := &proc{name: name, cmd: cmd, ready: make(chan struct{}), exit: make(chan error, 1), done: make(chan struct{})}
 	addr := make(chan string, 1)
 	scan := func(r io.Reader, f func(string)) {
 		sc := bufio.NewScanner(r)
@@ -136,7 +139,7 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 	if readyWord == "" {
 		close(p.ready)
 	}
-	go func() { p.exit <- cmd.Wait(); lf.Close() }()
+	go func() { p.exit <- cmd.Wait(); lf.Close(); close(p.done) }()
 	select {
 	case p.debug = <-addr:
 	case err := <-p.exit:
@@ -144,6 +147,9 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 	case <-time.After(60 * time.Second):
 		p.stop()
 		return nil, fmt.Errorf("%s: no debug endpoint after a minute; see %s", name, logPath)
+	case <-ctx.Done():
+		p.stop()
+		return nil, fmt.Errorf("%s: stopped while starting: %w", name, ctx.Err())
 	}
 	select {
 	case <-p.ready:
@@ -152,18 +158,15 @@ func start(name, logPath, readyWord string, env []string, args ...string) (*proc
 	case <-time.After(2 * time.Minute):
 		p.stop()
 		return nil, fmt.Errorf("%s: not ready after two minutes; see %s", name, logPath)
+	case <-ctx.Done():
+		p.stop()
+		return nil, fmt.Errorf("%s: stopped while starting: %w", name, ctx.Err())
 	}
 	return p, nil
 }
 
 func (p *proc) stop() {
-	p.cmd.Process.Signal(syscall.SIGTERM)
-	select {
-	case <-p.exit:
-	case <-time.After(15 * time.Second):
-		p.cmd.Process.Kill()
-		<-p.exit
-	}
+	childproc.Stop(p.cmd, p.done, syscall.SIGTERM, 15*time.Second)
 }
 
 // procSample is one row's numbers for one process: the judged series
@@ -300,6 +303,10 @@ func (r *roundCounter) rounds() (int64, error) {
 // soak runs the soak and returns how many series grew (its processes
 // stopped and its data directory removed).
 func soak(o options) (growing int, err error) {
+	// SIGINT and SIGTERM from the start: a soak stopped while its
+	// processes start stops them too (and ends the run when they play).
+	ctx, stopSig := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stopSig()
 	for _, b := range []string{"polaris-devkit", "polaris-central"} {
 		if _, err := os.Stat(filepath.Join(o.bin, b)); err != nil {
 			return 0, fmt.Errorf("%w (make build first)", err)
@@ -339,7 +346,7 @@ func soak(o options) (growing int, err error) {
 		if err != nil {
 			return 0, err
 		}
-		cen, err = start("central", filepath.Join(o.out, "central.log"), "", env, bin("polaris-central"), "serve",
+		cen, err = start(ctx, "central", filepath.Join(o.out, "central.log"), "", env, bin("polaris-central"), "serve",
 			"-data", filepath.Join(o.data, "central"), "-pki", serverPKI, "-listen", listen, "-allow-unknown", "-debug-addr", "127.0.0.1:0")
 		if err != nil {
 			return 0, err
@@ -348,7 +355,7 @@ func soak(o options) (growing int, err error) {
 		cabArgs = append(cabArgs, "-central", listen, "-pki", pkiDir, "-id", "dev-1")
 		centralDB = filepath.Join(o.data, "central", "central.db")
 	}
-	cab, err := start("cabinet", filepath.Join(o.out, "cabinet.log"), "ready", env, cabArgs...)
+	cab, err := start(ctx, "cabinet", filepath.Join(o.out, "cabinet.log"), "ready", env, cabArgs...)
 	if err != nil {
 		return 0, err
 	}
@@ -360,8 +367,6 @@ func soak(o options) (growing int, err error) {
 	defer db.Close()
 	rc := &roundCounter{db: db}
 
-	ctx, stopSig := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stopSig()
 	csvPath := filepath.Join(o.out, "soak.csv")
 	csv, err := os.Create(csvPath)
 	if err != nil {

@@ -32,7 +32,21 @@ func run(args []string) int {
 		return 1
 	}
 	defer a.Close()
-	go a.Run(ctx)
+	// A signal or the window closed: the cabinet loop ends before a.Close
+	// closes the ledger under it (boot.Window returns then; it once exited
+	// the process there). A loop not ended in 10 s is left to the exit,
+	// as a power cut leaves it.
+	runDone := make(chan struct{})
+	go func() { a.Run(ctx); close(runDone) }()
+	defer func() {
+		stop()
+		select {
+		case <-runDone:
+		case <-time.After(10 * time.Second):
+			fmt.Fprintln(os.Stderr, "polaris: the cabinet loop did not end 10 s after the stop; exiting without closing")
+			os.Exit(1)
+		}
+	}()
 	fmt.Fprintf(os.Stderr, "polaris: cabinet running (market %s, board %s, data %s)\n", o.Market, o.Board, o.DataDir)
 	if err := boot.Window(ctx, o, display.Options{Source: a.Cabinet.View, Clock: time.Now, Fullscreen: *full,
 		Touch: a.Touch, Press: func(b view.Button) { a.Cabinet.Post(cabinet.Press{Button: b}) }}, ready); err != nil {

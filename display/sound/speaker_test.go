@@ -11,9 +11,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/internal/hosttools"
 	// the package has a const poll (the speaker's snapshot period)
@@ -52,17 +54,17 @@ func TestSoundReachesAnAudioServer(t *testing.T) {
 
 	ctx, cancel := context.WithTimeout(context.Background(), ipoll.Scaled(time.Minute))
 	defer cancel()
-	srv := exec.CommandContext(ctx, pulse, "--daemonize=no", "--exit-idle-time=-1", "-n",
+	srv := exec.Command(pulse, "--daemonize=no", "--exit-idle-time=-1", "-n",
 		"--load=module-null-sink sink_name=null", "--load=module-native-protocol-unix")
 	srvLog, _ := os.Create(filepath.Join(dir, "pulseaudio.log"))
 	srv.Stdout, srv.Stderr = srvLog, srvLog
-	if err := srv.Start(); err != nil {
+	// The server ends with the test (childproc): stopped at its end, and
+	// by the kernel should the test binary die first.
+	if err := childproc.Start(srv, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		srv.Process.Kill()
-		srv.Wait()
-	})
+	srvExited := childproc.Waiter(srv)
+	t.Cleanup(func() { childproc.Stop(srv, srvExited, syscall.SIGTERM, 5*time.Second) })
 	// The server answers; asked every 100 ms (each ask is a process).
 	for deadline := time.Now().Add(ipoll.Scaled(10 * time.Second)); exec.CommandContext(ctx, pactl, "info").Run() != nil; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -72,7 +74,7 @@ func TestSoundReachesAnAudioServer(t *testing.T) {
 	}
 	recFile := filepath.Join(dir, "rec.raw")
 	rec := exec.CommandContext(ctx, parec, "-d", "null.monitor", "--raw", "--format=s16le", "--rate=48000", "--channels=1", "--latency-msec=20", "--process-time-msec=10", recFile)
-	if err := rec.Start(); err != nil {
+	if err := childproc.Start(rec, syscall.SIGTERM); err != nil {
 		t.Fatal(err)
 	}
 	// parec records before the alarm starts: the null sink's monitor gives

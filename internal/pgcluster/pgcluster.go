@@ -2,6 +2,10 @@
 // store's tests and load runs: initdb in a temporary directory, the server
 // on a random loopback port as an unprivileged user (initdb refuses root:
 // as root it runs as Debian's "postgres" user), stopped and removed after.
+// The server (postmaster) is a child of the process that started it
+// (childproc), not a daemon of pg_ctl's: should that process die without
+// stopping it, the kernel sends it SIGQUIT (immediate shutdown, its
+// backends with it), so no PostgreSQL outlives a test or a load run.
 package pgcluster
 
 import (
@@ -22,6 +26,7 @@ import (
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/internal/hosttools"
 )
 
@@ -34,6 +39,9 @@ type Cluster struct {
 	Port int
 	bin  string
 	cred *syscall.Credential // nil: run as ourselves
+
+	server *exec.Cmd       // the postmaster while it runs
+	exited <-chan struct{} // closed once it has exited
 }
 
 // Bin finds PostgreSQL's server programs: on the PATH, else in Debian's
@@ -138,15 +146,73 @@ func (c *Cluster) Config(lines ...string) error {
 	return err
 }
 
+// start runs the postmaster as our child and returns once it takes
+// connections (a replica: once it is consistent), as pg_ctl -w would.
 func (c *Cluster) start() error {
-	return c.run("pg_ctl", "-D", c.data(), "-w", "-t", "60", "-l", filepath.Join(c.Dir, "log"),
-		"-o", fmt.Sprintf("-k %s -p %d -c listen_addresses=127.0.0.1 -c max_connections=200", c.Dir, c.Port), "start")
+	logf, err := os.OpenFile(filepath.Join(c.Dir, "log"), os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+	if err != nil {
+		return err
+	}
+	defer logf.Close() // the server has its own copy
+	if c.cred != nil {
+		logf.Chown(int(c.cred.Uid), int(c.cred.Gid))
+	}
+	cmd := exec.Command(filepath.Join(c.bin, "postgres"), "-D", c.data(), "-k", c.Dir, "-p", strconv.Itoa(c.Port),
+		"-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200")
+	cmd.Dir = c.Dir
+	cmd.Env = append(os.Environ(), "LC_ALL=C")
+	cmd.Stdout, cmd.Stderr = logf, logf
+	if c.cred != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: c.cred}
+	}
+	if err := childproc.Start(cmd, syscall.SIGQUIT); err != nil {
+		return fmt.Errorf("pgcluster: postgres: %w", err)
+	}
+	c.server, c.exited = cmd, childproc.Waiter(cmd)
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	for {
+		conn, err := pgx.Connect(ctx, c.URL("postgres")+"&connect_timeout=2")
+		if err == nil {
+			conn.Close(ctx)
+			return nil
+		}
+		select {
+		case <-c.exited:
+			c.server = nil
+			log, _ := os.ReadFile(filepath.Join(c.Dir, "log"))
+			return fmt.Errorf("pgcluster: postgres exited at start (%v)\n%s", cmd.ProcessState, tail(log))
+		case <-ctx.Done():
+			c.stopServer(syscall.SIGQUIT)
+			log, _ := os.ReadFile(filepath.Join(c.Dir, "log"))
+			return fmt.Errorf("pgcluster: postgres not taking connections after a minute: %v\n%s", err, tail(log))
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// stop stops the server with pg_ctl's shutdown mode (fast, immediate)
+// and waits for the postmaster to be gone.
+func (c *Cluster) stop(mode string) error {
+	err := c.run("pg_ctl", "-D", c.data(), "-w", "-m", mode, "stop")
+	c.stopServer(syscall.SIGQUIT) // gone already unless pg_ctl failed
+	return err
+}
+
+// stopServer ends the postmaster started here, if any (sig, then SIGKILL
+// after a bound), and waits for it.
+func (c *Cluster) stopServer(sig syscall.Signal) {
+	if c.server == nil {
+		return
+	}
+	childproc.Stop(c.server, c.exited, sig, 30*time.Second)
+	c.server, c.exited = nil, nil
 }
 
 // Restart stops the server (fast: open transactions roll back) and starts
 // it again on the same port.
 func (c *Cluster) Restart() error {
-	if err := c.run("pg_ctl", "-D", c.data(), "-w", "-m", "fast", "stop"); err != nil {
+	if err := c.stop("fast"); err != nil {
 		return err
 	}
 	return c.start()
@@ -155,7 +221,7 @@ func (c *Cluster) Restart() error {
 // Kill stops the server immediately (no shutdown checkpoint: what a crash
 // leaves); Start again with Restart's second half, StartAgain.
 func (c *Cluster) Kill() error {
-	return c.run("pg_ctl", "-D", c.data(), "-w", "-m", "immediate", "stop")
+	return c.stop("immediate")
 }
 
 // StartAgain starts a stopped cluster on its port.
@@ -165,8 +231,9 @@ func (c *Cluster) StartAgain() error { return c.start() }
 func (c *Cluster) Stop() error {
 	var err error
 	if _, serr := os.Stat(filepath.Join(c.data(), "postmaster.pid")); serr == nil {
-		err = c.run("pg_ctl", "-D", c.data(), "-w", "-m", "fast", "stop")
+		err = c.stop("fast")
 	}
+	c.stopServer(syscall.SIGQUIT)
 	if rerr := os.RemoveAll(c.Dir); err == nil {
 		err = rerr
 	}

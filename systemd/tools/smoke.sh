@@ -12,9 +12,18 @@ set -euo pipefail
 # tools: qemu-aarch64-static
 root=${PI_ROOT:?}; script=${SCRIPT:?}; qroot=${QEMU_ROOT:-/}
 qemu=(qemu-aarch64-static -L "$qroot")
-tmp=$(mktemp -d); xpid=""
-cleanup() { [ -n "$xpid" ] && kill "$xpid" 2>/dev/null; rm -rf "$tmp"; }
+tmp=$(mktemp -d); xpid=""; rpid=""
+# What it starts (Xvfb, polaris-devkit run with its pcscd) ends with it,
+# on a failure, Ctrl-C or SIGTERM too.
+cleanup() {
+  trap - EXIT INT TERM
+  if [ -n "$rpid" ]; then kill "$rpid" 2>/dev/null && wait "$rpid" 2>/dev/null || true; fi
+  if [ -n "$xpid" ]; then kill "$xpid" 2>/dev/null && wait "$xpid" 2>/dev/null || true; fi
+  rm -rf "$tmp"
+}
 trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
 if [ -z "${DISPLAY:-}" ]; then
   for n in $(seq 90 120); do [ -e /tmp/.X11-unix/X$n ] || break; done
   Xvfb ":$n" -screen 0 1024x768x24 -nolisten tcp >"$tmp/xvfb.log" 2>&1 & xpid=$!
@@ -57,7 +66,7 @@ for _ in $(seq 60); do
   n=$(xwd -root -silent | python3 "$(dirname "$0")/xwd-colours.py")
   if [ "$n" -gt 16 ]; then ok=$n; break; fi
 done
-kill "$rpid" 2>/dev/null || true; wait "$rpid" 2>/dev/null || true
+kill "$rpid" 2>/dev/null || true; wait "$rpid" 2>/dev/null || true; rpid=""
 [ -n "$ok" ] || { echo "smoke: no frame from polaris-devkit run" >&2; cat "$tmp/run.log" >&2; exit 1; }
 echo "smoke: frame on screen ($ok distinct colours)"
 

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/internal/pcscdtest"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/pcsc"
@@ -39,8 +40,8 @@ func startVICC(t *testing.T, d *pcscdtest.Daemon) *exec.Cmd {
 	cmd.Env = append(os.Environ(), "PYTHONPATH="+lib+":"+shim)
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	// Ends with the test binary should it die first (childproc).
+	if err := childproc.Start(cmd, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() {

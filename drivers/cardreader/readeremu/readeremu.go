@@ -22,6 +22,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/cardemu"
 )
 
@@ -42,8 +43,9 @@ type Rig struct {
 	ln     *net.UnixListener
 	log    io.Writer
 
-	mu  sync.Mutex
-	cmd *exec.Cmd
+	mu     sync.Mutex
+	cmd    *exec.Cmd
+	exited <-chan struct{} // closed once pcscd is waited for
 }
 
 // Start starts pcscd with its socket and configuration in dir; pcscd's
@@ -110,11 +112,13 @@ func (r *Rig) Restart() error {
 	cmd := exec.Command("sh", "-c", `LISTEN_PID=$$ LISTEN_FDS=1 exec pcscd --foreground --debug --apdu --config "$1"`, "sh", filepath.Join(r.dir, "reader.conf.d"))
 	cmd.ExtraFiles = []*os.File{f}
 	cmd.Stdout, cmd.Stderr = r.log, r.log
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	// Its own process group (a Ctrl-C reaches the devkit, which stops it
+	// here) and SIGTERM from the kernel when the devkit dies unstopped
+	// (pcscd removes its pid file on SIGTERM).
+	if err := childproc.Start(cmd, syscall.SIGTERM); err != nil {
 		return fmt.Errorf("readeremu: pcscd: %w", err)
 	}
-	r.cmd = cmd
+	r.cmd, r.exited = cmd, childproc.Waiter(cmd)
 	// vpcd listens once pcscd has loaded the reader: then cards can come.
 	deadline := time.Now().Add(10 * time.Second)
 	for {
@@ -137,21 +141,13 @@ func (r *Rig) Restart() error {
 // is lost to its clients until Restart.
 func (r *Rig) Stop() {
 	r.mu.Lock()
-	cmd := r.cmd
-	r.cmd = nil
+	cmd, exited := r.cmd, r.exited
+	r.cmd, r.exited = nil, nil
 	r.mu.Unlock()
 	if cmd == nil {
 		return
 	}
-	cmd.Process.Signal(syscall.SIGTERM)
-	done := make(chan struct{})
-	go func() { cmd.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(5 * time.Second):
-		cmd.Process.Kill()
-		<-done
-	}
+	childproc.Stop(cmd, exited, syscall.SIGTERM, 5*time.Second)
 }
 
 // Close stops pcscd and removes its socket.

@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 )
 
@@ -24,6 +25,10 @@ func TestMain(m *testing.M) {
 func childCmd(args []string) *exec.Cmd {
 	cmd := exec.Command(os.Args[0], args...)
 	cmd.Env = append(os.Environ(), "POLARIS_LEDGER_CRASH_CHILD=1")
+	// It writes until killed: killed with the test binary too (Run starts
+	// it from goroutines that lock no thread, so the signal goes with the
+	// process; see childproc).
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	return cmd
 }
 
