@@ -18,6 +18,8 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // blockedFor checks that play, cash-out and money in are refused now.
@@ -26,15 +28,21 @@ func (r *rig) blockedFor(what string) {
 	games, credit, out := r.meter(ledger.GamesPlayed), r.credit(), r.meter(ledger.TicketsOutCount)
 	r.press(view.Start)
 	r.press(view.Collect)
-	r.cab.Do(func() {})
-	time.Sleep(10 * time.Millisecond)
-	r.cab.Do(func() {})
-	var round bool
+	// Both presses are decided on the loop: a wager, a cash-out and the
+	// acceptor's command are all begun there, so the loop's state after
+	// them says whether any was.
+	var round, accOn bool
 	// A held round (refused, waiting for the central void) is no play.
-	r.cab.Do(func() { round = r.cab.play.round != nil && !r.cab.play.round.ask.held || r.cab.cashOut.voucher != nil })
-	if round || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out || r.acc.isEnabled() {
+	r.cab.Do(func() {
+		round = r.cab.play.round != nil && !r.cab.play.round.ask.held || r.cab.cashOut.voucher != nil
+		accOn = r.cab.moneyIn.acceptorOn
+	})
+	if round || accOn || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out {
 		r.t.Fatalf("%s: play, cash-out or money in was not refused", what)
 	}
+	// The acceptor follows the cabinet's last command (inhibit), sent off
+	// the loop.
+	poll.Until(r.t, 15*time.Second, what+": acceptor inhibited", func() bool { return !r.acc.isEnabled() })
 }
 
 // Check 6, a tilt survives power loss: a technician tilt (outcome
