@@ -2,6 +2,7 @@ package cabinet
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -26,23 +27,38 @@ import (
 func (r *rig) blockedFor(what string) {
 	r.t.Helper()
 	games, credit, out := r.meter(ledger.GamesPlayed), r.credit(), r.meter(ledger.TicketsOutCount)
+	round := func() (n uint64) {
+		if rd := r.cab.play.round; rd != nil {
+			n = rd.n
+		}
+		return n
+	}
+	var open uint64
+	r.cab.Do(func() { open = round() })
 	r.press(view.Start)
 	r.press(view.Collect)
 	// Both presses are decided on the loop: a wager, a cash-out and the
 	// acceptor's command are all begun there, so the loop's state after
 	// them says whether any was.
-	var round, accOn bool
-	// A held round (refused, waiting for the central void) is no play.
-	r.cab.Do(func() {
-		round = r.cab.play.round != nil && !r.cab.play.round.ask.held || r.cab.cashOut.voucher != nil
-		accOn = r.cab.moneyIn.acceptorOn
-	})
-	if round || accOn || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out {
-		r.t.Fatalf("%s: play, cash-out or money in was not refused", what)
+	var now uint64
+	var cashOut, accOn bool
+	r.cab.Do(func() { now, cashOut, accOn = round(), r.cab.cashOut.voucher != nil, r.cab.moneyIn.acceptorOn })
+	if now != open || cashOut || accOn || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out {
+		r.t.Fatalf("%s: play, cash-out or money in was not refused (round %d → %d, cash-out %v, acceptor on %v)", what, open, now, cashOut, accOn)
 	}
 	// The acceptor follows the cabinet's last command (inhibit), sent off
 	// the loop.
 	poll.Until(r.t, 15*time.Second, what+": acceptor inhibited", func() bool { return !r.acc.isEnabled() })
+	// A round open here is no play only held (refused, waiting for the
+	// central void); one resumed at power-up is held once the central
+	// system's answer to the cabinet's ask again has come.
+	if open != 0 {
+		var held bool
+		poll.Until(r.t, 15*time.Second, fmt.Sprintf("%s: round %d held", what, open), func() bool {
+			r.cab.Do(func() { held = round() == open && r.cab.play.round.ask.held })
+			return held
+		})
+	}
 }
 
 // Check 6, a tilt survives power loss: a technician tilt (outcome
