@@ -250,6 +250,21 @@ func (r *rig) until(what string, tick time.Duration, ok func(*view.Snapshot) boo
 	return s
 }
 
+// state is the snapshot of the loop's state now (not the last one
+// published), after every event posted before it.
+func (r *rig) state() (s *view.Snapshot) {
+	r.cab.Do(func() { r.cab.publish(); s = r.cab.View() })
+	return s
+}
+
+// ticked returns once the loop has run a tick after every event posted
+// before it: what the fake clock's time makes due (a timer, Auto's next
+// game, a self-test) has begun on the loop by then.
+func (r *rig) ticked() {
+	r.cab.Post(Tick{})
+	r.handled()
+}
+
 func (r *rig) idle() *view.Snapshot {
 	r.t.Helper()
 	return r.until("idle", 50*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
