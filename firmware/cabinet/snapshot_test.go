@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // TestIdleCabinetPublishesNothing: an idle cabinet's loop ticks on (real
@@ -32,7 +34,7 @@ func TestIdleCabinetPublishesNothing(t *testing.T) {
 	r.press(view.BetPlus)
 	select {
 	case <-changed:
-	case <-time.After(10 * time.Second):
+	case <-poll.After(10 * time.Second):
 		t.Fatal("Changed did not fire after Bet+")
 	}
 	s := r.cab.View()
