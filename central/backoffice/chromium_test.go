@@ -21,6 +21,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/internal/hosttools"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // ScreenshotsEnv names a directory the browser test writes its PNGs to
@@ -37,7 +39,7 @@ type browserT struct {
 
 func (b *browserT) do(steps ...chromedp.Action[chromedp.Void]) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, poll.Scaled(20*time.Second))
 	defer cancel()
 	if err := chromedp.Do(ctx, steps...); err != nil {
 		b.t.Fatal(err)
@@ -52,7 +54,7 @@ func (b *browserT) open(path string) {
 // click clicks sel and waits for the page it loads (a form's answer).
 func (b *browserT) click(sel string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, poll.Scaled(20*time.Second))
 	defer cancel()
 	if _, err := chromedp.Run(ctx, chromedp.WaitEvent(page.LoadEventFired, nil, chromedp.Click(chromedp.CSS(sel)))); err != nil {
 		b.t.Fatalf("click %s: %v", sel, err)
@@ -61,7 +63,7 @@ func (b *browserT) click(sel string) {
 
 func (b *browserT) text(sel string) string {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, poll.Scaled(20*time.Second))
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.TextContent(chromedp.CSS(sel)))
 	if err != nil {
@@ -72,7 +74,7 @@ func (b *browserT) text(sel string) string {
 
 func (b *browserT) eval(expr string) string {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, poll.Scaled(20*time.Second))
 	defer cancel()
 	s, err := chromedp.Run(ctx, chromedp.Evaluate[string]("String("+expr+")"))
 	if err != nil {
@@ -88,7 +90,7 @@ func (b *browserT) typeInto(sel, v string) {
 
 func (b *browserT) shot(name string) {
 	b.t.Helper()
-	ctx, cancel := context.WithTimeout(b.ctx, 20*time.Second)
+	ctx, cancel := context.WithTimeout(b.ctx, poll.Scaled(20*time.Second))
 	defer cancel()
 	png, err := chromedp.Run(ctx, chromedp.FullScreenshot(100))
 	if err != nil {
@@ -125,13 +127,13 @@ func (b *browserT) login(name string) {
 
 func (b *browserT) waitText(sel, want string, within time.Duration) {
 	b.t.Helper()
-	deadline := time.Now().Add(within)
+	deadline := time.Now().Add(poll.Scaled(within))
 	got := ""
 	for time.Now().Before(deadline) {
 		if got = b.text(sel); got == want {
 			return
 		}
-		time.Sleep(200 * time.Millisecond)
+		time.Sleep(200 * time.Millisecond) // a reload every 200 ms, under the deadline above
 		b.do(chromedp.Reload())
 	}
 	b.t.Fatalf("%s shows %q, want %q", sel, got, want)
@@ -232,7 +234,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if err := r.e.Server.Disable(bg, "CAB-BRNO", "frame test"); err != nil {
 		t.Fatal(err)
 	}
-	for deadline := time.Now().Add(8 * time.Second); frame("n-disabled") != "1"; time.Sleep(100 * time.Millisecond) {
+	for deadline := time.Now().Add(poll.Scaled(8 * time.Second)); frame("n-disabled") != "1"; time.Sleep(100 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the dashboard's frame still counts %s disabled", frame("n-disabled"))
 		}
@@ -270,7 +272,7 @@ func TestConsoleInChromium(t *testing.T) {
 		t.Fatal("the reason is not shown")
 	}
 	cab := r.cabs["CAB-PRAHA"]
-	wait := time.After(10 * time.Second)
+	wait := poll.After(10 * time.Second)
 	for got := false; !got; {
 		select {
 		case n := <-cab.Notices():
@@ -373,16 +375,13 @@ func TestConsoleInChromium(t *testing.T) {
 	})
 	b.do(chromedp.Click(chromedp.ID("csv")))
 	var file string
-	for i := 0; file == "" && i < 100; i++ {
+	poll.Until(t, 10*time.Second, "the CSV downloaded", func() bool {
 		m, _ := filepath.Glob(filepath.Join(downloads, "*.csv"))
 		if len(m) == 1 {
 			file = m[0]
 		}
-		time.Sleep(100 * time.Millisecond)
-	}
-	if file == "" {
-		t.Fatal("no CSV downloaded")
-	}
+		return file != ""
+	})
 	f, err := os.Open(file)
 	if err != nil {
 		t.Fatal(err)

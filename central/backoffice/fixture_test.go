@@ -20,6 +20,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // rig is a real central server (testenv: real gRPC over TLS, real SQLite)
@@ -144,7 +146,7 @@ var nextRound = map[string]uint64{}
 func (r *rig) play(id string, n int) (jackpots int) {
 	r.t.Helper()
 	c := r.cabs[id]
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(30*time.Second))
 	defer cancel()
 	for range n {
 		nextRound[id]++

@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // Every page refuses a user without the role; a hall manager sees only
@@ -544,7 +546,7 @@ func TestLiveFrameFramedByTheConsoleOnly(t *testing.T) {
 	}
 	// The frame counts the attendant's hall only: Praha's one cabinet
 	// (once its stream is open).
-	for deadline := time.Now().Add(10 * time.Second); ; time.Sleep(50 * time.Millisecond) {
+	for deadline := time.Now().Add(poll.Scaled(10 * time.Second)); ; time.Sleep(50 * time.Millisecond) {
 		_, body := r.get(c, "/live")
 		if strings.Contains(body, `<b id="n-online">1</b>`) && strings.Contains(body, `<b id="n-offline">0</b>`) && strings.Contains(body, `http-equiv="refresh" content="1"`) {
 			break

@@ -19,7 +19,7 @@ import (
 // restart on the same data directory the PKI and the rounds are still there.
 func TestEmbeddedPlaysRealGames(t *testing.T) {
 	dir := t.TempDir()
-	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(60*time.Second))
 	defer cancel()
 	e, err := embedded.Start(ctx, embedded.Options{DataDir: dir, Cabinet: "dev-1"})
 	if err != nil {
@@ -122,7 +122,7 @@ func waitJackpot(t *testing.T, c *link.Client) {
 		t.Fatal(err)
 	}
 	low := ws.Stakes()[0]
-	deadline := time.After(10 * time.Second)
+	deadline := poll.After(10 * time.Second)
 	for {
 		select {
 		case n := <-c.Notices():

@@ -102,7 +102,7 @@ func (c *cdp) call(t *testing.T, method string, params any) json.RawMessage {
 			t.Fatalf("%s: %s", method, msg)
 		}
 		return res
-	case <-time.After(15 * time.Second):
+	case <-poll.After(15 * time.Second):
 		t.Fatalf("%s: no reply", method)
 	}
 	return nil
@@ -174,7 +174,7 @@ func startChromium(t *testing.T) string {
 	var browserWS string
 	select {
 	case browserWS = <-found:
-	case <-time.After(20 * time.Second):
+	case <-poll.After(20 * time.Second):
 		t.Fatalf("chromium did not start its DevTools endpoint:\n%s", log.String())
 	}
 	// The page target of about:blank, from the HTTP list beside the socket.
@@ -184,7 +184,8 @@ func startChromium(t *testing.T) string {
 		Type string `json:"type"`
 		WS   string `json:"webSocketDebuggerUrl"`
 	}
-	for range 100 {
+	// Asked every 50 ms: chromium lists the page soon after its socket.
+	for deadline := time.Now().Add(poll.Scaled(5 * time.Second)); time.Now().Before(deadline); time.Sleep(50 * time.Millisecond) {
 		resp, err := http.Get("http://" + host + "/json/list")
 		if err == nil {
 			json.NewDecoder(resp.Body).Decode(&targets)
@@ -195,7 +196,6 @@ func startChromium(t *testing.T) string {
 				}
 			}
 		}
-		time.Sleep(50 * time.Millisecond)
 	}
 	t.Fatal("no page target in chromium")
 	return ""

@@ -18,6 +18,8 @@ import (
 	"github.com/polaris-vlt/polaris/engine/draw"
 
 	_ "modernc.org/sqlite"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func TestValuesAndEvents(t *testing.T) {
@@ -48,7 +50,7 @@ func TestValuesAndEvents(t *testing.T) {
 		resp.Body.Close()
 	}
 
-	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(10*time.Second))
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", srv.URL+"/events", nil)
 	resp, err = http.DefaultClient.Do(req)
@@ -143,7 +145,7 @@ cabinets = ["CAB-1"]
 	defer srv.Close()
 	defer srv.CloseClientConnections()
 
-	cctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	cctx, cancel := context.WithTimeout(ctx, poll.Scaled(10*time.Second))
 	defer cancel()
 	req, _ := http.NewRequestWithContext(cctx, "GET", srv.URL+"/events?hall=praha-1", nil)
 	resp, err := http.DefaultClient.Do(req)
@@ -204,8 +206,9 @@ func TestLiveFeedsBounded(t *testing.T) {
 	}
 	resp.Body.Close()
 	open[0].Body.Close()
-	deadline := time.Now().Add(5 * time.Second)
-	for {
+	// Asked every 20 ms (each a feed opened) until the server has seen
+	// the closed feed go.
+	for deadline := time.Now().Add(poll.Scaled(5 * time.Second)); ; time.Sleep(20 * time.Millisecond) {
 		resp, err := http.Get(srv.URL + "/events")
 		if err == nil && resp.StatusCode == http.StatusOK {
 			resp.Body.Close()
@@ -217,7 +220,6 @@ func TestLiveFeedsBounded(t *testing.T) {
 		if time.Now().After(deadline) {
 			t.Fatal("a closed feed's place never came free")
 		}
-		time.Sleep(20 * time.Millisecond)
 	}
 	open[1].Body.Close()
 }

@@ -18,6 +18,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The attacks of a client holding a copy of one cabinet's certificate and
@@ -630,12 +632,22 @@ func TestVoucherWaitsForTicketConfirmation(t *testing.T) {
 	if e.Count("vouchers", "cabinet='cab-2'") != 0 {
 		t.Fatal("a voucher was issued on a hold")
 	}
+	// The confirmation is sent once the voucher asked below has been
+	// refused once (CONFIRM_PENDING, a failed attempt the client retries):
+	// it lands while the client retries, whatever the machine's speed.
+	failed := c.Stats().Failures
+	confirmed := make(chan error, 1)
 	go func() {
-		time.Sleep(150 * time.Millisecond)
-		c.ConfirmRedeem(ctx(t), v.Number, h.Hold, 500)
+		for deadline := time.Now().Add(poll.Scaled(10 * time.Second)); c.Stats().Failures == failed && time.Now().Before(deadline); {
+			time.Sleep(poll.Every)
+		}
+		confirmed <- c.ConfirmRedeem(ctx(t), v.Number, h.Hold, 500)
 	}()
 	if _, err := c.IssueVoucher(ctx(t), 500, 1); err != nil {
 		t.Fatalf("after the confirmation: %v", err)
+	}
+	if err := <-confirmed; err != nil {
+		t.Fatalf("the confirmation: %v", err)
 	}
 	if n := e.Server.Alarms("cab-2")[server.ReasonVoucherAboveCredit]; n != 0 || strings.Contains(lb.String(), "reason=CONFIRM_PENDING") {
 		t.Fatal("a pending confirmation raised an alarm")
@@ -694,13 +706,9 @@ func TestSubscribeStreamsPerCabinetBounded(t *testing.T) {
 		go c.Run(runCtx)
 		waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil })
 	}
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(lb.String(), "subscription ended: too many streams for the cabinet\" cabinet=cab-1") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no stream ended:\n%s", lb.String())
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 5*time.Second, "a stream ended", func() bool {
+		return strings.Contains(lb.String(), "subscription ended: too many streams for the cabinet\" cabinet=cab-1")
+	}, func() string { return "the log:\n" + lb.String() })
 }
 
 // A confirmation after the voucher expired, on a hold that lapsed, is

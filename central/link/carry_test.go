@@ -6,6 +6,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func committed(t *testing.T, e *testenv.Env, n uint64) bool {
@@ -15,11 +17,7 @@ func committed(t *testing.T, e *testenv.Env, n uint64) bool {
 
 func eventually(t *testing.T, ok func() bool, what string) {
 	t.Helper()
-	for deadline := time.Now().Add(5 * time.Second); !ok(); time.Sleep(5 * time.Millisecond) {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 5 s for %s", what)
-		}
-	}
+	poll.Until(t, 5*time.Second, what, ok)
 }
 
 func pendingKinds(t *testing.T, ob link.Outbox) []string {

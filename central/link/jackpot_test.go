@@ -9,6 +9,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // A mystery jackpot hit travels inside the signed body; a round the jackpot
@@ -70,7 +72,7 @@ func TestJackpotValuesCoalesced(t *testing.T) {
 		}
 	}
 	sends, last := 0, engine.Money(-1)
-	deadline := time.After(2 * time.Second)
+	deadline := poll.After(2 * time.Second)
 	for last != rounds*5 {
 		select {
 		case n := <-c.Notices():

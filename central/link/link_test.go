@@ -16,10 +16,12 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func ctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), poll.Scaled(20*time.Second))
 	t.Cleanup(cancel)
 	return c
 }
@@ -141,13 +143,9 @@ func TestConnectionCutBeforeReply(t *testing.T) {
 	}()
 	// Wait until the server has drawn and stored the round; its reply is
 	// held back by the proxy. Then cut the connection under it.
-	deadline := time.Now().Add(10 * time.Second)
-	for e.Count("rounds", "cabinet='cab-1' AND round=42") == 0 {
-		if time.Now().After(deadline) {
-			t.Fatal("the request never reached the server")
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
+	poll.Until(t, 10*time.Second, "the request at the server (round 42 stored)", func() bool {
+		return e.Count("rounds", "cabinet='cab-1' AND round=42") != 0
+	})
 	select {
 	case r := <-done:
 		t.Fatalf("the reply got through the proxy: %v", r.err)

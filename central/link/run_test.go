@@ -11,11 +11,13 @@ import (
 	"github.com/polaris-vlt/polaris/central/link/sqliteoutbox"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func waitState(t *testing.T, c *link.Client, want link.State) {
 	t.Helper()
-	deadline := time.After(15 * time.Second)
+	deadline := poll.After(15 * time.Second)
 	for {
 		select {
 		case ev := <-c.States():
@@ -33,7 +35,7 @@ func waitState(t *testing.T, c *link.Client, want link.State) {
 
 func waitNotice(t *testing.T, c *link.Client, ok func(link.Notice) bool) link.Notice {
 	t.Helper()
-	deadline := time.After(10 * time.Second)
+	deadline := poll.After(10 * time.Second)
 	for {
 		select {
 		case n := <-c.Notices():
@@ -98,16 +100,7 @@ func TestOutboxDrainsInOrderOnce(t *testing.T) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go c2.Run(runCtx)
-	deadline := time.Now().Add(15 * time.Second)
-	for {
-		if p, _ := ob.Pending(100); len(p) == 0 {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("outbox never drained")
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
+	poll.Until(t, 15*time.Second, "the outbox drained", func() bool { p, _ := ob.Pending(100); return len(p) == 0 })
 	if e.Count("rounds", "committed_at IS NOT NULL") != 3 || e.Count("events", "") != 2 || e.Count("meters", "") != 1 {
 		t.Fatal("outbox messages not stored")
 	}
@@ -190,7 +183,7 @@ func TestRunRefusesOtherModels(t *testing.T) {
 	runCtx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	go c.Run(runCtx)
-	deadline := time.After(10 * time.Second)
+	deadline := poll.After(10 * time.Second)
 	for {
 		select {
 		case ev := <-c.States():

@@ -14,6 +14,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // cards is the card scheme (cardauth) for the tests' master key: a card's
@@ -96,7 +98,7 @@ func cardAuth(t *testing.T, master []byte) players.CardVerifier {
 }
 
 func (r *rig) ctx() context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), poll.Scaled(20*time.Second))
 	r.t.Cleanup(cancel)
 	return c
 }

@@ -2,6 +2,7 @@ package server
 
 import (
 	"bytes"
+	"fmt"
 	"log/slog"
 	"strings"
 	"sync"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 type syncBuf struct {
@@ -38,12 +41,8 @@ func TestWatchDatabaseLogsLossAndReturn(t *testing.T) {
 	defer stop()
 	waitFor := func(what string) {
 		t.Helper()
-		for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(20 * time.Millisecond) {
-			if strings.Contains(buf.String(), what) {
-				return
-			}
-		}
-		t.Fatalf("no %q in the log:\n%s", what, buf.String())
+		poll.Until(t, 30*time.Second, fmt.Sprintf("%q in the log", what), func() bool { return strings.Contains(buf.String(), what) },
+			func() string { return "the log:\n" + buf.String() })
 	}
 	waitFor(`msg="database primary reached" addr=127.0.0.1:`)
 	if err := cl.Kill(); err != nil {

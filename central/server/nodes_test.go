@@ -15,6 +15,8 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // Two central nodes on one PostgreSQL, over real gRPC and TLS: each
@@ -224,17 +226,16 @@ func TestTwoNodesOnePool(t *testing.T) {
 		t.Errorf("%d hits in the pool, %d rounds with a hit", l.Hits, e.Count("rounds", "jackpot_amount > 0"))
 	}
 	want := lines[0].Value
-	deadline := time.Now().Add(5 * time.Second)
-	for {
-		va, vb := jpA.Live().Board("").Pools[0].Value, jpB.Live().Board("").Pools[0].Value
-		if va == want && vb == want {
-			break
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("live values %d (node A) and %d (node B), the store %d", va, vb, want)
-		}
-		time.Sleep(20 * time.Millisecond)
+	live := func() (int64, int64) {
+		return int64(jpA.Live().Board("").Pools[0].Value), int64(jpB.Live().Board("").Pools[0].Value)
 	}
+	poll.Until(t, 5*time.Second, "both nodes' live pool value at the store's", func() bool {
+		va, vb := live()
+		return va == int64(want) && vb == int64(want)
+	}, func() string {
+		va, vb := live()
+		return fmt.Sprintf("live values %d (node A) and %d (node B), the store %d", va, vb, want)
+	})
 }
 
 // Two nodes asked at once for two different new rounds of one cabinet

@@ -17,6 +17,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // storeBackend starts servers on one backend: SQLite (a file per server)
@@ -58,7 +60,7 @@ func TestStoreSuite(t *testing.T) {
 }
 
 func sctx(t *testing.T) context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), poll.Scaled(30*time.Second))
 	t.Cleanup(cancel)
 	return c
 }
@@ -282,7 +284,7 @@ var storeCases = []struct {
 		if _, err := c.RequestOutcome(sctx(t), 1, testenv.GameID, model, 10); err == nil || !strings.Contains(err.Error(), server.ReasonStoreFailed) {
 			t.Fatalf("round asked with the store gone: %v", err)
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(2*time.Second))
 		defer cancel()
 		if err := e.Server.Check(ctx); err == nil {
 			t.Fatal("health check passes with the store gone")
@@ -299,12 +301,13 @@ var storeCases = []struct {
 		if err := b.cluster.StartAgain(); err != nil {
 			t.Fatal(err)
 		}
+		// Asked every 100 ms (each ask a store attempt on the server) until
+		// the database serves again.
 		var again *link.Outcome
-		for i := 0; i < 50; i++ {
-			if again, err = c.RequestOutcome(sctx(t), 1, testenv.GameID, model, 10); err == nil {
+		for deadline := time.Now().Add(poll.Scaled(5 * time.Second)); ; time.Sleep(100 * time.Millisecond) {
+			if again, err = c.RequestOutcome(sctx(t), 1, testenv.GameID, model, 10); err == nil || time.Now().After(deadline) {
 				break
 			}
-			time.Sleep(100 * time.Millisecond)
 		}
 		if err != nil || !bytes.Equal(a.Body, again.Body) {
 			t.Fatalf("round after the database came back: %v", err)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The watchdog's probe fails when the writer is stuck, when the store has
@@ -17,7 +19,7 @@ func TestStoreProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	quick := func() error {
-		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(200*time.Millisecond))
 		defer cancel()
 		return st.probe(ctx)
 	}
@@ -26,10 +28,18 @@ func TestStoreProbe(t *testing.T) {
 	}
 	release := make(chan struct{})
 	stuck := make(chan error, 1)
+	inside := make(chan struct{})
 	go func() {
-		stuck <- st.write(context.Background(), func(*sql.Tx) error { <-release; return nil })
+		stuck <- st.write(context.Background(), func(*sql.Tx) error { close(inside); <-release; return nil })
 	}()
-	time.Sleep(20 * time.Millisecond)
+	// The writer holds the store once its transaction's function runs.
+	select {
+	case <-inside:
+	case err := <-stuck:
+		t.Fatalf("the writer returned before it was released: %v", err)
+	case <-poll.After(5 * time.Second):
+		t.Fatal("the writer never got the store")
+	}
 	if err := quick(); !errors.Is(err, context.DeadlineExceeded) {
 		t.Fatalf("stuck writer: %v", err)
 	}

@@ -57,12 +57,11 @@ func TestDevkitCabinetPlays(t *testing.T) {
 		on, _ := a.Board.FakeGPIO.Output("LAMP_START")
 		return on
 	})
-	press := func(in gpio.Input) {
-		a.Board.SetInput(in, true)
-		time.Sleep(60 * time.Millisecond)
-		a.Board.SetInput(in, false)
-	}
-	press(gpio.BtnStart)
+	// Start held until the cabinet has begun the round: the debounced
+	// press has been taken, however slowly the board's scan ran.
+	a.Board.SetInput(gpio.BtnStart, true)
+	waitFor(t, a.App, "the round begun (Start held)", func(s *view.Snapshot) bool { return s.Round != nil })
+	a.Board.SetInput(gpio.BtnStart, false)
 	s := waitFor(t, a.App, "round settled", func(s *view.Snapshot) bool {
 		return s.Round != nil && (s.Mode == view.ModeIdle || s.RiskOffer)
 	})
@@ -102,7 +101,7 @@ func TestSoftwareErrorRefusesPlay(t *testing.T) {
 	}
 	a.Cabinet.Post(cabinet.Press{Button: view.Start})
 	a.Cabinet.Post(cabinet.Press{Button: view.Collect})
-	time.Sleep(50 * time.Millisecond)
+	a.Cabinet.Do(func() {}) // both presses decided on the loop, the snapshot published after them
 	if s := a.Cabinet.View(); s.Mode != view.ModeSoftware || s.Round != nil {
 		t.Fatalf("mode %s round %v", s.Mode, s.Round)
 	}

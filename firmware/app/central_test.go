@@ -78,8 +78,10 @@ func TestRemoteCentralSystem(t *testing.T) {
 		}
 		return s.Credit == 1000
 	})
+	// Start held until the cabinet has begun the round (the debounced
+	// press taken).
 	a.Board.SetInput(gpio.BtnStart, true)
-	time.Sleep(60 * time.Millisecond)
+	waitFor(t, a.App, "the round begun (Start held)", func(s *view.Snapshot) bool { return s.Round != nil })
 	a.Board.SetInput(gpio.BtnStart, false)
 	s := waitFor(t, a.App, "round settled", func(s *view.Snapshot) bool {
 		return s.Round != nil && (s.Mode == view.ModeIdle || s.RiskOffer)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/ed25519"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -12,21 +13,18 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // waitCommitted waits until the central system has round n of cab-1 settled.
 func (r *rig) waitCommitted(n uint64) {
 	r.t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for time.Now().Before(deadline) {
+	poll.Until(r.t, 10*time.Second, fmt.Sprintf("round %d committed at the central system", n), func() bool {
 		var k int
 		r.central.Server.DB().QueryRow(`SELECT count(*) FROM rounds WHERE cabinet='cab-1' AND round=? AND committed_at IS NOT NULL`, int64(n)).Scan(&k)
-		if k == 1 {
-			return
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
-	r.t.Fatalf("round %d never committed", n)
+		return k == 1
+	})
 }
 
 // A copy of the cabinet's key draws the cabinet's next round at another

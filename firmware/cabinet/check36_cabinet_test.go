@@ -151,7 +151,7 @@ func (r *cardRig) importRegister(lines ...string) {
 }
 
 func (r *cardRig) ctx() context.Context {
-	c, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	c, cancel := context.WithTimeout(context.Background(), poll.Scaled(20*time.Second))
 	r.t.Cleanup(cancel)
 	return c
 }

@@ -113,6 +113,19 @@ func (r *cardRig) bets(account string) (stakes []int64, refused int) {
 	return stakes, refused
 }
 
+// refusalsLogged waits until the central system's log for account holds
+// at least n refusals: a refused round is written to the player's log
+// after the refusal is answered (queued behind the writer's batch), so
+// the refusal on screen does not mean it is there yet.
+func (r *cardRig) refusalsLogged(account string, n int) {
+	r.t.Helper()
+	var refused int
+	poll.Until(r.t, 10*time.Second, fmt.Sprintf("%d refusals in the player's log", n), func() bool {
+		_, refused = r.bets(account)
+		return refused >= n
+	}, func() string { return fmt.Sprintf("%d logged", refused) })
+}
+
 func (r *cardRig) centralLimit(account, kind string) players.Limit {
 	r.t.Helper()
 	in, err := r.reg.Show(r.ctx(), account)
@@ -171,6 +184,7 @@ func TestCheck36CabinetExcludedRefused(t *testing.T) {
 		if r.gamesPlayed() != 1 || r.credit() != 95 {
 			t.Fatalf("games %d credit %d, want 1 and 95", r.gamesPlayed(), r.credit())
 		}
+		r.refusalsLogged(acct, 1)
 		if stakes, refused := r.bets(acct); !slices.Equal(stakes, []int64{5}) || refused != 1 {
 			t.Fatalf("central: bets %v refusals %d, want [5] and 1", stakes, refused)
 		}
@@ -204,6 +218,7 @@ func TestCheck36CabinetLimitStopsExactly(t *testing.T) {
 			if g, in, c := r.gamesPlayed(), r.meter(ledger.CoinIn)-r.meter(ledger.WagersRefunded), r.credit(); g != 3 || in != 25 || c != 75 {
 				t.Fatalf("ledger: games %d net coin in %d credit %d, want 3, 25, 75", g, in, c)
 			}
+			r.refusalsLogged(acct, 2)
 			if stakes, refused := r.bets(acct); !slices.Equal(stakes, []int64{10, 10, 5}) || refused != 2 {
 				t.Fatalf("central: bets %v refusals %d, want [10 10 5] and 2", stakes, refused)
 			}

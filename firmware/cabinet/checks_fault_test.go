@@ -2,6 +2,7 @@ package cabinet
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"regexp"
@@ -18,22 +19,45 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // blockedFor checks that play, cash-out and money in are refused now.
 func (r *rig) blockedFor(what string) {
 	r.t.Helper()
 	games, credit, out := r.meter(ledger.GamesPlayed), r.credit(), r.meter(ledger.TicketsOutCount)
+	round := func() (n uint64) {
+		if rd := r.cab.play.round; rd != nil {
+			n = rd.n
+		}
+		return n
+	}
+	var open uint64
+	r.cab.Do(func() { open = round() })
 	r.press(view.Start)
 	r.press(view.Collect)
-	r.cab.Do(func() {})
-	time.Sleep(10 * time.Millisecond)
-	r.cab.Do(func() {})
-	var round bool
-	// A held round (refused, waiting for the central void) is no play.
-	r.cab.Do(func() { round = r.cab.play.round != nil && !r.cab.play.round.ask.held || r.cab.cashOut.voucher != nil })
-	if round || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out || r.acc.isEnabled() {
-		r.t.Fatalf("%s: play, cash-out or money in was not refused", what)
+	// Both presses are decided on the loop: a wager, a cash-out and the
+	// acceptor's command are all begun there, so the loop's state after
+	// them says whether any was.
+	var now uint64
+	var cashOut, accOn bool
+	r.cab.Do(func() { now, cashOut, accOn = round(), r.cab.cashOut.voucher != nil, r.cab.moneyIn.acceptorOn })
+	if now != open || cashOut || accOn || r.meter(ledger.GamesPlayed) != games || r.credit() != credit || r.meter(ledger.TicketsOutCount) != out {
+		r.t.Fatalf("%s: play, cash-out or money in was not refused (round %d → %d, cash-out %v, acceptor on %v)", what, open, now, cashOut, accOn)
+	}
+	// The acceptor follows the cabinet's last command (inhibit), sent off
+	// the loop.
+	poll.Until(r.t, 15*time.Second, what+": acceptor inhibited", func() bool { return !r.acc.isEnabled() })
+	// A round open here is no play only held (refused, waiting for the
+	// central void); one resumed at power-up is held once the central
+	// system's answer to the cabinet's ask again has come.
+	if open != 0 {
+		var held bool
+		poll.Until(r.t, 15*time.Second, fmt.Sprintf("%s: round %d held", what, open), func() bool {
+			r.cab.Do(func() { held = round() == open && r.cab.play.round.ask.held })
+			return held
+		})
 	}
 }
 
@@ -427,9 +451,10 @@ func TestTicketAgainBeforeItsConfirmationIsRefused(t *testing.T) {
 		seq := r.lastEventSeq()
 		r.cab.Do(func() { r.cab.play.message = "" })
 		r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
+		returns := r.acc.count("return")
 		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
-		r.until(what+": returned", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
-		time.Sleep(20 * time.Millisecond)
+		r.until(what+": refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
+		r.returnedAfter("check 24 "+what, returns)
 		if r.credit() != 2000 || r.meter(ledger.TicketsInCount) != 1 {
 			t.Fatalf("check 24 %s: double redemption: credit %d, tickets in %d", what, r.credit(), r.meter(ledger.TicketsInCount))
 		}

@@ -55,15 +55,19 @@ func TestCheck23NoCashoutDuringARound(t *testing.T) {
 	r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
 	r.press(view.Collect)
 	var cashout bool
+	// The press is decided on the loop: a cash-out begins there (the
+	// voucher asked for), or not at all.
 	r.cab.Do(func() { cashout = r.cab.cashOut.voucher != nil })
-	time.Sleep(20 * time.Millisecond)
 	if cashout || len(r.prn.Printed) != 0 || r.cab.View().Mode == view.ModeCashout {
 		t.Fatalf("check 23: Collect during the presentation started a cash-out (printed %d)", len(r.prn.Printed))
 	}
 	s := r.until("round over", 100*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle || s.RiskOffer })
 	s = r.settleRound(s)
-	time.Sleep(20 * time.Millisecond)
-	if len(r.prn.Printed) != 0 || r.meter(ledger.TicketsOutCount) != 0 || r.meter(ledger.HandpayCancelledCredit) != 0 || s.Credit == 0 {
+	// A tick after the round's end: a Collect kept for the round's end
+	// would begin its cash-out by then, on the loop.
+	r.cab.Post(Tick{})
+	r.cab.Do(func() { cashout = r.cab.cashOut.voucher != nil })
+	if cashout || len(r.prn.Printed) != 0 || r.meter(ledger.TicketsOutCount) != 0 || r.meter(ledger.HandpayCancelledCredit) != 0 || s.Credit == 0 {
 		t.Fatalf("check 23: a cash-out happened for a Collect pressed mid-round (printed %d, credit %d)", len(r.prn.Printed), s.Credit)
 	}
 	credit := s.Credit
@@ -125,8 +129,9 @@ func TestCheck27TiltList(t *testing.T) {
 		r.until(tc.name+": acceptor off", time.Millisecond, func(*view.Snapshot) bool { return !r.acc.isEnabled() })
 		r.press(view.Start)
 		r.acc.doc = id003.Document{Kind: id003.DocNote, Code: 0x61, Denom: id003.Denomination{Code: 0x61, Base: 10}}
+		returns := r.acc.count("return")
 		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
-		time.Sleep(30 * time.Millisecond)
+		r.returnedAfter("check 27 "+tc.name+": the note", returns)
 		if r.meter(ledger.CoinIn) != coinIn || r.credit() != credit || r.cab.View().Mode != tc.mode {
 			t.Fatalf("check 27 %s: Start or a note was taken: coin in %d → %d, credit %d → %d, mode %s",
 				tc.name, coinIn, r.meter(ledger.CoinIn), credit, r.credit(), r.cab.View().Mode)

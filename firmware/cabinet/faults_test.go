@@ -11,6 +11,8 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // tamperingCentral changes what the central system said, as a man in the
@@ -112,7 +114,7 @@ func TestDoorOpenDuringPresentation(t *testing.T) {
 	s := r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
 	n := s.Round.Number
 	r.clock.Advance(time.Hour)
-	time.Sleep(20 * time.Millisecond)
+	r.ticked() // the presentation's hour gone, seen by the loop
 	r.press(view.Start)
 	s = r.until("still open", time.Millisecond, func(s *view.Snapshot) bool { return true })
 	if s.Mode != view.ModeDoorOpen || r.meter(ledger.DoorOpens) != 1 {
@@ -194,8 +196,9 @@ func TestLinkDownStopsPlay(t *testing.T) {
 	r.cab.Post(LinkState{Up: false})
 	s := r.until("out of service", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
 	r.press(view.Start)
-	time.Sleep(20 * time.Millisecond)
-	if r.meter(ledger.CoinIn) != 0 {
+	var round bool
+	r.cab.Do(func() { round = r.cab.play.round != nil }) // the press is decided on the loop
+	if round || r.meter(ledger.CoinIn) != 0 {
 		t.Fatal("a game started with the link down")
 	}
 	r.cab.Post(LinkState{Up: true})
@@ -237,17 +240,21 @@ func TestRAMErrorUntilTechnicianClears(t *testing.T) {
 		s := r.until("RAM error", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeRAMError })
 		r.press(view.Start)
 		r.press(view.Collect)
-		time.Sleep(20 * time.Millisecond)
-		if s = r.cab.View(); s.Mode != view.ModeRAMError || r.acc.isEnabled() {
-			t.Fatalf("boot %d: mode %s, acceptor enabled %v", boot, s.Mode, r.acc.isEnabled())
+		// Both presses decided on the loop; the acceptor's command is
+		// the cabinet's last one (sent off the loop, followed by the
+		// device).
+		var accOn bool
+		r.cab.Do(func() { accOn = r.cab.moneyIn.acceptorOn })
+		if s = r.state(); s.Mode != view.ModeRAMError || accOn {
+			t.Fatalf("boot %d: mode %s, acceptor enabled %v", boot, s.Mode, accOn)
 		}
+		poll.Until(t, 15*time.Second, "acceptor inhibited in RAM error", func() bool { return !r.acc.isEnabled() })
 		if boot == 0 {
 			r.powerCut()
 		}
 	}
 	r.press(view.Start) // without the technician key: nothing
-	time.Sleep(20 * time.Millisecond)
-	if r.cab.View().Mode != view.ModeRAMError {
+	if r.state().Mode != view.ModeRAMError {
 		t.Fatal("left RAM error without the technician")
 	}
 	r.cab.Post(Key{Name: "technician", On: true})

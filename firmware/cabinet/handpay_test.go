@@ -51,19 +51,20 @@ func (r *rig) printed() []document.Document {
 	return out
 }
 
-// stillLocked: for a while (the loop ticks every millisecond) the lockup
-// stays and nothing is counted or printed.
+// stillLocked: for a while (five seconds of the fake clock, the loop
+// ticking after each step) the lockup stays and nothing is counted or
+// printed.
 func (r *rig) stillLocked(what string, amount engine.Money, printed int) *view.Snapshot {
 	r.t.Helper()
 	var s *view.Snapshot
 	for i := 0; i < 50; i++ {
 		r.clock.Advance(100 * time.Millisecond)
-		s = r.cab.View()
+		r.ticked()
+		s = r.state()
 		if s.Lockup == nil || r.meter(ledger.HandpayWin) != 0 || len(r.printed()) != printed {
 			r.t.Fatalf("%s: lockup %+v, handpay meter %d, %d printed: the handpay completed without its receipt",
 				what, s.Lockup, r.meter(ledger.HandpayWin), len(r.printed()))
 		}
-		time.Sleep(time.Millisecond)
 	}
 	return s
 }
@@ -95,7 +96,16 @@ func TestHandpayWaitsForItsReceipt(t *testing.T) {
 	// A job that fails on the way (paper out mid-receipt) pays nothing either.
 	r.prn.FailNext = printer.PaperOut
 	r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}})
-	r.until("the failed job", time.Millisecond, func(*view.Snapshot) bool { return len(r.printed()) == 1 })
+	// The job's failure handled, not only its printing begun: the paper
+	// out it reports must be in before the paper comes back below.
+	r.until("the failed job handled", time.Millisecond, func(*view.Snapshot) bool {
+		var failed bool
+		r.cab.Do(func() {
+			hp := r.cab.cond.handpay.print
+			failed = hp != nil && !hp.sent && r.cab.cashOut.printerFaults[printer.PaperOut]
+		})
+		return failed && len(r.printed()) == 1
+	})
 	r.stillLocked("the receipt failed", large, 1)
 
 	r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}})

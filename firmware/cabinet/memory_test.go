@@ -10,6 +10,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // The memory bound (issue 23): a cabinet runs for months without a restart,
@@ -43,42 +45,41 @@ func TestMemoryBoundedAfterWarmup(t *testing.T) {
 	play := func(n int) {
 		t.Helper()
 		target := r.meter(ledger.GamesPlayed) + int64(n)
-		deadline := time.Now().Add(2 * time.Minute)
 		r.press(view.Auto)
-		for r.meter(ledger.GamesPlayed) < target {
+		state := func() string {
+			s := r.cab.View()
+			return fmt.Sprintf("%d rounds short: mode %s, auto %v, credit %d, tilts %v, message %q",
+				target-r.meter(ledger.GamesPlayed), s.Mode, s.Auto, s.Credit, s.Tilts, s.Message)
+		}
+		poll.Until(t, 2*time.Minute, fmt.Sprintf("%d rounds of autoplay", n), func() bool {
+			if r.meter(ledger.GamesPlayed) >= target {
+				return true
+			}
 			// The state now, not the last published snapshot: Auto pressed on
 			// a stale "idle" (a loaded machine) turned autoplay off in the
 			// next round's Risk offer, and nothing took the win.
-			var s *view.Snapshot
-			r.cab.Do(func() { r.cab.publish(); s = r.cab.View() })
-			if !s.Auto && s.Mode == view.ModeIdle {
+			if s := r.state(); !s.Auto && s.Mode == view.ModeIdle {
 				r.press(view.Auto)
 			}
-			if time.Now().After(deadline) {
-				s := r.cab.View()
-				t.Fatalf("%d rounds short after two minutes: mode %s, credit %d, tilts %v, message %q",
-					target-r.meter(ledger.GamesPlayed), s.Mode, s.Credit, s.Tilts, s.Message)
-			}
-			time.Sleep(200 * time.Microsecond)
-		}
+			return false
+		}, state)
 		// At rest: autoplay off, the cabinet idle, the last commit acked.
 		// Its own deadline (a loaded machine can spend the first on the
 		// rounds), and the state now, as above.
 		r.press(view.Stop)
 		collected := false
-		deadline = time.Now().Add(2 * time.Minute)
-		now := func() (s *view.Snapshot) { r.cab.Do(func() { r.cab.publish(); s = r.cab.View() }); return s }
-		for s := now(); s.Auto || s.Mode != view.ModeIdle; s = now() {
+		poll.Until(t, 2*time.Minute, "autoplay off and the cabinet idle", func() bool {
+			s := r.state()
 			if s.RiskOffer && !collected {
 				r.press(view.Collect) // once: a second Collect would cash out
 				collected = true
 			}
-			if time.Now().After(deadline) {
-				t.Fatalf("not at rest after two minutes: mode %s, auto %v, tilts %v, message %q", s.Mode, s.Auto, s.Tilts, s.Message)
-			}
-			time.Sleep(time.Millisecond)
-		}
-		time.Sleep(50 * time.Millisecond)
+			return !s.Auto && s.Mode == view.ModeIdle
+		}, state)
+		poll.Until(t, 2*time.Minute, "the outbox drained (the last commit acked)", func() bool {
+			m, err := r.led.Pending(1)
+			return err == nil && len(m) == 0
+		})
 	}
 	measure := func() (heap, live uint64, goroutines int) {
 		runtime.GC()

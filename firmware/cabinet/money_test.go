@@ -49,9 +49,10 @@ func TestVoucherOutAndBackIn(t *testing.T) {
 		t.Fatal("tickets-in meter")
 	}
 	// And again: already redeemed, returned with no credit.
+	returns := r.acc.count("return")
 	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
-	r.until("second insert returned", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
-	time.Sleep(20 * time.Millisecond)
+	r.until("second insert refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
+	r.returnedAfter("second insert", returns)
 	if r.credit() != 2000 || r.meter(ledger.TicketsInCount) != 1 {
 		t.Fatalf("double redemption: credit %d, tickets in %d", r.credit(), r.meter(ledger.TicketsInCount))
 	}
@@ -74,7 +75,13 @@ func TestPrintFailureDebitsNothing(t *testing.T) {
 	r.insertNote(1000, 2)
 	r.prn.FailNext = printer.PaperJam
 	r.press(view.Collect)
-	s := r.until("printer tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
+	// The tilt (the jam) comes before the job's failure: both handled,
+	// the voucher given up, before the jam is cleared below.
+	s := r.until("printer tilt and the voucher given up", time.Millisecond, func(s *view.Snapshot) bool {
+		var open bool
+		r.cab.Do(func() { open = r.cab.cashOut.voucher != nil })
+		return s.Mode == view.ModeTilt && !open
+	})
 	if s.Credit != 1000 || r.meter(ledger.TicketsOutCount) != 0 {
 		t.Fatalf("debited on a failed print: credit %d", s.Credit)
 	}
@@ -99,8 +106,9 @@ func TestCancelCreditHandpay(t *testing.T) {
 		t.Fatalf("lockup %+v", s.Lockup)
 	}
 	r.press(view.Start) // nothing moves during a lockup
+	returns := r.acc.count("return")
 	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: id003.Document{Kind: id003.DocNote}}})
-	time.Sleep(20 * time.Millisecond)
+	r.returnedAfter("a note during the lockup", returns)
 	if r.acc.isEnabled() {
 		t.Fatal("check 20: acceptor enabled during a lockup")
 	}
@@ -156,10 +164,14 @@ func TestAcceptorDisabledAndUnsolicitedStack(t *testing.T) {
 	r.cab.Post(Door{Name: "main", Open: false})
 	r.until("enabled again", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
 
+	seq := r.lastEventSeq()
 	r.cab.Post(AcceptorEvent{id003.Stacked{Doc: id003.Document{Kind: id003.DocNote, Denom: id003.Denomination{Base: 50}}}})
-	time.Sleep(20 * time.Millisecond)
+	r.handled() // the stack is decided on the loop, nothing runs after it
 	if r.credit() != 0 {
 		t.Fatal("credit from an unsolicited stack")
+	}
+	if len(r.eventsOf(seq, "unsolicited_stack")) != 1 {
+		t.Fatal("check 19: the unsolicited stack is not logged")
 	}
 	// At the credit limit notes are refused.
 	r.insertNote(10000, 2)

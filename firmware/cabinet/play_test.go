@@ -149,8 +149,12 @@ func TestAutoStopsOnLowCreditAndStop(t *testing.T) {
 	})
 	n := r.meter(ledger.GamesPlayed)
 	r.clock.Advance(time.Minute)
-	time.Sleep(50 * time.Millisecond)
-	if r.meter(ledger.GamesPlayed) != n {
+	// A tick after the minute: Auto's next game, were it still on, would
+	// be wagered in it, on the loop.
+	r.cab.Post(Tick{})
+	var started bool
+	r.cab.Do(func() { started = r.cab.play.round != nil || r.cab.play.auto })
+	if started || r.meter(ledger.GamesPlayed) != n {
 		t.Fatal("MS-5: a game started after Stop")
 	}
 }

@@ -58,7 +58,9 @@ func TestCountUpSkippedByStartStartsNoRound(t *testing.T) {
 	if s.CountUp.Amount != cu.Amount || !s.CountUp.End.Before(cu.End) || s.Mode != view.ModeIdle {
 		t.Fatalf("after Start: %+v in mode %s, want the count-up ended early", s.CountUp, s.Mode)
 	}
-	time.Sleep(20 * time.Millisecond)
+	// A tick after the press: a start the press left pending would begin
+	// in it, on the loop.
+	r.cab.Post(Tick{})
 	r.cab.Do(func() {
 		if r.cab.play.round != nil {
 			t.Error("the press that skipped the count-up started a round")

@@ -54,8 +54,10 @@ func (a *fakeAcceptor) Disable(context.Context) error {
 }
 func (a *fakeAcceptor) Hold(context.Context) error { a.log("hold"); return nil }
 func (a *fakeAcceptor) Return(context.Context) error {
-	a.log("return")
+	// Posted before it is logged: a test that sees the command logged knows
+	// the Returned event is in the loop's queue (rig.returnedAfter).
 	a.cab.Post(AcceptorEvent{id003.Returned{Doc: a.doc, ByHost: true}})
+	a.log("return")
 	return nil
 }
 func (a *fakeAcceptor) Stack(context.Context) error {
@@ -74,6 +76,19 @@ func (a *fakeAcceptor) Stack(context.Context) error {
 	return nil
 }
 func (a *fakeAcceptor) isEnabled() bool { a.mu.Lock(); defer a.mu.Unlock(); return a.enabled }
+
+// count is how many times the cabinet has given the command cmd.
+func (a *fakeAcceptor) count(cmd string) int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	n := 0
+	for _, c := range a.commands {
+		if c == cmd {
+			n++
+		}
+	}
+	return n
+}
 
 type rig struct {
 	t        testing.TB
@@ -200,6 +215,22 @@ func (r *rig) powerCut() {
 
 func (r *rig) press(b view.Button) { r.cab.Post(Press{Button: b}) }
 
+// handled returns once the loop has handled every event posted before it
+// (the loop takes its events in order): the positive proof that a press,
+// a key or a device event the test posted has been decided on.
+func (r *rig) handled() { r.cab.Do(func() {}) }
+
+// returnedAfter waits until the acceptor has been told to return a
+// document more than before times (before: acc.count("return") taken
+// before the document was inserted), and the loop has handled the
+// Returned event that follows: the document's decision was made and it
+// was not stacked.
+func (r *rig) returnedAfter(what string, before int) {
+	r.t.Helper()
+	poll.Until(r.t, 15*time.Second, what+": the acceptor told to return it", func() bool { return r.acc.count("return") > before })
+	r.handled()
+}
+
 // until waits for the cabinet to reach a state; the fake clock moves in
 // steps of tick meanwhile.
 func (r *rig) until(what string, tick time.Duration, ok func(*view.Snapshot) bool) *view.Snapshot {
@@ -217,6 +248,21 @@ func (r *rig) until(what string, tick time.Duration, ok func(*view.Snapshot) boo
 		return fmt.Sprintf("mode %s credit %d win %d tilts %v msg %q", s.Mode, s.Credit, s.Win, s.Tilts, s.Message)
 	})
 	return s
+}
+
+// state is the snapshot of the loop's state now (not the last one
+// published), after every event posted before it.
+func (r *rig) state() (s *view.Snapshot) {
+	r.cab.Do(func() { r.cab.publish(); s = r.cab.View() })
+	return s
+}
+
+// ticked returns once the loop has run a tick after every event posted
+// before it: what the fake clock's time makes due (a timer, Auto's next
+// game, a self-test) has begun on the loop by then.
+func (r *rig) ticked() {
+	r.cab.Post(Tick{})
+	r.handled()
 }
 
 func (r *rig) idle() *view.Snapshot {

@@ -48,8 +48,7 @@ func TestRiskDoubleUp(t *testing.T) {
 		}
 		r.press(view.Collect) // refused: no step played yet
 		r.press(view.Start)
-		time.Sleep(10 * time.Millisecond)
-		if s = r.cab.View(); s.Mode != view.ModeRisk {
+		if s = r.state(); s.Mode != view.ModeRisk { // both presses decided on the loop
 			t.Fatalf("MS-9: left Risk before one step (%s)", s.Mode)
 		}
 		r.press(view.BetMinus) // red

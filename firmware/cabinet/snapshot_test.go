@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // TestIdleCabinetPublishesNothing: an idle cabinet's loop ticks on (real
@@ -19,8 +21,7 @@ func TestIdleCabinetPublishesNothing(t *testing.T) {
 	changed := r.cab.Changed()
 	for range 40 {
 		r.clock.Advance(5 * time.Second) // past three heartbeats (beatEvery): ledger writes, same screen
-		time.Sleep(5 * time.Millisecond) // the loop ticks meanwhile
-		r.cab.Do(func() {})
+		r.ticked()                       // the loop ticks on the clock moved (as its own 1 ms ticks do meanwhile)
 	}
 	if s := r.cab.View(); s != before || s.Seq != before.Seq {
 		t.Fatalf("idle cabinet published: seq %d -> %d", before.Seq, s.Seq)
@@ -33,7 +34,7 @@ func TestIdleCabinetPublishesNothing(t *testing.T) {
 	r.press(view.BetPlus)
 	select {
 	case <-changed:
-	case <-time.After(10 * time.Second):
+	case <-poll.After(10 * time.Second):
 		t.Fatal("Changed did not fire after Bet+")
 	}
 	s := r.cab.View()

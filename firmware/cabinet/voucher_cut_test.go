@@ -15,6 +15,8 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // cutAfterIssue is the central system with the power going at the worst
@@ -49,7 +51,7 @@ func cutAfterVoucherIssued(t *testing.T) *rig {
 	r.press(view.Collect)
 	select {
 	case <-cut.issued:
-	case <-time.After(10 * time.Second):
+	case <-poll.After(10 * time.Second):
 		t.Fatal("no voucher issued")
 	}
 	r.powerCut()

@@ -8,6 +8,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // unsureVoucher cashes 100.00 out to a printer that prints the voucher but
@@ -58,18 +60,35 @@ func TestUnconfirmedVoucherIsReprintedAsDuplicate(t *testing.T) {
 
 // lateReturn is a driver whose Print returns after the job's events have
 // been handled: the cabinet must not then follow the job it gave up.
-type lateReturn struct{ *printer.Fake }
+type lateReturn struct {
+	*printer.Fake
+	cab func() *Cabinet
+}
 
 func (p lateReturn) Print(d document.Document) (printer.JobID, error) {
 	j, err := p.Fake.Print(d)
-	time.Sleep(100 * time.Millisecond)
+	if err != nil {
+		return j, err
+	}
+	// Print returns once the loop has handled the event that ends the job
+	// for the cabinet: the unsure failure (the voucher held for a reprint)
+	// or the completed reprint (no voucher left).
+	cab := p.cab()
+	for deadline := time.Now().Add(poll.Scaled(15 * time.Second)); time.Now().Before(deadline); time.Sleep(poll.Every) {
+		var handled bool
+		cab.Do(func() { co := cab.cashOut.voucher; handled = co == nil || co.phase == voucherHeld })
+		if handled {
+			break
+		}
+	}
 	return j, err
 }
 
 // The same, with the failure handled before Print returned: the reprint's
 // events are still followed, and it is debited once.
 func TestUnconfirmedVoucherReportedBeforePrintReturnedIsReprinted(t *testing.T) {
-	r := newRig(t, "demo", func(c *Config) { c.Printer = lateReturn{c.Printer.(*printer.Fake)} })
+	var r *rig
+	r = newRig(t, "demo", func(c *Config) { c.Printer = lateReturn{c.Printer.(*printer.Fake), func() *Cabinet { return r.cab }} })
 	number := unsureVoucher(t, r)
 	r.until("debited", 10*time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
 	out := r.led.DocsOut()

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 type clock struct {
@@ -178,8 +180,9 @@ func TestSystemdSocketFedOnlyWhileHealthy(t *testing.T) {
 	done := make(chan struct{})
 	go func() { f.Run(ctx, tick); close(done) }()
 
-	read := func() string {
-		conn.SetReadDeadline(time.Now().Add(200 * time.Millisecond))
+	// read waits within for a notification.
+	read := func(within time.Duration) string {
+		conn.SetReadDeadline(time.Now().Add(within))
 		b := make([]byte, 64)
 		n, err := conn.Read(b)
 		if err != nil {
@@ -195,7 +198,7 @@ func TestSystemdSocketFedOnlyWhileHealthy(t *testing.T) {
 	c.add(time.Second)
 	beatAll()
 	tick <- time.Time{}
-	if got := read(); got != "WATCHDOG=1" {
+	if got := read(poll.Scaled(5 * time.Second)); got != "WATCHDOG=1" {
 		t.Fatalf("healthy: got %q", got)
 	}
 	c.add(3 * time.Second) // the cabinet loop misses its 2 s window
@@ -205,7 +208,11 @@ func TestSystemdSocketFedOnlyWhileHealthy(t *testing.T) {
 		}
 	}
 	tick <- time.Time{}
-	if got := read(); got != "" {
+	// A second tick is taken only once the first one's Tick has returned:
+	// a notification it sent is in the socket by then, so a short read
+	// finds it.
+	tick <- time.Time{}
+	if got := read(10 * time.Millisecond); got != "" {
 		t.Fatalf("stalled: got %q, want nothing", got)
 	}
 	cancel()
@@ -235,7 +242,7 @@ func TestRunSystemd(t *testing.T) {
 	if !RunSystemd(ctx, m, nil) {
 		t.Fatal("not started with WATCHDOG_USEC set")
 	}
-	conn.SetReadDeadline(time.Now().Add(5 * time.Second))
+	conn.SetReadDeadline(time.Now().Add(poll.Scaled(5 * time.Second)))
 	b := make([]byte, 64)
 	n, err := conn.Read(b)
 	if err != nil || string(b[:n]) != "WATCHDOG=1" {

@@ -88,7 +88,16 @@ id = "hall-1"
 	}
 	tx.Rollback()
 	a.Committed(db)
-	time.Sleep(100 * time.Millisecond)
+	// The loader takes its kicks one at a time, each after the read of
+	// the one before: once it has taken the kick above and then one more,
+	// it has read the store after the rollback (no signal tells, the
+	// values must not change).
+	taken := func(what string) {
+		poll.Until(t, 5*time.Second, what, func() bool { return len(a.kick) == 0 })
+	}
+	taken("the loader took the kick after the rollback")
+	a.kick <- db
+	taken("the loader read the store after the rollback (took the next kick)")
 	if v := a.Values("elsewhere"); v[0].Pool != "system" || v[0].Amount != 1000 {
 		t.Fatalf("a rolled-back game shows: %+v", v)
 	}
