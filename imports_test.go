@@ -101,13 +101,15 @@ var rooms = []room{
 	// (make load-central-pg), as the store's tests do.
 	{room: "central/loadtest", may: []string{"engine", "cardauth", "central", "internal/pgcluster", "childproc"}},
 	// The tests' central system runs on a throwaway PostgreSQL too.
-	{room: "central/internal/testenv", may: []string{"engine", "cardauth", "central", "internal/pgcluster"}},
+	{room: "central/internal/testenv", may: []string{"engine", "cardauth", "central", "internal/pgcluster", "internal/poll"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
 	{room: "firmware", may: []string{"engine", "deck", "clock", "money", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
 	// The devkit build adds the embedded central system and the emulators.
 	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "money", "central", "drivers", "board"}},
 	// The ledger stores what it is given: nothing of the central system.
+	// The health checks' test rig: its waits are test deadlines.
+	{room: "firmware/health/healthtest", may: []string{"firmware/health", "internal/poll"}},
 	{room: "firmware/ledger", may: []string{"clock"}},
 	{room: "firmware/view", may: []string{"engine", "deck", "money"}},
 	{room: "firmware/scenario", may: []string{"engine", "deck"}},

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/health"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // Patience bounds each real-time wait for a beat or a stall; it only costs
@@ -79,7 +80,7 @@ func (r *Rig) step(skip string) {
 	}
 	r.Advance(half)
 	before := r.status() // a beat counted after this snapshot carries the new time
-	deadline := time.Now().Add(Patience)
+	deadline := time.Now().Add(poll.Scaled(Patience))
 	for {
 		var missing []string
 		for name, c := range r.status() {
@@ -91,7 +92,7 @@ func (r *Rig) step(skip string) {
 			return
 		}
 		if time.Now().After(deadline) {
-			r.T.Fatalf("healthtest: no beat from %v within %v", missing, Patience)
+			r.T.Fatalf("healthtest: no beat from %v within %v", missing, poll.Scaled(Patience))
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -151,10 +152,10 @@ func (r *Rig) Stall(s Stall) {
 			s.Release() // a failed test must not leave the loop wedged for cleanup
 		}
 	}()
-	deadline := time.Now().Add(Patience)
+	deadline := time.Now().Add(poll.Scaled(Patience))
 	for !s.Wedged() {
 		if time.Now().After(deadline) {
-			r.T.Fatalf("healthtest: the %s loop did not block within %v", s.Name, Patience)
+			r.T.Fatalf("healthtest: the %s loop did not block within %v", s.Name, poll.Scaled(Patience))
 		}
 		time.Sleep(time.Millisecond)
 	}
