@@ -56,23 +56,10 @@ func (r *logRig) escrowNote() {
 	if err := r.a.InsertNote(0x63); err != nil {
 		r.t.Fatal(err)
 	}
-	if st := r.status(); st != stAccepting { // a host polls all along
-		r.t.Fatalf("status %02X, want ACCEPTING", st)
-	}
 	r.pass(time.Second)
 	if st := r.status(); st != stEscrow {
 		r.t.Fatalf("status %02X, want ESCROW", st)
 	}
-}
-
-// stack sends STACK-1 and lets the stacking run its course, polled.
-func (r *logRig) stack() {
-	r.t.Helper()
-	r.send(0x41)
-	if st := r.status(); st != stStacking {
-		r.t.Fatalf("status %02X after STACK-1, want STACKING", st)
-	}
-	r.pass(time.Second)
 }
 
 func (r *logRig) stacked() int { return len(r.a.StackedDocs()) }
@@ -81,7 +68,8 @@ func TestLogStackedWithoutAckIsInTheStackerAfterThePowerCut(t *testing.T) {
 	r := newLogRig(t)
 	r.start()
 	r.escrowNote()
-	r.stack()
+	r.send(0x41)
+	r.pass(time.Second)
 	if st := r.status(); st != stVendValid {
 		t.Fatalf("status %02X, want VEND VALID", st)
 	}
@@ -106,7 +94,8 @@ func TestLogAcknowledgedStackPowersUpEmpty(t *testing.T) {
 	r := newLogRig(t)
 	r.start()
 	r.escrowNote()
-	r.stack()
+	r.send(0x41)
+	r.pass(time.Second)
 	r.status()
 	r.send(0x50) // ACK
 	r.powerUp()
@@ -158,7 +147,8 @@ func TestLogTornLastLineIsIgnoredDamageElsewhereRefused(t *testing.T) {
 	r := newLogRig(t)
 	r.start()
 	r.escrowNote()
-	r.stack()
+	r.send(0x41)
+	r.pass(time.Second)
 	r.status()
 	r.send(0x50)
 	r.a.CloseLog()

@@ -97,15 +97,15 @@ type Config struct {
 	InitTime   time.Duration // INITIALIZE after RESET (1 s)
 	AcceptTime time.Duration // ACCEPTING before ESCROW or REJECTING (300 ms)
 	StackTime  time.Duration // STACKING before VEND VALID (500 ms)
-	// ACCEPTING, STACKING, RETURNING and REJECTING last their time and
-	// until a status poll has reported them once (or the host has not
-	// polled for UnpolledTimeout). A real unit's stacking or return takes a
-	// second or more, many polls, so its host always sees them; a loaded
-	// test machine can hold the host longer than the milliseconds a test
-	// gives a state, and a state that ended unseen is no sequence a real
-	// host meets.
-	ReturnTime    time.Duration // RETURNING until the customer takes it (500 ms)
-	RejectTime    time.Duration // REJECTING until the document is out (500 ms)
+	// ReturnTime and RejectTime: RETURNING until the customer takes the
+	// document, REJECTING until it is out (500 ms each), and in both cases
+	// not before a status poll has reported the state once. A real unit's
+	// return lasts a second or more, many polls, so its host always sees
+	// it; a loaded test machine can stall the host for longer than the
+	// few hundred milliseconds a test gives it, and a reject or return
+	// that ended unseen is no state a real host meets.
+	ReturnTime    time.Duration
+	RejectTime    time.Duration
 	EscrowTimeout time.Duration // auto-return from escrow, restarted by HOLD (10 s)
 	// UnpolledTimeout returns an escrowed document when the host stops
 	// polling (3 s).
@@ -238,8 +238,7 @@ type Acceptor struct {
 	doc        *Doc      // document in the path
 	pending    byte      // reject code forced for the next document
 	rejectCode byte
-	unseen     bool      // the timed state not yet reported to a poll
-	entered    time.Time // when the timed state began
+	unseen     bool // REJECTING or RETURNING not yet reported to a poll
 	consumed   int64
 	escrowEnd  time.Time
 	lastPoll   time.Time
@@ -403,8 +402,7 @@ func (a *Acceptor) answer(req request) []byte {
 			a.extReports = a.extReports[1:]
 			return frame(0xF0, r...)
 		}
-		switch a.st {
-		case sAccepting, sStacking, sRejecting, sReturning:
+		if a.st == sRejecting || a.st == sReturning {
 			a.unseen = false
 		}
 		return a.status()
@@ -429,14 +427,14 @@ func (a *Acceptor) answer(req request) []byte {
 		if !a.inEscrow() {
 			return frame(stInvalid)
 		}
-		a.enter(sStacking, now, a.cfg.StackTime)
+		a.st, a.until = sStacking, now.Add(a.cfg.StackTime)
 		a.logDoc(LogStacking, *a.doc, "")
 		return frame(stAck)
 	case c == 0x43:
 		if !a.inEscrow() {
 			return frame(stInvalid)
 		}
-		a.enter(sReturning, now, a.cfg.ReturnTime)
+		a.st, a.until, a.unseen = sReturning, now.Add(a.cfg.ReturnTime), true
 		a.finish(Returned, "RETURN")
 		return frame(stAck)
 	case c == 0x44:
@@ -535,18 +533,6 @@ func (a *Acceptor) status() []byte {
 	return frame(stInvalid)
 }
 
-// enter begins a timed state: ACCEPTING, STACKING, REJECTING, RETURNING.
-func (a *Acceptor) enter(st state, now time.Time, d time.Duration) {
-	a.st, a.until, a.unseen, a.entered = st, now.Add(d), true, now
-}
-
-// due tells whether the timed state is over: its time is up, and a status
-// poll has reported it — or the host has not polled for UnpolledTimeout
-// since it began (a host that is not listening meets the unit's own pace).
-func (a *Acceptor) due(now time.Time) bool {
-	return !now.Before(a.until) && (!a.unseen || now.Sub(a.entered) >= a.cfg.UnpolledTimeout)
-}
-
 // step makes the timed transitions.
 func (a *Acceptor) step() {
 	now := a.cfg.Now()
@@ -559,30 +545,29 @@ func (a *Acceptor) step() {
 			a.st = sIdle
 		}
 	case sAccepting:
-		if !a.due(now) {
+		if now.Before(a.until) {
 			return
 		}
 		if code := a.validate(); code != 0 {
-			a.rejectCode = code
-			a.enter(sRejecting, now, a.cfg.RejectTime)
+			a.st, a.until, a.rejectCode, a.unseen = sRejecting, now.Add(a.cfg.RejectTime), code, true
 			a.finish(Rejected, fmt.Sprintf("reject code %02X", code))
 			return
 		}
 		a.st, a.escrowEnd, a.lastPoll = sEscrow, now.Add(a.cfg.EscrowTimeout), now
 	case sEscrow, sHolding:
 		if !now.Before(a.escrowEnd) || now.Sub(a.lastPoll) >= a.cfg.UnpolledTimeout {
-			a.enter(sReturning, now, a.cfg.ReturnTime)
+			a.st, a.until, a.unseen = sReturning, now.Add(a.cfg.ReturnTime), true
 			a.finish(Returned, "escrow time-out")
 		}
 	case sStacking:
-		if a.due(now) {
+		if !now.Before(a.until) {
 			a.st = sVendValid
 			a.addRecord(Entry{Doc: *a.doc, Outcome: Stacked, Detail: "VEND VALID", VendValid: true})
 			a.openVend = len(a.record) - 1
 			a.doc = nil
 		}
 	case sRejecting, sReturning:
-		if a.due(now) {
+		if !now.Before(a.until) && !a.unseen {
 			a.st = sIdle
 		}
 	}

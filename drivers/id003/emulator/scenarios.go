@@ -41,7 +41,7 @@ func (a *Acceptor) insert(d Doc) error {
 		return ErrNotAccepting
 	}
 	a.doc = &d
-	a.enter(sAccepting, a.cfg.Now(), a.cfg.AcceptTime)
+	a.st, a.until = sAccepting, a.cfg.Now().Add(a.cfg.AcceptTime)
 	a.logDoc(LogInserted, d, "")
 	return nil
 }
