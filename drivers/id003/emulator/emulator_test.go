@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/hex"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,10 +16,29 @@ import (
 
 // rawHost talks to the emulator with literal bytes from protocols.md §1.2,
 // through the real serial path, with no driver involved.
+// Its acceptor runs on the host's clock: a timed state (ACCEPTING,
+// STACKING, …) ends only when the host lets time pass (pass, and
+// pollUntil between its asks), so a loaded machine cannot run one out
+// between two requests that expect it.
 type rawHost struct {
 	t    *testing.T
 	port serialport.Port
 	emu  *Acceptor
+	mu   sync.Mutex
+	now  time.Time
+}
+
+func (h *rawHost) clock() time.Time {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.now
+}
+
+// pass moves the acceptor's clock on by d.
+func (h *rawHost) pass(d time.Duration) {
+	h.mu.Lock()
+	h.now = h.now.Add(d)
+	h.mu.Unlock()
 }
 
 func newRawHost(t *testing.T, cfg Config) *rawHost {
@@ -31,12 +51,17 @@ func newRawHost(t *testing.T, cfg Config) *rawHost {
 	if err != nil {
 		t.Fatal(err)
 	}
+	h := &rawHost{t: t, port: port, now: time.Unix(1_700_000_000, 0)}
+	if cfg.Now == nil {
+		cfg.Now = h.clock
+	}
 	emu := New(p.Device, cfg)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { emu.Run(ctx); close(done) }()
 	t.Cleanup(func() { cancel(); port.Close(); p.Close(); <-done })
-	return &rawHost{t: t, port: port, emu: emu}
+	h.emu = emu
+	return h
 }
 
 func hx(s string) []byte {
@@ -92,19 +117,19 @@ func (h *rawHost) expect(req, want string) {
 	}
 }
 
-// poll asks for status until the reply is want or a second passes.
+// pollUntil asks for status every 5 ms of the acceptor's time until the
+// reply is want, for at most 3 s of it.
 func (h *rawHost) pollUntil(want string) {
 	h.t.Helper()
-	deadline := time.Now().Add(3 * time.Second)
-	for {
+	for waited := time.Duration(0); ; waited += 5 * time.Millisecond {
 		got := h.ask("FC 05 11 27 56")
 		if bytes.Equal(got, hx(want)) {
 			return
 		}
-		if time.Now().After(deadline) {
-			h.t.Fatalf("status stayed % X, want %s", got, want)
+		if waited >= 3*time.Second {
+			h.t.Fatalf("status stayed % X for 3 s of the acceptor's time, want %s", got, want)
 		}
-		time.Sleep(5 * time.Millisecond)
+		h.pass(5 * time.Millisecond)
 	}
 }
 
@@ -168,7 +193,7 @@ func TestDocumentedTicketHoldReadBacksAndRejects(t *testing.T) {
 	for range 6 {
 		h.expect("FC 05 44 0F 53", "FC 05 50 AA 05")
 		h.expect("FC 05 11 27 56", "FC 05 19 6F DA") // HOLDING
-		time.Sleep(200 * time.Millisecond)           // sleep-ok: the host's HOLD cadence, a quarter of the escrow time-out
+		h.pass(200 * time.Millisecond)               // the host's HOLD cadence, a quarter of the escrow time-out
 	}
 	// Without HOLD the escrow time-out returns it (polls do not hold it).
 	h.pollUntil("FC 05 11 27 56")
