@@ -126,10 +126,9 @@ func TestDoorOpenDuringPresentation(t *testing.T) {
 		t.Fatal("a multi-step round settled with the door open")
 	}
 	r.cab.Post(Door{Name: "main", Open: false})
+	collect := collectOnce(r) // one Collect a Risk offer: a second would cash out
 	s = r.until("resumed and settled", 100*time.Millisecond, func(s *view.Snapshot) bool {
-		if s.RiskOffer {
-			r.press(view.Collect)
-		}
+		collect(s)
 		return s.Mode == view.ModeIdle
 	})
 	if s.Round.Number != n || r.meter(ledger.GamesPlayed) != 1 {
@@ -164,10 +163,9 @@ func TestPowerCutMidRoundRecovers(t *testing.T) {
 			}
 			r.powerCut()
 			r.start("demo", withTiming(DefaultTiming))
+			collect := collectOnce(r) // one Collect a Risk offer: a second would cash out
 			s := r.until("settled after restart", 100*time.Millisecond, func(s *view.Snapshot) bool {
-				if s.RiskOffer {
-					r.press(view.Collect)
-				}
+				collect(s)
 				return s.Mode == view.ModeIdle && s.Round != nil
 			})
 			got, _ := r.led.Round(open.Number)

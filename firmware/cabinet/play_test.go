@@ -112,6 +112,20 @@ func TestBetLadderKeptBetweenGames(t *testing.T) {
 
 // MS-5: Auto plays game after game and stops when the credit is too low
 // for the next one; the Stop button stops it too.
+// collectOnce presses Collect once for each Risk offer the snapshots show.
+func collectOnce(r *rig) func(*view.Snapshot) {
+	pressed := false
+	return func(s *view.Snapshot) {
+		switch {
+		case !s.RiskOffer:
+			pressed = false
+		case !pressed:
+			r.press(view.Collect)
+			pressed = true
+		}
+	}
+}
+
 func TestAutoStopsOnLowCreditAndStop(t *testing.T) {
 	r := newRig(t, "cz", withTiming(Timing{}))
 	r.idle()
@@ -121,10 +135,12 @@ func TestAutoStopsOnLowCreditAndStop(t *testing.T) {
 	}
 	r.until("bet 100", time.Millisecond, func(s *view.Snapshot) bool { return s.Bet == 100 })
 	r.press(view.Auto)
+	// One Collect for each Risk offer: a snapshot shows the offer until
+	// the loop has taken the press, and a second press would reach the
+	// idle cabinet between two games and cash out (Auto off).
+	collect := collectOnce(r)
 	s := r.until("auto stopped on low credit", 50*time.Millisecond, func(s *view.Snapshot) bool {
-		if s.RiskOffer {
-			r.press(view.Collect)
-		}
+		collect(s)
 		return !s.Auto && s.Mode == view.ModeIdle && s.Credit < s.Bet
 	})
 	if s.Credit >= s.Bet {
@@ -141,10 +157,9 @@ func TestAutoStopsOnLowCreditAndStop(t *testing.T) {
 	r.press(view.Auto)
 	r.until("auto playing", 50*time.Millisecond, func(s *view.Snapshot) bool { return r.meter(ledger.GamesPlayed) >= played+2 })
 	r.press(view.Stop)
+	collect = collectOnce(r)
 	r.until("auto off", 50*time.Millisecond, func(s *view.Snapshot) bool {
-		if s.RiskOffer {
-			r.press(view.Collect)
-		}
+		collect(s)
 		return !s.Auto && s.Mode == view.ModeIdle
 	})
 	n := r.meter(ledger.GamesPlayed)

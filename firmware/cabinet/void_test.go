@@ -12,6 +12,7 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 // voidingCentral answers ROUND_VOID for the rounds a test voided, as the
@@ -77,6 +78,9 @@ func (r *rig) refundedOnce(when string, credit engine.Money, refunded int64, sta
 	if r.credit() != credit || r.meter(ledger.WagersRefunded) != refunded+int64(stake) {
 		r.t.Fatalf("%s: credit %d (want %d), refunds %d (want %d)", when, r.credit(), credit, r.meter(ledger.WagersRefunded), refunded+int64(stake))
 	}
+	// The event is journaled just after the refund, in its own
+	// transaction: wait for it, then count.
+	poll.Until(r.t, 5*time.Second, when+": the round_voided event", func() bool { return len(r.eventsOf(seq, "round_voided")) > 0 })
 	if n := len(r.eventsOf(seq, "round_voided")); n != 1 {
 		r.t.Fatalf("%s: %d round_voided events", when, n)
 	}
