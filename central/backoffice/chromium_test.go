@@ -1,6 +1,7 @@
 package backoffice
 
 import (
+	"bytes"
 	"context"
 	"encoding/csv"
 	"fmt"
@@ -374,23 +375,21 @@ func TestConsoleInChromium(t *testing.T) {
 		return chromedp.Void{}, err
 	})
 	b.do(chromedp.Click(chromedp.ID("csv")))
-	var file string
-	poll.Until(t, 10*time.Second, "the CSV downloaded", func() bool {
+	// The browser may show the file under its name before it has written
+	// all of it: wait for the whole report, its total row last.
+	var recs [][]string
+	poll.Until(t, 10*time.Second, "the CSV downloaded whole", func() bool {
 		m, _ := filepath.Glob(filepath.Join(downloads, "*.csv"))
-		if len(m) == 1 {
-			file = m[0]
+		if len(m) != 1 {
+			return false
 		}
-		return file != ""
-	})
-	f, err := os.Open(file)
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(f).ReadAll()
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
+		b, err := os.ReadFile(m[0])
+		if err != nil {
+			return false
+		}
+		recs, err = csv.NewReader(bytes.NewReader(b)).ReadAll()
+		return err == nil && len(recs) > 0 && recs[len(recs)-1][0] == "total"
+	}, func() string { return fmt.Sprintf("%d records", len(recs)) })
 	last := recs[len(recs)-1]
 	var n, stakes, wins2, jps int64
 	if err := r.e.Server.DB().QueryRow(`SELECT count(*), sum(stake), sum(total), sum(jackpot_amount) FROM rounds`).Scan(&n, &stakes, &wins2, &jps); err != nil {
