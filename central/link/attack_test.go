@@ -221,6 +221,9 @@ func TestRiskOnlyForTheOpenRound(t *testing.T) {
 	if again, err := c.RequestRiskStep(ctx(t), win.Round, 1, engine.Red); err != nil || !bytes.Equal(again.Body, card.Body) {
 		t.Fatalf("a drawn card asked again: %v", err)
 	}
+	if after := snap(t, e, "cab-1"); after != before {
+		t.Fatalf("a card refused on a settled round, or one asked again, changed the store: %+v -> %+v", before, after)
+	}
 	// A later round's win gives no card to an earlier one.
 	if _, err := c.RequestOutcome(ctx(t), win.Round+1, testenv.GameID, model, 10); err != nil {
 		t.Fatal(err)
