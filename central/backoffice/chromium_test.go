@@ -20,6 +20,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/internal/hosttools"
 
@@ -284,8 +285,8 @@ func TestConsoleInChromium(t *testing.T) {
 	}
 	nextRound["CAB-PRAHA"]++
 	_, err = cab.RequestOutcome(context.Background(), nextRound["CAB-PRAHA"], testenv.GameID, testenv.TheGame.ModelID(), 10)
-	if link.Reason(err) != server.ReasonCabinetDisabled {
-		t.Fatalf("the next round of the disabled cabinet: %v, want %s", err, server.ReasonCabinetDisabled)
+	if link.Refusal(err) != refusal.CabinetDisabled {
+		t.Fatalf("the next round of the disabled cabinet: %v, want %s", err, refusal.CabinetDisabled)
 	}
 	nextRound["CAB-PRAHA"]--
 	// Link statistics: the stream since its start on the server's clock,
@@ -312,8 +313,8 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := b.text("#l-hour"); !strings.Contains(got, fmt.Sprintf("Rounds %d ·", hour)) {
 		t.Fatalf("link: last hour %q, want %d rounds", got, hour)
 	}
-	if got := b.text("#l-refusals"); !strings.Contains(got, server.ReasonCabinetDisabled+" × ") {
-		t.Fatalf("link: refusals %q, want %s", got, server.ReasonCabinetDisabled)
+	if got := b.text("#l-refusals"); !strings.Contains(got, string(refusal.CabinetDisabled)+" × ") {
+		t.Fatalf("link: refusals %q, want %s", got, refusal.CabinetDisabled)
 	}
 	b.shot("04_cabinet_light")
 
@@ -363,7 +364,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := b.text(vrow + " .vstate"); got != "void" {
 		t.Fatalf("voucher state %q after approval", got)
 	}
-	if _, err := r.cabs["CAB-BRNO"].RedeemVoucher(context.Background(), voucher.Number); link.Reason(err) != server.ReasonVoucherVoid {
+	if _, err := r.cabs["CAB-BRNO"].RedeemVoucher(context.Background(), voucher.Number); link.Refusal(err) != refusal.VoucherVoid {
 		t.Fatalf("redeem the void voucher: %v", err)
 	}
 

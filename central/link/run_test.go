@@ -9,7 +9,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/link/sqliteoutbox"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 
 	"github.com/polaris-vlt/polaris/internal/poll"
@@ -152,7 +152,7 @@ func TestLinkStateAndCommands(t *testing.T) {
 	if n.Command.Reason != "audit" {
 		t.Fatalf("disable reason %q", n.Command.Reason)
 	}
-	if _, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, testenv.TheGame.ModelID(), 5); link.Reason(err) != server.ReasonCabinetDisabled {
+	if _, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, testenv.TheGame.ModelID(), 5); link.Refusal(err) != refusal.CabinetDisabled {
 		t.Fatalf("new round while disabled: %v", err)
 	}
 	if again, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil || string(again.Body) != string(first.Body) {
@@ -190,7 +190,7 @@ func TestRunRefusesOtherModels(t *testing.T) {
 			if ev.State == link.Up {
 				t.Fatal("link up with other models")
 			}
-			if ev.State == link.Down && link.Reason(ev.Err) == server.ReasonModelMismatch {
+			if ev.State == link.Down && link.Refusal(ev.Err) == refusal.ModelMismatch {
 				return
 			}
 		case <-deadline:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -34,7 +35,7 @@ func TestRefusedRoundWaitsForTheVoid(t *testing.T) {
 	wantAlarm(t, e, lb, "cab-1", server.ReasonOutcomeRefused, 1)
 	// Held open: no next round, no refund anywhere.
 	_, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundOpen)
+	refusedAs(t, err, refusal.RoundOpen)
 	mirror := func() int64 {
 		m, _, err := e.Server.MirrorCredit(ctx(t), "cab-1")
 		if err != nil {
@@ -78,7 +79,7 @@ func TestRefusedRoundWaitsForTheVoid(t *testing.T) {
 	// cabinet refunds on (not "a round of yours is drawn").
 	for _, stake := range []int64{10, 50} {
 		_, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, model, engine.Money(stake))
-		refusedAs(t, err, link.ReasonRoundVoid)
+		refusedAs(t, err, refusal.RoundVoid)
 		if errors.As(err, new(*link.RoundDrawnError)) {
 			t.Fatalf("ROUND_VOID taken for a drawn round: %v", err)
 		}
@@ -116,7 +117,7 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 	if info, err := c.Hello(ctx(t)); err != nil || !info.MirrorDiffers || info.MirrorCredit != 500 {
 		t.Fatalf("hello after the RAM clear: %+v %v", info, err)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonMetersDecreased, 1)
+	wantAlarm(t, e, lb, "cab-1", refusal.MetersDecreased, 1)
 	if _, err := e.Server.ReconcileMirror(ctx(t), "cab-l", "op", "typo"); !errors.Is(err, server.ErrNoReport) {
 		t.Fatalf("reconcile of a mistyped id: %v", err)
 	}
@@ -132,7 +133,7 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 	if info, err := c.Hello(ctx(t)); err != nil || info.MirrorDiffers || info.MirrorCredit != 300 {
 		t.Fatalf("hello after the reconciliation: %+v %v", info, err)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonMetersDecreased, 1)
+	wantAlarm(t, e, lb, "cab-1", refusal.MetersDecreased, 1)
 	if mc, err := e.Server.SetMirror(ctx(t), "cab-1", 250, "op", "counted the cash box"); err != nil || mc.Before != 300 || mc.After != 250 {
 		t.Fatalf("set: %+v %v", mc, err)
 	}

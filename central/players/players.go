@@ -9,13 +9,15 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/polaris-vlt/polaris/cardauth"
 	"log/slog"
 	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode"
+
+	"github.com/polaris-vlt/polaris/cardauth"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // CardVerifier checks a player card's answer to a challenge (the card
@@ -102,35 +104,37 @@ func (r *Registry) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return r.st.PlayersWrite(ctx, fn)
 }
 
-// Refusal reasons, shown by the cabinet (and carried as the gRPC
-// ErrorInfo reason by the server).
+// Refusal reasons of the players' rules, owned by the refusal package
+// (the cabinet decides on them from there); named here for this package's
+// callers.
 const (
-	ReasonNoSession        = "PLAYER_NO_SESSION"
-	ReasonExcluded         = "PLAYER_EXCLUDED"
-	ReasonBlocked          = "PLAYER_BLOCKED"
-	ReasonLimit            = "PLAYER_LIMIT"
-	ReasonLimitsUndecided  = "PLAYER_LIMITS_UNDECIDED"
-	ReasonBreak            = "PLAYER_BREAK"
-	ReasonCardUnknown      = "CARD_UNKNOWN"
-	ReasonCardBlocked      = "CARD_BLOCKED"
-	ReasonCardAuth         = "CARD_AUTH_FAILED"
-	ReasonSessionElsewhere = "PLAYER_SESSION_ELSEWHERE"
-	ReasonExclusionsStale  = "EXCLUSIONS_STALE"
-	ReasonInvalid          = "PLAYER_INVALID"
-	ReasonUnderage         = "PLAYER_UNDERAGE"
-	ReasonNotVerified      = "PLAYER_NOT_VERIFIED"
-	ReasonDuplicate        = "PLAYER_DUPLICATE"
-	ReasonNotFound         = "PLAYER_NOT_FOUND"
+	ReasonNoSession        = refusal.PlayerNoSession
+	ReasonExcluded         = refusal.PlayerExcluded
+	ReasonBlocked          = refusal.PlayerBlocked
+	ReasonLimit            = refusal.PlayerLimit
+	ReasonLimitsUndecided  = refusal.PlayerLimitsUndecided
+	ReasonBreak            = refusal.PlayerBreak
+	ReasonCardUnknown      = refusal.CardUnknown
+	ReasonCardBlocked      = refusal.CardBlocked
+	ReasonCardAuth         = refusal.CardAuth
+	ReasonSessionElsewhere = refusal.PlayerSessionElsewhere
+	ReasonExclusionsStale  = refusal.ExclusionsStale
+	ReasonInvalid          = refusal.PlayerInvalid
+	ReasonUnderage         = refusal.PlayerUnderage
+	ReasonNotVerified      = refusal.PlayerNotVerified
+	ReasonDuplicate        = refusal.PlayerDuplicate
+	ReasonNotFound         = refusal.PlayerNotFound
 )
 
 // Refusal is a request the rules refuse: nothing it asked for changed.
 type Refusal struct {
-	Reason, Message string
+	Reason  refusal.Reason
+	Message string
 }
 
-func (e *Refusal) Error() string { return e.Reason + ": " + e.Message }
+func (e *Refusal) Error() string { return string(e.Reason) + ": " + e.Message }
 
-func refusef(reason, format string, args ...any) *Refusal {
+func refusef(reason refusal.Reason, format string, args ...any) *Refusal {
 	return &Refusal{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 

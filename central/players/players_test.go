@@ -7,9 +7,10 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
-func wantReason(t *testing.T, err error, reason string) {
+func wantReason(t *testing.T, err error, reason refusal.Reason) {
 	t.Helper()
 	r, ok := players.AsRefusal(err)
 	if !ok || r.Reason != reason {

@@ -10,6 +10,8 @@ import (
 	_ "google.golang.org/grpc/encoding/proto" // registers "proto"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/peer"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // Undecodable input is INVALID_ARGUMENT (gRPC itself answers INTERNAL, as
@@ -38,7 +40,7 @@ func (s *Server) undecodable(ctx context.Context, m any) error {
 		who = p.Addr.String()
 	}
 	s.log.Warn("undecodable request refused", "peer", who, "err", e)
-	return refuse(codes.InvalidArgument, ReasonBadRequest, "undecodable message: %v", e)
+	return refuse(codes.InvalidArgument, refusal.BadRequest, "undecodable message: %v", e)
 }
 
 func (s *Server) unaryCheck(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -72,7 +73,7 @@ func (s *Server) lastRound(tx *sql.Tx, cab string) (uint64, *storedRound, error)
 
 func (r *storedRound) answer(req *pb.OutcomeRequest, n uint64) (*pb.SignedBody, error) {
 	if r.game != req.GetGame() || r.model != req.GetModelId() || r.stake != req.GetStake() {
-		return nil, refuse(codes.AlreadyExists, ReasonRoundConflict,
+		return nil, refuse(codes.AlreadyExists, refusal.RoundConflict,
 			"round %d was drawn for %s/%s at stake %d, not %s/%s at stake %d",
 			n, r.game, r.model, r.stake, req.GetGame(), req.GetModelId(), req.GetStake())
 	}
@@ -87,14 +88,14 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 	}
 	n := req.GetRound()
 	if n == 0 || n > 1<<62 {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "round number %d out of range", n)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "round number %d out of range", n)
 	}
 	// Everything happens in the writer: a stored round is answered before
 	// any check (a model upgrade must not refuse a round already drawn),
 	// and a read inside the write transaction costs no file locking,
 	// unlike a separate read transaction.
 	if len(req.GetSettled()) > maxSettled {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d settled rounds in one request, at most %d", len(req.GetSettled()), maxSettled)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "%d settled rounds in one request, at most %d", len(req.GetSettled()), maxSettled)
 	}
 	var out *pb.SignedBody
 	var committed []uint64
@@ -148,23 +149,23 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		// Strictly upwards, one open round: a copied key cannot draw
 		// ahead, and a round once drawn is the one the cabinet plays.
 		if !settled {
-			return refuse(codes.FailedPrecondition, ReasonRoundOpen, "round %d is open: it is settled before round %d is drawn", last, n)
+			return refuse(codes.FailedPrecondition, refusal.RoundOpen, "round %d is open: it is settled before round %d is drawn", last, n)
 		}
 		if err := checkSequence(n, last); err != nil {
 			return err
 		}
 		g, ok := s.games[engine.GameID(req.GetGame())]
 		if !ok {
-			return refuse(codes.InvalidArgument, ReasonUnknownGame, "game %q is not played here", req.GetGame())
+			return refuse(codes.InvalidArgument, refusal.UnknownGame, "game %q is not played here", req.GetGame())
 		}
 		if g.ModelID() != req.GetModelId() {
-			return refuse(codes.FailedPrecondition, ReasonModelMismatch, "%s: cabinet model %s, central model %s", g.ID(), req.GetModelId(), g.ModelID())
+			return refuse(codes.FailedPrecondition, refusal.ModelMismatch, "%s: cabinet model %s, central model %s", g.ID(), req.GetModelId(), g.ModelID())
 		}
 		if err := engine.CheckStake(g, engine.Money(req.GetStake())); err != nil {
-			return refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
+			return refuse(codes.InvalidArgument, refusal.BadStake, "%v", err)
 		}
 		if en, reason := s.cabinetState(c.id); !en {
-			return refuse(codes.FailedPrecondition, ReasonCabinetDisabled, "cabinet %s is disabled: %s", c.id, reason)
+			return refuse(codes.FailedPrecondition, refusal.CabinetDisabled, "cabinet %s is disabled: %s", c.id, reason)
 		}
 		stake := engine.Money(req.GetStake())
 		if err := s.playerWager(tx, c.id, n, int64(stake)); err != nil {
@@ -172,7 +173,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 		}
 		round, tape, err := engine.Play(g, s.src, stake)
 		if err != nil {
-			return refuse(codes.InvalidArgument, ReasonBadStake, "%v", err)
+			return refuse(codes.InvalidArgument, refusal.BadStake, "%v", err)
 		}
 		rj, err := json.Marshal(round)
 		if err != nil {
@@ -189,7 +190,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 				// Mostly configuration (a cabinet no pool takes): the
 				// round is refused, not retried; nothing is stored.
 				s.log.Error("jackpot refused a round", "cabinet", c.id, "round", n, "err", err)
-				return refuse(codes.FailedPrecondition, ReasonJackpot, "jackpot: %v", err)
+				return refuse(codes.FailedPrecondition, refusal.Jackpot, "jackpot: %v", err)
 			}
 		}
 		// The body signed as if no jackpot is hit, before the batch
@@ -214,7 +215,7 @@ func (s *Server) RequestOutcome(ctx context.Context, req *pb.OutcomeRequest) (*p
 				if err != nil {
 					// Admits said yes: a fault of the jackpot engine.
 					s.log.Error("jackpot refused a round it admitted", "cabinet", c.id, "round", n, "err", err)
-					return refuse(codes.FailedPrecondition, ReasonJackpot, "jackpot: %v", err)
+					return refuse(codes.FailedPrecondition, refusal.Jackpot, "jackpot: %v", err)
 				}
 				if jtape, err = json.Marshal(rec.Tape); err != nil {
 					return err
@@ -324,7 +325,7 @@ func (s *Server) CommitOutcome(ctx context.Context, req *pb.CommitRequest) (*pb.
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
 		found, a, err := s.commitRound(tx, c.id, n)
 		if err == nil && !found {
-			return refuse(codes.NotFound, ReasonRoundNotFound, "cabinet %s has no round %d", c.id, n)
+			return refuse(codes.NotFound, refusal.RoundNotFound, "cabinet %s has no round %d", c.id, n)
 		}
 		already = a
 		return err
@@ -344,10 +345,10 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 	n, step := req.GetRound(), req.GetStep()
 	choice := engine.Colour(req.GetChoice())
 	if choice != engine.Red && choice != engine.Black {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "choice %v is neither red nor black", req.GetChoice())
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "choice %v is neither red nor black", req.GetChoice())
 	}
 	if step < 1 || step > 64 {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "risk step %d out of range", step)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "risk step %d out of range", step)
 	}
 	var out *pb.SignedBody
 	err = s.st.write(ctx, func(tx *sql.Tx) error {
@@ -360,7 +361,7 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 			Scan(&prevChoice, &body, &sig)
 		if err == nil {
 			if engine.Colour(prevChoice) != choice {
-				return refuse(codes.AlreadyExists, ReasonRiskConflict, "round %d risk step %d was drawn for %v, not %v", n, step, engine.Colour(prevChoice), choice)
+				return refuse(codes.AlreadyExists, refusal.RiskConflict, "round %d risk step %d was drawn for %v, not %v", n, step, engine.Colour(prevChoice), choice)
 			}
 			out = &pb.SignedBody{Body: body, Signature: sig}
 			return nil
@@ -373,7 +374,7 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 		var ok int
 		err = tx.QueryRow(`SELECT game, stake, total, risk_ok FROM rounds WHERE cabinet=? AND round=?`, c.id, int64(n)).Scan(&game, &stake, &total, &ok)
 		if errors.Is(err, sql.ErrNoRows) {
-			return refuse(codes.NotFound, ReasonRoundNotFound, "cabinet %s has no round %d", c.id, n)
+			return refuse(codes.NotFound, refusal.RoundNotFound, "cabinet %s has no round %d", c.id, n)
 		}
 		if err != nil {
 			return err
@@ -381,20 +382,20 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 		if last, settled, err := s.latestRound(tx, c.id); err != nil {
 			return err
 		} else if last != n || settled {
-			return refuse(codes.FailedPrecondition, ReasonRiskNotOpen, "round %d is not the cabinet's open round (last drawn %d, settled %v)", n, last, settled)
+			return refuse(codes.FailedPrecondition, refusal.RiskNotOpen, "round %d is not the cabinet's open round (last drawn %d, settled %v)", n, last, settled)
 		}
 		if en, reason := s.cabinetState(c.id); !en {
-			return refuse(codes.FailedPrecondition, ReasonDisabledRisk, "cabinet %s is disabled (%s): no new Risk card", c.id, reason)
+			return refuse(codes.FailedPrecondition, refusal.DisabledRisk, "cabinet %s is disabled (%s): no new Risk card", c.id, reason)
 		}
 		if ok == 0 {
-			return refuse(codes.FailedPrecondition, ReasonRiskNotAllowed, "round %d's win may not be gambled", n)
+			return refuse(codes.FailedPrecondition, refusal.RiskNotAllowed, "round %d's win may not be gambled", n)
 		}
 		before := engine.Money(total)
 		if step > 1 {
 			var after int64
 			err := tx.QueryRow(`SELECT after FROM risk_steps WHERE cabinet=? AND round=? AND step=?`, c.id, int64(n), step-1).Scan(&after)
 			if errors.Is(err, sql.ErrNoRows) {
-				return refuse(codes.FailedPrecondition, ReasonRiskNotAllowed, "round %d has no risk step %d", n, step-1)
+				return refuse(codes.FailedPrecondition, refusal.RiskNotAllowed, "round %d has no risk step %d", n, step-1)
 			}
 			if err != nil {
 				return err
@@ -403,13 +404,13 @@ func (s *Server) RequestRiskStep(ctx context.Context, req *pb.RiskRequest) (*pb.
 		}
 		g, known := s.games[engine.GameID(game)]
 		if !known {
-			return refuse(codes.FailedPrecondition, ReasonUnknownGame, "game %q is no longer played here", game)
+			return refuse(codes.FailedPrecondition, refusal.UnknownGame, "game %q is no longer played here", game)
 		}
 		cap, _ := riskCap(g, engine.Money(stake))
 		rec := &engine.Recorder{Src: s.src}
 		rs, err := engine.PlayRisk(rec, int(step), before, choice, cap)
 		if err != nil {
-			return refuse(codes.FailedPrecondition, ReasonRiskNotAllowed, "%v", err)
+			return refuse(codes.FailedPrecondition, refusal.RiskNotAllowed, "%v", err)
 		}
 		sj, err := json.Marshal(rs)
 		if err != nil {

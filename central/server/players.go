@@ -10,6 +10,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/players"
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // Players are the registered players (central/players implements it): the
@@ -99,7 +100,7 @@ func (s *Server) playerWin(tx *sql.Tx, cab string, n uint64, amount int64) error
 }
 
 func (s *Server) noPlayers() error {
-	return refuse(codes.Unimplemented, ReasonBadRequest, "this central system keeps no player accounts")
+	return refuse(codes.Unimplemented, refusal.BadRequest, "this central system keeps no player accounts")
 }
 
 // PlayerChallenge gives a challenge for the card in the cabinet's reader.

@@ -8,6 +8,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // dedupe records (cabinet, message id) and reports whether it was new.
@@ -37,11 +38,11 @@ func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack,
 	}
 	id := req.GetMessageId()
 	if id <= 0 {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "message id %d is not positive", id)
 	}
 	if n := len(req.GetEvents()); n > MaxEventsPerBatch {
-		s.log.Warn("report refused", "cabinet", c.id, "reason", ReasonBadRequest, "events", n)
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d events in one batch, at most %d", n, MaxEventsPerBatch)
+		s.log.Warn("report refused", "cabinet", c.id, "reason", refusal.BadRequest, "events", n)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "%d events in one batch, at most %d", n, MaxEventsPerBatch)
 	}
 	dup := false
 	var refused []string
@@ -87,11 +88,11 @@ func (s *Server) ReportMeters(ctx context.Context, req *pb.MeterReport) (*pb.Ack
 	}
 	id := req.GetMessageId()
 	if id <= 0 {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "message id %d is not positive", id)
 	}
 	if n := len(req.GetMeters()); n > MaxMetersPerReport {
-		s.log.Warn("report refused", "cabinet", c.id, "reason", ReasonBadRequest, "meters", n)
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d meters in one report, at most %d", n, MaxMetersPerReport)
+		s.log.Warn("report refused", "cabinet", c.id, "reason", refusal.BadRequest, "meters", n)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "%d meters in one report, at most %d", n, MaxMetersPerReport)
 	}
 	dup := false
 	err = s.st.write(ctx, func(tx *sql.Tx) error {

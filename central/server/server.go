@@ -26,6 +26,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/draw"
 )
@@ -358,22 +359,22 @@ func (s *Server) now() time.Time { return s.cfg.Now() }
 func (s *Server) admit(ctx context.Context) (*cabinet, error) {
 	p, ok := peer.FromContext(ctx)
 	if !ok {
-		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "no peer")
+		return nil, refuse(codes.Unauthenticated, refusal.UnknownCabinet, "no peer")
 	}
 	ti, ok := p.AuthInfo.(credentials.TLSInfo)
 	if !ok {
-		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "not a TLS peer")
+		return nil, refuse(codes.Unauthenticated, refusal.UnknownCabinet, "not a TLS peer")
 	}
 	id, err := pki.CabinetID(ti.State)
 	if err != nil {
-		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "%v", err)
+		return nil, refuse(codes.Unauthenticated, refusal.UnknownCabinet, "%v", err)
 	}
 	if s.reg != nil {
 		// Checked on every call too: a connection made before the
 		// certificate was revoked ends with it.
 		if err := s.reg.Check(ti.State.VerifiedChains[0][0]); err != nil {
 			s.log.Warn("revoked certificate refused", "cabinet", id, "err", err)
-			return nil, refuse(codes.Unauthenticated, ReasonRevoked, "%v", err)
+			return nil, refuse(codes.Unauthenticated, refusal.Revoked, "%v", err)
 		}
 	}
 	s.cabMu.Lock()
@@ -385,7 +386,7 @@ func (s *Server) admit(ctx context.Context) (*cabinet, error) {
 	hall, named := s.cfg.Halls[id]
 	if !named {
 		if !s.cfg.AllowUnknownCabinets {
-			return nil, refuse(codes.PermissionDenied, ReasonUnknownCabinet, "cabinet %q is not configured", id)
+			return nil, refuse(codes.PermissionDenied, refusal.UnknownCabinet, "cabinet %q is not configured", id)
 		}
 		hall = s.cfg.DefaultHall
 	}
@@ -452,7 +453,7 @@ func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRepl
 		}
 	}
 	if len(diffs) > 0 {
-		return nil, refuse(codes.FailedPrecondition, ReasonModelMismatch, "%s", strings.Join(diffs, "; "))
+		return nil, refuse(codes.FailedPrecondition, refusal.ModelMismatch, "%s", strings.Join(diffs, "; "))
 	}
 	var ms []string
 	for _, m := range req.GetModels() {

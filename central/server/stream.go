@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
 )
@@ -39,7 +40,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 	closed := s.closed
 	s.closeMu.Unlock()
 	if closed {
-		return refuse(codes.Unavailable, ReasonStopping, "server is stopping")
+		return refuse(codes.Unavailable, refusal.Stopping, "server is stopping")
 	}
 	s.subMu.Lock()
 	// At most MaxSubscribers streams per cabinet: a cabinet that
@@ -92,7 +93,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 		select {
 		case <-ctx.Done():
 			if stream.Context().Err() == nil {
-				return refuse(codes.Unavailable, ReasonStopping, "subscription ended by the server")
+				return refuse(codes.Unavailable, refusal.Stopping, "subscription ended by the server")
 			}
 			return ctx.Err()
 		case cmd := <-sub.cmds:

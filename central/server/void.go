@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"google.golang.org/grpc/codes"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // Operator actions on a cabinet's rounds and credit mirror. Each is one
@@ -151,7 +153,7 @@ func (s *Server) voided(tx *sql.Tx, cab string, n uint64) error {
 	if err != nil {
 		return err
 	}
-	return refuse(codes.FailedPrecondition, ReasonRoundVoid, "round %d was voided by %s: %s", n, by, reason)
+	return refuse(codes.FailedPrecondition, refusal.RoundVoid, "round %d was voided by %s: %s", n, by, reason)
 }
 
 // keepHelloMeters stores what the cabinet reported at Hello, also when the

@@ -11,6 +11,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // MaxVoucher bounds a voucher's amount (minor units) against garbage input.
@@ -78,10 +79,10 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 	}
 	amount, seq := req.GetAmount(), req.GetSequence()
 	if amount <= 0 || amount > MaxVoucher {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "voucher amount %d out of range", amount)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "voucher amount %d out of range", amount)
 	}
 	if seq == 0 || seq > 1<<62 {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "voucher sequence %d out of range", seq)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "voucher sequence %d out of range", seq)
 	}
 	var out *pb.VoucherReply
 	var suspect []string
@@ -96,7 +97,7 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 			Scan(&number, &amt, &issued, &expires)
 		if err == nil {
 			if amt != amount {
-				return refuse(codes.AlreadyExists, ReasonVoucherConflict, "voucher sequence %d was issued for %d, not %d", seq, amt, amount)
+				return refuse(codes.AlreadyExists, refusal.VoucherConflict, "voucher sequence %d was issued for %d, not %d", seq, amt, amount)
 			}
 			out = voucherReply(number, amt, seq, issued, expires)
 			return nil
@@ -105,7 +106,7 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 			return err
 		}
 		if en, reason := s.cabinetState(c.id); !en {
-			return refuse(codes.FailedPrecondition, ReasonDisabledVoucher, "cabinet %s is disabled (%s): no voucher issued", c.id, reason)
+			return refuse(codes.FailedPrecondition, refusal.DisabledVoucher, "cabinet %s is disabled (%s): no voucher issued", c.id, reason)
 		}
 		// Never more than the central system knows the cabinet holds.
 		if suspect, err = s.voidUnprinted(tx, c.id, req.GetMeters().GetUnprinted()); err != nil {
@@ -119,7 +120,7 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 			return err
 		}
 		if !m.reported {
-			return refuse(codes.FailedPrecondition, ReasonCreditUnknown, "cabinet %s reports no credit meters: no voucher", c.id)
+			return refuse(codes.FailedPrecondition, refusal.CreditUnknown, "cabinet %s reports no credit meters: no voucher", c.id)
 		}
 		if credit := m.credit(); amount > credit {
 			// A ticket the cabinet credited has its ConfirmRedeem on the
@@ -132,9 +133,9 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 				return err
 			}
 			if held > 0 && amount <= credit+held {
-				return refuse(codes.Unavailable, ReasonConfirmPending, "voucher of %d waits for the confirmation of %d in tickets held (mirrored credit %d)", amount, held, credit)
+				return refuse(codes.Unavailable, refusal.ConfirmPending, "voucher of %d waits for the confirmation of %d in tickets held (mirrored credit %d)", amount, held, credit)
 			}
-			return refuse(codes.FailedPrecondition, ReasonVoucherAboveCredit, "voucher of %d above the mirrored credit %d (%s)", amount, credit, describeMirror(m))
+			return refuse(codes.FailedPrecondition, refusal.VoucherAboveCredit, "voucher of %d above the mirrored credit %d (%s)", amount, credit, describeMirror(m))
 		}
 		if err := s.book(tx, c.id, 0, 0, 0, amount); err != nil {
 			return err
@@ -179,7 +180,7 @@ func loadVoucher(tx *sql.Tx, number string) (*voucherRow, error) {
 	err := tx.QueryRow(`SELECT amount, expires_at, state, hold, hold_cabinet, hold_until FROM vouchers WHERE number=?`, number).
 		Scan(&v.amount, &v.expires, &v.state, &v.hold, &v.holdCabinet, &v.holdUntil)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, refuse(codes.NotFound, ReasonVoucherUnknown, "voucher %s is not on file", number)
+		return nil, refuse(codes.NotFound, refusal.VoucherUnknown, "voucher %s is not on file", number)
 	}
 	if err != nil {
 		return nil, err
@@ -189,7 +190,7 @@ func loadVoucher(tx *sql.Tx, number string) (*voucherRow, error) {
 
 func checkNumber(number string) error {
 	if !ValidNumber(number) {
-		return refuse(codes.InvalidArgument, ReasonVoucherInvalid, "%q is not a validation number", number)
+		return refuse(codes.InvalidArgument, refusal.VoucherInvalid, "%q is not a validation number", number)
 	}
 	return nil
 }
@@ -217,19 +218,19 @@ func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.
 		now := s.now()
 		switch {
 		case v.state == "void":
-			return refuse(codes.FailedPrecondition, ReasonVoucherVoid, "voucher %s was reported never printed by the cabinet that issued it", number)
+			return refuse(codes.FailedPrecondition, refusal.VoucherVoid, "voucher %s was reported never printed by the cabinet that issued it", number)
 		case v.state == "redeemed":
-			return refuse(codes.FailedPrecondition, ReasonVoucherRedeemed, "voucher %s is already redeemed", number)
+			return refuse(codes.FailedPrecondition, refusal.VoucherRedeemed, "voucher %s is already redeemed", number)
 		case now.UnixNano() >= v.expires:
-			return refuse(codes.FailedPrecondition, ReasonVoucherExpired, "voucher %s expired", number)
+			return refuse(codes.FailedPrecondition, refusal.VoucherExpired, "voucher %s expired", number)
 		case v.state == "held" && v.holdCabinet == c.id:
 			out = &pb.RedeemReply{ValidationNumber: number, Amount: v.amount, Hold: v.hold, HoldExpiresAtUnixNano: v.holdUntil}
 			return nil
 		case v.state == "held" && now.UnixNano() < v.holdUntil:
-			return refuse(codes.FailedPrecondition, ReasonVoucherHeld, "voucher %s is being redeemed at another cabinet", number)
+			return refuse(codes.FailedPrecondition, refusal.VoucherHeld, "voucher %s is being redeemed at another cabinet", number)
 		}
 		if en, reason := s.cabinetState(c.id); !en {
-			return refuse(codes.FailedPrecondition, ReasonDisabledVoucher, "cabinet %s is disabled (%s): no voucher redeemed", c.id, reason)
+			return refuse(codes.FailedPrecondition, refusal.DisabledVoucher, "cabinet %s is disabled (%s): no voucher redeemed", c.id, reason)
 		}
 		var hb [12]byte
 		if _, err := rand.Read(hb[:]); err != nil {
@@ -269,12 +270,12 @@ func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest
 		}
 		if v.hold != req.GetHold() || v.holdCabinet != c.id {
 			if v.state == "redeemed" {
-				return refuse(codes.FailedPrecondition, ReasonVoucherRedeemed, "voucher %s is already redeemed", number)
+				return refuse(codes.FailedPrecondition, refusal.VoucherRedeemed, "voucher %s is already redeemed", number)
 			}
-			return refuse(codes.FailedPrecondition, ReasonVoucherHold, "voucher %s is not held by this cabinet under hold %q", number, req.GetHold())
+			return refuse(codes.FailedPrecondition, refusal.VoucherHold, "voucher %s is not held by this cabinet under hold %q", number, req.GetHold())
 		}
 		if v.amount != req.GetAmount() {
-			return refuse(codes.FailedPrecondition, ReasonVoucherAmount, "voucher %s is for %d, not %d", number, v.amount, req.GetAmount())
+			return refuse(codes.FailedPrecondition, refusal.VoucherAmount, "voucher %s is for %d, not %d", number, v.amount, req.GetAmount())
 		}
 		switch v.state {
 		case "redeemed":
@@ -284,14 +285,14 @@ func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest
 			// A hold is the promise until hold_until; past it, a voucher
 			// that has expired meanwhile is not redeemed.
 			if now := s.now().UnixNano(); now >= v.holdUntil && now >= v.expires {
-				return refuse(codes.FailedPrecondition, ReasonVoucherExpired, "voucher %s expired and its hold lapsed", number)
+				return refuse(codes.FailedPrecondition, refusal.VoucherExpired, "voucher %s expired and its hold lapsed", number)
 			}
 			if _, err := tx.Exec(`UPDATE vouchers SET state='redeemed', redeemed_at=? WHERE number=?`, s.now().UnixNano(), number); err != nil {
 				return err
 			}
 			return s.book(tx, c.id, 0, 0, v.amount, 0) // the ticket's money is now the cabinet's credit
 		}
-		return refuse(codes.FailedPrecondition, ReasonVoucherHold, "voucher %s has no hold (state %s)", number, v.state)
+		return refuse(codes.FailedPrecondition, refusal.VoucherHold, "voucher %s has no hold (state %s)", number, v.state)
 	})
 	if err != nil {
 		return nil, storeErr(err)
@@ -318,13 +319,13 @@ func (s *Server) CancelRedeem(ctx context.Context, req *pb.CancelRedeemRequest) 
 			return err
 		}
 		if v.hold != req.GetHold() || v.holdCabinet != c.id {
-			return refuse(codes.FailedPrecondition, ReasonVoucherHold, "voucher %s is not held by this cabinet under hold %q", number, req.GetHold())
+			return refuse(codes.FailedPrecondition, refusal.VoucherHold, "voucher %s is not held by this cabinet under hold %q", number, req.GetHold())
 		}
 		switch v.state {
 		case "issued":
 			return nil
 		case "redeemed":
-			return refuse(codes.FailedPrecondition, ReasonVoucherRedeemed, "voucher %s is already redeemed", number)
+			return refuse(codes.FailedPrecondition, refusal.VoucherRedeemed, "voucher %s is already redeemed", number)
 		}
 		_, err = tx.Exec(`UPDATE vouchers SET state='issued', hold_until=0 WHERE number=?`, number)
 		return err

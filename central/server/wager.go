@@ -13,6 +13,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // MaxRoundGap bounds how far above its last drawn round a cabinet may ask:
@@ -40,11 +41,11 @@ func (s *Server) latestRound(tx *sql.Tx, cab string) (n uint64, settled bool, er
 // the cabinet's journal and the store disagree): never a new draw.
 func checkSequence(n, last uint64) error {
 	if n <= last {
-		return refuse(codes.FailedPrecondition, ReasonRoundSequence,
+		return refuse(codes.FailedPrecondition, refusal.RoundSequence,
 			"round %d is behind the cabinet's last drawn round %d", n, last)
 	}
 	if n > last+MaxRoundGap {
-		return refuse(codes.FailedPrecondition, ReasonRoundSequence,
+		return refuse(codes.FailedPrecondition, refusal.RoundSequence,
 			"round %d is more than %d above the cabinet's last drawn round %d", n, MaxRoundGap, last)
 	}
 	return nil
@@ -52,11 +53,10 @@ func checkSequence(n, last uint64) error {
 
 // alarmReasons are the refusals a sound cabinet never provokes: each is
 // logged as an alarm with the cabinet id, counted and kept in the store.
-var alarmReasons = map[string]bool{
-	ReasonRoundConflict: true, ReasonRoundSequence: true, ReasonRoundOpen: true, ReasonRiskNotOpen: true, ReasonRiskConflict: true,
-	ReasonVoucherAboveCredit: true, ReasonMetersDecreased: true, ReasonCreditUnknown: true,
-	ReasonDisabledRisk: true, ReasonDisabledVoucher: true, ReasonMirrorDiffers: true, ReasonVoucherVoid: true,
-	ReasonUnprintedSuspect: true,
+var alarmReasons = map[refusal.Reason]bool{
+	refusal.RoundConflict: true, refusal.RoundSequence: true, refusal.RoundOpen: true, refusal.RiskNotOpen: true, refusal.RiskConflict: true,
+	refusal.VoucherAboveCredit: true, refusal.MetersDecreased: true, refusal.CreditUnknown: true,
+	refusal.DisabledRisk: true, refusal.DisabledVoucher: true, refusal.VoucherVoid: true,
 }
 
 // alarms counts alarms per cabinet and reason.
@@ -78,7 +78,7 @@ func (s *Server) raised(cab string, err error) error {
 			reason = info.GetReason()
 		}
 	}
-	if alarmReasons[reason] {
+	if alarmReasons[refusal.Reason(reason)] {
 		s.alarm(cab, reason, st.Message())
 	}
 	return err
@@ -194,7 +194,7 @@ func (s *Server) report(tx *sql.Tx, cab string, m *mirror, cm *pb.CreditMeters) 
 		{"wins_to_credit", m.winsToCredit, cm.GetWinsToCredit()}, {"handpay_cancelled", m.cancelled, cm.GetHandpayCancelled()}}
 	for _, v := range vals {
 		if v.got < 0 || (m.reported && v.got < v.have) {
-			return refuse(codes.FailedPrecondition, ReasonMetersDecreased, "meter %s went from %d to %d", v.name, v.have, v.got)
+			return refuse(codes.FailedPrecondition, refusal.MetersDecreased, "meter %s went from %d to %d", v.name, v.have, v.got)
 		}
 	}
 	m.base, m.billsIn, m.winsToCredit, m.cancelled, m.reported = cm.GetBase(), cm.GetBillsIn(), cm.GetWinsToCredit(), cm.GetHandpayCancelled(), true

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -77,7 +78,7 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	if len(r.eventsOf(seq, "round_drawn_elsewhere")) != 1 || len(r.eventsOf(seq, "tilt")) != 1 {
 		t.Fatalf("not logged: %+v", r.eventsSince(seq))
 	}
-	if a := r.central.Server.Alarms("cab-1"); a[server.ReasonRoundConflict] != 1 {
+	if a := r.central.Server.Alarms("cab-1"); a[string(refusal.RoundConflict)] != 1 {
 		t.Fatalf("central alarms %v", a)
 	}
 	r.powerCut()

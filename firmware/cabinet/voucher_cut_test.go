@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
@@ -253,7 +254,7 @@ func TestHelloWithAVoucherRequestedDoesNotCompare(t *testing.T) {
 type refusingVouchers struct{ Central }
 
 func (refusingVouchers) IssueVoucher(context.Context, engine.Money, uint64) (*link.Voucher, error) {
-	return nil, &link.RefusedError{Reason: server.ReasonVoucherAboveCredit, Message: "VOUCHER_ABOVE_CREDIT: test"}
+	return nil, &link.RefusedError{Reason: string(refusal.VoucherAboveCredit), Message: "VOUCHER_ABOVE_CREDIT: test"}
 }
 
 // A refused request ends the cash-out at once: the central system issued
