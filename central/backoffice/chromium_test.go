@@ -21,9 +21,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/internal/hosttools"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -233,7 +232,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := frame("n-disabled") + "/" + frame("n-tilted"); got != "0/1" {
 		t.Fatalf("dashboard frame disabled/tilted %s, want 0/1", got)
 	}
-	if err := r.e.Server.Disable(bg, "CAB-BRNO", "frame test"); err != nil {
+	if err := r.e.Server.Cabinets().Disable(bg, "CAB-BRNO", "frame test"); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(poll.Scaled(8 * time.Second)); frame("n-disabled") != "1"; time.Sleep(100 * time.Millisecond) {
@@ -244,7 +243,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := b.eval(`document.body.dataset.mark ?? "reloaded"`); got != "kept" {
 		t.Fatalf("the dashboard reloaded (%s) to show the counts", got)
 	}
-	if err := r.e.Server.Enable(bg, "CAB-BRNO"); err != nil {
+	if err := r.e.Server.Cabinets().Enable(bg, "CAB-BRNO"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -293,7 +292,7 @@ func TestConsoleInChromium(t *testing.T) {
 	// the Hello's version and clock offset, the last request, the last
 	// hour's rounds, the refusal just made.
 	b.open("/cabinet?id=CAB-PRAHA")
-	ls, err := r.e.Server.Link(context.Background(), "CAB-PRAHA")
+	ls, err := r.e.Server.Links().Link(context.Background(), "CAB-PRAHA")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -319,11 +318,11 @@ func TestConsoleInChromium(t *testing.T) {
 	b.shot("04_cabinet_light")
 
 	// Mark a jackpot paid; it shows in the register and the audit log.
-	wins, err := server.JackpotWins(context.Background(), r.e.Server.DB())
+	wins, err := reports.JackpotWins(context.Background(), r.e.Server.DB())
 	if err != nil || len(wins) == 0 {
 		t.Fatalf("jackpot wins %v %v", wins, err)
 	}
-	var w server.JackpotWin
+	var w reports.JackpotWin
 	for _, x := range wins {
 		if x.Cabinet == "CAB-PRAHA" {
 			w = x

@@ -19,7 +19,6 @@ import (
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -61,8 +60,8 @@ func startLogged(t *testing.T, mod func(*server.Config)) (*testenv.Env, *logBuf)
 // the cabinet id and stored.
 func wantAlarm(t *testing.T, e *testenv.Env, lb *logBuf, cab string, reason refusal.Reason, n int64) {
 	t.Helper()
-	if got := e.Server.Alarms(cab)[string(reason)]; got != n {
-		t.Fatalf("%s alarms of %s: %d, want %d (all: %v)", reason, cab, got, n, e.Server.Alarms(cab))
+	if got := e.Server.Alarms().Count(cab)[string(reason)]; got != n {
+		t.Fatalf("%s alarms of %s: %d, want %d (all: %v)", reason, cab, got, n, e.Server.Alarms().Count(cab))
 	}
 	line := "central alarm\" cabinet=" + cab + " reason=" + string(reason)
 	if k := strings.Count(lb.String(), line); int64(k) != n {
@@ -266,7 +265,7 @@ func TestDisabledCabinetOnlyFinishesItsOpenRound(t *testing.T) {
 	if win == nil {
 		t.Fatal("no win")
 	}
-	if err := e.Server.Disable(ctx(t), "cab-1", "audit"); err != nil {
+	if err := e.Server.Cabinets().Disable(ctx(t), "cab-1", "audit"); err != nil {
 		t.Fatal(err)
 	}
 	before := snap(t, e, "cab-1")
@@ -313,7 +312,7 @@ func TestVoucherAboveMirroredCreditRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	credit := 1000 - 10 + o.Result.Total
-	if _, ok, _ := e.Server.MirrorCredit(ctx(t), "cab-1"); ok {
+	if _, ok, _ := e.Server.Mirror().Credit(ctx(t), "cab-1"); ok {
 		t.Fatal("a mirror without any meters reported")
 	}
 	before := snap(t, e, "cab-1")
@@ -324,7 +323,7 @@ func TestVoucherAboveMirroredCreditRefused(t *testing.T) {
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("refused vouchers changed the store: %+v -> %+v", before, after)
 	}
-	if _, ok, _ := e.Server.MirrorCredit(ctx(t), "cab-1"); ok {
+	if _, ok, _ := e.Server.Mirror().Credit(ctx(t), "cab-1"); ok {
 		t.Fatal("a refused voucher kept its meters")
 	}
 	wantAlarm(t, e, lb, "cab-1", refusal.CreditUnknown, 1)
@@ -334,7 +333,7 @@ func TestVoucherAboveMirroredCreditRefused(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mc, ok, _ := e.Server.MirrorCredit(ctx(t), "cab-1"); mc != 0 || !ok {
+	if mc, ok, _ := e.Server.Mirror().Credit(ctx(t), "cab-1"); mc != 0 || !ok {
 		t.Fatalf("mirror %d after a voucher of all the credit", mc)
 	}
 	before = snap(t, e, "cab-1")
@@ -363,7 +362,7 @@ func TestVoucherAboveMirroredCreditRefused(t *testing.T) {
 	if err := other.ConfirmRedeem(ctx(t), v.Number, h.Hold, credit); err != nil {
 		t.Fatal(err)
 	}
-	if mc, _, _ := e.Server.MirrorCredit(ctx(t), "cab-2"); mc != int64(credit) {
+	if mc, _, _ := e.Server.Mirror().Credit(ctx(t), "cab-2"); mc != int64(credit) {
 		t.Fatalf("cab-2's mirror %d after redeeming %d", mc, credit)
 	}
 	if _, err := other.IssueVoucher(ctx(t), credit, 1); err != nil {
@@ -509,7 +508,7 @@ func TestRevokedCertificateRefused(t *testing.T) {
 	_, err := old.Hello(ctx(t))
 	refusedAs(t, err, refusal.Revoked)
 	// A new connection with the copy: refused at the handshake.
-	refusedBefore, _ := e.Server.HandshakeRefusals()
+	refusedBefore, _ := e.Server.Links().HandshakeRefusals()
 	tc, err := pki.ClientTLS(filepath.Join(copyDir, "cab-1.pem"), filepath.Join(copyDir, "cab-1.key"), filepath.Join(e.PKI, pki.CACert), "localhost")
 	if err != nil {
 		t.Fatal(err)
@@ -520,7 +519,7 @@ func TestRevokedCertificateRefused(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Fatalf("the old certificate: %v", err)
 	}
-	n, last := e.Server.HandshakeRefusals()
+	n, last := e.Server.Links().HandshakeRefusals()
 	var re *pki.RevokedError
 	if n <= refusedBefore || !errors.As(last, &re) || re.Cabinet != "cab-1" {
 		t.Fatalf("handshake refusals %d (was %d), last %v", n, refusedBefore, last)
@@ -653,7 +652,7 @@ func TestVoucherWaitsForTicketConfirmation(t *testing.T) {
 	if err := <-confirmed; err != nil {
 		t.Fatalf("the confirmation: %v", err)
 	}
-	if n := e.Server.Alarms("cab-2")[string(refusal.VoucherAboveCredit)]; n != 0 || strings.Contains(lb.String(), "reason=CONFIRM_PENDING") {
+	if n := e.Server.Alarms().Count("cab-2")[string(refusal.VoucherAboveCredit)]; n != 0 || strings.Contains(lb.String(), "reason=CONFIRM_PENDING") {
 		t.Fatal("a pending confirmation raised an alarm")
 	}
 }
@@ -735,7 +734,7 @@ func TestConfirmAfterExpiryOnLapsedHold(t *testing.T) {
 	if voucherState(t, e, v.Number) == "redeemed" {
 		t.Fatal("redeemed after expiry on a lapsed hold")
 	}
-	if mc, _, _ := e.Server.MirrorCredit(ctx(t), "cab-2"); mc != 0 {
+	if mc, _, _ := e.Server.Mirror().Credit(ctx(t), "cab-2"); mc != 0 {
 		t.Fatalf("ticket money booked: %d", mc)
 	}
 }

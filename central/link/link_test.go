@@ -17,7 +17,6 @@ import (
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -283,7 +282,7 @@ func TestUnknownCabinetCertificateRefused(t *testing.T) {
 	}
 	// With TLS 1.3 the cabinet may see just a closed connection; the
 	// server has the reason.
-	n, why := e.Server.HandshakeRefusals()
+	n, why := e.Server.Links().HandshakeRefusals()
 	if n == 0 || why == nil || !strings.Contains(why.Error(), "unknown authority") {
 		t.Fatalf("server refusals %d, last %v", n, why)
 	}

@@ -63,7 +63,7 @@ type jackpotPrefetcher interface {
 
 // prefetchJackpots is the store's beforeTails: the batch's rounds'
 // contributions, handed to the jackpot engine's Prefetch.
-func (s *Server) prefetchJackpots(p jackpotPrefetcher) func(tx *sql.Tx, payloads []any) error {
+func prefetchJackpots(p jackpotPrefetcher) func(tx *sql.Tx, payloads []any) error {
 	return func(tx *sql.Tx, payloads []any) error {
 		cs := make([]Contribution, 0, len(payloads))
 		for _, v := range payloads {

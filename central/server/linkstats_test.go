@@ -16,7 +16,7 @@ import (
 
 func linkOf(t *testing.T, s *server.Server, cab string) server.LinkStats {
 	t.Helper()
-	ls, err := s.Link(context.Background(), cab)
+	ls, err := s.Links().Link(context.Background(), cab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -83,7 +83,7 @@ func TestLinkStats(t *testing.T) {
 	}
 
 	// A refusal by reason; a mismatched meter report is an alarm.
-	if err := e.Server.Disable(ctx, "CAB-1", "test"); err != nil {
+	if err := e.Server.Cabinets().Disable(ctx, "CAB-1", "test"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := c.RequestOutcome(ctx, 4, testenv.GameID, testenv.TheGame.ModelID(), 5); link.Refusal(err) != refusal.CabinetDisabled {

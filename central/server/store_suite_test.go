@@ -18,7 +18,6 @@ import (
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -210,7 +209,7 @@ var storeCases = []struct {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok, err := e.Server.MirrorCredit(sctx(t), "cab-1")
+		got, ok, err := e.Server.Mirror().Credit(sctx(t), "cab-1")
 		// The cabinet says it credited no win (WinsToCredit 0).
 		if err != nil || !ok || got != 1000-10 {
 			t.Fatalf("mirror %d %v %v, want 990 (round won %d)", got, ok, err, o.Result.Total)
@@ -221,7 +220,7 @@ var storeCases = []struct {
 		if _, err := c.IssueVoucher(sctx(t), 990, 1); err != nil {
 			t.Fatal(err)
 		}
-		if got, _, _ := e.Server.MirrorCredit(sctx(t), "cab-1"); got != 0 {
+		if got, _, _ := e.Server.Mirror().Credit(sctx(t), "cab-1"); got != 0 {
 			t.Fatalf("mirror after the voucher: %d", got)
 		}
 	}},

@@ -6,13 +6,26 @@ import (
 	"database/sql"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"math/big"
 
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
+	"github.com/polaris-vlt/polaris/central/reports"
 )
+
+// vouchers issues the cabinets' vouchers against their credit mirror and
+// redeems them: issue once per (cabinet, sequence), hold at one cabinet
+// at a time, confirm or cancel the hold. A voucher's state changes only
+// here (and in VoidVoucherTx, the back office's void).
+type vouchers struct {
+	base
+	cabinets *Cabinets
+	mirror   *Mirror
+	alarms   *Alarms
+}
 
 // MaxVoucher bounds a voucher's amount (minor units) against garbage input.
 const MaxVoucher = 1_000_000_000_00
@@ -72,11 +85,7 @@ func voucherReply(number string, amount int64, seq uint64, issued, expires int64
 
 // IssueVoucher returns the validation number for (cabinet, sequence),
 // creating it the first time.
-func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) (*pb.VoucherReply, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *vouchers) issue(ctx context.Context, c *cabinet, req *pb.IssueVoucherRequest) (*pb.VoucherReply, error) {
 	amount, seq := req.GetAmount(), req.GetSequence()
 	if amount <= 0 || amount > MaxVoucher {
 		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "voucher amount %d out of range", amount)
@@ -86,7 +95,7 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 	}
 	var out *pb.VoucherReply
 	var suspect []string
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		if err := s.st.lockCabinet(tx, c.id); err != nil {
 			return err
 		}
@@ -105,18 +114,18 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
-		if en, reason := s.cabinetState(c.id); !en {
+		if en, reason := s.cabinets.state(c.id); !en {
 			return refuse(codes.FailedPrecondition, refusal.DisabledVoucher, "cabinet %s is disabled (%s): no voucher issued", c.id, reason)
 		}
 		// Never more than the central system knows the cabinet holds.
-		if suspect, err = s.voidUnprinted(tx, c.id, req.GetMeters().GetUnprinted()); err != nil {
+		if suspect, err = s.mirror.voidUnprinted(tx, c.id, req.GetMeters().GetUnprinted()); err != nil {
 			return err
 		}
-		m, err := s.loadMirror(tx, c.id)
+		m, err := s.mirror.load(tx, c.id)
 		if err != nil {
 			return err
 		}
-		if err := s.report(tx, c.id, m, req.GetMeters()); err != nil {
+		if err := s.mirror.report(tx, c.id, m, req.GetMeters()); err != nil {
 			return err
 		}
 		if !m.reported {
@@ -137,7 +146,7 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 			}
 			return refuse(codes.FailedPrecondition, refusal.VoucherAboveCredit, "voucher of %d above the mirrored credit %d (%s)", amount, credit, describeMirror(m))
 		}
-		if err := s.book(tx, c.id, 0, 0, 0, amount); err != nil {
+		if err := s.mirror.book(tx, c.id, 0, 0, 0, amount); err != nil {
 			return err
 		}
 		now := s.now()
@@ -162,10 +171,10 @@ func (s *Server) IssueVoucher(ctx context.Context, req *pb.IssueVoucherRequest) 
 		return nil
 	})
 	for _, t := range suspect {
-		s.alarm(c.id, ReasonUnprintedSuspect, t)
+		s.alarms.raise(c.id, ReasonUnprintedSuspect, t)
 	}
 	if err != nil {
-		return nil, s.raised(c.id, storeErr(err))
+		return nil, s.alarms.raised(c.id, storeErr(err))
 	}
 	return out, nil
 }
@@ -197,17 +206,13 @@ func checkNumber(number string) error {
 
 // RedeemVoucher holds an issued voucher for the calling cabinet. Asking
 // again from the same cabinet returns the same hold.
-func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.RedeemReply, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *vouchers) redeem(ctx context.Context, c *cabinet, req *pb.RedeemRequest) (*pb.RedeemReply, error) {
 	number := req.GetValidationNumber()
 	if err := checkNumber(number); err != nil {
 		return nil, err
 	}
 	var out *pb.RedeemReply
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		if err := s.st.lockVoucher(tx, number); err != nil {
 			return err
 		}
@@ -229,7 +234,7 @@ func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.
 		case v.state == "held" && now.UnixNano() < v.holdUntil:
 			return refuse(codes.FailedPrecondition, refusal.VoucherHeld, "voucher %s is being redeemed at another cabinet", number)
 		}
-		if en, reason := s.cabinetState(c.id); !en {
+		if en, reason := s.cabinets.state(c.id); !en {
 			return refuse(codes.FailedPrecondition, refusal.DisabledVoucher, "cabinet %s is disabled (%s): no voucher redeemed", c.id, reason)
 		}
 		var hb [12]byte
@@ -244,23 +249,19 @@ func (s *Server) RedeemVoucher(ctx context.Context, req *pb.RedeemRequest) (*pb.
 		return nil
 	})
 	if err != nil {
-		return nil, s.raised(c.id, storeErr(err))
+		return nil, s.alarms.raised(c.id, storeErr(err))
 	}
 	return out, nil
 }
 
 // ConfirmRedeem marks a held voucher redeemed; the amount must match.
-func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest) (*pb.ConfirmRedeemReply, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *vouchers) confirm(ctx context.Context, c *cabinet, req *pb.ConfirmRedeemRequest) (*pb.ConfirmRedeemReply, error) {
 	number := req.GetValidationNumber()
 	if err := checkNumber(number); err != nil {
 		return nil, err
 	}
 	var already bool
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		if err := s.st.lockVoucher(tx, number); err != nil {
 			return err
 		}
@@ -290,7 +291,7 @@ func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest
 			if _, err := tx.Exec(`UPDATE vouchers SET state='redeemed', redeemed_at=? WHERE number=?`, s.now().UnixNano(), number); err != nil {
 				return err
 			}
-			return s.book(tx, c.id, 0, 0, v.amount, 0) // the ticket's money is now the cabinet's credit
+			return s.mirror.book(tx, c.id, 0, 0, v.amount, 0) // the ticket's money is now the cabinet's credit
 		}
 		return refuse(codes.FailedPrecondition, refusal.VoucherHold, "voucher %s has no hold (state %s)", number, v.state)
 	})
@@ -301,16 +302,12 @@ func (s *Server) ConfirmRedeem(ctx context.Context, req *pb.ConfirmRedeemRequest
 }
 
 // CancelRedeem releases this cabinet's hold; idempotent.
-func (s *Server) CancelRedeem(ctx context.Context, req *pb.CancelRedeemRequest) (*pb.CancelRedeemReply, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *vouchers) cancel(ctx context.Context, c *cabinet, req *pb.CancelRedeemRequest) (*pb.CancelRedeemReply, error) {
 	number := req.GetValidationNumber()
 	if err := checkNumber(number); err != nil {
 		return nil, err
 	}
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		if err := s.st.lockVoucher(tx, number); err != nil {
 			return err
 		}
@@ -334,4 +331,25 @@ func (s *Server) CancelRedeem(ctx context.Context, req *pb.CancelRedeemRequest) 
 		return nil, storeErr(err)
 	}
 	return &pb.CancelRedeemReply{}, nil
+}
+
+// ErrVoucherNotVoidable: only an issued voucher (not held at a cabinet,
+// redeemed or void already) can be voided.
+var ErrVoucherNotVoidable = errors.New("server: voucher is not outstanding")
+
+// VoidVoucherTx voids an issued voucher inside tx (Server.Write): the
+// cabinet that presents it is then refused (VOUCHER_VOID).
+func VoidVoucherTx(tx *sql.Tx, number string) error {
+	var state string
+	if err := tx.QueryRow(`SELECT state FROM vouchers WHERE number = ?`, number).Scan(&state); err != nil {
+		if errors.Is(err, sql.ErrNoRows) {
+			return reports.ErrNoVoucher
+		}
+		return err
+	}
+	if state != "issued" {
+		return fmt.Errorf("%w (it is %s)", ErrVoucherNotVoidable, state)
+	}
+	_, err := tx.Exec(`UPDATE vouchers SET state = 'void' WHERE number = ? AND state = 'issued'`, number)
+	return err
 }

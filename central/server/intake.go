@@ -11,6 +11,14 @@ import (
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
+// intake stores what the cabinets report (events and meter snapshots),
+// each message once, and raises the alarm of a cabinet that refused a
+// drawn outcome.
+type intake struct {
+	base
+	alarms *Alarms
+}
+
 // dedupe records (cabinet, message id) and reports whether it was new.
 func dedupe(tx *sql.Tx, cab string, id int64, kind string, now int64) (bool, error) {
 	res, err := tx.Exec(`INSERT INTO messages(cabinet, message_id, kind, received_at) VALUES(?,?,?,?) ON CONFLICT DO NOTHING`, cab, id, kind, now)
@@ -30,12 +38,8 @@ const (
 	MaxMetersPerReport = 1000
 )
 
-// ReportEvents stores a batch of events once per message id.
-func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+// events stores a batch of events once per message id.
+func (s *intake) events(ctx context.Context, c *cabinet, req *pb.EventBatch) (*pb.Ack, error) {
 	id := req.GetMessageId()
 	if id <= 0 {
 		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "message id %d is not positive", id)
@@ -46,7 +50,7 @@ func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack,
 	}
 	dup := false
 	var refused []string
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		refused = refused[:0]
 		fresh, err := dedupe(tx, c.id, id, "events", s.now().UnixNano())
 		if err != nil || !fresh {
@@ -75,17 +79,13 @@ func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack,
 		refused = append(refused[:maxRefusedAlarms-1], fmt.Sprintf("and %d more outcome_refused events in message %d", len(refused)-maxRefusedAlarms+1, id))
 	}
 	for _, t := range refused {
-		s.alarm(c.id, ReasonOutcomeRefused, t)
+		s.alarms.raise(c.id, ReasonOutcomeRefused, t)
 	}
 	return &pb.Ack{MessageId: id, Duplicate: dup}, nil
 }
 
-// ReportMeters stores a meter snapshot once per message id.
-func (s *Server) ReportMeters(ctx context.Context, req *pb.MeterReport) (*pb.Ack, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+// meters stores a meter snapshot once per message id.
+func (s *intake) meters(ctx context.Context, c *cabinet, req *pb.MeterReport) (*pb.Ack, error) {
 	id := req.GetMessageId()
 	if id <= 0 {
 		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "message id %d is not positive", id)
@@ -95,7 +95,7 @@ func (s *Server) ReportMeters(ctx context.Context, req *pb.MeterReport) (*pb.Ack
 		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "%d meters in one report, at most %d", n, MaxMetersPerReport)
 	}
 	dup := false
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		fresh, err := dedupe(tx, c.id, id, "meters", s.now().UnixNano())
 		if err != nil || !fresh {
 			dup = !fresh
