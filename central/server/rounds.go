@@ -98,7 +98,7 @@ func (r *storedRound) answer(req *pb.OutcomeRequest, n uint64) (*pb.SignedBody, 
 	return &pb.SignedBody{Body: r.body, Signature: r.sig}, nil
 }
 
-// RequestOutcome draws, stores and signs a whole round, once per (cabinet, n).
+// draw draws, stores and signs a whole round, once per (cabinet, n).
 func (s *Rounds) draw(ctx context.Context, c *cabinet, req *pb.OutcomeRequest) (*pb.SignedBody, error) {
 	n := req.GetRound()
 	if n == 0 || n > 1<<62 {
@@ -328,7 +328,7 @@ func riskOK(g engine.Game, r *engine.Round, hit *JackpotHit) bool {
 	return engine.RiskAllowed(r.Total, cap)
 }
 
-// CommitOutcome records that the cabinet settled round n; idempotent.
+// commit records that the cabinet settled round n; idempotent.
 func (s *Rounds) commit(ctx context.Context, c *cabinet, req *pb.CommitRequest) (*pb.CommitReply, error) {
 	n := req.GetRound()
 	var already bool
@@ -346,7 +346,7 @@ func (s *Rounds) commit(ctx context.Context, c *cabinet, req *pb.CommitRequest) 
 	return &pb.CommitReply{Already: already}, nil
 }
 
-// RequestRiskStep draws one Risk card, once per (cabinet, round, step).
+// risk draws one Risk card, once per (cabinet, round, step).
 func (s *Rounds) risk(ctx context.Context, c *cabinet, req *pb.RiskRequest) (*pb.SignedBody, error) {
 	n, step := req.GetRound(), req.GetStep()
 	choice := engine.Colour(req.GetChoice())
@@ -492,7 +492,7 @@ func checkSequence(n, last uint64) error {
 	return nil
 }
 
-// OpenRound answers the cabinet's latest drawn round with its stored bytes.
+// open answers the cabinet's latest drawn round with its stored bytes.
 func (s *Rounds) open(ctx context.Context, c *cabinet, _ *pb.OpenRoundRequest) (*pb.OpenRoundReply, error) {
 	out := &pb.OpenRoundReply{}
 	err := s.st.write(ctx, func(tx *sql.Tx) error {

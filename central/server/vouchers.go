@@ -83,7 +83,7 @@ func voucherReply(number string, amount int64, seq uint64, issued, expires int64
 	return &pb.VoucherReply{ValidationNumber: number, Amount: amount, Sequence: seq, IssuedAtUnixNano: issued, ExpiresAtUnixNano: expires}
 }
 
-// IssueVoucher returns the validation number for (cabinet, sequence),
+// issue returns the validation number for (cabinet, sequence),
 // creating it the first time.
 func (s *vouchers) issue(ctx context.Context, c *cabinet, req *pb.IssueVoucherRequest) (*pb.VoucherReply, error) {
 	amount, seq := req.GetAmount(), req.GetSequence()
@@ -204,7 +204,7 @@ func checkNumber(number string) error {
 	return nil
 }
 
-// RedeemVoucher holds an issued voucher for the calling cabinet. Asking
+// redeem holds an issued voucher for the calling cabinet. Asking
 // again from the same cabinet returns the same hold.
 func (s *vouchers) redeem(ctx context.Context, c *cabinet, req *pb.RedeemRequest) (*pb.RedeemReply, error) {
 	number := req.GetValidationNumber()
@@ -254,7 +254,7 @@ func (s *vouchers) redeem(ctx context.Context, c *cabinet, req *pb.RedeemRequest
 	return out, nil
 }
 
-// ConfirmRedeem marks a held voucher redeemed; the amount must match.
+// confirm marks a held voucher redeemed; the amount must match.
 func (s *vouchers) confirm(ctx context.Context, c *cabinet, req *pb.ConfirmRedeemRequest) (*pb.ConfirmRedeemReply, error) {
 	number := req.GetValidationNumber()
 	if err := checkNumber(number); err != nil {
@@ -301,7 +301,7 @@ func (s *vouchers) confirm(ctx context.Context, c *cabinet, req *pb.ConfirmRedee
 	return &pb.ConfirmRedeemReply{Already: already}, nil
 }
 
-// CancelRedeem releases this cabinet's hold; idempotent.
+// cancel releases this cabinet's hold; idempotent.
 func (s *vouchers) cancel(ctx context.Context, c *cabinet, req *pb.CancelRedeemRequest) (*pb.CancelRedeemReply, error) {
 	number := req.GetValidationNumber()
 	if err := checkNumber(number); err != nil {
