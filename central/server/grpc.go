@@ -23,6 +23,7 @@ func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRepl
 	now := s.cfg.Now()
 	var last uint64
 	var h helloCheck
+	var suspect []string
 	err = s.st.write(ctx, func(tx *sql.Tx) (err error) {
 		if err := s.cabinets.seen(tx, c.id, req.GetModels(), now); err != nil {
 			return err
@@ -33,12 +34,16 @@ func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloRepl
 		if last, err = s.rounds.lastDrawn(tx, c.id); err != nil {
 			return err
 		}
+		if suspect, err = s.vouchers.voidUnprinted(tx, c.id, req.GetMeters().GetUnprinted()); err != nil {
+			return err
+		}
 		h, err = s.mirror.reconcile(tx, c.id, req.GetMeters(), now)
 		return err
 	})
 	if err != nil {
 		return nil, storeErr(err)
 	}
+	s.vouchers.suspected(c.id, suspect)
 	s.mirror.raiseHello(c.id, h)
 	en, reason := s.cabinets.state(c.id)
 	return &pb.HelloReply{

@@ -104,46 +104,6 @@ func describeMirror(m *mirror) string {
 		m.base, m.billsIn, m.ticketsIn, m.wins, m.winsToCredit, m.stakes, m.vouchers, m.cancelled)
 }
 
-// UnprintedVoidWindow is how long after issue a voucher the cabinet says
-// it never printed is voided. Later, or once held or redeemed, it stays
-// (the mirror then stays lower: a voucher is refused, never overpaid).
-const UnprintedVoidWindow = 15 * time.Minute
-
-// voidUnprinted voids the cabinet's vouchers it reports as never printed
-// and gives their amounts back to the mirror; a report of one that was
-// held or redeemed is returned as suspect (an alarm after the write).
-func (s *Mirror) voidUnprinted(tx *sql.Tx, cab string, seqs []uint64) (suspect []string, err error) {
-	if len(seqs) > 16 {
-		seqs = seqs[len(seqs)-16:]
-	}
-	since := s.now().Add(-UnprintedVoidWindow).UnixNano()
-	for _, q := range seqs {
-		var number, state string
-		var amount, issued int64
-		err := tx.QueryRow(`SELECT number, state, amount, issued_at FROM vouchers WHERE cabinet=? AND sequence=?`, cab, int64(q)).
-			Scan(&number, &state, &amount, &issued)
-		if errors.Is(err, sql.ErrNoRows) {
-			continue
-		}
-		if err != nil {
-			return nil, err
-		}
-		switch {
-		case state == "void":
-		case state == "issued" && issued >= since:
-			if _, err := tx.Exec(`UPDATE vouchers SET state='void' WHERE number=?`, number); err != nil {
-				return nil, err
-			}
-			if err := s.book(tx, cab, 0, 0, 0, -amount); err != nil {
-				return nil, err
-			}
-		case state != "issued":
-			suspect = append(suspect, fmt.Sprintf("voucher sequence %d reported unprinted but %s", q, state))
-		}
-	}
-	return suspect, nil
-}
-
 // Adjust changes a cabinet's credit mirror by delta, an operator's
 // correction by a delta (rounds played against another central system;
 // after a RAM clear Set or Reconcile take the new meters):
@@ -279,22 +239,17 @@ func (s *Mirror) rebaseline(ctx context.Context, cab string, target *int64, by, 
 // helloCheck is what a Hello's reconciliation found; its alarms are
 // raised once the Hello's transaction committed (raiseHello).
 type helloCheck struct {
-	credit   int64    // the mirror's credit
-	differs  bool     // the cabinet reported another credit
-	reported int64    // the credit the cabinet reported
-	meterErr error    // its meters were refused (kept as they were)
-	suspect  []string // vouchers reported unprinted that were held or redeemed
+	credit   int64 // the mirror's credit
+	differs  bool  // the cabinet reported another credit
+	reported int64 // the credit the cabinet reported
+	meterErr error // its meters were refused (kept as they were)
 }
 
-// reconcile takes the meters a cabinet reports at Hello: vouchers it
-// never printed are voided, the meters kept for "mirror reconcile" even
-// when refused, and compared with the mirror.
+// reconcile takes the meters a cabinet reports at Hello: kept for "mirror
+// reconcile" even when refused, and compared with the mirror (after the
+// vouchers it never printed were voided).
 func (s *Mirror) reconcile(tx *sql.Tx, cab string, cm *pb.CreditMeters, at time.Time) (helloCheck, error) {
 	var h helloCheck
-	var err error
-	if h.suspect, err = s.voidUnprinted(tx, cab, cm.GetUnprinted()); err != nil {
-		return h, err
-	}
 	m, err := s.load(tx, cab)
 	if err != nil {
 		return h, err
@@ -319,9 +274,6 @@ func (s *Mirror) reconcile(tx *sql.Tx, cab string, cm *pb.CreditMeters, at time.
 func (s *Mirror) raiseHello(cab string, h helloCheck) {
 	if h.meterErr != nil {
 		s.alarms.raised(cab, h.meterErr)
-	}
-	for _, t := range h.suspect {
-		s.alarms.raise(cab, ReasonUnprintedSuspect, t)
 	}
 	if h.differs {
 		s.alarms.raise(cab, ReasonMirrorDiffers, fmt.Sprintf("Hello: cabinet credit %d, central mirror %d", h.reported, h.credit))

@@ -16,7 +16,6 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"math/big"
+	"time"
 
 	"google.golang.org/grpc/codes"
 
@@ -118,7 +119,7 @@ func (s *vouchers) issue(ctx context.Context, c *cabinet, req *pb.IssueVoucherRe
 			return refuse(codes.FailedPrecondition, refusal.DisabledVoucher, "cabinet %s is disabled (%s): no voucher issued", c.id, reason)
 		}
 		// Never more than the central system knows the cabinet holds.
-		if suspect, err = s.mirror.voidUnprinted(tx, c.id, req.GetMeters().GetUnprinted()); err != nil {
+		if suspect, err = s.voidUnprinted(tx, c.id, req.GetMeters().GetUnprinted()); err != nil {
 			return err
 		}
 		m, err := s.mirror.load(tx, c.id)
@@ -170,9 +171,7 @@ func (s *vouchers) issue(ctx context.Context, c *cabinet, req *pb.IssueVoucherRe
 		out = voucherReply(number, amount, seq, issued, expires)
 		return nil
 	})
-	for _, t := range suspect {
-		s.alarms.raise(c.id, ReasonUnprintedSuspect, t)
-	}
+	s.suspected(c.id, suspect)
 	if err != nil {
 		return nil, s.alarms.raised(c.id, storeErr(err))
 	}
@@ -352,4 +351,52 @@ func VoidVoucherTx(tx *sql.Tx, number string) error {
 	}
 	_, err := tx.Exec(`UPDATE vouchers SET state = 'void' WHERE number = ? AND state = 'issued'`, number)
 	return err
+}
+
+// UnprintedVoidWindow is how long after issue a voucher the cabinet says
+// it never printed is voided. Later, or once held or redeemed, it stays
+// (the mirror then stays lower: a voucher is refused, never overpaid).
+const UnprintedVoidWindow = 15 * time.Minute
+
+// voidUnprinted voids the cabinet's vouchers it reports as never printed
+// and gives their amounts back to the mirror; a report of one that was
+// held or redeemed is returned as suspect (an alarm after the write).
+func (s *vouchers) voidUnprinted(tx *sql.Tx, cab string, seqs []uint64) (suspect []string, err error) {
+	if len(seqs) > 16 {
+		seqs = seqs[len(seqs)-16:]
+	}
+	since := s.now().Add(-UnprintedVoidWindow).UnixNano()
+	for _, q := range seqs {
+		var number, state string
+		var amount, issued int64
+		err := tx.QueryRow(`SELECT number, state, amount, issued_at FROM vouchers WHERE cabinet=? AND sequence=?`, cab, int64(q)).
+			Scan(&number, &state, &amount, &issued)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		switch {
+		case state == "void":
+		case state == "issued" && issued >= since:
+			if _, err := tx.Exec(`UPDATE vouchers SET state='void' WHERE number=?`, number); err != nil {
+				return nil, err
+			}
+			if err := s.mirror.book(tx, cab, 0, 0, 0, -amount); err != nil {
+				return nil, err
+			}
+		case state != "issued":
+			suspect = append(suspect, fmt.Sprintf("voucher sequence %d reported unprinted but %s", q, state))
+		}
+	}
+	return suspect, nil
+}
+
+// suspected raises the alarms of the vouchers voidUnprinted found held or
+// redeemed, once the transaction that found them ended.
+func (s *vouchers) suspected(cab string, suspect []string) {
+	for _, t := range suspect {
+		s.alarms.raise(cab, ReasonUnprintedSuspect, t)
+	}
 }
