@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // The exclusion register file (README "Exclusion register file"):
@@ -45,39 +47,39 @@ type exclusion struct{ doc, person string }
 func (r *Registry) parseExclusions(b []byte) (date string, body []byte, es []exclusion, err error) {
 	i := bytes.LastIndex(b, []byte("\nsignature "))
 	if i < 0 {
-		return "", nil, nil, refusef(ReasonInvalid, "exclusion register: no signature line")
+		return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register: no signature line")
 	}
 	body = b[:i+1]
 	sigText := strings.TrimSpace(string(b[i+len("\nsignature "):]))
 	sig, err := base64.StdEncoding.DecodeString(sigText)
 	if err != nil || len(sig) != ed25519.SignatureSize {
-		return "", nil, nil, refusef(ReasonInvalid, "exclusion register: the signature is not a base64 Ed25519 signature")
+		return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register: the signature is not a base64 Ed25519 signature")
 	}
 	if !ed25519.Verify(r.cfg.RegisterKey, body, sig) {
-		return "", nil, nil, refusef(ReasonInvalid, "exclusion register: the signature does not verify with the register's key")
+		return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register: the signature does not verify with the register's key")
 	}
 	lines := strings.Split(strings.TrimSuffix(string(body), "\n"), "\n")
 	if len(lines) < 2 || strings.TrimSpace(lines[0]) != exclusionsMagic {
-		return "", nil, nil, refusef(ReasonInvalid, "exclusion register: first line is not %q", exclusionsMagic)
+		return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register: first line is not %q", exclusionsMagic)
 	}
 	date, ok := strings.CutPrefix(strings.TrimSpace(lines[1]), "date ")
 	if !ok || !birthRE.MatchString(date) {
-		return "", nil, nil, refusef(ReasonInvalid, "exclusion register: second line is not \"date YYYY-MM-DD\"")
+		return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register: second line is not \"date YYYY-MM-DD\"")
 	}
 	if _, err := time.Parse("2006-01-02", date); err != nil {
-		return "", nil, nil, refusef(ReasonInvalid, "exclusion register: date %q: %v", date, err)
+		return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register: date %q: %v", date, err)
 	}
 	if len(lines)-2 > MaxExclusions {
-		return "", nil, nil, refusef(ReasonInvalid, "exclusion register: %d entries, at most %d", len(lines)-2, MaxExclusions)
+		return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register: %d entries, at most %d", len(lines)-2, MaxExclusions)
 	}
 	for n, l := range lines[2:] {
 		f := strings.Split(strings.TrimRight(l, "\r"), "|")
 		if len(f) != 3 {
-			return "", nil, nil, refusef(ReasonInvalid, "exclusion register line %d: want name|YYYY-MM-DD|document", n+3)
+			return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register line %d: want name|YYYY-MM-DD|document", n+3)
 		}
 		name, birth, doc := normName(f[0]), strings.TrimSpace(f[1]), normDoc(f[2])
 		if name == "" || !birthRE.MatchString(birth) {
-			return "", nil, nil, refusef(ReasonInvalid, "exclusion register line %d: name or birth date missing", n+3)
+			return "", nil, nil, refusef(refusal.PlayerInvalid, "exclusion register line %d: name or birth date missing", n+3)
 		}
 		e := exclusion{person: r.personHash(name, birth)}
 		if doc != "" {
@@ -113,7 +115,7 @@ func (r *Registry) ImportExclusions(ctx context.Context, file []byte) (*ImportRe
 			out.Already = true
 			return nil
 		case date < last:
-			return refusef(ReasonInvalid, "exclusion register of %s is older than the one in force (%s)", date, last)
+			return refusef(refusal.PlayerInvalid, "exclusion register of %s is older than the one in force (%s)", date, last)
 		}
 		if _, err := tx.Exec(`DELETE FROM player_exclusions`); err != nil {
 			return err
@@ -183,7 +185,7 @@ func (r *Registry) registerFresh(tx *sql.Tx, now time.Time) error {
 	var date string
 	err := tx.QueryRow(`SELECT register_date FROM player_exclusion_imports ORDER BY id DESC LIMIT 1`).Scan(&date)
 	if errors.Is(err, sql.ErrNoRows) {
-		return refusef(ReasonExclusionsStale, "no exclusion register imported: no login")
+		return refusef(refusal.ExclusionsStale, "no exclusion register imported: no login")
 	}
 	if err != nil {
 		return err
@@ -195,7 +197,7 @@ func (r *Registry) registerFresh(tx *sql.Tx, now time.Time) error {
 		return err
 	}
 	if now.Sub(d) > r.cfg.Profile.ExclusionsMaxAge {
-		return refusef(ReasonExclusionsStale, "the exclusion register in force is of %s, older than %s: no login", date, r.cfg.Profile.ExclusionsMaxAge)
+		return refusef(refusal.ExclusionsStale, "the exclusion register in force is of %s, older than %s: no login", date, r.cfg.Profile.ExclusionsMaxAge)
 	}
 	return nil
 }

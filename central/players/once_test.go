@@ -8,6 +8,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -41,7 +42,7 @@ func TestBetCountsOnceAcrossRetryAndRestart(t *testing.T) {
 		t.Fatalf("%d bets for one round", n)
 	}
 	r.mustPlay(c, 10) // 20: at the limit
-	r.refused(c, r.play(c, 5), players.ReasonLimit)
+	r.refused(c, r.play(c, 5), refusal.PlayerLimit)
 }
 
 // A login whose reply was lost is answered again with its session; the
@@ -86,7 +87,7 @@ func TestLoginRepeated(t *testing.T) {
 		}
 		return err
 	})
-	wantReason(t, err, players.ReasonCardAuth)
+	wantReason(t, err, refusal.CardAuth)
 	r.mustPlay(c, 10)
 }
 

@@ -104,29 +104,9 @@ func (r *Registry) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return r.st.PlayersWrite(ctx, fn)
 }
 
-// Refusal reasons of the players' rules, owned by the refusal package
-// (the cabinet decides on them from there); named here for this package's
-// callers.
-const (
-	ReasonNoSession        = refusal.PlayerNoSession
-	ReasonExcluded         = refusal.PlayerExcluded
-	ReasonBlocked          = refusal.PlayerBlocked
-	ReasonLimit            = refusal.PlayerLimit
-	ReasonLimitsUndecided  = refusal.PlayerLimitsUndecided
-	ReasonBreak            = refusal.PlayerBreak
-	ReasonCardUnknown      = refusal.CardUnknown
-	ReasonCardBlocked      = refusal.CardBlocked
-	ReasonCardAuth         = refusal.CardAuth
-	ReasonSessionElsewhere = refusal.PlayerSessionElsewhere
-	ReasonExclusionsStale  = refusal.ExclusionsStale
-	ReasonInvalid          = refusal.PlayerInvalid
-	ReasonUnderage         = refusal.PlayerUnderage
-	ReasonNotVerified      = refusal.PlayerNotVerified
-	ReasonDuplicate        = refusal.PlayerDuplicate
-	ReasonNotFound         = refusal.PlayerNotFound
-)
-
-// Refusal is a request the rules refuse: nothing it asked for changed.
+// Refusal is a request the rules refuse: nothing it asked for changed. Its
+// reason is one of refusal's (the Player*, Card* and ExclusionsStale
+// reasons), where the cabinet's decision on each is kept.
 type Refusal struct {
 	Reason  refusal.Reason
 	Message string
@@ -218,25 +198,25 @@ func age(birth time.Time, now time.Time) int {
 func (r *Registry) Register(ctx context.Context, g Registration) (*Account, error) {
 	name := strings.Join(strings.Fields(g.Name), " ")
 	if name == "" || len(name) > 200 {
-		return nil, refusef(ReasonInvalid, "name missing or longer than 200 bytes")
+		return nil, refusef(refusal.PlayerInvalid, "name missing or longer than 200 bytes")
 	}
 	if !birthRE.MatchString(g.BirthDate) {
-		return nil, refusef(ReasonInvalid, "birth date %q is not YYYY-MM-DD", g.BirthDate)
+		return nil, refusef(refusal.PlayerInvalid, "birth date %q is not YYYY-MM-DD", g.BirthDate)
 	}
 	birth, err := time.ParseInLocation("2006-01-02", g.BirthDate, r.cfg.Profile.Location)
 	if err != nil {
-		return nil, refusef(ReasonInvalid, "birth date %q: %v", g.BirthDate, err)
+		return nil, refusef(refusal.PlayerInvalid, "birth date %q: %v", g.BirthDate, err)
 	}
 	doc := normDoc(g.DocumentNumber)
 	if len(doc) < 4 || len(doc) > 40 {
-		return nil, refusef(ReasonInvalid, "identity document number must have 4 to 40 letters or digits")
+		return nil, refusef(refusal.PlayerInvalid, "identity document number must have 4 to 40 letters or digits")
 	}
 	if !g.IdentityVerified || strings.TrimSpace(g.VerifiedBy) == "" {
-		return nil, refusef(ReasonNotVerified, "the identity must be verified by a named clerk before an account is opened")
+		return nil, refusef(refusal.PlayerNotVerified, "the identity must be verified by a named clerk before an account is opened")
 	}
 	now := r.cfg.Now()
 	if a := age(birth, now.In(r.cfg.Profile.Location)); a < r.cfg.Profile.MinAge {
-		return nil, refusef(ReasonUnderage, "born %s: %d years old, at least %d required", g.BirthDate, a, r.cfg.Profile.MinAge)
+		return nil, refusef(refusal.PlayerUnderage, "born %s: %d years old, at least %d required", g.BirthDate, a, r.cfg.Profile.MinAge)
 	}
 	dh, ph := r.docHash(doc), r.personHash(name, g.BirthDate)
 	var out *Account
@@ -244,7 +224,7 @@ func (r *Registry) Register(ctx context.Context, g Registration) (*Account, erro
 		var other string
 		err := tx.QueryRow(`SELECT id FROM player_accounts WHERE doc_hash=? AND closed_at IS NULL`, dh).Scan(&other)
 		if err == nil {
-			return refusef(ReasonDuplicate, "this identity document already has the open account %s", other)
+			return refusef(refusal.PlayerDuplicate, "this identity document already has the open account %s", other)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -301,7 +281,7 @@ func loadAccount(tx *sql.Tx, id string) (*acct, error) {
 	err := tx.QueryRow(`SELECT id, name, birth_date, doc_hash, person_hash, blocked, closed_at, play_since, last_active FROM player_accounts WHERE id=?`, id).
 		Scan(&a.id, &a.name, &a.birth, &a.docHash, &a.personHash, &a.blocked, &closed, &a.playSince, &a.lastActive)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, refusef(ReasonNotFound, "no account %s", id)
+		return nil, refusef(refusal.PlayerNotFound, "no account %s", id)
 	}
 	a.closed = closed.Valid
 	return &a, err
@@ -311,7 +291,7 @@ func loadAccount(tx *sql.Tx, id string) (*acct, error) {
 // authenticate (cardauth: 16 digits); no other card is ever issued.
 func validCard(card string) error {
 	if err := cardauth.CheckID(card); err != nil {
-		return refusef(ReasonInvalid, "card id %q: %d digits", card, cardauth.IDLen)
+		return refusef(refusal.PlayerInvalid, "card id %q: %d digits", card, cardauth.IDLen)
 	}
 	return nil
 }
@@ -329,12 +309,12 @@ func (r *Registry) IssueCard(ctx context.Context, account, card string) error {
 			return err
 		}
 		if a.closed {
-			return refusef(ReasonBlocked, "account %s is closed", account)
+			return refusef(refusal.PlayerBlocked, "account %s is closed", account)
 		}
 		var other string
 		err = tx.QueryRow(`SELECT account FROM player_cards WHERE card=?`, card).Scan(&other)
 		if err == nil {
-			return refusef(ReasonDuplicate, "card %s was already issued (account %s)", card, other)
+			return refusef(refusal.PlayerDuplicate, "card %s was already issued (account %s)", card, other)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -355,7 +335,7 @@ func (r *Registry) BlockCard(ctx context.Context, card, reason string) error {
 		var blocked sql.NullInt64
 		err := tx.QueryRow(`SELECT account, blocked_at FROM player_cards WHERE card=?`, card).Scan(&account, &blocked)
 		if errors.Is(err, sql.ErrNoRows) {
-			return refusef(ReasonCardUnknown, "no card %s", card)
+			return refusef(refusal.CardUnknown, "no card %s", card)
 		}
 		if err != nil || blocked.Valid {
 			return err

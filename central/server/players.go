@@ -69,7 +69,7 @@ func playerRefused(err error) error {
 		return err
 	}
 	code := codes.FailedPrecondition
-	if r.Reason == players.ReasonInvalid {
+	if r.Reason == refusal.PlayerInvalid {
 		code = codes.InvalidArgument
 	}
 	return refuse(code, r.Reason, "%s", r.Message)
