@@ -88,13 +88,12 @@ type Server struct {
 	intake   *intake
 	checks   *checks
 
-	stopJP   func()
-	stopDBW  func() // watchDatabase (PostgreSQL)
-	jpDone   chan struct{}
-	closeMu  sync.Mutex
-	closed   bool
-	serving  atomic.Int32 // Serve loops running
-	serveErr chan error
+	stopJP  func()
+	stopDBW func() // watchDatabase (PostgreSQL)
+	jpDone  chan struct{}
+	closeMu sync.Mutex
+	closed  bool
+	serving atomic.Int32 // Serve loops running
 }
 
 // base is what every service shares: the configuration (read only once
