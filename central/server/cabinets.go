@@ -100,6 +100,8 @@ func (s *Cabinets) admit(ctx context.Context) (*cabinet, error) {
 	return c, nil
 }
 
+// state is the cabinet's enabled state as cached at its admission (and
+// changed by Disable and Enable since); a cabinet never admitted is enabled.
 func (s *Cabinets) state(id string) (enabled bool, reason string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
