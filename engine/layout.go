@@ -24,6 +24,8 @@ type Layout struct {
 	// Marks: a cell may carry a mark (Step.Marked), which the screen shows
 	// and the recall keeps.
 	Marks bool
+	// FreeSpins: a round may lead to free spins (StepFree).
+	FreeSpins bool
 	// LockSpin: the game has Lock & Spin respins (StepLockSpin); Blank is
 	// the symbol of their empty cell, which stands on no reel.
 	LockSpin bool

@@ -704,7 +704,7 @@ func InfoFixtures(lang string) []Fixture {
 			s := &view.Snapshot{Mode: view.ModeInfo, Market: g.market, Language: lang, Currency: g.cur, Game: g.game,
 				Games: []engine.GameID{g.game}, Bet: g.stake, Credit: 2500, Info: &in, Tower: "off",
 				Lamps: lamps(view.BetMinus, view.BetPlus, view.Collect, view.Start)}
-			if g.game == engine.MagicStars {
+			if l, _ := engine.LayoutOf(g.game); l.Jackpot == engine.ProgressiveJackpot {
 				s.Jackpots = []view.Jackpot{{Name: "magicstars", Amount: 1234567}}
 			}
 			out = append(out, Fixture{"info_" + string(g.game) + "_" + string(p), s, T0})

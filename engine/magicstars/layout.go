@@ -8,10 +8,11 @@ var layout = func() engine.Layout {
 		Reels: 3, Rows: 3, Lines: Lines,
 		Names: map[engine.Symbol]string{},
 		// the star, then the fruit that pay most (MS-14)
-		Top:     []engine.Symbol{Star, Melon, Grape},
-		Marks:   true, // star-carrying cells (MS-11)
-		Risk:    true, // MS-9, MS-10
-		Jackpot: engine.ProgressiveJackpot,
+		Top:       []engine.Symbol{Star, Melon, Grape},
+		Marks:     true, // star-carrying cells (MS-11)
+		FreeSpins: true, // MS-11..MS-13
+		Risk:      true, // MS-9, MS-10
+		Jackpot:   engine.ProgressiveJackpot,
 	}
 	for s := Star; s <= Lemon; s++ {
 		l.Symbols = append(l.Symbols, s)

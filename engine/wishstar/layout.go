@@ -8,8 +8,9 @@ var layout = func() engine.Layout {
 		Reels: 5, Rows: 3, Ways: 243, // WS-1
 		Names: map[engine.Symbol]string{},
 		// the feature symbols (WS-4, WS-5, WS-7)
-		Top:      []engine.Symbol{Bonus, Wild, Star},
-		LockSpin: true, Blank: Blank,
+		Top:       []engine.Symbol{Bonus, Wild, Star},
+		FreeSpins: true,               // WS-5, WS-6
+		LockSpin:  true, Blank: Blank, // WS-7..WS-9
 		Jackpot: engine.TierJackpots, // WS-10
 	}
 	for s := Ten; s <= Blank; s++ {
