@@ -7,7 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"sync"
-
 )
 
 // Prefetch: the pools a PostgreSQL transaction's games will play into,
