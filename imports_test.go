@@ -81,6 +81,9 @@ var rooms = []room{
 	// The unit of every amount: the market, the view, the printer's
 	// documents and the tools name one Currency.
 	{room: "money", stdOnly: true},
+	// The languages, listed once: the display's catalogues, the printer's
+	// documents, the market profiles and the back office name them.
+	{room: "language", stdOnly: true},
 	// The player card scheme: the card emulator answers with it, the
 	// central system verifies with it.
 	{room: "cardauth", stdOnly: true},
@@ -90,13 +93,13 @@ var rooms = []room{
 	{room: "childproc", stdOnly: true},
 	// internal/hosttools: the drivers' test helpers (zbar, pcscdtest) find
 	// the programs they run through it; no driver links it.
-	{room: "drivers", may: []string{"deck", "clock", "cardauth", "money", "childproc"}},
+	{room: "drivers", may: []string{"deck", "clock", "cardauth", "money", "language", "childproc"}},
 	{room: "drivers/printer/internal/zbar", may: []string{"internal/hosttools"}},
 	// The printer tests' event log waits through the tests' one poll helper.
 	{room: "drivers/printer/internal/eventlog", may: []string{"drivers/printer", "internal/poll"}},
 	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools", "drivers/cardreader/readeremu"}},
 	{room: "board", may: []string{"drivers", "deck", "clock"}},
-	{room: "central", may: []string{"engine", "cardauth"}},
+	{room: "central", may: []string{"engine", "cardauth", "language"}},
 	// The load test starts a throwaway PostgreSQL when given none
 	// (make load-central-pg), as the store's tests do.
 	{room: "central/loadtest", may: []string{"engine", "cardauth", "central", "internal/pgcluster", "childproc"}},
@@ -104,9 +107,9 @@ var rooms = []room{
 	{room: "central/internal/testenv", may: []string{"engine", "cardauth", "central", "internal/pgcluster", "internal/poll"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
-	{room: "firmware", may: []string{"engine", "deck", "clock", "money", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
+	{room: "firmware", may: []string{"engine", "deck", "clock", "money", "language", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
 	// The devkit build adds the embedded central system and the emulators.
-	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "money", "central", "drivers", "board"}},
+	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "money", "language", "central", "drivers", "board"}},
 	// The ledger stores what it is given: nothing of the central system.
 	// The health checks' test rig: its waits are test deadlines.
 	{room: "firmware/health/healthtest", may: []string{"firmware/health", "internal/poll"}},
@@ -114,7 +117,7 @@ var rooms = []room{
 	{room: "firmware/view", may: []string{"engine", "deck", "money"}},
 	{room: "firmware/scenario", may: []string{"engine", "deck"}},
 	// The display draws snapshots: no board, no driver, no cabinet.
-	{room: "display", may: []string{"firmware/view", "engine", "deck", "money"}, libs: []string{"github.com/hajimehoshi/ebiten/v2", "golang.org/x/image"}},
+	{room: "display", may: []string{"firmware/view", "engine", "deck", "money", "language"}, libs: []string{"github.com/hajimehoshi/ebiten/v2", "golang.org/x/image"}},
 }
 
 func ruleOf(path string) *room {

@@ -15,6 +15,7 @@ import (
 	"github.com/pelletier/go-toml/v2"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/language"
 	"github.com/polaris-vlt/polaris/money"
 )
 
@@ -69,7 +70,7 @@ var DefaultSound = Sound{Volume: 50, Attract: false}
 type Profile struct {
 	ID       string `toml:"id"`
 	Name     string `toml:"name"`
-	Language string `toml:"language"` // cs, de, en
+	Language string `toml:"language"` // one of language.All
 	// Languages the player may switch the screen to (the game menu), the
 	// market's Language first; empty: Language only, no switch.
 	Languages []string       `toml:"languages"`
@@ -174,10 +175,8 @@ func (p *Profile) check() error {
 	if p.ID == "" {
 		return errors.New("id is missing")
 	}
-	switch p.Language {
-	case "cs", "de", "en":
-	default:
-		return fmt.Errorf("language %q is not one of cs, de, en", p.Language)
+	if !language.Known(p.Language) {
+		return fmt.Errorf("language %q is not one of %s", p.Language, strings.Join(language.All(), ", "))
 	}
 	if err := p.checkLanguages(); err != nil {
 		return err
@@ -267,10 +266,8 @@ func (p *Profile) checkLanguages() error {
 	}
 	seen := map[string]bool{}
 	for _, l := range p.Languages {
-		switch l {
-		case "cs", "de", "en":
-		default:
-			return fmt.Errorf("languages: %q is not one of cs, de, en", l)
+		if !language.Known(l) {
+			return fmt.Errorf("languages: %q is not one of %s", l, strings.Join(language.All(), ", "))
 		}
 		if seen[l] {
 			return fmt.Errorf("languages: %q listed twice", l)
