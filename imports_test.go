@@ -84,6 +84,10 @@ var rooms = []room{
 	// The languages, listed once: the display's catalogues, the printer's
 	// documents, the market profiles and the back office name them.
 	{room: "language", stdOnly: true},
+	// The market profiles, one per market: the cabinet and the central
+	// system (registered play) read the same rules. They name the
+	// engine's games and stakes and a money Currency.
+	{room: "market", may: []string{"engine", "money", "language"}, libs: []string{"github.com/pelletier/go-toml/v2"}},
 	// The player card scheme: the card emulator answers with it, the
 	// central system verifies with it.
 	{room: "cardauth", stdOnly: true},
@@ -99,7 +103,7 @@ var rooms = []room{
 	{room: "drivers/printer/internal/eventlog", may: []string{"drivers/printer", "internal/poll"}},
 	{room: "drivers/cardreader/internal/pcscdtest", may: []string{"internal/hosttools", "drivers/cardreader/readeremu"}},
 	{room: "board", may: []string{"drivers", "deck", "clock"}},
-	{room: "central", may: []string{"engine", "cardauth", "language"}},
+	{room: "central", may: []string{"engine", "cardauth", "language", "market"}},
 	// The load test starts a throwaway PostgreSQL when given none
 	// (make load-central-pg), as the store's tests do.
 	{room: "central/loadtest", may: []string{"engine", "cardauth", "central", "internal/pgcluster", "childproc"}},
@@ -107,9 +111,9 @@ var rooms = []room{
 	{room: "central/internal/testenv", may: []string{"engine", "cardauth", "central", "internal/pgcluster", "internal/poll"}},
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
-	{room: "firmware", may: []string{"engine", "deck", "clock", "money", "language", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
+	{room: "firmware", may: []string{"engine", "deck", "clock", "money", "language", "market", "central/link", "central/pki", "central/proto", "drivers", "board"}, noEmulators: true},
 	// The devkit build adds the embedded central system and the emulators.
-	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "money", "language", "central", "drivers", "board"}},
+	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "money", "language", "market", "central", "drivers", "board"}},
 	// The ledger stores what it is given: nothing of the central system.
 	// The health checks' test rig: its waits are test deadlines.
 	{room: "firmware/health/healthtest", may: []string{"firmware/health", "internal/poll"}},
