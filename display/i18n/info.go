@@ -41,6 +41,7 @@ func InfoKeys() []string {
 	}
 	for _, eg := range engine.Games() {
 		g := eg.ID()
+		ks = append(ks, "game."+string(g)) // the pages' title
 		for _, p := range view.InfoPages(g) {
 			ks = append(ks, InfoBody(g, p))
 		}

@@ -335,7 +335,15 @@ var modeKeys = map[view.Mode][2]string{
 	view.ModeCashout:  {"mode.cashout", "mode.cashout.body"},
 }
 
-var gameKeys = map[engine.GameID]string{engine.WishStar: "game.wishstar", engine.MagicStars: "game.magicstars"}
+// gameKeys are the catalogue keys of the games' names ("game.<id>"),
+// built once so a frame does not build them.
+var gameKeys = func() map[engine.GameID]string {
+	m := map[engine.GameID]string{}
+	for _, g := range engine.Games() {
+		m[g.ID()] = "game." + string(g.ID())
+	}
+	return m
+}()
 
 // msgKey is the catalogue key of a status message, built once per message.
 func (r *Renderer) msgKey(m string) string {
