@@ -18,6 +18,9 @@ type Layout struct {
 	// lab tool, which also key the catalogues' symbol names.
 	Symbols []Symbol
 	Names   map[Symbol]string
+	// Wilds stand in for the paying symbols of a ways win on every reel
+	// but the first; Scatters pay wherever they stand (WinScatter).
+	Wilds, Scatters []Symbol
 	// Top are the symbols the game is recognised by (its card in the game
 	// menu), in the order they are shown.
 	Top []Symbol

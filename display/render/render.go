@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
@@ -729,27 +730,28 @@ func appendInt(b []byte, v int) []byte {
 // WinCells is the cells (bit reel*3+row) a win is made of.
 func WinCells(g engine.GameID, st *engine.Step, w *engine.Win) uint16 {
 	var m uint16
+	l := LayoutOf(g)
 	switch w.Kind {
 	case engine.WinLine:
-		if lines := LayoutOf(g).Game.Lines; w.Line >= 1 && w.Line <= len(lines) {
+		if lines := l.Game.Lines; w.Line >= 1 && w.Line <= len(lines) {
 			ln := lines[w.Line-1]
 			for reel := 0; reel < w.Count && reel < len(ln); reel++ {
 				m |= 1 << (reel*3 + int(ln[reel]))
 			}
 		}
 	case engine.WinWays:
-		for reel := 0; reel < w.Count && reel < 5; reel++ {
-			for row := range 3 {
+		for reel := 0; reel < w.Count && reel < l.Reels; reel++ {
+			for row := range l.Rows {
 				s := st.Screen[reel][row]
-				if s == w.Symbol || reel > 0 && s == wishstar.Wild {
+				if s == w.Symbol || reel > 0 && slices.Contains(l.Game.Wilds, s) {
 					m |= 1 << (reel*3 + row)
 				}
 			}
 		}
 	case engine.WinScatter:
-		for reel := range 5 {
-			for row := range 3 {
-				if st.Screen[reel][row] == wishstar.Bonus {
+		for reel := range l.Reels {
+			for row := range l.Rows {
+				if slices.Contains(l.Game.Scatters, st.Screen[reel][row]) {
 					m |= 1 << (reel*3 + row)
 				}
 			}

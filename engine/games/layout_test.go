@@ -38,9 +38,11 @@ func TestLayoutsHoldTogether(t *testing.T) {
 				t.Errorf("%s: symbol %d has no name", g.ID(), s)
 			}
 		}
-		for _, s := range l.Top {
-			if !slices.Contains(l.Symbols, s) {
-				t.Errorf("%s: top symbol %d is not one of its symbols", g.ID(), s)
+		for _, set := range [][]engine.Symbol{l.Top, l.Wilds, l.Scatters} {
+			for _, s := range set {
+				if !slices.Contains(l.Symbols, s) {
+					t.Errorf("%s: symbol %d is not one of its symbols", g.ID(), s)
+				}
 			}
 		}
 		if l.LockSpin && !slices.Contains(l.Symbols, l.Blank) {
@@ -58,7 +60,7 @@ func TestLayoutsMatchPlay(t *testing.T) {
 		src := draw.NewSeeded(31, 7).Words()
 		var r engine.Round
 		seen := map[engine.StepKind]bool{}
-		marked := false
+		marked, scattered := false, false
 		for range 20000 {
 			if err := g.Play(src, g.Stakes()[0], &r); err != nil {
 				t.Fatal(err)
@@ -66,6 +68,9 @@ func TestLayoutsMatchPlay(t *testing.T) {
 			for _, st := range r.Steps {
 				seen[st.Kind] = true
 				marked = marked || st.Marked != 0
+				for _, w := range st.Wins {
+					scattered = scattered || w.Kind == engine.WinScatter
+				}
 				for reel := range len(st.Screen) {
 					for row := range len(st.Screen[reel]) {
 						s := st.Screen[reel][row]
@@ -76,6 +81,9 @@ func TestLayoutsMatchPlay(t *testing.T) {
 					}
 				}
 			}
+		}
+		if scattered != (len(l.Scatters) > 0) {
+			t.Errorf("%s: scatter wins seen %v, layout's scatters %v", g.ID(), scattered, l.Scatters)
 		}
 		if marked != l.Marks {
 			t.Errorf("%s: marks seen %v, layout says %v", g.ID(), marked, l.Marks)

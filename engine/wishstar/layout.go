@@ -7,6 +7,7 @@ var layout = func() engine.Layout {
 	l := engine.Layout{
 		Reels: 5, Rows: 3, Ways: 243, // WS-1
 		Names: map[engine.Symbol]string{},
+		Wilds: []engine.Symbol{Wild}, Scatters: []engine.Symbol{Bonus}, // WS-3, WS-5
 		// the feature symbols (WS-4, WS-5, WS-7)
 		Top:       []engine.Symbol{Bonus, Wild, Star},
 		FreeSpins: true,               // WS-5, WS-6
