@@ -311,9 +311,7 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 			r.powerCut()
 			var after []rigOption
 			after = append(after, common...)
-			for _, o := range tc.before {
-				after = append(after, o)
-			}
+			after = append(after, tc.before...)
 			// After the cut the devices and the central system answer.
 			after = append(after, func(c *Config) {
 				if s, ok := c.Central.(silentCentral); ok {
@@ -364,12 +362,12 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 // own printer tilt stays until the printer reports it cleared.
 func TestReprintFailingAfterItsNumberIsDebited(t *testing.T) {
 	r, _ := cutWhilePrinting(t, func(f *printertest.Printer) { f.FailNext, f.FailAfterValidation = printer.PaperJam, true })
-	s := r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && len(r.led.PendingDocs()) == 0 })
+	r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && len(r.led.PendingDocs()) == 0 })
 	reprinted(t, r.prn, 10000)
 	if r.meter(ledger.TicketsOutValue) != 10000 {
 		t.Fatalf("tickets out %d", r.meter(ledger.TicketsOutValue))
 	}
-	s = r.until("only the jam", time.Millisecond, func(s *view.Snapshot) bool { return len(s.Tilts) == 1 })
+	s := r.until("only the jam", time.Millisecond, func(s *view.Snapshot) bool { return len(s.Tilts) == 1 })
 	if !strings.HasPrefix(s.Tilts[0], "printer:") {
 		t.Fatalf("tilts %v after the reprint, want the printer's jam only", s.Tilts)
 	}
