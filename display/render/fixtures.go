@@ -37,13 +37,7 @@ func Timeline(start time.Time) view.StepTime {
 	return t
 }
 
-func wsScreen(cols [5][3]engine.Symbol) engine.Screen {
-	var s engine.Screen
-	for i, c := range cols {
-		s[i] = c
-	}
-	return s
-}
+func wsScreen(cols [5][3]engine.Symbol) engine.Screen { return engine.Screen(cols) }
 
 const (
 	ten, jj, qq, kk, aa     = wishstar.Ten, wishstar.J, wishstar.Q, wishstar.K, wishstar.A
