@@ -238,8 +238,8 @@ func New(cfg Config) (*Server, error) {
 		grpc.Creds(refusingCreds{TransportCredentials: credentials.NewTLS(cfg.TLS), links: s.links}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 2 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 15 * time.Second, Timeout: 5 * time.Second}),
-		// Thousands of mostly idle cabinet connections: no write buffer each.
-		grpc.SharedWriteBuffer(true),
+		// Thousands of mostly idle cabinet connections share write buffers:
+		// gRPC's default now (SharedWriteBuffer is deprecated).
 		// Fixed flow-control windows (messages are a few KiB) turn off
 		// gRPC's bandwidth-delay probing, a PING and its ack after
 		// received data: system calls and TLS records per round.

@@ -238,8 +238,6 @@ func (c *Cabinet) showMenu() {
 	c.menus.menu = p
 }
 
-func (c *Cabinet) money(v int64) string { return c.cfg.Market.Currency.Format(v) }
-
 // countMeters are the meters that count events; the others count money
 // in minor units and are shown in the market's currency.
 var countMeters = map[ledger.Meter]bool{ledger.GamesPlayed: true, ledger.GamesWon: true, ledger.BillsInCount: true,
