@@ -125,28 +125,6 @@ type Cabinet struct {
 	selfTest selfTestState // check 10
 }
 
-// playState is the player-facing state: the game, the bets, Auto, the
-// round and what of it is on screen.
-type playState struct {
-	game         engine.GameID
-	bets         map[engine.GameID]engine.Money // kept between games (MS-2)
-	auto         bool
-	win          engine.Money // the Win field
-	nextAuto     time.Time    // earliest time Auto may start the next round
-	lastEnd      time.Time    // end of the last round
-	startedAt    time.Time    // start of the last round (minimum round time)
-	pendingStart bool         // Start pressed before the minimum round time ended
-
-	round     *roundState
-	shown     *view.Round // the last round on screen
-	riskShown *view.RiskView
-
-	jackpots      []view.Jackpot
-	message       string // the status line (view.Msg*): one slot (messages.go)
-	messageAmount engine.Money
-	after         afterRound // the status line's expiry and the win's count-up (messages.go)
-}
-
 // condState is what may stop play; the priority table (priority.go) is
 // the one reader that decides what it blocks.
 type condState struct {
@@ -228,14 +206,10 @@ func New(cfg Config) (*Cabinet, error) {
 		cfg:     cfg,
 		led:     cfg.Ledger,
 		events:  make(chan Event, 256),
-		play:    playState{bets: map[engine.GameID]engine.Money{}},
+		play:    newPlayState(cfg.Market),
 		cond:    condState{doors: map[string]bool{}, tilts: map[string]tilt{}, keys: map[string]bool{}, linkUp: cfg.LinkUp},
 		cashOut: cashOutState{printerFaults: printer.Faults{}},
 	}
-	for _, g := range cfg.Market.Games {
-		c.play.bets[g.ID] = g.DefaultStake // MS-6: the default bet after start-up
-	}
-	c.play.game = cfg.Market.Games[0].ID
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.pub.init()
 	c.publish()
@@ -360,7 +334,7 @@ func (c *Cabinet) handle(e Event) {
 	case LinkState:
 		c.linkState(e.Up)
 	case JackpotValues:
-		c.play.jackpots = e.Values
+		c.play.setJackpots(e.Values)
 	case StorageHealth:
 		c.storageHealth(e)
 	case CentralCommand:
@@ -433,7 +407,7 @@ func (c *Cabinet) setTilt(key, reason string, manual bool) {
 	c.cond.tilts[key] = tilt{reason: reason, source: key, manual: manual}
 	c.cfg.Hooks.Logf("cabinet: tilt %s: %s", key, reason)
 	c.refused("the tilt "+key, c.led.SetTilt(key, reason, manual), recordWrite)
-	c.play.auto = false
+	c.play.stopAuto("tilt: " + key)
 }
 
 func (c *Cabinet) clearTilt(key string) {

@@ -34,7 +34,7 @@ func (c *Cabinet) door(name string, open bool) {
 	var err error
 	if open {
 		err = c.led.DoorOpened(name)
-		c.play.auto = false
+		c.play.stopAuto("door: " + name)
 	} else {
 		err = c.led.DoorClosed(name)
 		c.say(view.MsgDoorClosed, 0)
@@ -44,10 +44,8 @@ func (c *Cabinet) door(name string, open bool) {
 	}
 	if !c.doorOpen() {
 		c.verify("door closed")
-		if r := c.play.round; r != nil && r.phase == phasePresenting && r.paused {
-			r.paused = false
-			c.plan(r, r.step, c.now())
-			c.showRound(r)
+		if r := c.play.round; r != nil {
+			c.play.unpause(r, c.now(), c.cfg.Timing)
 		}
 	}
 }
@@ -73,7 +71,7 @@ func (c *Cabinet) linkState(up bool) {
 		}
 	} else {
 		c.logEvent("link", "central", "down", 0)
-		c.play.auto = false
+		c.play.stopAuto("link down")
 	}
 }
 
@@ -84,7 +82,7 @@ func (c *Cabinet) centralCommand(e CentralCommand) {
 		if c.cond.disabled == "" {
 			c.cond.disabled = "disabled by the central system"
 		}
-		c.play.auto = false
+		c.play.stopAuto("disabled")
 	case "enable":
 		c.cond.disabled = ""
 	}

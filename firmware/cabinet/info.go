@@ -45,7 +45,7 @@ func (c *Cabinet) enterInfo() {
 	if !c.infoAllowed() {
 		return
 	}
-	c.play.auto, c.play.pendingStart = false, false
+	c.play.halt("info")
 	c.menus.info = &infoState{}
 }
 

@@ -411,11 +411,10 @@ func (c *Cabinet) ramClear() {
 	}
 	c.cond.ramError = false
 	c.menus.menu = nil
-	c.play.round, c.cashOut.voucher, c.moneyIn.escrow = nil, nil, nil
+	c.play.clear()
+	c.cashOut.voucher, c.moneyIn.escrow = nil, nil
 	c.menus.handpayChoice = false
 	c.cond.tilts = map[string]tilt{}
 	c.cond.lockups = nil
-	c.play.win = 0
-	c.play.shown, c.play.riskShown = nil, nil
 	c.say(view.MsgRAMCleared, 0)
 }

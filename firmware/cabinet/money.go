@@ -294,7 +294,7 @@ func (c *Cabinet) stackDoc(es *escrowState) error {
 		return err // no ACK: the driver asks again
 	}
 	c.verify("money in")
-	c.moneyCame()
+	c.play.moneyCame(c.credit(), c.now())
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
 		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, true)
 	}
@@ -398,7 +398,7 @@ func (c *Cabinet) collect() {
 			c.ledgerFailed("the handpay", err)
 			return
 		}
-		c.play.auto = false
+		c.play.stopAuto("handpay")
 		c.refreshLockups()
 		return
 	}
@@ -410,7 +410,7 @@ func (c *Cabinet) collect() {
 		return
 	}
 	c.cashOut.voucher = &cashoutState{doc: id, amount: amount}
-	c.play.auto = false
+	c.play.stopAuto("cash-out")
 	c.askVoucher(c.cashOut.voucher)
 }
 
@@ -721,7 +721,7 @@ func (c *Cabinet) printerEvent(e printer.Event) {
 		c.cashOut.ticketInChute = true
 	case printer.TicketTaken:
 		c.cashOut.ticketInChute = false
-		c.ticketTaken()
+		c.play.ticketTaken(c.now())
 	case printer.FaultSet:
 		c.cashOut.printerFaults[e.Fault] = true
 		if e.Fault.Blocking() {
@@ -753,7 +753,7 @@ func (c *Cabinet) refreshLockups() {
 		}
 	}
 	if len(c.cond.lockups) > 0 {
-		c.play.auto = false
+		c.play.stopAuto("lockup")
 	}
 }
 

@@ -133,7 +133,7 @@ func (c *Cabinet) cardEvent(e cardreader.Event) {
 		c.cfg.Hooks.Logf("cabinet: card reader lost: %v", e.Err)
 		c.logEvent("card_reader_lost", "cardreader", errText(e.Err), 0)
 		if c.readerLost() {
-			c.play.auto = false
+			c.play.stopAuto("card reader lost")
 			c.say(view.MsgBlocked+conditionTable[condNoReader].reason, 0)
 		}
 	case cardreader.UnknownCard:
@@ -223,7 +223,7 @@ func (c *Cabinet) cardOut(why string) {
 	}
 	if c.play.round != nil {
 		c.player.logout = why
-		c.play.auto = false
+		c.play.stopAuto("card out")
 		return
 	}
 	c.logoutNow(why)
@@ -345,7 +345,7 @@ func (c *Cabinet) tickPlayer(now time.Time) {
 	}
 	if s.GetInBreak() && s.GetBreakCredit() == "payout" && !c.player.paidAtBreak && c.play.round == nil && c.cashOut.voucher == nil && c.credit() > 0 {
 		c.player.paidAtBreak = true
-		c.play.auto = false
+		c.play.stopAuto("break")
 		c.collect()
 	}
 	if !s.GetInBreak() {

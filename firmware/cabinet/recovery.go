@@ -80,15 +80,13 @@ func (c *Cabinet) powerUp() {
 		c.setTilt("game", "open round of unknown game "+lr.Game, true)
 		return
 	}
-	c.play.game = g.ID()
 	r := &roundState{n: lr.Number, game: g.ID(), stake: engine.Money(lr.Stake), phase: phaseWaitOutcome}
-	c.play.round = r
-	c.play.startedAt = c.now()
+	c.play.resume(r, c.now())
 	if lr.Status == ledger.RoundWagered {
 		if c.cond.linkUp {
 			c.askOutcome(r)
 		} else {
-			r.ask.retryAt = c.now()
+			r.askAt(c.now())
 		}
 		return
 	}
@@ -97,18 +95,10 @@ func (c *Cabinet) powerUp() {
 		c.setTilt("outcome", "stored outcome of round unreadable: "+err.Error(), true)
 		return
 	}
-	c.present(r, o)
+	c.play.present(r, o, c.now(), c.cfg.Timing)
 	if len(lr.Risk) > 0 {
-		// Risk had started: the presentation is over; go on from the
-		// pending win (MS-9: the step already played counts).
-		r.step = len(r.result.Steps)
-		r.paid = r.result.Total
-		r.pending = engine.Money(lr.PendingWin)
-		for _, s := range lr.Risk {
-			r.gamble.steps = append(r.gamble.steps, engine.RiskStep{Step: s.Step, Before: engine.Money(s.Stake), After: engine.Money(s.Won), Won: s.Won > 0})
-		}
-		r.phase = phaseRisk
-		c.showRisk(r)
+		r.resumeRisk(lr)
+		c.play.showRisk(r)
 		if r.pending == 0 || !engine.RiskAllowed(r.pending, roundCap(r.game)) {
 			c.settle(r)
 		}
@@ -144,7 +134,7 @@ func (c *Cabinet) storedOutcome(lr ledger.Round, g engine.Game) (*link.Outcome, 
 		return nil, err
 	}
 	r := &roundState{n: lr.Number, game: g.ID(), stake: engine.Money(lr.Stake)}
-	if err := c.check(r, o); err != nil {
+	if err := checkOutcome(r, o); err != nil {
 		return nil, err
 	}
 	return o, nil

@@ -74,7 +74,7 @@ func (c *Cabinet) enterTest() {
 	if c.menus.test != nil || !c.cond.keys["technician"] || !c.testAllowed() {
 		return
 	}
-	c.play.auto, c.play.pendingStart = false, false
+	c.play.halt("test mode")
 	c.menus.test = &testState{digest: c.led.StateDigest(testVolatile)}
 	c.logEvent("test_mode", "technician", "entered", 0)
 	c.showTest()

@@ -38,14 +38,7 @@ func (c *Cabinet) refuseOutcome(r *roundState, why error) {
 		c.logEvent("outcome_refused", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, why), r.stake)
 	}
 	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)
-	c.holdRound(r)
-}
-
-// holdRound keeps r open, waiting for the central system's void.
-func (c *Cabinet) holdRound(r *roundState) {
-	r.ask.held = true
-	r.ask.holdPoll = min(max(2*r.ask.holdPoll, HeldRoundPoll), MaxHeldRoundPoll)
-	r.ask.retryAt = c.now().Add(r.ask.holdPoll)
+	r.hold(c.now())
 }
 
 // roundVoided: the central operator voided the round; its stake goes back
@@ -58,8 +51,7 @@ func (c *Cabinet) roundVoided(r *roundState, v *link.RefusedError) {
 	}
 	c.logEvent("round_voided", "central", fmt.Sprintf("round %d: %s", r.n, v.Message), r.stake)
 	c.say(view.MsgRoundRefused, 0)
-	c.play.round = nil
-	c.play.auto = false
+	c.play.endRound("voided")
 }
 
 // refusalHeld: the central system refused the round in a way that does not
@@ -72,5 +64,5 @@ func (c *Cabinet) refusalHeld(r *roundState, e *link.RefusedError) {
 		c.logEvent("round_refusal_held", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
 	}
 	c.setTilt("central_refused", fmt.Sprintf("central system refused round %d (%s): held, not refunded", r.n, e.Reason), true)
-	c.holdRound(r)
+	r.hold(c.now())
 }
