@@ -115,74 +115,23 @@ type Cabinet struct {
 	wg         sync.WaitGroup
 	poweredOff bool
 
-	play    playState
-	cond    condState
-	moneyIn moneyInState
-	cashOut cashOutState
-	menus   menuState
-	player  playerState // the player card and its session (player.go)
+	play     playState
+	cond     condState
+	moneyIn  moneyInState
+	cashOut  cashOutState
+	menus    menuState
+	player   playerState  // the player card and its session (player.go)
+	paper    paper        // what every printed document says of the cabinet (paper.go)
+	outcomes outcomes     // verifies the outcomes the ledger keeps again (recovery.go)
+	handpay  handpayState // the attendant's side of the lockups: who, the PIN, the paper (handpay.go)
+
+	test     *testState // test mode (check 28), nil outside it (testmode.go, testlights.go)
+	info     *infoState // the player's information pages (info.go), nil outside them
+	sound    soundState // the volume and the sound test (info.go)
+	tech     techState  // the technician's actions' results (techpages.go)
+	gameMenu playerMenu // the player's game menu and language (gamemenu.go)
 
 	selfTest selfTestState // check 10
-}
-
-// condState is what may stop play; the priority table (priority.go) is
-// the one reader that decides what it blocks.
-type condState struct {
-	doors    map[string]bool
-	tilts    map[string]tilt
-	lockups  []ledger.Doc // handpays waiting for the attendant
-	handpay  handpayState // the attendant's side of them: who, the PIN, the paper (handpay.go)
-	keys     map[string]bool
-	linkUp   bool
-	disabled string // reason the central system disabled the cabinet
-	ramError bool
-	started  bool // power-up recovery is done
-
-	off      *offState // the last power-down, as power-up found it (check 18)
-	lastBeat time.Time // last heartbeat written to the ledger
-}
-
-// moneyInState is the acceptor's side: the document in escrow and the
-// acceptor's last command.
-type moneyInState struct {
-	escrow        *escrowState
-	hooked        *id003.Document // stacked through BeforeAck; its Stacked event follows
-	acceptorOn    bool            // last command sent: enabled
-	acceptorKnown bool
-	reconcileAt   time.Time // when pending escrows of a past power-up count as returned
-}
-
-// cashOutState is the printer's side: the voucher being issued and what
-// the printer last reported.
-type cashOutState struct {
-	voucher       *cashoutState
-	printerFaults printer.Faults
-	ticketInChute bool // the last voucher waits to be taken
-	printerOnline bool // the printer's status has been read since power-up
-}
-
-// menuState is the keys' pages and test mode.
-type menuState struct {
-	menu       *view.MenuPage
-	menuPage   int
-	recall     []recallGame // read when a menu opens
-	recallStep int          // the step on a recall page
-	test       *testState   // test mode (check 28), nil outside it
-	// handpayChoice: the attendant's key is on a large-win lockup the
-	// market lets go to the credit meter; Start or the key back decides.
-	handpayChoice bool
-	info          *infoState // the player's information pages (info.go), nil outside them
-	sound         soundState // the volume and the sound test (info.go)
-	tech          techState  // the technician's actions' results (techpages.go)
-	player        playerMenu // the player's game menu and language (gamemenu.go)
-}
-
-type tilt struct {
-	reason string
-	source string
-	// manual tilts end only with the technician key; others when their
-	// condition clears.
-	manual bool
 }
 
 // New builds a cabinet. It does not touch devices or the network until Run.
@@ -203,12 +152,14 @@ func New(cfg Config) (*Cabinet, error) {
 		cfg.Hooks.Logf = func(string, ...any) {}
 	}
 	c := &Cabinet{
-		cfg:     cfg,
-		led:     cfg.Ledger,
-		events:  make(chan Event, 256),
-		play:    newPlayState(cfg.Market),
-		cond:    condState{doors: map[string]bool{}, tilts: map[string]tilt{}, keys: map[string]bool{}, linkUp: cfg.LinkUp},
-		cashOut: cashOutState{printerFaults: printer.Faults{}},
+		cfg:      cfg,
+		led:      cfg.Ledger,
+		events:   make(chan Event, 256),
+		play:     newPlayState(cfg.Market),
+		cond:     newCondState(cfg.LinkUp),
+		cashOut:  cashOutState{printerFaults: printer.Faults{}},
+		paper:    paper{market: cfg.Market, site: cfg.Site, id: cfg.ID},
+		outcomes: outcomes{key: cfg.SigningKey, cabinet: cfg.ID},
 	}
 	c.ctx, c.cancel = context.WithCancel(context.Background())
 	c.pub.init()
@@ -260,7 +211,7 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 	}()
 	c.powerUp()
 	c.tickSelfTest()
-	c.cond.started = true
+	c.cond.start()
 	c.publish()
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -401,18 +352,16 @@ func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
 // say sets the status line (view.Msg*), with the amount it names or 0.
 
 func (c *Cabinet) setTilt(key, reason string, manual bool) {
-	if old, ok := c.cond.tilts[key]; ok && old.reason == reason {
+	if !c.cond.setTilt(key, tilt{reason: reason, source: key, manual: manual}) {
 		return
 	}
-	c.cond.tilts[key] = tilt{reason: reason, source: key, manual: manual}
 	c.cfg.Hooks.Logf("cabinet: tilt %s: %s", key, reason)
 	c.refused("the tilt "+key, c.led.SetTilt(key, reason, manual), recordWrite)
 	c.play.stopAuto("tilt: " + key)
 }
 
 func (c *Cabinet) clearTilt(key string) {
-	if _, ok := c.cond.tilts[key]; ok {
-		delete(c.cond.tilts, key)
+	if _, ok := c.cond.clearTilt(key); ok {
 		c.refused("the tilt cleared "+key, c.led.ClearTilt(key, key, ""), recordWrite)
 	}
 }
@@ -421,15 +370,6 @@ func (c *Cabinet) clearTilt(key string) {
 func (c *Cabinet) credit() engine.Money {
 	cr, _ := c.led.Credit()
 	return engine.Money(cr)
-}
-
-func (c *Cabinet) doorOpen() bool {
-	for _, o := range c.cond.doors {
-		if o {
-			return true
-		}
-	}
-	return false
 }
 
 // tower is the tower light's state, the one place it is decided (the app
@@ -442,7 +382,7 @@ func (c *Cabinet) tower() string {
 		return t
 	}
 	switch {
-	case c.doorOpen():
+	case c.cond.doorOpen():
 		return "door"
 	case len(c.cond.lockups) > 0:
 		return "call"

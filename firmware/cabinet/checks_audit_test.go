@@ -83,11 +83,11 @@ func TestCheck29AuditScreens(t *testing.T) {
 	var opened bool
 	r.cab.Do(func() {
 		c := r.cab
-		c.cashOut.voucher = &cashoutState{doc: 1}
+		c.cashOut.start(&cashoutState{doc: 1})
 		c.key("technician", true)
 		opened = c.menus.menu != nil
 		c.key("technician", false)
-		c.cashOut.voucher = nil
+		c.cashOut.end()
 	})
 	if opened {
 		t.Fatal("check 29: the technician key opened a menu during a cash-out")

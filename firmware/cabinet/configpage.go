@@ -45,7 +45,7 @@ type settableClock interface {
 // configPress handles a button on the configuration page; false: the
 // button pages as on any other page.
 func (c *Cabinet) configPress(b view.Button) bool {
-	t := &c.menus.tech.edit
+	t := &c.tech.edit
 	if b == view.Start {
 		t.setting = (t.setting + 1) % (configTime + 1)
 		if _, ok := c.cfg.Clock.(settableClock); t.setting == configTime && !ok {

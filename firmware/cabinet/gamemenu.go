@@ -35,10 +35,10 @@ func (c *Cabinet) openGameMenu() {
 	if !c.gameMenuOffered() || c.play.round != nil || c.cashOut.voucher != nil || c.frozen() {
 		return
 	}
-	c.menus.player.cursor = 0
+	c.gameMenu.cursor = 0
 	for i, g := range c.cfg.Market.Games {
 		if g.ID == c.play.game {
-			c.menus.player.cursor = i
+			c.gameMenu.cursor = i
 		}
 	}
 	c.showGameMenu()
@@ -49,7 +49,7 @@ func (c *Cabinet) showGameMenu() {
 	p := &view.MenuPage{Title: menuGames, Page: 1, Pages: 1}
 	row := 0
 	line := func(key string, args ...view.Arg) {
-		if row == c.menus.player.cursor {
+		if row == c.gameMenu.cursor {
 			key += "_on"
 		}
 		p.Lines = append(p.Lines, view.Line(key, args...))
@@ -64,7 +64,7 @@ func (c *Cabinet) showGameMenu() {
 		line("menu.games.language", view.Key("language."+c.language()))
 	}
 	p.Lines = append(p.Lines, view.Line("menu.games.credit")) // the buttons are the footer's (menu.games.help)
-	c.menus.menu = p
+	c.menus.show(p)
 }
 
 // gameMenuRows is how many rows the cursor moves over.
@@ -81,7 +81,7 @@ func (c *Cabinet) gameMenuRows() int {
 
 // gameMenuPress handles the game menu's buttons.
 func (c *Cabinet) gameMenuPress(b view.Button) {
-	pm := &c.menus.player
+	pm := &c.gameMenu
 	rows := c.gameMenuRows()
 	switch b {
 	case view.BetPlus:
@@ -89,7 +89,7 @@ func (c *Cabinet) gameMenuPress(b view.Button) {
 	case view.BetMinus:
 		pm.cursor = (pm.cursor + rows - 1) % rows
 	case view.Stop, view.Risk:
-		c.menus.menu = nil
+		c.menus.close()
 		return
 	case view.Start:
 		games := c.cfg.Market.Games
@@ -106,7 +106,7 @@ func (c *Cabinet) gameMenuPress(b view.Button) {
 
 // chooseGame takes the game and leaves the menu; the credit stays.
 func (c *Cabinet) chooseGame(id engine.GameID) {
-	c.menus.menu = nil
+	c.menus.close()
 	if id != c.play.game {
 		c.selectGame(id)
 		c.logEvent("game_chosen", "player", string(id), 0)
@@ -123,7 +123,7 @@ func (c *Cabinet) nextLanguage() {
 			next = langs[(i+1)%len(langs)]
 		}
 	}
-	pm := &c.menus.player
+	pm := &c.gameMenu
 	pm.lang, pm.langGen, pm.langSession = next, c.player.gen, c.player.session != nil
 	if next == c.cfg.Market.Language {
 		pm.lang = ""
@@ -133,7 +133,7 @@ func (c *Cabinet) nextLanguage() {
 // language is the screen's language: the player's choice while it holds,
 // else the market's.
 func (c *Cabinet) language() string {
-	pm := c.menus.player
+	pm := c.gameMenu
 	if pm.lang == "" {
 		return c.cfg.Market.Language
 	}

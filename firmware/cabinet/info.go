@@ -37,7 +37,7 @@ const volumeKey = "sound.volume"
 // needs no central system).
 func (c *Cabinet) infoAllowed() bool {
 	b := c.blocked()
-	return c.play.round == nil && c.cashOut.voucher == nil && c.menus.test == nil && c.menus.menu == nil && (b == "" || b == "link_down" || b == "disabled")
+	return c.play.round == nil && c.cashOut.voucher == nil && c.test == nil && c.menus.menu == nil && (b == "" || b == "link_down" || b == "disabled")
 }
 
 // enterInfo opens the first page for the selected game.
@@ -46,7 +46,7 @@ func (c *Cabinet) enterInfo() {
 		return
 	}
 	c.play.halt("info")
-	c.menus.info = &infoState{}
+	c.info = &infoState{}
 }
 
 // infoPress: Bet+ and Bet− page, Info, Collect or Start close. Start does
@@ -55,17 +55,17 @@ func (c *Cabinet) infoPress(b view.Button) {
 	n := len(view.InfoPages(c.play.game))
 	switch b {
 	case view.BetPlus:
-		c.menus.info.page = (c.menus.info.page + 1) % n
+		c.info.page = (c.info.page + 1) % n
 	case view.BetMinus:
-		c.menus.info.page = (c.menus.info.page + n - 1) % n
+		c.info.page = (c.info.page + n - 1) % n
 	case view.InfoButton, view.Collect, view.Start:
-		c.menus.info = nil
+		c.info = nil
 	}
 }
 
 // infoView is the snapshot's Info.
 func (c *Cabinet) infoView() *view.Info {
-	if c.menus.info == nil {
+	if c.info == nil {
 		return nil
 	}
 	stake := c.play.bets[c.play.game]
@@ -73,7 +73,7 @@ func (c *Cabinet) infoView() *view.Info {
 	if mi == nil {
 		mi = &market.InfoDefault
 	}
-	v := &view.Info{Page: c.menus.info.page, Game: c.play.game, Stake: stake, MaxWin: maxWin(c.play.game, stake),
+	v := &view.Info{Page: c.info.page, Game: c.play.game, Stake: stake, MaxWin: maxWin(c.play.game, stake),
 		Helpline: mi.Helpline, MinAge: mi.MinAge, RTPNote: mi.RTPNote}
 	v.RTP, v.RTPKnown = gameRTP(c.play.game, stake)
 	return v
@@ -107,20 +107,20 @@ func (c *Cabinet) soundView() view.Sound {
 	if ms == nil {
 		ms = &market.DefaultSound
 	}
-	if !c.menus.sound.loaded {
-		c.menus.sound.loaded, c.menus.sound.volume = true, -1
+	if !c.sound.loaded {
+		c.sound.loaded, c.sound.volume = true, -1
 		if v, ok := c.led.Config(volumeKey); ok {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 100 {
-				c.menus.sound.volume = n
+				c.sound.volume = n
 			}
 		}
 	}
 	s := view.Sound{Volume: ms.Volume, AttractSilent: !ms.Attract}
-	if c.menus.sound.volume >= 0 {
-		s.Volume = c.menus.sound.volume
+	if c.sound.volume >= 0 {
+		s.Volume = c.sound.volume
 	}
-	if c.menus.test != nil {
-		s.Muted, s.Test, s.TestSeq = true, c.menus.sound.testCue, c.menus.sound.test
+	if c.test != nil {
+		s.Muted, s.Test, s.TestSeq = true, c.sound.testCue, c.sound.test
 	}
 	return s
 }
@@ -135,8 +135,8 @@ var soundTestCues = map[view.Button]string{
 // soundTest plays the pressed button's sound in test mode.
 func (c *Cabinet) soundTest(b view.Button) {
 	if cue, ok := soundTestCues[b]; ok {
-		c.menus.sound.test++
-		c.menus.sound.testCue = cue
+		c.sound.test++
+		c.sound.testCue = cue
 	}
 }
 
@@ -167,7 +167,7 @@ func (c *Cabinet) setVolume(level int) error {
 		c.ledgerFailed("the volume", err)
 		return err
 	}
-	c.menus.sound.loaded, c.menus.sound.volume = true, level
+	c.sound.loaded, c.sound.volume = true, level
 	c.cfg.Hooks.Logf("cabinet: volume set to %d by the technician", level)
 	return nil
 }

@@ -142,24 +142,23 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 	for _, id := range market.Names() {
 		gc := &Cabinet{cfg: Config{Market: mustMarket(t, id)}}
 		for row := range gc.gameMenuRows() {
-			gc.menus.player.cursor = row
+			gc.gameMenu.cursor = row
 			gc.showGameMenu()
 			check(id+" game menu", gc.menus.menu)
 		}
 	}
 	// The pages the cabinet sets itself.
 	c := &Cabinet{cfg: Config{Market: mustMarket(t, "cz")}}
-	c.cond.lockups = []ledger.Doc{{Kind: ledger.DocHandpayWin, Amount: 250000}}
-	c.offerTransfer()
+	c.menus.offerTransfer(250000)
 	check("handpay choice", c.menus.menu)
 	for _, b := range append([]view.Button{view.InfoButton}, view.Buttons...) {
-		c.menus.test = &testState{button: b, printer: "printed", printed: 1,
+		c.test = &testState{button: b, printer: "printed", printed: 1,
 			read: &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(2000)}}}
 		c.showTest()
 		check("test mode", c.menus.menu)
 	}
 	for step := range len(defaultTower) + 2 {
-		c.menus.test.outputs = testOutputsState{step: step, pulses: []meterPulse{{meter: "in"}, {meter: "out"}, {meter: "drop"}, {meter: "jackpot"}, {meter: "games", err: "x"}, {meter: "other"}}}
+		c.test.outputs = testOutputsState{step: step, pulses: []meterPulse{{meter: "in"}, {meter: "out"}, {meter: "drop"}, {meter: "jackpot"}, {meter: "games", err: "x"}, {meter: "other"}}}
 		c.showTest()
 		check("test mode outputs", c.menus.menu)
 	}

@@ -106,7 +106,7 @@ func (r *roundState) features() bool {
 }
 
 func (c *Cabinet) press(b view.Button) {
-	if c.menus.test != nil {
+	if c.test != nil {
 		c.testPress(b)
 		return
 	}
@@ -114,7 +114,7 @@ func (c *Cabinet) press(b view.Button) {
 		c.menuPress(b)
 		return
 	}
-	if c.menus.info != nil {
+	if c.info != nil {
 		c.infoPress(b)
 		return
 	}
@@ -660,7 +660,7 @@ func (c *Cabinet) tick() {
 				c.askOutcome(r)
 			}
 		case phasePresenting:
-			if !r.paused && c.play.advance(r, now, c.doorOpen() || c.cond.ramError) {
+			if !r.paused && c.play.advance(r, now, c.cond.doorOpen() || c.cond.ramError) {
 				c.presented(r)
 			}
 		case phaseRiskOffer:

@@ -39,14 +39,7 @@ func (c *Cabinet) readOffState() {
 	if es := c.led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
 		o.lastBeat = es[0].Wall
 	}
-	// A door open at the cut stays open (play and money stay off) until
-	// it reports itself, or doorGrace passes without a word.
-	for name, open := range o.doors {
-		if open {
-			c.cond.doors[name] = true
-		}
-	}
-	c.cond.off = o
+	c.cond.poweredUp(o)
 }
 
 func (o *offState) window() string {
@@ -116,8 +109,7 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 	if c.cond.ramError || c.holds(condSoftware) {
 		return
 	}
-	if c.cond.lastBeat.IsZero() || now.Sub(c.cond.lastBeat) >= beatEvery || now.Before(c.cond.lastBeat) {
-		c.cond.lastBeat = now
+	if c.cond.beatDue(now) {
 		c.refused("the heartbeat", c.led.Heartbeat(c.wall()), recordWrite)
 	}
 }

@@ -89,7 +89,7 @@ func (c *Cabinet) holds(k condition) bool {
 	case condSelfTest:
 		return c.selfTestStarting()
 	case condDoorOpen:
-		return c.doorOpen()
+		return c.cond.doorOpen()
 	case condTilt:
 		return len(c.cond.tilts) > 0
 	case condLockup:
@@ -159,7 +159,7 @@ func (c *Cabinet) mode() view.Mode {
 	if k, ok := c.first(func(r conditionRule) bool { return r.mode != "" && (r.overPlay || !playing) }); ok {
 		return conditionTable[k].mode
 	}
-	if c.menus.info != nil {
+	if c.info != nil {
 		return view.ModeInfo
 	}
 	if r := c.play.round; r != nil {

@@ -60,7 +60,7 @@ func (c *Cabinet) ownSelfTests() []health.SelfTest {
 	ts := []health.SelfTest{{Name: "critical_memory", Run: func(context.Context) error {
 		_, err := c.led.Verify("self_test")
 		if errors.Is(err, ledger.ErrRAMError) {
-			c.cond.ramError = true
+			c.cond.ramFailed()
 		}
 		return err
 	}}}

@@ -158,7 +158,7 @@ func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view
 	for _, b := range view.Buttons {
 		l[b] = view.LampOff
 	}
-	if c.menus.test != nil {
+	if c.test != nil {
 		c.testLamps(l)
 		return
 	}

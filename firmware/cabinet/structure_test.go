@@ -33,6 +33,20 @@ var partFiles = map[string][]string{
 	"outcomeAsk": playFiles,
 	"riskSteps":  playFiles,
 	"afterRound": playFiles,
+	// what stops play (read through priority.go's table)
+	"condState": {"conditions.go"},
+	"tilt":      {"conditions.go"},
+	// the attendant's side of the lockups
+	"handpayState": {"handpay.go"},
+	"pinEntry":     {"handpay.go"},
+	"handpayPrint": {"handpay.go"},
+	// the keys' pages
+	"menuState": {"menus.go"},
+	// the acceptor and its escrow; the voucher and the printer
+	"moneyInState": {"moneyin.go"},
+	"escrowState":  {"moneyin.go"},
+	"cashOutState": {"cashout.go"},
+	"cashoutState": {"cashout.go"},
 }
 
 var playFiles = []string{"play.go", "risk.go", "messages.go"}
@@ -191,7 +205,7 @@ func scanWrites(dir string, extra map[string]string) ([]fieldWrite, error) {
 
 // writtenFields are the parts' fields a write to e changes: the field it
 // names and, through fields held by value, the fields that contain it
-// (c.menus.player.cursor = 0 writes playerMenu.cursor and menuState.player);
+// (c.gameMenu.cursor = 0 writes playerMenu.cursor and menuState.player);
 // an element of a map or slice field writes the field.
 func writtenFields(info *types.Info, e ast.Expr) [][2]string {
 	var out [][2]string

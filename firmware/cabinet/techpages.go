@@ -84,7 +84,7 @@ func (e *seedEntry) hex() string {
 // with the entered seed; Stop goes back a digit and, at the first, leaves
 // the entry.
 func (c *Cabinet) seedPress(b view.Button) bool {
-	t := &c.menus.tech
+	t := &c.tech
 	e := t.seed
 	if e == nil {
 		switch b {
@@ -132,7 +132,7 @@ func (c *Cabinet) seedPress(b view.Button) bool {
 // cabinet itself draws nothing, check 30); the request, with an entered
 // seed, and its result, with the seed, are logged.
 func (c *Cabinet) askSeeded(seed []byte) {
-	t := &c.menus.tech
+	t := &c.tech
 	if t.seeded != nil && t.seeded.working {
 		return
 	}

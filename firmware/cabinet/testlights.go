@@ -45,10 +45,10 @@ type meterPulse struct{ meter, err string }
 var hardMeters = map[string]bool{"in": true, "out": true, "drop": true, "jackpot": true, "games": true}
 
 // SetTestOutputs gives test mode the board's outputs; call before Run.
-func (c *Cabinet) SetTestOutputs(o TestOutputs) { c.menus.tech.outputs = o }
+func (c *Cabinet) SetTestOutputs(o TestOutputs) { c.tech.outputs = o }
 
 func (c *Cabinet) towerColours() []string {
-	if o := c.menus.tech.outputs; o != nil {
+	if o := c.tech.outputs; o != nil {
 		return o.TowerColours()
 	}
 	return defaultTower
@@ -56,7 +56,7 @@ func (c *Cabinet) towerColours() []string {
 
 // testOutputsPress steps the output tests.
 func (c *Cabinet) testOutputsPress() {
-	t := c.menus.test
+	t := c.test
 	cols := c.towerColours()
 	t.outputs.step = (t.outputs.step + 1) % (len(cols) + 2)
 	switch s := t.outputs.step; {
@@ -70,12 +70,12 @@ func (c *Cabinet) testOutputsPress() {
 // pulseTest gives each wired hard meter one test pulse, off the loop (the
 // GPIO bank may be slow), and logs each.
 func (c *Cabinet) pulseTest() {
-	o := c.menus.tech.outputs
+	o := c.tech.outputs
 	if o == nil {
-		c.menus.test.outputs.pulsed = "-"
+		c.test.outputs.pulsed = "-"
 		return
 	}
-	c.menus.test.outputs.pulsed = "…"
+	c.test.outputs.pulsed = "…"
 	c.async(func(context.Context) Event {
 		var pulses []meterPulse
 		for _, m := range o.Meters() {
@@ -93,12 +93,12 @@ func (c *Cabinet) pulseTest() {
 					c.logEvent("meter_test", "technician", "test pulse refused: "+p.meter+": "+p.err, 0)
 				}
 			}
-			if c.menus.test == nil {
+			if c.test == nil {
 				return
 			}
-			c.menus.test.outputs.pulsed, c.menus.test.outputs.pulses = "", pulses
+			c.test.outputs.pulsed, c.test.outputs.pulses = "", pulses
 			if len(pulses) == 0 {
-				c.menus.test.outputs.pulsed = "-"
+				c.test.outputs.pulsed = "-"
 			}
 			c.showTest()
 		}}
@@ -107,11 +107,11 @@ func (c *Cabinet) pulseTest() {
 
 // testTower is the snapshot's Tower in test mode, "" when no tier is tested.
 func (c *Cabinet) testTower() string {
-	if c.menus.test == nil {
+	if c.test == nil {
 		return ""
 	}
 	cols := c.towerColours()
-	if s := c.menus.test.outputs.step; s >= 1 && s <= len(cols) {
+	if s := c.test.outputs.step; s >= 1 && s <= len(cols) {
 		return "test:" + cols[s-1]
 	}
 	return ""
@@ -119,7 +119,7 @@ func (c *Cabinet) testTower() string {
 
 // testOutputLines are the test page's lines of the output tests.
 func (c *Cabinet) testOutputLines() []view.MenuLine {
-	t := c.menus.test
+	t := c.test
 	cols := c.towerColours()
 	tower := view.Text("-")
 	if s := t.outputs.step; s >= 1 && s <= len(cols) {

@@ -2,10 +2,8 @@ package cabinet
 
 import (
 	"context"
-	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/id003"
-	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -42,14 +40,14 @@ type testPrinted struct{ err error }
 func (testPrinted) event() {}
 
 func (c *Cabinet) testPrintedReply(e testPrinted) {
-	if c.menus.test == nil {
+	if c.test == nil {
 		return
 	}
 	if e.err != nil {
-		c.menus.test.printer = e.err.Error()
+		c.test.printer = e.err.Error()
 	} else {
-		c.menus.test.printed++
-		c.menus.test.printer = "printed"
+		c.test.printed++
+		c.test.printer = "printed"
 	}
 	c.showTest()
 }
@@ -71,11 +69,11 @@ func (c *Cabinet) testAllowed() bool {
 }
 
 func (c *Cabinet) enterTest() {
-	if c.menus.test != nil || !c.cond.keys["technician"] || !c.testAllowed() {
+	if c.test != nil || !c.cond.keys["technician"] || !c.testAllowed() {
 		return
 	}
 	c.play.halt("test mode")
-	c.menus.test = &testState{digest: c.led.StateDigest(testVolatile)}
+	c.test = &testState{digest: c.led.StateDigest(testVolatile)}
 	c.logEvent("test_mode", "technician", "entered", 0)
 	c.showTest()
 }
@@ -83,11 +81,11 @@ func (c *Cabinet) enterTest() {
 // leaveTest ends test mode and checks that the critical state is the
 // one it was entered with.
 func (c *Cabinet) leaveTest() {
-	t := c.menus.test
+	t := c.test
 	if t == nil {
 		return
 	}
-	c.menus.test = nil
+	c.test = nil
 	if now := c.led.StateDigest(testVolatile); now != t.digest {
 		c.logEvent("test_mode", "cabinet", "critical state changed in test mode: "+t.digest[:12]+" → "+now[:12], 0)
 		c.setTilt("test", "critical state changed in test mode", true)
@@ -97,7 +95,7 @@ func (c *Cabinet) leaveTest() {
 }
 
 func (c *Cabinet) showTest() {
-	t := c.menus.test
+	t := c.test
 	last := view.Text("-")
 	if t.button != "" {
 		last = view.Key("hint." + string(t.button)) // the button as its label names it
@@ -119,20 +117,17 @@ func (c *Cabinet) showTest() {
 		view.Line("menu.test_mode.printer", view.Count(int64(t.printed)), printer),
 	}
 	lines = append(append(lines, c.testOutputLines()...), view.Line("menu.test_mode.leave"))
-	c.menus.menu = &view.MenuPage{Title: menuTestMode, Lines: lines, Page: 1, Pages: 1}
+	c.menus.show(&view.MenuPage{Title: menuTestMode, Lines: lines, Page: 1, Pages: 1})
 }
 
 func (c *Cabinet) testPress(b view.Button) {
-	c.menus.test.button = b
+	c.test.button = b
 	c.soundTest(b)
 	if b == view.InfoButton {
 		c.testOutputsPress()
 	}
 	if b == view.Collect && c.cfg.Printer != nil {
-		now := c.wall()
-		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID,
-			Machine: c.cfg.ID, Issued: now, Amount: 100, Currency: c.docCurrency(), Validation: document.TestValidation,
-			Type: document.TestTicket, Expiry: now.Add(time.Minute)}
+		doc := c.paper.testTicket(c.wall())
 		p := c.cfg.Printer
 		c.async(func(ctx context.Context) Event {
 			_, err := p.Print(doc)
@@ -146,15 +141,15 @@ func (c *Cabinet) testPress(b view.Button) {
 func (c *Cabinet) testEscrow(d id003.Document) {
 	switch d.Kind {
 	case id003.DocNote:
-		if v := c.billValue(d); v > 0 {
-			c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
+		if v := billValue(c.cfg.Market, d); v > 0 {
+			c.test.read = &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
 		} else {
-			c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
+			c.test.read = &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
 		}
 	case id003.DocTicket:
-		c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
+		c.test.read = &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
 	default:
-		c.menus.test.read = &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}
+		c.test.read = &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}
 	}
 	c.acceptor(Acceptor.Return, "return (test mode)")
 	c.showTest()
@@ -166,7 +161,7 @@ func (c *Cabinet) testLamps(l map[view.Button]view.Lamp) {
 	for _, b := range view.Buttons {
 		l[b] = view.LampOn
 	}
-	if c.menus.test.button != "" {
-		l[c.menus.test.button] = view.LampBlink
+	if c.test.button != "" {
+		l[c.test.button] = view.LampBlink
 	}
 }

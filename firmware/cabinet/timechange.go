@@ -43,6 +43,6 @@ func (c *Cabinet) logTimeStep(who string, s clock.Step) {
 		s.Old.UTC().Format(time.RFC3339Nano), s.New.UTC().Format(time.RFC3339Nano), s.By().Seconds())
 	c.cfg.Hooks.Logf("cabinet: %s", text)
 	if err := c.led.LogEvent(EventTimeChange, who, text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
+		c.cond.ramFailed()
 	}
 }
