@@ -31,7 +31,7 @@ func (c *Cabinet) printAudit() {
 		doc := c.paper.audit(m, c.cfg.Software, by, c.wall())
 		t.audit = auditPrinting
 		c.logEvent("audit_ticket", by, "printing", 0)
-		c.async(func(context.Context) Event {
+		c.loop.async(func(context.Context) Event {
 			_, err := p.Print(doc)
 			return techReply{apply: func(c *Cabinet) {
 				if err != nil {

@@ -105,14 +105,11 @@ type Hooks struct {
 // keys' pages and test mode, menus.go, testmode.go) and pub (the snapshot,
 // snapshot.go, a pure function of the others).
 type Cabinet struct {
-	cfg    Config
-	led    *ledger.Ledger
-	events chan Event
-	pub    publisher
+	cfg  Config
+	led  *ledger.Ledger
+	loop loop
+	pub  publisher
 
-	ctx        context.Context
-	cancel     context.CancelFunc
-	wg         sync.WaitGroup
 	poweredOff bool
 
 	play     playState
@@ -154,14 +151,15 @@ func New(cfg Config) (*Cabinet, error) {
 	c := &Cabinet{
 		cfg:      cfg,
 		led:      cfg.Ledger,
-		events:   make(chan Event, 256),
 		play:     newPlayState(cfg.Market),
 		cond:     newCondState(cfg.LinkUp),
 		cashOut:  cashOutState{printerFaults: printer.Faults{}},
+		player:   newPlayerState(cfg.Central, cfg.Market.CardRequired),
+		sound:    soundState{market: cfg.Market, config: cfg.Ledger},
 		paper:    paper{market: cfg.Market, site: cfg.Site, id: cfg.ID},
 		outcomes: outcomes{key: cfg.SigningKey, cabinet: cfg.ID},
 	}
-	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.loop.init(cfg.CallTimeout)
 	c.pub.init()
 	c.publish()
 	return c, nil
@@ -169,36 +167,18 @@ func New(cfg Config) (*Cabinet, error) {
 
 // Post hands an event to the loop. It never blocks the caller for long:
 // device and network goroutines post their events here.
-func (c *Cabinet) Post(e Event) {
-	select {
-	case c.events <- e:
-	case <-c.ctx.Done():
-	}
-}
+func (c *Cabinet) Post(e Event) { c.loop.post(e) }
 
-// View returns the latest snapshot; safe from any goroutine.
-func (c *Cabinet) View() *view.Snapshot { return c.pub.snap.Load() }
-
-// Changed returns a channel closed when the next snapshot is published:
-// a consumer waits on it instead of polling View; safe from any goroutine.
-func (c *Cabinet) Changed() <-chan struct{} { return *c.pub.next.Load() }
-
-// Do runs fn on the loop and waits: for tests and the scenario runner to
-// read state consistently.
-func (c *Cabinet) Do(fn func()) {
-	done := make(chan struct{})
-	c.Post(call{fn: fn, done: done})
-	select {
-	case <-done:
-	case <-c.ctx.Done():
-	}
-}
+// Sync returns once the loop has handled every event posted before it
+// (it takes its events in order) and published what they changed: whoever
+// posted an input (the scenario runner, a test) then sees its effect.
+func (c *Cabinet) Sync() { c.loop.do(func() {}) }
 
 // Blocked says why a Start would not play now (view.BlockReasons; ""
 // none), asked of the loop: for the scenario runner and diagnostics.
 func (c *Cabinet) Blocked() string {
 	var why string
-	c.Do(func() { why = c.blocked() })
+	c.loop.do(func() { why = c.blocked() })
 	return why
 }
 
@@ -206,8 +186,7 @@ func (c *Cabinet) Blocked() string {
 // then handles events until ctx ends or a PowerOff arrives.
 func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 	defer func() {
-		c.cancel() // calls in flight end now; their replies are dropped
-		c.wg.Wait()
+		c.loop.stop() // calls in flight end now; their replies are dropped
 	}()
 	c.powerUp()
 	c.tickSelfTest()
@@ -219,7 +198,7 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case e := <-c.events:
+		case e := <-c.loop.events:
 			c.handle(e)
 		case <-t.C:
 			c.handle(Tick{})
@@ -227,19 +206,8 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		if c.poweredOff {
 			return nil
 		}
-		c.tellMeters()
+		c.pub.tellMeters(c.led.Seq(), c.cfg.Hooks.MetersChanged)
 		c.publish()
-	}
-}
-
-// tellMeters calls MetersChanged once after an event that committed a
-// ledger write (the ledger's sequence moved).
-func (c *Cabinet) tellMeters() {
-	if seq := c.led.Seq(); seq != c.pub.ledgerSeq {
-		c.pub.ledgerSeq = seq
-		if c.cfg.Hooks.MetersChanged != nil {
-			c.cfg.Hooks.MetersChanged()
-		}
 	}
 }
 
@@ -249,19 +217,6 @@ func (c *Cabinet) tellMeters() {
 // and logged: the clock following the central system's.
 func (c *Cabinet) now() time.Time  { return clock.Raw(c.cfg.Clock).Now() }
 func (c *Cabinet) wall() time.Time { return c.cfg.Clock.Now() }
-
-// async runs fn off the loop with a deadline and posts what it returns.
-func (c *Cabinet) async(fn func(ctx context.Context) Event) {
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.CallTimeout)
-		defer cancel()
-		if e := fn(ctx); e != nil {
-			c.Post(e)
-		}
-	}()
-}
 
 func (c *Cabinet) handle(e Event) {
 	switch e := e.(type) {
@@ -281,7 +236,10 @@ func (c *Cabinet) handle(e Event) {
 	case Door:
 		c.door(string(e.Name), e.Open)
 	case DoorWhileOff:
-		c.doorWhileOff(e)
+		if c.cond.off != nil {
+			kind, what := e.logged()
+			c.logDoorWhileOff(e.Name, kind, what)
+		}
 	case LinkState:
 		c.linkState(e.Up)
 	case JackpotValues:
@@ -291,7 +249,7 @@ func (c *Cabinet) handle(e Event) {
 	case CentralCommand:
 		c.centralCommand(e)
 	case TimeChanged:
-		c.timeChanged(e)
+		c.logTimeStep("central", e.Step)
 	case selfTestReply:
 		c.selfTestDone(e)
 	case outcomeReply:
@@ -311,7 +269,10 @@ func (c *Cabinet) handle(e Event) {
 	case printReply:
 		c.printStarted(e)
 	case testPrinted:
-		c.testPrintedReply(e)
+		if c.test != nil {
+			c.test.printedReply(e.err)
+			c.showTest()
+		}
 	case PrinterEvent:
 		c.printerEvent(e.E)
 	case handpayPrinted:
@@ -372,56 +333,18 @@ func (c *Cabinet) credit() engine.Money {
 	return engine.Money(cr)
 }
 
-// tower is the tower light's state, the one place it is decided (the app
-// lights the tiers, app.setTower): an open door; "call" where an attendant
-// must come (a handpay or jackpot lockup, a lost card reader where the
-// market plays only with a card: play stops until it is back); a tilt or a
-// RAM error.
-func (c *Cabinet) tower() string {
-	if t := c.testTower(); t != "" {
-		return t
-	}
-	switch {
-	case c.cond.doorOpen():
-		return "door"
-	case len(c.cond.lockups) > 0:
-		return "call"
-	case len(c.cond.tilts) > 0 || c.cond.ramError:
-		return "tilt"
-	case c.holds(condNoReader):
-		return "call"
-	}
-	return "off"
-}
-
 // BeforeAck is the acceptor driver's hook at VEND VALID: it journals the
 // credit on the loop and returns only when it is committed, so the
 // acceptor is told ACK only after the ledger holds the credit (check 19).
 func (c *Cabinet) BeforeAck(s id003.Stacked) error {
-	return c.hook(func() error { return c.journalStack(s) })
+	return c.loop.hook(func() error { return c.journalStack(s) })
 }
 
 // BeforeReset is the acceptor driver's hook at a power-up with a document
 // inside: what became of the document is journaled before the RESET after
 // which the acceptor no longer says (a kill between the two lost a note).
 func (c *Cabinet) BeforeReset(e id003.PowerUpWithBill) error {
-	return c.hook(func() error { return c.powerUpWithBill(e) })
-}
-
-// hook runs fn on the loop for a driver and returns its error once done.
-func (c *Cabinet) hook(fn func() error) error {
-	done := make(chan error, 1)
-	select {
-	case c.events <- hookCall{fn: fn, done: done}:
-	case <-c.ctx.Done():
-		return errors.New("cabinet: stopped")
-	}
-	select {
-	case err := <-done:
-		return err
-	case <-c.ctx.Done():
-		return errors.New("cabinet: stopped")
-	}
+	return c.loop.hook(func() error { return c.powerUpWithBill(e) })
 }
 
 // jackpotsFor are the meters a player of game at stake can win: its
@@ -435,4 +358,88 @@ func jackpotsFor(out, all []view.Jackpot, game engine.GameID, stake engine.Money
 		}
 	}
 	return out
+}
+
+// loop is the cabinet loop's plumbing: the events it takes one at a time,
+// and the calls it makes off the loop, whose replies come back as events.
+type loop struct {
+	events  chan Event
+	ctx     context.Context // ends when the loop stops: calls in flight end
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup // the calls in flight
+	timeout time.Duration  // bounds each call
+}
+
+func (l *loop) init(timeout time.Duration) {
+	l.events = make(chan Event, 256)
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	l.timeout = timeout
+}
+
+// stop ends the calls in flight and waits for them; their replies are dropped.
+func (l *loop) stop() {
+	l.cancel()
+	l.wg.Wait()
+}
+
+// post hands an event to the loop; it never blocks the caller for long.
+func (l *loop) post(e Event) {
+	select {
+	case l.events <- e:
+	case <-l.ctx.Done():
+	}
+}
+
+// do runs fn on the loop and waits: a question asked of the loop's state
+// (Blocked, SetVolume) is answered between two events.
+func (l *loop) do(fn func()) {
+	done := make(chan struct{})
+	l.post(call{fn: fn, done: done})
+	select {
+	case <-done:
+	case <-l.ctx.Done():
+	}
+}
+
+// async runs fn off the loop with a deadline and posts what it returns;
+// a nil fn is a part that had nothing to ask.
+func (l *loop) async(fn func(ctx context.Context) Event) {
+	if fn == nil {
+		return
+	}
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		ctx, cancel := context.WithTimeout(l.ctx, l.timeout)
+		defer cancel()
+		if e := fn(ctx); e != nil {
+			l.post(e)
+		}
+	}()
+}
+
+// background runs fn off the loop without a deadline (until the loop
+// stops) and posts what it returns.
+func (l *loop) background(fn func(ctx context.Context) Event) {
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		l.post(fn(l.ctx))
+	}()
+}
+
+// hook runs fn on the loop for a driver and returns its error once done.
+func (l *loop) hook(fn func() error) error {
+	done := make(chan error, 1)
+	select {
+	case l.events <- hookCall{fn: fn, done: done}:
+	case <-l.ctx.Done():
+		return errors.New("cabinet: stopped")
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-l.ctx.Done():
+		return errors.New("cabinet: stopped")
+	}
 }

@@ -7,6 +7,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -81,7 +82,7 @@ func (c *Cabinet) collect() {
 	}
 	c.cashOut.start(&cashoutState{doc: id, amount: amount})
 	c.play.stopAuto("cash-out")
-	c.askVoucher(c.cashOut.voucher)
+	c.loop.async(c.cashOut.voucher.askVoucher(c.cfg.Central))
 }
 
 // The attendant's page on a voucher whose number the central system has
@@ -141,13 +142,13 @@ const (
 
 // askVoucher asks the central system for the number of the requested
 // voucher co (idempotent on its sequence, co.doc).
-func (c *Cabinet) askVoucher(co *cashoutState) {
+func (co *cashoutState) askVoucher(central Central) func(context.Context) Event {
 	co.ask()
 	id, amount := co.doc, co.amount
-	c.async(func(ctx context.Context) Event {
-		v, err := c.cfg.Central.IssueVoucher(ctx, amount, id)
+	return func(ctx context.Context) Event {
+		v, err := central.IssueVoucher(ctx, amount, id)
 		return voucherReply{doc: id, voucher: v, err: err}
-	})
+	}
 }
 
 // ask: its number is asked of the central system.
@@ -267,18 +268,17 @@ func (c *Cabinet) voucherArrived(e voucherReply) {
 		co.held()
 		return
 	}
-	c.printVoucher(co)
+	c.loop.async(co.print(c.cfg.Printer, c.paper.voucher(co, c.wall())))
 }
 
-func (c *Cabinet) printVoucher(co *cashoutState) {
+// print sends the voucher, laid out as doc, to printer p.
+func (co *cashoutState) print(p printer.Printer, doc document.Document) func(context.Context) Event {
 	co.printing()
-	doc := c.paper.voucher(co, c.wall())
-	p := c.cfg.Printer
 	id := co.doc
-	c.async(func(ctx context.Context) Event {
+	return func(ctx context.Context) Event {
 		job, err := p.Print(doc)
 		return printReply{doc: id, job: job, err: err}
-	})
+	}
 }
 
 // voucherIssued is the debit: only once the validation number is on
@@ -471,10 +471,10 @@ func (c *Cabinet) transferHandpay() {
 // escrow of the last power-up reconciled.
 func (c *Cabinet) tickMoney(now time.Time) {
 	if co := c.cashOut.voucher; co != nil && co.askDue(now, c.cond.linkUp) {
-		c.askVoucher(co)
+		c.loop.async(co.askVoucher(c.cfg.Central))
 	}
 	if co := c.cashOut.voucher; co != nil && co.reprintDue(now, c.cashOut.printerOnline && c.cashOut.ready(c.cfg.Printer != nil)) {
-		c.printVoucher(co)
+		c.loop.async(co.print(c.cfg.Printer, c.paper.voucher(co, c.wall())))
 	}
 	c.tickHandpay(now)
 	if c.moneyIn.reconcileDue(now) {

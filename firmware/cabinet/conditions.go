@@ -129,6 +129,25 @@ func (s *condState) transferOffered(toCredit bool) bool {
 	return toCredit && len(s.lockups) > 0 && s.lockups[0].Kind == ledger.DocHandpayWin
 }
 
+// tower is the tower light's state, the one place it is decided (the app
+// lights the tiers, app.setTower; test mode tests them, testlights.go):
+// an open door; "call" where an attendant must come (a handpay or jackpot
+// lockup, noReader: a lost card reader where the market plays only with a
+// card, play stops until it is back); a tilt or a RAM error.
+func (s *condState) tower(noReader bool) string {
+	switch {
+	case s.doorOpen():
+		return "door"
+	case len(s.lockups) > 0:
+		return "call"
+	case len(s.tilts) > 0 || s.ramError:
+		return "tilt"
+	case noReader:
+		return "call"
+	}
+	return "off"
+}
+
 // poweredUp keeps what power-up found of the last power-down: a door open
 // at the cut stays open (play and money stay off) until it reports
 // itself, or doorGrace passes without a word.
@@ -171,7 +190,9 @@ func (c *Cabinet) storageHealth(e StorageHealth) {
 // door: opening stops play at the end of the current step and disables
 // money in and out (check 16); closing resumes the saved state (check 17).
 func (c *Cabinet) door(name string, open bool) {
-	c.firstDoorInput(name, open)
+	if kind, what := c.cond.off.firstDoorInput(name, open); kind != "" {
+		c.logDoorWhileOff(name, kind, what)
+	}
 	if !c.cond.setDoor(name, open) {
 		return
 	}
@@ -204,10 +225,10 @@ func (c *Cabinet) linkState(up bool) {
 			c.askOutcome(r)
 		}
 		if co := c.cashOut.voucher; co != nil && co.phase == voucherAsking && !co.asking {
-			c.askVoucher(co)
+			c.loop.async(co.askVoucher(c.cfg.Central))
 		}
-		if c.player.leaving != "" && !c.player.leaveCall {
-			c.askLogout()
+		if c.player.askLogoutAgain() {
+			c.loop.async(c.player.askLogout())
 		}
 		if c.menus.menu != nil && c.menus.menu.Title == menuVoucherUnanswered {
 			c.menus.close() // the voucher is asked again: nothing to pay by hand

@@ -57,7 +57,7 @@ func (c *Cabinet) configPress(b view.Button) bool {
 	}
 	switch t.setting {
 	case configVolume:
-		v := c.soundView().Volume
+		v := c.sound.view(c.test != nil).Volume
 		switch b {
 		case view.BetPlus:
 			v = min(v+volumeStep, 100)
@@ -68,7 +68,7 @@ func (c *Cabinet) configPress(b view.Button) bool {
 		default:
 			return true
 		}
-		if v != c.soundView().Volume {
+		if v != c.sound.view(c.test != nil).Volume {
 			_ = c.setVolume(v) // a refusal is logged there
 		}
 	case configTime:

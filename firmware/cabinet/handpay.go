@@ -258,7 +258,7 @@ func (c *Cabinet) tryHandpayPrint() {
 	c.say(view.MsgHandpayPrinting, engine.Money(hp.doc.Amount))
 	c.menus.closeIf(menuHandpayWaits)
 	doc, p, id := c.paper.handpay(hp.doc, hp.who, c.wall(), false), c.cfg.Printer, hp.doc.ID
-	c.async(func(ctx context.Context) Event {
+	c.loop.async(func(ctx context.Context) Event {
 		job, err := p.Print(doc)
 		return handpayPrinted{doc: id, job: job, err: err}
 	})
@@ -411,7 +411,7 @@ func (c *Cabinet) reprintHandpay() {
 		}
 		c.logEvent("handpay_reprint", "attendant", fmt.Sprintf("%s %d duplicate", r.Kind, r.ID), engine.Money(r.Amount))
 		doc, p := c.paper.handpay(r.Doc, r.By, r.Done, true), c.cfg.Printer
-		c.async(func(ctx context.Context) Event {
+		c.loop.async(func(ctx context.Context) Event {
 			_, err := p.Print(doc)
 			return handpayPrinted{doc: r.ID, err: err, duplicate: true}
 		})

@@ -156,12 +156,14 @@ func (c *Cabinet) key(name string, on bool) {
 	default:
 		return
 	}
-	if c.menus.menu == nil && !c.menuAllowed() {
+	// Menus open in idle and in error states, never in a round or a
+	// cash-out that no fault has stopped (check 29).
+	if allowed := c.play.round == nil && c.cashOut.voucher == nil || c.conditions().faulted(); c.menus.menu == nil && !allowed {
 		c.say(view.MsgMenuRefused, 0)
 		c.logEvent("menu_refused", name, "during play or cash-out", 0)
 		return
 	}
-	c.tech.edit, c.tech.seed = configEdit{}, nil
+	c.tech.opened()
 	c.openMenu()
 }
 
@@ -169,12 +171,6 @@ func (c *Cabinet) key(name string, on bool) {
 func (c *Cabinet) openMenu() {
 	c.menus.open(loadRecall(c.led, c.outcomes))
 	c.showMenu()
-}
-
-// menuAllowed: menus open in idle and in error states, never in a round
-// or a cash-out that no fault has stopped (check 29).
-func (c *Cabinet) menuAllowed() bool {
-	return c.play.round == nil && c.cashOut.voucher == nil || c.faulted()
 }
 
 // menuPress pages through the menu with Bet− and Bet+; on a recall page
@@ -292,7 +288,7 @@ func (c *Cabinet) pageSource() pageSource {
 	return pageSource{link: ls, tech: c.tech, now: c.wall(),
 		clockSettable: settable, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
-		linkUp: c.cond.linkUp, volume: c.soundView().Volume}
+		linkUp: c.cond.linkUp, volume: c.sound.view(c.test != nil).Volume}
 }
 
 func (c *Cabinet) showMenu() {

@@ -118,7 +118,7 @@ func (c *Cabinet) updateAcceptor() {
 		return
 	}
 	acc := c.cfg.Acceptor
-	c.async(func(ctx context.Context) Event {
+	c.loop.async(func(ctx context.Context) Event {
 		var err error
 		if want {
 			err = acc.Enable(ctx, id003.Accept{Notes: id003.AllDenoms, Tickets: true})
@@ -129,11 +129,12 @@ func (c *Cabinet) updateAcceptor() {
 	})
 }
 
-func (c *Cabinet) acceptor(fn func(a Acceptor, ctx context.Context) error, what string) {
-	acc := c.cfg.Acceptor
-	c.async(func(ctx context.Context) Event {
+// acceptorCall is command fn (Acceptor.Stack, Return, Hold) to acc, to
+// run off the loop; what names it in the log if it fails.
+func acceptorCall(acc Acceptor, fn func(a Acceptor, ctx context.Context) error, what string) func(context.Context) Event {
+	return func(ctx context.Context) Event {
 		return deviceDone{what: what, err: fn(acc, ctx)}
-	})
+	}
 }
 
 // billValue is note d's value in the market's minor units, 0 if the
@@ -199,11 +200,14 @@ func (c *Cabinet) escrowed(d id003.Document) {
 		return // the driver repeats escrow while the document is decided on
 	}
 	if c.test != nil {
-		c.testEscrow(d)
+		// In test mode a document is read, shown and returned.
+		c.test.readDoc(testRead(c.cfg.Market, d))
+		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (test mode)"))
+		c.showTest()
 		return
 	}
 	if !c.canAccept() {
-		c.acceptor(Acceptor.Return, "return (cannot accept)")
+		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (cannot accept)"))
 		return
 	}
 	id := c.led.NextDocID()
@@ -212,16 +216,16 @@ func (c *Cabinet) escrowed(d id003.Document) {
 		v := billValue(c.cfg.Market, d)
 		if v == 0 {
 			c.say(view.MsgNoteRefused, 0)
-			c.acceptor(Acceptor.Return, "return (unknown note)")
+			c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (unknown note)"))
 			return
 		}
 		if err := c.led.Escrow(id, ledger.DocBill, int64(v), ""); err != nil {
 			c.ledgerFailed("the escrow", err)
-			c.acceptor(Acceptor.Return, "return (ledger)")
+			c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (ledger)"))
 			return
 		}
 		c.moneyIn.hold(&escrowState{doc: id, kind: ledger.DocBill, amount: v, decided: true})
-		c.acceptor(Acceptor.Stack, "stack")
+		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Stack, "stack"))
 	case id003.DocTicket:
 		if ticketCredited(c.led, d.Ticket) {
 			// Credited here already: while its confirmation is on the way
@@ -229,25 +233,25 @@ func (c *Cabinet) escrowed(d id003.Document) {
 			// again, so a copy must be refused here (check 24).
 			c.say(view.MsgTicketRefused, 0)
 			c.logEvent("ticket_refused", "cabinet", "already credited: "+ledger.Mask(d.Ticket), 0)
-			c.acceptor(Acceptor.Return, "return (ticket already credited)")
+			c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (ticket already credited)"))
 			return
 		}
 		if err := c.led.Escrow(id, ledger.DocTicketIn, 0, d.Ticket); err != nil {
 			c.ledgerFailed("the escrow", err)
-			c.acceptor(Acceptor.Return, "return (ledger)")
+			c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (ledger)"))
 			return
 		}
 		c.moneyIn.hold(&escrowState{doc: id, kind: ledger.DocTicketIn, number: d.Ticket})
 		// Hold keeps the ticket in escrow while the central system
 		// validates it, so the acceptor's time-out does not return it.
-		c.acceptor(Acceptor.Hold, "hold")
+		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Hold, "hold"))
 		number := d.Ticket
-		c.async(func(ctx context.Context) Event {
+		c.loop.async(func(ctx context.Context) Event {
 			h, err := c.cfg.Central.RedeemVoucher(ctx, number)
 			return redeemReply{doc: id, number: number, hold: h, err: err}
 		})
 	default:
-		c.acceptor(Acceptor.Return, "return (unknown document)")
+		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (unknown document)"))
 	}
 }
 
@@ -255,21 +259,21 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 	es := c.moneyIn.escrow
 	if es == nil || es.doc != e.doc {
 		if e.hold != nil { // the ticket is gone: let the central system release it
-			c.cancelRedeem(e.number, e.hold.Hold)
+			c.loop.async(cancelRedeem(c.cfg.Central, e.number, e.hold.Hold))
 		}
 		return
 	}
 	if e.err != nil || e.hold == nil || e.hold.Amount <= 0 || c.blocked() != "" {
 		// Returned on any doubt (check 24).
 		if e.hold != nil {
-			c.cancelRedeem(e.number, e.hold.Hold)
+			c.loop.async(cancelRedeem(c.cfg.Central, e.number, e.hold.Hold))
 		}
 		c.say(view.MsgTicketRefused, 0)
 		if e.err != nil {
 			c.logEvent("ticket_refused", "central", link.Reason(e.err), 0)
 		}
 		es.decided = true
-		c.acceptor(Acceptor.Return, "return (ticket refused)")
+		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (ticket refused)"))
 		return
 	}
 	es.amount, es.hold, es.decided = e.hold.Amount, e.hold.Hold, true
@@ -278,16 +282,18 @@ func (c *Cabinet) redeemArrived(e redeemReply) {
 	// system (where an expired hold would make it redeemable again).
 	if c.refused("the ticket's hold", c.led.HoldTicket(es.doc, es.hold, int64(es.amount)), moneyWrite) {
 		es.hold = ""
-		c.acceptor(Acceptor.Return, "return (ledger)")
+		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Return, "return (ledger)"))
 		return
 	}
-	c.acceptor(Acceptor.Stack, "stack ticket")
+	c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Stack, "stack ticket"))
 }
 
-func (c *Cabinet) cancelRedeem(number, hold string) {
-	c.async(func(ctx context.Context) Event {
-		return deviceDone{what: "cancel redeem", err: c.cfg.Central.CancelRedeem(ctx, number, hold)}
-	})
+// cancelRedeem releases the central system's hold on a ticket that is
+// gone, off the loop.
+func cancelRedeem(central Central, number, hold string) func(context.Context) Event {
+	return func(ctx context.Context) Event {
+		return deviceDone{what: "cancel redeem", err: central.CancelRedeem(ctx, number, hold)}
+	}
 }
 
 // journalStack credits a stacked document exactly once (check 19). It runs
@@ -324,7 +330,7 @@ func (c *Cabinet) stackDoc(es *escrowState) error {
 	c.verify("money in")
 	c.play.moneyCame(c.credit(), c.now())
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
-		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, true)
+		c.loop.async(es.intent().settle(c.cfg.Central, es.doc, true))
 	}
 	c.moneyIn.release(es)
 	return nil
@@ -340,7 +346,7 @@ func (c *Cabinet) documentBack(why string) {
 		c.ledgerFailed("the return", err)
 	}
 	if es.kind == ledger.DocTicketIn && es.hold != "" {
-		c.settleRedeem(es.doc, redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}, false)
+		c.loop.async(es.intent().settle(c.cfg.Central, es.doc, false))
 	}
 	c.moneyIn.release(es)
 }
@@ -433,22 +439,27 @@ func ticketCredited(led *ledger.Ledger, number string) bool {
 	return false
 }
 
+// intent is the central system's hold on the ticket in escrow.
+func (es *escrowState) intent() redeemIntent {
+	return redeemIntent{Number: es.number, Hold: es.hold, Amount: es.amount}
+}
+
 func intentOf(h ledger.TicketHold) redeemIntent {
 	return redeemIntent{Number: h.Number, Hold: h.Hold, Amount: engine.Money(h.Amount)}
 }
 
-// settleRedeem confirms (the ticket was credited) or releases (it went
+// settle confirms (the ticket was credited) or releases (it went
 // back) a hold; the intent is dropped only when the central system answered.
-func (c *Cabinet) settleRedeem(doc uint64, r redeemIntent, confirm bool) {
-	c.async(func(ctx context.Context) Event {
+func (r redeemIntent) settle(central Central, doc uint64, confirm bool) func(context.Context) Event {
+	return func(ctx context.Context) Event {
 		var err error
 		if confirm {
-			err = c.cfg.Central.ConfirmRedeem(ctx, r.Number, r.Hold, r.Amount)
+			err = central.ConfirmRedeem(ctx, r.Number, r.Hold, r.Amount)
 		} else {
-			err = c.cfg.Central.CancelRedeem(ctx, r.Number, r.Hold)
+			err = central.CancelRedeem(ctx, r.Number, r.Hold)
 		}
 		return redeemDone{doc: doc, err: err}
-	})
+	}
 }
 
 func (c *Cabinet) redeemSettled(e redeemDone) {
@@ -471,9 +482,9 @@ func (c *Cabinet) resumeRedeems() {
 		switch h.Result {
 		case "":
 		case ledger.DocStacked:
-			c.settleRedeem(doc, intentOf(h), true)
+			c.loop.async(intentOf(h).settle(c.cfg.Central, doc, true))
 		default:
-			c.settleRedeem(doc, intentOf(h), false)
+			c.loop.async(intentOf(h).settle(c.cfg.Central, doc, false))
 		}
 	}
 }

@@ -115,10 +115,12 @@ func (c *Cabinet) press(b view.Button) {
 		return
 	}
 	if c.info != nil {
-		c.infoPress(b)
+		if c.info.press(b, len(view.InfoPages(c.play.game))) {
+			c.info = nil
+		}
 		return
 	}
-	if c.frozen() {
+	if c.conditions().frozen() {
 		return
 	}
 	if c.play.skipCountUp(b, c.now()) {
@@ -192,10 +194,13 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 			return
 		}
 		switch b {
-		case view.BetMinus:
-			c.askRisk(r, engine.Red)
-		case view.BetPlus:
-			c.askRisk(r, engine.Black)
+		case view.BetMinus, view.BetPlus:
+			choice := engine.Red
+			if b == view.BetPlus {
+				choice = engine.Black
+			}
+			c.loop.async(r.askRisk(c.cfg.Central, choice))
+			c.play.showRisk(r)
 		case view.Collect, view.Start:
 			if len(r.gamble.steps) == 0 {
 				return // MS-9: once started, at least one Risk round is played
@@ -383,7 +388,7 @@ func (c *Cabinet) askOutcome(r *roundState) {
 	}
 	r.ask.inFlight = true
 	n, game, model, stake := r.n, r.game, g.ModelID(), r.stake
-	c.async(func(ctx context.Context) Event {
+	c.loop.async(func(ctx context.Context) Event {
 		o, err := c.cfg.Central.RequestOutcome(ctx, n, game, model, stake)
 		return outcomeReply{round: n, outcome: o, err: err}
 	})
@@ -407,7 +412,7 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 		if errors.As(e.err, &sig) || errors.As(e.err, &body) {
 			// Bytes the central key did not sign, or not this round's:
 			// as a mirror mismatch, nothing is paid and a technician looks.
-			c.refuseOutcome(r, e.err)
+			c.holdRound(r, "outcome_refused", e.err, "outcome", "outcome mismatch: "+e.err.Error())
 			return
 		}
 		var refused *link.RefusedError
@@ -416,7 +421,11 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 			return
 		}
 		if errors.As(e.err, &refused) && (r.ask.held || !link.DrewNothing(refused.Reason)) {
-			c.refusalHeld(r, refused)
+			// Refused in a way that does not prove it was never drawn (an
+			// admission refusal, a refused held round): held, not refunded;
+			// the round ends as the central system then answers it (its
+			// outcome, or ROUND_VOID).
+			c.holdRound(r, "round_refusal_held", refused, "central_refused", fmt.Sprintf("central system refused round %d (%s): held, not refunded", r.n, refused.Reason))
 			return
 		}
 		if errors.As(e.err, &refused) {
@@ -438,7 +447,7 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 		return
 	}
 	if err := checkOutcome(r, e.outcome); err != nil {
-		c.refuseOutcome(r, err)
+		c.holdRound(r, "outcome_refused", err, "outcome", "outcome mismatch: "+err.Error())
 		return
 	}
 	env, _ := json.Marshal(outcomeEnvelope{Body: e.outcome.Body, Signature: e.outcome.Signature})
@@ -484,11 +493,7 @@ func (c *Cabinet) roundDrawnElsewhere(r *roundState, e *link.RoundDrawnError) {
 		c.play.present(r, o, c.now(), c.cfg.Timing)
 		return
 	}
-	if !r.ask.held {
-		c.logEvent("round_drawn_elsewhere", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
-	}
-	c.setTilt("central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason), true)
-	r.hold(c.now())
+	c.holdRound(r, "round_drawn_elsewhere", e, "central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason))
 }
 
 // present is step 5: lay the round out on the clock.
@@ -597,16 +602,6 @@ func (p *playState) unpause(r *roundState, now time.Time, tm Timing) bool {
 	return true
 }
 
-// presented: the whole round has been shown. Offer Risk where the rules
-// allow it, else settle.
-func (c *Cabinet) presented(r *roundState) {
-	if r.riskAllowed(c.cfg.Market.Limits.LargeWin) {
-		r.offerRisk(c.now().Add(c.cfg.Timing.RiskOffer))
-		return
-	}
-	c.settle(r)
-}
-
 // riskAllowed: Magic Stars only, a win of the standard game without free
 // spins or a jackpot, whose double stays within the round cap and below
 // the large win (MS-9, MS-7).
@@ -642,7 +637,7 @@ func (c *Cabinet) settle(r *roundState) {
 	c.verify("after game")
 	now := c.now()
 	c.play.settled(r, now)
-	c.player.pollAt = now // what is left of the player's limits moved
+	c.player.pollNow(now) // what is left of the player's limits moved
 	c.play.startCountUp(r, engine.Money(s.Credit), c.cfg.Timing, now)
 	c.refreshLockups()
 }
@@ -660,8 +655,15 @@ func (c *Cabinet) tick() {
 				c.askOutcome(r)
 			}
 		case phasePresenting:
-			if !r.paused && c.play.advance(r, now, c.cond.doorOpen() || c.cond.ramError) {
-				c.presented(r)
+			if r.paused || !c.play.advance(r, now, c.cond.doorOpen() || c.cond.ramError) {
+				break
+			}
+			// The whole round has been shown: Risk where the rules allow
+			// it, else the settlement.
+			if r.riskAllowed(c.cfg.Market.Limits.LargeWin) {
+				r.offerRisk(c.now().Add(c.cfg.Timing.RiskOffer))
+			} else {
+				c.settle(r)
 			}
 		case phaseRiskOffer:
 			if c.play.auto && !now.Before(r.gamble.offerUntil) {

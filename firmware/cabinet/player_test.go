@@ -185,11 +185,9 @@ func TestPlayerReaderLostDemoPlaysOn(t *testing.T) {
 		r.cab.Do(func() { lost = r.cab.player.readerLost })
 		return lost
 	})
-	r.cab.Do(func() {
-		if why := r.cab.blocked(); why != "" || r.cab.play.message != "" || r.cab.tower() != "off" {
-			t.Errorf("demo, reader lost: blocked %q, message %q, tower %q", why, r.cab.play.message, r.cab.tower())
-		}
-	})
+	if why, s := r.cab.Blocked(), r.state(); why != "" || s.Message != "" || s.Tower != "off" {
+		t.Errorf("demo, reader lost: blocked %q, message %q, tower %q", why, s.Message, s.Tower)
+	}
 }
 
 // A lost reader in cz stops play until it is back, so an attendant must

@@ -17,7 +17,7 @@ import (
 // its own outcome (asked again when it had none: the central system
 // answers with the same one).
 func (c *Cabinet) powerUp() {
-	c.readOffState()
+	c.cond.poweredUp(readOffState(c.led, c.now()))
 	if err := c.led.PowerUp(); err != nil {
 		c.ledgerFailed("the power-up", err)
 	}
@@ -50,7 +50,7 @@ func (c *Cabinet) powerUp() {
 			co := &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), phase: voucherAsking, resumed: true}
 			c.cashOut.start(co)
 			if c.cond.linkUp {
-				c.askVoucher(co)
+				c.loop.async(co.askVoucher(c.cfg.Central))
 			} else {
 				co.askAt(c.now())
 			}

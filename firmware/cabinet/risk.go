@@ -48,14 +48,13 @@ func (r *roundState) resumeRisk(lr ledger.Round) {
 
 // askRisk draws one card centrally for the next step (MS-10); nothing
 // changes until the signed card is back and journaled.
-func (c *Cabinet) askRisk(r *roundState, choice engine.Colour) {
+func (r *roundState) askRisk(central Central, choice engine.Colour) func(context.Context) Event {
 	r.gamble.asking = true
 	n, step := r.n, len(r.gamble.steps)+1
-	c.async(func(ctx context.Context) Event {
-		card, err := c.cfg.Central.RequestRiskStep(ctx, n, step, choice)
+	return func(ctx context.Context) Event {
+		card, err := central.RequestRiskStep(ctx, n, step, choice)
 		return riskReply{round: n, step: step, card: card, err: err}
-	})
-	c.play.showRisk(r)
+	}
 }
 
 func (c *Cabinet) riskArrived(e riskReply) {

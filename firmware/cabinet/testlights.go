@@ -47,8 +47,9 @@ var hardMeters = map[string]bool{"in": true, "out": true, "drop": true, "jackpot
 // SetTestOutputs gives test mode the board's outputs; call before Run.
 func (c *Cabinet) SetTestOutputs(o TestOutputs) { c.tech.outputs = o }
 
-func (c *Cabinet) towerColours() []string {
-	if o := c.tech.outputs; o != nil {
+// towerColours are the tower's tiers test mode lights in turn.
+func (t *techState) towerColours() []string {
+	if o := t.outputs; o != nil {
 		return o.TowerColours()
 	}
 	return defaultTower
@@ -56,10 +57,8 @@ func (c *Cabinet) towerColours() []string {
 
 // testOutputsPress steps the output tests.
 func (c *Cabinet) testOutputsPress() {
-	t := c.test
-	cols := c.towerColours()
-	t.outputs.step = (t.outputs.step + 1) % (len(cols) + 2)
-	switch s := t.outputs.step; {
+	cols := c.tech.towerColours()
+	switch s := c.test.stepOutputs(len(cols)); {
 	case s >= 1 && s <= len(cols):
 		c.logEvent("test_mode", "technician", "tower light test: "+cols[s-1], 0)
 	case s == len(cols)+1:
@@ -72,11 +71,11 @@ func (c *Cabinet) testOutputsPress() {
 func (c *Cabinet) pulseTest() {
 	o := c.tech.outputs
 	if o == nil {
-		c.test.outputs.pulsed = "-"
+		c.test.pulsing(false)
 		return
 	}
-	c.test.outputs.pulsed = "…"
-	c.async(func(context.Context) Event {
+	c.test.pulsing(true)
+	c.loop.async(func(context.Context) Event {
 		var pulses []meterPulse
 		for _, m := range o.Meters() {
 			p := meterPulse{meter: m}
@@ -96,31 +95,49 @@ func (c *Cabinet) pulseTest() {
 			if c.test == nil {
 				return
 			}
-			c.test.outputs.pulsed, c.test.outputs.pulses = "", pulses
-			if len(pulses) == 0 {
-				c.test.outputs.pulsed = "-"
-			}
+			c.test.pulsed(pulses)
 			c.showTest()
 		}}
 	})
 }
 
-// testTower is the snapshot's Tower in test mode, "" when no tier is tested.
-func (c *Cabinet) testTower() string {
-	if c.test == nil {
+// stepOutputs steps the output tests over the tower's n tiers, then the
+// meters, then off; it returns the step now.
+func (t *testState) stepOutputs(n int) int {
+	t.outputs.step = (t.outputs.step + 1) % (n + 2)
+	return t.outputs.step
+}
+
+// pulsing: the meter test began; false: there is no meter to pulse.
+func (t *testState) pulsing(meters bool) {
+	t.outputs.pulsed = "-"
+	if meters {
+		t.outputs.pulsed = "…"
+	}
+}
+
+// pulsed are the meters' answers to the meter test.
+func (t *testState) pulsed(pulses []meterPulse) {
+	t.outputs.pulsed, t.outputs.pulses = "", pulses
+	if len(pulses) == 0 {
+		t.outputs.pulsed = "-"
+	}
+}
+
+// tower is the snapshot's Tower in test mode (cols: the tiers), "" when
+// no tier is tested.
+func (t *testState) tower(cols []string) string {
+	if t == nil {
 		return ""
 	}
-	cols := c.towerColours()
-	if s := c.test.outputs.step; s >= 1 && s <= len(cols) {
+	if s := t.outputs.step; s >= 1 && s <= len(cols) {
 		return "test:" + cols[s-1]
 	}
 	return ""
 }
 
-// testOutputLines are the test page's lines of the output tests.
-func (c *Cabinet) testOutputLines() []view.MenuLine {
-	t := c.test
-	cols := c.towerColours()
+// outputLines are the test page's lines of the output tests.
+func (t *testState) outputLines(cols []string) []view.MenuLine {
 	tower := view.Text("-")
 	if s := t.outputs.step; s >= 1 && s <= len(cols) {
 		tower = view.Key("colour." + cols[s-1])

@@ -5,6 +5,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
+	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -39,17 +40,14 @@ type testPrinted struct{ err error }
 
 func (testPrinted) event() {}
 
-func (c *Cabinet) testPrintedReply(e testPrinted) {
-	if c.test == nil {
-		return
-	}
-	if e.err != nil {
-		c.test.printer = e.err.Error()
+// printedReply is the printer's answer to a test ticket.
+func (t *testState) printedReply(err error) {
+	if err != nil {
+		t.printer = err.Error()
 	} else {
-		c.test.printed++
-		c.test.printer = "printed"
+		t.printed++
+		t.printer = "printed"
 	}
-	c.showTest()
 }
 
 const (
@@ -62,14 +60,11 @@ func testPage(pageSource) *view.MenuPage {
 		view.Line("menu.test.devices"), view.Line("menu.test.no_meters"), view.Line("menu.test.start")}}
 }
 
-// testAllowed: not during play, a cash-out, a document in the acceptor or
-// a lockup.
-func (c *Cabinet) testAllowed() bool {
-	return c.play.round == nil && c.cashOut.voucher == nil && c.moneyIn.escrow == nil && len(c.cond.lockups) == 0 && !c.cond.ramError
-}
-
+// enterTest: the technician's Start on the test page; not during play, a
+// cash-out, a document in the acceptor or a lockup.
 func (c *Cabinet) enterTest() {
-	if c.test != nil || !c.cond.keys["technician"] || !c.testAllowed() {
+	allowed := c.play.round == nil && c.cashOut.voucher == nil && c.moneyIn.escrow == nil && len(c.cond.lockups) == 0 && !c.cond.ramError
+	if c.test != nil || !c.cond.keys["technician"] || !allowed {
 		return
 	}
 	c.play.halt("test mode")
@@ -94,8 +89,11 @@ func (c *Cabinet) leaveTest() {
 	c.logEvent("test_mode", "technician", "left; critical state unchanged "+t.digest[:12], 0)
 }
 
-func (c *Cabinet) showTest() {
-	t := c.test
+// showTest shows test mode's page.
+func (c *Cabinet) showTest() { c.menus.show(c.test.page(c.tech.towerColours())) }
+
+// page is test mode's page; cols are the tower's tiers.
+func (t *testState) page(cols []string) *view.MenuPage {
 	last := view.Text("-")
 	if t.button != "" {
 		last = view.Key("hint." + string(t.button)) // the button as its label names it
@@ -116,20 +114,20 @@ func (c *Cabinet) showTest() {
 		view.Line("menu.test_mode.acceptor"), read,
 		view.Line("menu.test_mode.printer", view.Count(int64(t.printed)), printer),
 	}
-	lines = append(append(lines, c.testOutputLines()...), view.Line("menu.test_mode.leave"))
-	c.menus.show(&view.MenuPage{Title: menuTestMode, Lines: lines, Page: 1, Pages: 1})
+	lines = append(append(lines, t.outputLines(cols)...), view.Line("menu.test_mode.leave"))
+	return &view.MenuPage{Title: menuTestMode, Lines: lines, Page: 1, Pages: 1}
 }
 
 func (c *Cabinet) testPress(b view.Button) {
-	c.test.button = b
-	c.soundTest(b)
+	c.test.pressed(b)
+	c.sound.play(b)
 	if b == view.InfoButton {
 		c.testOutputsPress()
 	}
 	if b == view.Collect && c.cfg.Printer != nil {
 		doc := c.paper.testTicket(c.wall())
 		p := c.cfg.Printer
-		c.async(func(ctx context.Context) Event {
+		c.loop.async(func(ctx context.Context) Event {
 			_, err := p.Print(doc)
 			return testPrinted{err: err}
 		})
@@ -137,31 +135,33 @@ func (c *Cabinet) testPress(b view.Button) {
 	c.showTest()
 }
 
-// testEscrow: in test mode a document is read, shown and returned.
-func (c *Cabinet) testEscrow(d id003.Document) {
+// pressed: b was the last button pressed.
+func (t *testState) pressed(b view.Button) { t.button = b }
+
+// readDoc: the acceptor read a document, as the page words it.
+func (t *testState) readDoc(l *view.MenuLine) { t.read = l }
+
+// testRead is what the test page says of document d, in market m.
+func testRead(m *market.Profile, d id003.Document) *view.MenuLine {
 	switch d.Kind {
 	case id003.DocNote:
-		if v := billValue(c.cfg.Market, d); v > 0 {
-			c.test.read = &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
-		} else {
-			c.test.read = &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
+		if v := billValue(m, d); v > 0 {
+			return &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
 		}
+		return &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
 	case id003.DocTicket:
-		c.test.read = &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
-	default:
-		c.test.read = &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}
+		return &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
 	}
-	c.acceptor(Acceptor.Return, "return (test mode)")
-	c.showTest()
+	return &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}
 }
 
-// testLamps: every button's lamp lights in test mode (a lamp test), the
-// last pressed blinks.
-func (c *Cabinet) testLamps(l map[view.Button]view.Lamp) {
+// lamps: every button's lamp lights in test mode (a lamp test), the last
+// pressed blinks.
+func (t *testState) lamps(l map[view.Button]view.Lamp) {
 	for _, b := range view.Buttons {
 		l[b] = view.LampOn
 	}
-	if c.test.button != "" {
-		l[c.test.button] = view.LampBlink
+	if t.button != "" {
+		l[t.button] = view.LampBlink
 	}
 }

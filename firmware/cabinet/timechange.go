@@ -29,8 +29,6 @@ type timeChange struct {
 	New time.Time `json:"new"`
 }
 
-func (c *Cabinet) timeChanged(e TimeChanged) { c.logTimeStep("central", e.Step) }
-
 // logTimeStep logs a step of the clock by who made it: the central system
 // or the technician (configpage.go).
 func (c *Cabinet) logTimeStep(who string, s clock.Step) {
