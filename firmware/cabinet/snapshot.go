@@ -141,7 +141,10 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		s.Lamps = map[view.Button]view.Lamp{}
 	}
 	c.lamps(s.Mode, credit, s.Lamps)
-	if s.Tower = c.test.tower(c.tech.towerColours()); s.Tower == "" {
+	if c.test != nil { // the board's tiers are asked only in test mode: reading them may wait on the GPIO bank
+		s.Tower = c.test.tower(c.tech.towerColours())
+	}
+	if s.Tower == "" {
 		s.Tower = c.cond.tower(c.holds(condNoReader))
 	}
 }

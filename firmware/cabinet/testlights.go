@@ -127,9 +127,6 @@ func (t *testState) pulsed(pulses []meterPulse) {
 // tower is the snapshot's Tower in test mode (cols: the tiers), "" when
 // no tier is tested.
 func (t *testState) tower(cols []string) string {
-	if t == nil {
-		return ""
-	}
 	if s := t.outputs.step; s >= 1 && s <= len(cols) {
 		return "test:" + cols[s-1]
 	}
