@@ -111,14 +111,9 @@ func TestPlayerBreakNoNewGameCreditKept(t *testing.T) {
 	r, stub, _ := newPlayerRig(t, "keep")
 	r.insertNote(100, 0)
 	r.press(view.Start)
-	r.until("a round", time.Millisecond, func(s *view.Snapshot) bool {
+	r.settleRound(r.until("a round", time.Millisecond, func(s *view.Snapshot) bool {
 		return r.meter("games_played") == 1 && s.Mode == view.ModeIdle || s.RiskOffer
-	})
-	r.cab.Do(func() {
-		if r.cab.play.round != nil {
-			r.cab.settle(r.cab.play.round)
-		}
-	})
+	}))
 	stub.set(func(s *pb.PlayerState) {
 		s.InBreak, s.BreakUntilUnixNano = true, r.clock.Now().Add(15*time.Minute).UnixNano()
 	})
