@@ -97,13 +97,15 @@ type Hooks struct {
 }
 
 // Cabinet is the state machine. Create with New, run with Run; everything
-// else goes through Post. Its state is in parts, each owned by the files
-// that change it and all on the loop's goroutine: play (the round and its
-// presentation, play.go, risk.go), cond (what stops play, conditions.go,
-// read only through the priority table in priority.go), moneyIn (the
-// acceptor's escrow) and cashOut (vouchers), both in money.go, menus (the
-// keys' pages and test mode, menus.go, testmode.go) and pub (the snapshot,
-// snapshot.go, a pure function of the others).
+// else goes through Post. Its state is in parts, all on the loop's
+// goroutine, each a type whose methods keep its rules and whose fields
+// only its own files write (structure_test.go lists them): play (the round
+// and its presentation, Auto, the status line), cond (what stops play,
+// read only through the priority table in priority.go), handpay, moneyIn,
+// cashOut, menus, player and the smaller ones below, and pub (the
+// snapshot, a pure function of the others). The Cabinet's own methods
+// compose them: an event goes to the parts it concerns, and what one part
+// needs of another it is handed as an argument.
 type Cabinet struct {
 	cfg  Config
 	led  *ledger.Ledger

@@ -88,7 +88,7 @@ func (loginReply) event()       {}
 func (playerStateReply) event() {}
 
 // SetCardReader gives the cabinet its player card reader; call it before
-// Run. (Config has the 15 fields a type may have.)
+// Run.
 func (c *Cabinet) SetCardReader(r CardReader) { c.player.reader = r }
 
 // newPlayerState is the player part of a cabinet whose Central is
