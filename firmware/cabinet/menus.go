@@ -39,9 +39,6 @@ func (m *menuState) closeIf(titles ...string) {
 // closeAll: the keys are off; nothing of their pages stays.
 func (m *menuState) closeAll() { m.menu, m.recall = nil, nil }
 
-// is: the page open is title's.
-func (m *menuState) is(title string) bool { return m.menu != nil && m.menu.Title == title }
-
 // offerTransfer asks the attendant, key turned, about a large-win lockup
 // of amount: Start puts the win on the credit meter; turning the key back
 // pays it by hand.
