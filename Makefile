@@ -29,7 +29,7 @@ test-go:
 # make test installed every package the tests need, so a test that finds a
 # program missing fails rather than skips (internal/hosttools).
 test: export POLARIS_TOOLS_REQUIRED := 1
-test: deps-test check-tools check-sleep test-go $(TEST_EXTRA)
+test: deps-test check-tools check-sleep check-readme check-static test-go $(TEST_EXTRA)
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./...

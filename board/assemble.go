@@ -14,7 +14,6 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/pcsc"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
@@ -41,9 +40,13 @@ type Printer = printer.Printer
 
 // Emulators start the device emulators of a profile's emulated devices,
 // each on the far end of a pseudo-terminal whose host end the driver opens
-// through serialport, the same code path as a real port. The devkit passes
-// board/emulated's; the cabinet binary passes none and links no emulator.
+// through serialport, the same code path as a real port, and the in-memory
+// lines of its "fake" GPIO backend. The devkit passes board/emulated's; the
+// cabinet binary passes none and links no emulator and no test double.
 type Emulators interface {
+	// StartGPIO makes the in-memory GPIO lines (drivers/gpio/gpiotest)
+	// on clk, which the devkit's keyboard and the tests drive.
+	StartGPIO(clk clock.Clock, inputs, outputs []gpio.LineSpec) (MemoryGPIO, error)
 	// StartAcceptor starts an emulated ID-003 acceptor with the note table
 	// of currency (ISO 4217), a bill recycler if asked, and returns the
 	// path of the port its driver opens and the country byte its table
@@ -55,6 +58,19 @@ type Emulators interface {
 	// Close stops the emulators; the board calls it after closing the
 	// drivers.
 	Close() error
+}
+
+// MemoryGPIO are in-memory GPIO lines: what the board needs of them to
+// wire a profile (switches at rest, the meter sense following the coils)
+// and what the devkit drives (SetInput, Toggle, its lamp view).
+// drivers/gpio/gpiotest's Board is one.
+type MemoryGPIO interface {
+	Inputs() gpio.InputBank
+	Outputs() gpio.OutputBank
+	Set(line string, high bool) error
+	Input(line string) (bool, error)
+	Output(line string) (bool, error)
+	Follow(in string, invert bool, outs ...string) error
 }
 
 // Options are what the cabinet program supplies to Assemble.
@@ -132,7 +148,7 @@ type Cabinet struct {
 
 	// Devkit only: the in-memory GPIO lines the keyboard drives (the
 	// device emulators are Options.Emulators').
-	FakeGPIO *gpiofake.Board
+	FakeGPIO MemoryGPIO
 
 	inputs map[gpio.Input]gpio.InputWiring
 
@@ -196,9 +212,13 @@ func (c *Cabinet) assembleGPIO(p *Profile, opt Options) error {
 	var out gpio.OutputBank
 	switch p.GPIO.Backend {
 	case BackendFake:
-		b, err := gpiofake.New(opt.Clock, cfg.InputLines(), cfg.OutputLines())
+		if opt.Emulators == nil {
+			return noEmulators(p, "GPIO")
+		}
+		c.emulators = opt.Emulators
+		b, err := opt.Emulators.StartGPIO(opt.Clock, cfg.InputLines(), cfg.OutputLines())
 		if err != nil {
-			return fmt.Errorf("board: %s: %w", p.Name, err)
+			return fmt.Errorf("board: %s: GPIO emulator: %w", p.Name, err)
 		}
 		// Start with every switch at rest (doors shut, keys off) and the
 		// meters connected, as on a healthy cabinet.
@@ -245,11 +265,15 @@ func allActiveHigh(ms []gpio.MeterWiring) bool {
 	return true
 }
 
+func noEmulators(p *Profile, what string) error {
+	return fmt.Errorf("board: %s: the %s is emulated, and this build has no emulators (the devkit build has: cmd/polaris-devkit)", p.Name, what)
+}
+
 // emulate starts one emulated device through opt.Emulators and returns
 // the port its driver opens.
 func (c *Cabinet) emulate(p *Profile, opt Options, what string, start func(Emulators) (string, error)) (string, error) {
 	if opt.Emulators == nil {
-		return "", fmt.Errorf("board: %s: the %s is emulated, and this build has no emulators (the devkit build has: cmd/polaris-devkit)", p.Name, what)
+		return "", noEmulators(p, what)
 	}
 	c.emulators = opt.Emulators
 	path, err := start(opt.Emulators)

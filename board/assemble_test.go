@@ -1,4 +1,4 @@
-package board
+package board_test
 
 import (
 	"context"
@@ -10,10 +10,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/board"
 	"github.com/polaris-vlt/polaris/board/emulated"
 	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 	"github.com/polaris-vlt/polaris/drivers/gpio/periphgpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
@@ -27,14 +28,14 @@ import (
 
 // assemble runs Assemble with a deadline, so a device that never answers
 // fails the test instead of hanging the whole run.
-func assemble(t *testing.T, p *Profile, opt Options) (*Cabinet, error) {
+func assemble(t *testing.T, p *board.Profile, opt board.Options) (*board.Cabinet, error) {
 	t.Helper()
 	type res struct {
-		c   *Cabinet
+		c   *board.Cabinet
 		err error
 	}
 	ch := make(chan res, 1)
-	go func() { c, err := Assemble(p, opt); ch <- res{c, err} }()
+	go func() { c, err := board.Assemble(p, opt); ch <- res{c, err} }()
 	select {
 	case r := <-ch:
 		if r.c != nil {
@@ -79,14 +80,14 @@ func waitFor[T any](t *testing.T, ch <-chan T, what string, ok func(T) bool) T {
 // pseudo-terminal through the real serial code, starts up, takes a note and
 // stacks it.
 func TestDevkitAssemblesAndAnswers(t *testing.T) {
-	p, err := Load("devkit")
+	p, err := board.Load("devkit")
 	if err != nil {
 		t.Fatal(err)
 	}
-	store := gpiofake.NewMeterStore()
+	store := gpiotest.NewMeterStore()
 	gev := make(chan gpio.Event, 64)
 	emu := emulated.New()
-	cab, err := assemble(t, p, Options{Meters: store, GPIOEvents: func(e gpio.Event) { gev <- e }, Emulators: emu})
+	cab, err := assemble(t, p, board.Options{Meters: store, GPIOEvents: func(e gpio.Event) { gev <- e }, Emulators: emu})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,11 +187,11 @@ func TestRPiCabinetRefusesWithoutItsPins(t *testing.T) {
 	if _, err := os.Stat("/dev/gpiochip0"); err == nil {
 		t.Skip("this machine has GPIO chips; the refusal is tested where it has none")
 	}
-	p, err := Load("rpi-cabinet")
+	p, err := board.Load("rpi-cabinet")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
+	_, err = assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore()})
 	var miss *periphgpio.MissingLinesError
 	if !errors.As(err, &miss) {
 		t.Fatalf("Assemble: %v, want MissingLinesError", err)
@@ -206,8 +207,8 @@ func TestRPiCabinetRefusesWithoutItsPins(t *testing.T) {
 }
 
 func TestAssembleNeedsMeterStore(t *testing.T) {
-	p, _ := Load("devkit")
-	if _, err := assemble(t, p, Options{}); err == nil {
+	p, _ := board.Load("devkit")
+	if _, err := assemble(t, p, board.Options{}); err == nil {
 		t.Fatal("assembled without a MeterStore")
 	}
 }
@@ -215,17 +216,17 @@ func TestAssembleNeedsMeterStore(t *testing.T) {
 // A configured serial port that does not exist refuses to start, naming it.
 func TestMissingPortRefuses(t *testing.T) {
 	text := strings.Replace(devkitText(t), "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nport = \"/dev/polaris-no-such-acceptor\"", 1)
-	p, err := Parse("bench.toml", []byte(text))
+	p, err := board.Parse("bench.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
+	_, err = assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore(), Emulators: emulated.New()})
 	if err == nil || !strings.Contains(err.Error(), "acceptor port /dev/polaris-no-such-acceptor") {
 		t.Fatalf("Assemble: %v", err)
 	}
 }
 
-func printVoucher(t *testing.T, p Printer) {
+func printVoucher(t *testing.T, p board.Printer) {
 	t.Helper()
 	at := time.Date(2026, 11, 29, 18, 7, 5, 0, time.UTC)
 	job, err := p.Print(document.Voucher{Lang: document.English, Site: "Polaris devkit", SiteID: "DEV-1",
@@ -247,12 +248,12 @@ func printVoucher(t *testing.T, p Printer) {
 // sees each (fast, emulated) print start before it ends. Waiting it out,
 // the second voucher failed "print stopped before the validation number".
 func TestDevkitPrintsVouchersBackToBack(t *testing.T) {
-	p, err := Load("devkit")
+	p, err := board.Load("devkit")
 	if err != nil {
 		t.Fatal(err)
 	}
 	emu := emulated.New()
-	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emu})
+	cab, err := assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore(), Emulators: emu})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,13 +275,13 @@ func TestAcceptorCurrencyVariant(t *testing.T) {
 		{"market", "protocol = \"id003\"\nemulated = true\nrecycler = true", "CZK"},
 	} {
 		text := strings.Replace(devkitText(t), "protocol = \"id003\"\nemulated = true", c.edit, 1)
-		p, err := Parse("czk.toml", []byte(text))
+		p, err := board.Parse("czk.toml", []byte(text))
 		if err != nil {
 			t.Fatal(err)
 		}
 		var got id003.Config
 		emu := emulated.New()
-		_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), AcceptorCurrency: c.market, Emulators: emu,
+		_, err = assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore(), AcceptorCurrency: c.market, Emulators: emu,
 			AcceptorConfig: func(cfg *id003.Config) { got = *cfg }})
 		if err != nil {
 			t.Fatal(err)
@@ -298,12 +299,12 @@ func TestAcceptorCurrencyVariant(t *testing.T) {
 // time-outs and f4 layout; the profile's *_ms keys override the model.
 func TestTCLPrinterModelFromProfile(t *testing.T) {
 	text := strings.Replace(devkitText(t), "protocol = \"tcl\"", "protocol = \"tcl\"\nmodel = \"paycheck4\"\nprint_timeout_ms = 90000", 1)
-	p, err := Parse("paycheck4.toml", []byte(text))
+	p, err := board.Parse("paycheck4.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var got tcl.Config
-	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emulated.New(), TCLConfig: func(c *tcl.Config) {
+	cab, err := assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore(), Emulators: emulated.New(), TCLConfig: func(c *tcl.Config) {
 		got = *c
 		// the devkit's emulator answers ENQ and keeps Monaco's f4 bits
 		c.Broadcast, c.F4 = 0, tcl.F4Monaco
@@ -323,14 +324,14 @@ func TestTCLPrinterModelFromProfile(t *testing.T) {
 // prints a voucher on the emulator.
 func TestESCPOSPrinterAssembles(t *testing.T) {
 	text := strings.Replace(devkitText(t), "protocol = \"tcl\"", "protocol = \"escpos\"\nbaud = 19200", 1)
-	p, err := Parse("escpos.toml", []byte(text))
+	p, err := board.Parse("escpos.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
 	var modes []serialport.Mode
 	var mu sync.Mutex
 	emu := emulated.New()
-	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emu, ESCPOSConfig: func(c *escpos.Config) {
+	cab, err := assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore(), Emulators: emu, ESCPOSConfig: func(c *escpos.Config) {
 		c.Open = func(path string, m serialport.Mode) (serialport.Port, error) {
 			mu.Lock()
 			modes = append(modes, m)
@@ -353,14 +354,14 @@ func TestESCPOSPrinterAssembles(t *testing.T) {
 }
 
 // A board without emulators (the cabinet binary) refuses a profile with
-// emulated devices, saying where they are.
+// emulated devices, in-memory GPIO included, saying where they are.
 func TestEmulatedDeviceNeedsEmulators(t *testing.T) {
-	p, err := Load("devkit")
+	p, err := board.Load("devkit")
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore()})
-	if err == nil || !strings.Contains(err.Error(), "acceptor is emulated") || !strings.Contains(err.Error(), "polaris-devkit") {
+	_, err = assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore()})
+	if err == nil || !strings.Contains(err.Error(), "GPIO is emulated") || !strings.Contains(err.Error(), "polaris-devkit") {
 		t.Fatalf("Assemble: %v", err)
 	}
 }
@@ -370,11 +371,11 @@ func TestEmulatedDeviceNeedsEmulators(t *testing.T) {
 // (the cabinet's own board links no emulator, so the profile cannot check).
 func TestEmulatedAcceptorUnknownCurrencyRefused(t *testing.T) {
 	text := strings.Replace(devkitText(t), "protocol = \"id003\"\nemulated = true", "protocol = \"id003\"\nemulated = true\ncurrency = \"XYZ\"", 1)
-	p, err := Parse("xyz.toml", []byte(text))
+	p, err := board.Parse("xyz.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emulated.New()})
+	_, err = assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore(), Emulators: emulated.New()})
 	if err == nil || !strings.Contains(err.Error(), "no XYZ table (the emulator has CZK, EUR)") {
 		t.Fatalf("assemble: %v", err)
 	}
@@ -385,11 +386,11 @@ func TestEmulatedAcceptorUnknownCurrencyRefused(t *testing.T) {
 func TestCardReaderAssemblesWithoutPCSCD(t *testing.T) {
 	sock := filepath.Join(t.TempDir(), "no-pcscd.comm")
 	text := strings.Replace(devkitText(t), `reader = "Virtual PCD 00 00"`, `reader = "Virtual PCD 00 00"`+"\nsocket = \""+sock+"\"", 1)
-	p, err := Parse("card.toml", []byte(text))
+	p, err := board.Parse("card.toml", []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
-	cab, err := assemble(t, p, Options{Meters: gpiofake.NewMeterStore(), Emulators: emulated.New()})
+	cab, err := assemble(t, p, board.Options{Meters: gpiotest.NewMeterStore(), Emulators: emulated.New()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,4 +405,15 @@ func TestCardReaderAssemblesWithoutPCSCD(t *testing.T) {
 	case <-poll.After(10 * time.Second):
 		t.Fatal("no ReaderLost")
 	}
+}
+
+// devkitText is the devkit profile as shipped (the package embeds this
+// file; an external test reads it from the folder).
+func devkitText(t *testing.T) string {
+	t.Helper()
+	b, err := os.ReadFile("profiles/devkit.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 )
 
 func TestBuiltInProfilesLoad(t *testing.T) {
@@ -26,11 +26,11 @@ func TestBuiltInProfilesLoad(t *testing.T) {
 		// Its wiring must satisfy the controller too: build it on a fake
 		// board with the same line names.
 		cfg := p.GPIOConfig()
-		b, err := gpiofake.New(nil, cfg.InputLines(), cfg.OutputLines())
+		b, err := gpiotest.New(nil, cfg.InputLines(), cfg.OutputLines())
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		cfg.Store = gpiofake.NewMeterStore()
+		cfg.Store = gpiotest.NewMeterStore()
 		c, err := gpio.New(cfg, b.Inputs(), b.Outputs())
 		if err != nil {
 			t.Fatalf("%s: controller refuses the wiring: %v", name, err)
@@ -253,11 +253,11 @@ func FuzzParse(f *testing.F) {
 			return
 		}
 		cfg := p.GPIOConfig()
-		b, err := gpiofake.New(nil, cfg.InputLines(), cfg.OutputLines())
+		b, err := gpiotest.New(nil, cfg.InputLines(), cfg.OutputLines())
 		if err != nil {
 			t.Fatalf("accepted profile breaks the fake board: %v", err)
 		}
-		cfg.Store = gpiofake.NewMeterStore()
+		cfg.Store = gpiotest.NewMeterStore()
 		c, err := gpio.New(cfg, b.Inputs(), b.Outputs())
 		if err != nil {
 			t.Fatalf("accepted profile refused by the controller: %v", err)

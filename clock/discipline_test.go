@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 )
 
 // Within the tolerance a measurement changes nothing; above it the time
@@ -12,7 +13,7 @@ import (
 // waits and Raw stay on the local clock.
 func TestDisciplinedStepsOnlyAboveTheTolerance(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	f := clock.NewFake(t0)
+	f := clocktest.New(t0)
 	d := clock.NewDisciplined(f, time.Second)
 	if _, ok := d.Follow(time.Second); ok {
 		t.Fatal("stepped at the tolerance")

@@ -125,6 +125,7 @@ func settle(b *testing.B) {
 	quiet := 0
 	for end := time.Now().Add(5 * time.Second); quiet < 4 && time.Now().Before(end); {
 		f0, p0 := loop.frames.Load(), loop.presents.Load()
+		//lint:ignore SA1019 frames on demand, as Run asks for them (ebitenMode)
 		ebiten.ScheduleFrame()
 		time.Sleep(100 * time.Millisecond)
 		switch {

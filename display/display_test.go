@@ -110,6 +110,7 @@ func onMain(f func()) {
 			<-ran
 			return
 		case <-time.After(10 * time.Millisecond):
+			//lint:ignore SA1019 frames on demand, as Run asks for them (ebitenMode)
 			ebiten.ScheduleFrame()
 		}
 	}

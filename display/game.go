@@ -251,6 +251,7 @@ func ebitenMode(continuous bool) {
 		return
 	}
 	ebiten.SetTPS(ebiten.SyncWithFPS)
+	//lint:ignore SA1019 frames on demand: no replacement in ebiten v2 (above)
 	ebiten.SetFPSMode(ebiten.FPSModeVsyncOffMinimum)
 }
 
@@ -476,6 +477,7 @@ func Run(o Options) error {
 			}
 		}()
 	}
+	//lint:ignore SA1019 frames on demand: no replacement in ebiten v2 (ebitenMode)
 	p := g.onDemand(ebitenMode, ebiten.ScheduleFrame)
 	stop := make(chan struct{})
 	defer close(stop)
@@ -484,6 +486,7 @@ func Run(o Options) error {
 		go func() {
 			select {
 			case <-o.Done:
+				//lint:ignore SA1019 frames on demand: no replacement in ebiten v2 (ebitenMode)
 				ebiten.ScheduleFrame() // an idle window runs no frame else
 			case <-stop:
 			}

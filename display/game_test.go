@@ -208,6 +208,7 @@ func (r *republisher) is(s *view.Snapshot) bool {
 // runOnDemand installs g in the loop as Run runs it: frames on demand, its
 // pacer running; the harness's own mode (TestMain) comes back afterwards.
 func runOnDemand(t testing.TB, g *Game) *pacer {
+	//lint:ignore SA1019 frames on demand, as Run asks for them (ebitenMode)
 	p := g.onDemand(ebitenMode, ebiten.ScheduleFrame)
 	stop := make(chan struct{})
 	go p.run(stop)

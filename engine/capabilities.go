@@ -3,7 +3,11 @@ package engine
 // Optional capabilities: what only some games have. A caller asks a game
 // for one by its name here (g.(engine.RoundCapper)), never with an
 // anonymous interface or a concrete game's type, so a new game gains a
-// capability by having the method, and no caller adds a case.
+// capability by having the method, and no caller adds a case. What every
+// game has but each has differently — its window, lines or ways, symbols,
+// features, Risk, jackpot kind — is its Layout (layout.go): callers ask
+// LayoutOf(id) and never compare id with a game's constant (a test in the
+// module's root finds such comparisons).
 
 // RoundCapper is a game whose paid round, with every feature and Risk
 // step it leads to, pays at most RoundCap at any stake (Magic Stars:

@@ -149,7 +149,7 @@ func TestSourcesUnbiased(t *testing.T) {
 	}
 }
 
-type biased struct{ i int }
+type biased struct{}
 
 func (b biased) Intn(n int) int { return int(uint64(math.MaxUint32*uint64(n))%uint64(n+1)) % n }
 

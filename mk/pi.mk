@@ -61,7 +61,7 @@ pi-stage:
 	install -m 0755 $(addprefix $(BIN)/$(PI_ARCH)/,$(PI_CMDS)) $$r/usr/bin/; \
 	install -m 0644 engine/*/model/*.json $$r/usr/share/polaris/models/; \
 	install -m 0644 board/profiles/*.toml $$r/etc/polaris/board/; \
-	install -m 0644 firmware/market/profiles/*.toml $$r/etc/polaris/market/; \
+	install -m 0644 market/profiles/*.toml $$r/etc/polaris/market/; \
 	scripts/need-tools.sh dtc && dtc -q -@ -I dts -O dtb -o $$r/usr/share/polaris/overlays/polaris-lamps.dtbo board/overlays/polaris-lamps-overlay.dts || exit 1; \
 	$(GO) run ./systemd/tools/sign -key $(PI_KEY) -root $$r -version $(PI_VERSION); \
 	printf 'polaris (%s) unstable; urgency=medium\n\n  * Build %s.\n\n -- Polaris firmware team <firmware@polaris-vlt.example>  %s\n' \

@@ -22,7 +22,7 @@ log=${STRESS_LOG:-$(mktemp /tmp/polaris-stress.XXXXXX.log)}
 export POLARIS_TOOLS_REQUIRED=1 POLARIS_TEST_TIMEOUT_FACTOR=${POLARIS_TEST_TIMEOUT_FACTOR:-1}
 # The pure packages: maths, vocabularies, codecs of data at rest and the
 # tree checks; nothing in them waits on a clock, a device or a process.
-pure='/(engine|money|deck|clock|cardauth|scripts|display/art|display/i18n|central/proto|firmware/market|firmware/view|firmware/checklist|internal/poll|internal/hosttools|drivers/printer/document)(/|$)'
+pure='/(engine|money|deck|clock|cardauth|scripts|display/art|display/i18n|central/proto|market|firmware/market|firmware/view|firmware/checklist|internal/poll|internal/hosttools|drivers/printer/document)(/|$)'
 pkgs=${STRESS_PKGS:-$(go list ./... | grep -Ev "$pure" | tr '\n' ' ')}
 
 stress-ng --cpu "$cpu" --timeout 0 --quiet &

@@ -1,6 +1,7 @@
 // Package emulated runs the devkit board's emulated devices: an ID-003
 // acceptor and a TCL or ESC/POS printer, each on the device end of a
-// pseudo-terminal pair whose host end the real driver opens. Pass a
+// pseudo-terminal pair whose host end the real driver opens, and the
+// in-memory GPIO lines the keyboard drives. Pass a
 // Devices as board.Options.Emulators; the board closes it after the
 // drivers. It belongs to the devkit build only: the cabinet binary links
 // no emulator.
@@ -14,6 +15,10 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/polaris-vlt/polaris/board"
+	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/drivers/gpio"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer/escposemu"
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
@@ -22,6 +27,7 @@ import (
 
 // Devices are the emulators started for one assembled board.
 type Devices struct {
+	GPIO     *gpiotest.Board // when the profile's GPIO backend is "fake"
 	Acceptor *id003emu.Acceptor
 	TCL      *tclemu.Emulator    // when the printer is an emulated TCL printer
 	ESCPOS   *escposemu.Emulator // when it is an emulated ESC/POS printer
@@ -49,6 +55,16 @@ func (d *Devices) newPair() (*ptypair.Pair, error) {
 	}
 	d.closers = append(d.closers, pair.Close)
 	return pair, nil
+}
+
+// StartGPIO makes the in-memory GPIO lines (board.Emulators).
+func (d *Devices) StartGPIO(clk clock.Clock, inputs, outputs []gpio.LineSpec) (board.MemoryGPIO, error) {
+	b, err := gpiotest.New(clk, inputs, outputs)
+	if err != nil {
+		return nil, err
+	}
+	d.GPIO = b
+	return b, nil
 }
 
 // StartAcceptor starts the acceptor emulator (board.Emulators) with its

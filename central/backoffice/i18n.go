@@ -1,7 +1,9 @@
 package backoffice
 
-// catalog holds the console's texts in Czech, German and English (the
-// cabinet's three languages); a key missing in one falls back to English.
+import "github.com/polaris-vlt/polaris/language"
+
+// catalog holds the console's texts in each of language.All (a test keeps the
+// two in step); a key missing in one falls back to language.Fallback.
 var catalog = map[string]map[string]string{
 	"en": {
 		"h.bet":          "bet",
@@ -344,11 +346,11 @@ var catalog = map[string]map[string]string{
 	},
 }
 
-func tr(lang, key string) string {
-	if s, ok := catalog[lang][key]; ok {
+func tr(l, key string) string {
+	if s, ok := catalog[l][key]; ok {
 		return s
 	}
-	if s, ok := catalog["en"][key]; ok {
+	if s, ok := catalog[language.Fallback][key]; ok {
 		return s
 	}
 	return key

@@ -17,6 +17,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/language"
 )
 
 //go:embed web/pages.html
@@ -34,6 +35,8 @@ func parsePages() (pageSet, error) {
 		"ts":    ts,
 		"day":   func(ns int64) string { return time.Unix(0, ns).UTC().Format("2006-01-02") },
 		"join":  strings.Join,
+		"langs": language.All,
+		"upper": strings.ToUpper,
 	}).Parse(pagesHTML)
 	if err != nil {
 		return pageSet{}, fmt.Errorf("backoffice: templates: %w", err)
@@ -102,7 +105,7 @@ func (c *Console) lang(r *http.Request) string {
 			return l
 		}
 	}
-	return "en"
+	return language.Fallback
 }
 
 func (c *Console) tr(r *http.Request, key string) string { return tr(c.lang(r), key) }

@@ -13,8 +13,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot"
 )
 
-// Feed is where the values come from; *jackpot.Live implements it (and a
-// FakeFeed in tests).
+// Feed is where the values come from; *jackpot.Live implements it (so does
+// the tests' FakeFeed).
 type Feed interface {
 	// Board is what a screen in hall shows ("" = every pool).
 	Board(hall string) jackpot.Board

@@ -10,6 +10,9 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/engine"
+	// Which games feed a pool is their engine.Layout's to say: the games
+	// must be registered wherever a pool is played.
+	_ "github.com/polaris-vlt/polaris/engine/games"
 )
 
 // UnitsPerCrown is the pool's resolution: 1 unit = 1/10 000 CZK. With the
@@ -243,11 +246,18 @@ ON CONFLICT (id) DO UPDATE SET name = excluded.name, scope = excluded.scope, see
 	return nil
 }
 
+// pooled: the game's rounds feed a progressive pool (Magic Stars,
+// MS-16..MS-19).
+func pooled(id engine.GameID) bool {
+	l, _ := engine.LayoutOf(id)
+	return l.Jackpot == engine.ProgressiveJackpot
+}
+
 // Admits says whether Play would take g, without the database: nil for a
-// game that is not Magic Stars, else the *GameError or *RouteError that
-// Play would return before reading its pool.
+// game without a progressive jackpot, else the *GameError or *RouteError
+// that Play would return before reading its pool.
 func (j *Jackpot) Admits(g Game) error {
-	if g.Game != engine.MagicStars {
+	if !pooled(g.Game) {
 		return nil
 	}
 	_, _, err := j.route(g)
@@ -269,13 +279,13 @@ func (j *Jackpot) route(g Game) (pool, hall string, err error) {
 
 // Play applies one paid game to its pool inside tx, the transaction that
 // stores the round: the contribution, the mystery draw from src (MS-17),
-// and on a hit the payment record (MS-19) and the reset. A game that is not
-// Magic Stars returns a zero Outcome and draws nothing. A (cabinet, round)
+// and on a hit the payment record (MS-19) and the reset. A game without a
+// progressive jackpot returns a zero Outcome and draws nothing. A (cabinet, round)
 // already stored returns its stored Outcome with Replayed set and draws
 // nothing. Errors (*GameError, *RouteError, database errors) leave tx as it
 // was; the caller rolls back.
 func (j *Jackpot) Play(ctx context.Context, tx DBTX, g Game, src engine.Source) (Outcome, error) {
-	if g.Game != engine.MagicStars {
+	if !pooled(g.Game) {
 		return Outcome{}, nil
 	}
 	poolID, hall, err := j.route(g)

@@ -7,8 +7,6 @@ import (
 	"reflect"
 	"slices"
 	"sync"
-
-	"github.com/polaris-vlt/polaris/engine"
 )
 
 // Prefetch: the pools a PostgreSQL transaction's games will play into,
@@ -70,8 +68,8 @@ FROM jackpot_game g JOIN unnest(?::text[], ?::bigint[]) AS k(cabinet, round) ON 
 // order, so that two transactions cannot deadlock on them) and the games
 // among them already stored; Play in the same tx then reads neither, and
 // Finish must follow the last game (see Finish). Only
-// on PostgreSQL; elsewhere, and for games that are not Magic Stars or have
-// no pool, it does nothing (Play reads as it always does).
+// on PostgreSQL; elsewhere, and for games without a progressive jackpot
+// or without a pool, it does nothing (Play reads as it always does).
 func (j *Jackpot) Prefetch(ctx context.Context, tx TxQuerier, games []Game) error {
 	if !j.postgres() {
 		return nil
@@ -79,7 +77,7 @@ func (j *Jackpot) Prefetch(ctx context.Context, tx TxQuerier, games []Game) erro
 	var ids, cabs []string
 	var rounds []int64
 	for _, g := range games {
-		if g.Game != engine.MagicStars {
+		if !pooled(g.Game) {
 			continue
 		}
 		pool, _, err := j.route(g)

@@ -182,7 +182,6 @@ func Dial(cfg Config) (*Client, error) {
 			MinConnectTimeout: cfg.CallTimeout,
 		}),
 		grpc.WithKeepaliveParams(keepalive.ClientParameters{Time: 10 * time.Second, Timeout: 5 * time.Second, PermitWithoutStream: true}),
-		grpc.WithSharedWriteBuffer(true),
 		// Fixed windows: no bandwidth-delay PINGs after every reply.
 		grpc.WithInitialWindowSize(1 << 20),
 		grpc.WithInitialConnWindowSize(1 << 20),

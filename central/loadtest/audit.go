@@ -154,11 +154,10 @@ func (r *Result) auditRounds(ctx context.Context, db *sql.DB, bad func(string, .
 // once.
 func (r *Result) auditMix(ctx context.Context, db *sql.DB, bad func(string, ...any)) error {
 	type stored struct {
-		cab      string
-		seq      int64
-		amount   int64
-		state    string
-		redeemed bool
+		cab    string
+		seq    int64
+		amount int64
+		state  string
 	}
 	rows, err := db.QueryContext(ctx, `SELECT number, cabinet, sequence, amount, state FROM vouchers`)
 	if err != nil {

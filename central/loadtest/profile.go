@@ -40,8 +40,7 @@ type profiler struct {
 	groups []procGroup
 	t0     time.Time
 	cpu0   map[int]int64 // pid -> ticks at the start
-	name0  map[int]string
-	mach0  [2]int64 // machine busy, total jiffies
+	mach0  [2]int64      // machine busy, total jiffies
 
 	pgURL    string
 	interval time.Duration

@@ -3,10 +3,12 @@ package players
 import (
 	"fmt"
 	"time"
-	_ "time/tzdata"
+
+	"github.com/polaris-vlt/polaris/market"
 )
 
-// Profile is what a market asks of registered play at the central system.
+// Profile is what a market asks of registered play at the central system,
+// as its market profile (package market) states it.
 type Profile struct {
 	Market string
 	// CardRequired: no round is drawn for a cabinet without an active
@@ -43,39 +45,43 @@ type Profile struct {
 	ChallengeTTL time.Duration
 }
 
-// zone loads a market's time zone from the embedded tzdata (imported
-// below), so a host without /usr/share/zoneinfo computes the same days.
-func zone(name string) *time.Location {
-	l, err := time.LoadLocation(name)
-	if err != nil {
-		panic("players: " + err.Error())
-	}
-	return l
-}
-
-// Profiles are the built-in market profiles. The at values are the
-// standards note's open item (GlSpAV §40, "max continuous play time" not
-// found): a cooling-off of at least 5 minutes with the credit paid out.
+// Profiles are the players' rules of every built-in market profile.
 func Profiles() map[string]Profile {
-	cet := zone("Europe/Prague")
-	vie := zone("Europe/Vienna")
-	return map[string]Profile{
-		"cz": {Market: "cz", CardRequired: true, LimitsRequired: true, MaxPlay: 120 * time.Minute, Break: 15 * time.Minute,
-			Warn: 5 * time.Minute, BreakCredit: "keep", LoosenWait: 7 * 24 * time.Hour, ClosedGrace: 7 * 24 * time.Hour,
-			MinAge: 18, ExclusionsMaxAge: 48 * time.Hour, Location: cet, ChallengeTTL: 30 * time.Second},
-		"at": {Market: "at", CardRequired: true, MaxPlay: 120 * time.Minute, Break: 5 * time.Minute,
-			Warn: 5 * time.Minute, BreakCredit: "payout", LoosenWait: 7 * 24 * time.Hour, ClosedGrace: 7 * 24 * time.Hour,
-			MinAge: 18, Location: vie, ChallengeTTL: 30 * time.Second},
-		"demo": {Market: "demo", LoosenWait: 24 * time.Hour, ClosedGrace: 7 * 24 * time.Hour, MinAge: 18,
-			Location: time.UTC, ChallengeTTL: 30 * time.Second},
+	out := map[string]Profile{}
+	for _, id := range market.Names() {
+		p, err := ProfileFor(id)
+		if err != nil {
+			panic(err) // the built-in profiles are checked by market's tests
+		}
+		out[id] = p
 	}
+	return out
 }
 
-// ProfileFor returns the built-in profile of market ("cz", "at", "demo").
-func ProfileFor(market string) (Profile, error) {
-	p, ok := Profiles()[market]
-	if !ok {
-		return Profile{}, fmt.Errorf("players: no profile for market %q (cz, at, demo)", market)
+// ProfileFor returns the players' rules of a built-in market ("cz", "at",
+// "demo"): its market profile's [players] table, who must play with a
+// card and the minimum age, as the cabinet reads the same profile.
+func ProfileFor(id string) (Profile, error) {
+	m, err := market.Builtin(id)
+	if err != nil {
+		return Profile{}, fmt.Errorf("players: %w", err)
 	}
-	return p, nil
+	return FromMarket(m)
+}
+
+// FromMarket is the players' rules of a market profile; a profile without
+// a [players] table has none and is refused.
+func FromMarket(m *market.Profile) (Profile, error) {
+	pl := m.Players
+	if pl == nil {
+		return Profile{}, fmt.Errorf("players: market %q has no [players] table", m.ID)
+	}
+	loc, err := pl.Location()
+	if err != nil {
+		return Profile{}, fmt.Errorf("players: market %q: %w", m.ID, err)
+	}
+	return Profile{Market: m.ID, CardRequired: m.CardRequired, LimitsRequired: pl.LimitsRequired,
+		MaxPlay: pl.MaxPlay.D(), Break: pl.Break.D(), Warn: pl.Warn.D(), BreakCredit: pl.BreakCredit,
+		LoosenWait: pl.LoosenWait.D(), ClosedGrace: pl.ClosedGrace.D(), MinAge: m.Info.MinAge,
+		ExclusionsMaxAge: pl.ExclusionsMaxAge.D(), Location: loc, ChallengeTTL: pl.ChallengeTTL.D()}, nil
 }

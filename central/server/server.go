@@ -92,16 +92,15 @@ type Server struct {
 	subMu sync.Mutex
 	subs  map[*subscriber]struct{}
 
-	refused  refusals
-	alarms   alarms
-	link     linkMem // linkstats.go
-	stopJP   func()
-	stopDBW  func() // watchDatabase (PostgreSQL)
-	jpDone   chan struct{}
-	closeMu  sync.Mutex
-	closed   bool
-	serving  atomic.Int32 // Serve loops running
-	serveErr chan error
+	refused refusals
+	alarms  alarms
+	link    linkMem // linkstats.go
+	stopJP  func()
+	stopDBW func() // watchDatabase (PostgreSQL)
+	jpDone  chan struct{}
+	closeMu sync.Mutex
+	closed  bool
+	serving atomic.Int32 // Serve loops running
 }
 
 type cabinet struct {
@@ -240,8 +239,8 @@ func New(cfg Config) (*Server, error) {
 		grpc.Creds(refusingCreds{TransportCredentials: credentials.NewTLS(cfg.TLS), s: s}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 2 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 15 * time.Second, Timeout: 5 * time.Second}),
-		// Thousands of mostly idle cabinet connections: no write buffer each.
-		grpc.SharedWriteBuffer(true),
+		// Thousands of mostly idle cabinet connections share write buffers:
+		// gRPC's default now (SharedWriteBuffer is deprecated).
 		// Fixed flow-control windows (messages are a few KiB) turn off
 		// gRPC's bandwidth-delay probing, a PING and its ack after
 		// received data: system calls and TLS records per round.

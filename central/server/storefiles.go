@@ -28,9 +28,8 @@ var ErrStoreMissing = errors.New("central store: missing or replaced")
 const storeFilesCheckEvery = time.Second
 
 type storeFiles struct {
-	path     string
-	db, wal  os.FileInfo
-	lastOpen time.Time // when the file was last opened for reading
+	path    string
+	db, wal os.FileInfo
 }
 
 func (f *storeFiles) snapshot() error {

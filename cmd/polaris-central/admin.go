@@ -199,6 +199,7 @@ func adminCmd(args []string) error {
 		args = args[2:]
 	}
 	if len(args) == 0 {
+		//lint:ignore ST1005 the usage line, shown as it is
 		return errors.New(adminUsage)
 	}
 	c := adminClient(sock)

@@ -90,53 +90,66 @@ func evaluate(stdin io.Reader) (*evalOut, error) {
 	if in.Game == nil || in.Stake == nil || in.Screen == nil {
 		return nil, &InputError{Msg: `input needs "game", "stake" and "screen"`}
 	}
-	stake := engine.Money(*in.Stake)
-	out := &evalOut{Wins: []evalWin{}}
-	switch engine.GameID(*in.Game) {
-	case engine.MagicStars:
-		if len(in.Screen) != 3 {
-			return nil, &InputError{Msg: fmt.Sprintf("magicstars screen has %d reels, want 3", len(in.Screen))}
-		}
-		var sc [3][3]magicstars.Cell
-		for i, col := range in.Screen {
-			if len(col) != 3 {
-				return nil, &InputError{Msg: fmt.Sprintf("magicstars reel %d has %d rows, want 3", i+1, len(col))}
-			}
-			for row, name := range col {
-				sym, star, err := magicstars.ParseCell(name)
-				if err != nil {
-					return nil, err
-				}
-				sc[i][row] = magicstars.Cell{Sym: sym, Star: star}
-			}
-		}
-		ev, err := magicstars.Evaluate(sc, stake)
-		if err != nil {
-			return nil, err
-		}
-		out.Total = int64(ev.Pay)
-		for _, w := range ev.Wins {
-			out.Wins = append(out.Wins, evalWin{Kind: kindName(w.Kind), Symbol: magicstars.SymbolName(w.Symbol), Count: w.Count, Line: w.Line, Amount: int64(w.Amount)})
-		}
-		out.Triggers.FreeSpins = ev.FreeSpins
-		out.FullScreenDoubled = ev.FullScreen
-	case engine.WishStar:
-		sc, err := wishstar.ParseScreen(in.Screen)
-		if err != nil {
-			return nil, err
-		}
-		ev, err := wishstar.Evaluate(sc, stake, in.FreeSpin)
-		if err != nil {
-			return nil, err
-		}
-		out.Total = int64(ev.Total)
-		for _, w := range ev.Wins {
-			out.Wins = append(out.Wins, evalWin{Kind: kindName(w.Kind), Symbol: wishstar.SymbolName(w.Symbol), Count: w.Count, Ways: w.Ways, Amount: int64(w.Amount)})
-		}
-		out.Triggers = evalTriggers{FreeSpins: ev.Triggers.FreeSpins, LockAndSpin: ev.Triggers.LockAndSpin, BonusWins: ev.Triggers.BonusWins,
-			StarCashMultiplier: ev.Triggers.StarCashMultiplier}
-	default:
+	eval, ok := evaluators[engine.GameID(*in.Game)]
+	if !ok {
 		return nil, &engine.UnknownGameError{ID: engine.GameID(*in.Game)}
 	}
+	return eval(&in, engine.Money(*in.Stake))
+}
+
+// evaluators read each game's screen in its own cell names and evaluate it
+// with the game's forced-screen evaluation.
+var evaluators = map[engine.GameID]func(in *evalIn, stake engine.Money) (*evalOut, error){
+	engine.MagicStars: evalMagicStars,
+	engine.WishStar:   evalWishStar,
+}
+
+func evalMagicStars(in *evalIn, stake engine.Money) (*evalOut, error) {
+	out := &evalOut{Wins: []evalWin{}}
+	if len(in.Screen) != 3 {
+		return nil, &InputError{Msg: fmt.Sprintf("magicstars screen has %d reels, want 3", len(in.Screen))}
+	}
+	var sc [3][3]magicstars.Cell
+	for i, col := range in.Screen {
+		if len(col) != 3 {
+			return nil, &InputError{Msg: fmt.Sprintf("magicstars reel %d has %d rows, want 3", i+1, len(col))}
+		}
+		for row, name := range col {
+			sym, star, err := magicstars.ParseCell(name)
+			if err != nil {
+				return nil, err
+			}
+			sc[i][row] = magicstars.Cell{Sym: sym, Star: star}
+		}
+	}
+	ev, err := magicstars.Evaluate(sc, stake)
+	if err != nil {
+		return nil, err
+	}
+	out.Total = int64(ev.Pay)
+	for _, w := range ev.Wins {
+		out.Wins = append(out.Wins, evalWin{Kind: kindName(w.Kind), Symbol: magicstars.SymbolName(w.Symbol), Count: w.Count, Line: w.Line, Amount: int64(w.Amount)})
+	}
+	out.Triggers.FreeSpins = ev.FreeSpins
+	out.FullScreenDoubled = ev.FullScreen
+	return out, nil
+}
+
+func evalWishStar(in *evalIn, stake engine.Money) (*evalOut, error) {
+	out := &evalOut{Wins: []evalWin{}}
+	sc, err := wishstar.ParseScreen(in.Screen)
+	if err != nil {
+		return nil, err
+	}
+	ev, err := wishstar.Evaluate(sc, stake, in.FreeSpin)
+	if err != nil {
+		return nil, err
+	}
+	out.Total = int64(ev.Total)
+	for _, w := range ev.Wins {
+		out.Wins = append(out.Wins, evalWin{Kind: kindName(w.Kind), Symbol: wishstar.SymbolName(w.Symbol), Count: w.Count, Ways: w.Ways, Amount: int64(w.Amount)})
+	}
+	out.Triggers = evalTriggers{FreeSpins: ev.Triggers.FreeSpins, LockAndSpin: ev.Triggers.LockAndSpin, BonusWins: ev.Triggers.BonusWins,
+		StarCashMultiplier: ev.Triggers.StarCashMultiplier}
 	return out, nil
 }

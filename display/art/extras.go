@@ -3,6 +3,8 @@ package art
 import (
 	"image"
 	"image/color"
+
+	"github.com/polaris-vlt/polaris/engine"
 )
 
 // pixelCanvas draws in pixel units.
@@ -108,15 +110,18 @@ func Polyline(w, h int, pts []image.Point, width float32, col color.RGBA) *image
 	return img
 }
 
+// backdrops are each game's gradient, top and bottom.
+var backdrops = map[engine.GameID][2]color.RGBA{
+	engine.WishStar:   {rgb(6, 24, 48), rgb(10, 60, 50)},
+	engine.MagicStars: {rgb(30, 6, 50), rgb(70, 10, 40)},
+}
+
 // Background is a game's backdrop, w×h: a vertical gradient in the game's
 // colours with a fixed field of small stars (seeded, so reproducible).
 func Background(game string, w, h int) *image.RGBA {
 	top, bot := rgb(8, 10, 40), rgb(40, 10, 60)
-	switch game {
-	case "wishstar":
-		top, bot = rgb(6, 24, 48), rgb(10, 60, 50)
-	case "magicstars":
-		top, bot = rgb(30, 6, 50), rgb(70, 10, 40)
+	if c, ok := backdrops[engine.GameID(game)]; ok {
+		top, bot = c[0], c[1]
 	}
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	for y := range h {

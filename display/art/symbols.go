@@ -3,6 +3,7 @@ package art
 import (
 	"image"
 	"image/color"
+	"strconv"
 
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
@@ -14,46 +15,38 @@ import (
 // a test (or a technician's photo) can tell a cell's symbol from the plate
 // at KeyPoint alone.
 
-var wsPlates = map[engine.Symbol]color.RGBA{
-	wishstar.Ten: rgb(40, 70, 150), wishstar.J: rgb(30, 120, 70), wishstar.Q: rgb(130, 40, 120),
-	wishstar.K: rgb(150, 60, 30), wishstar.A: rgb(30, 110, 130), wishstar.Bell: rgb(110, 80, 20),
-	wishstar.Cane: rgb(70, 90, 110), wishstar.Candle: rgb(60, 30, 90), wishstar.Tree: rgb(15, 55, 30),
-	wishstar.Elf: rgb(120, 20, 40), wishstar.Bonus: rgb(20, 35, 80), wishstar.Wild: rgb(170, 125, 0),
-	wishstar.Star: rgb(8, 8, 36), wishstar.Blank: rgb(34, 34, 34),
+// plates are each game's plate colours by symbol.
+var plates = map[engine.GameID]map[engine.Symbol]color.RGBA{
+	engine.WishStar: {
+		wishstar.Ten: rgb(40, 70, 150), wishstar.J: rgb(30, 120, 70), wishstar.Q: rgb(130, 40, 120),
+		wishstar.K: rgb(150, 60, 30), wishstar.A: rgb(30, 110, 130), wishstar.Bell: rgb(110, 80, 20),
+		wishstar.Cane: rgb(70, 90, 110), wishstar.Candle: rgb(60, 30, 90), wishstar.Tree: rgb(15, 55, 30),
+		wishstar.Elf: rgb(120, 20, 40), wishstar.Bonus: rgb(20, 35, 80), wishstar.Wild: rgb(170, 125, 0),
+		wishstar.Star: rgb(8, 8, 36), wishstar.Blank: rgb(34, 34, 34),
+	},
+	engine.MagicStars: {
+		magicstars.Star: rgb(25, 25, 90), magicstars.Melon: rgb(15, 60, 70), magicstars.Grape: rgb(95, 45, 120),
+		magicstars.Plum: rgb(30, 80, 120), magicstars.Orange: rgb(130, 70, 10), magicstars.Raspberry: rgb(140, 30, 80),
+		magicstars.Cherry: rgb(110, 15, 15), magicstars.Lemon: rgb(100, 100, 20),
+	},
 }
 
-var msPlates = map[engine.Symbol]color.RGBA{
-	magicstars.Star: rgb(25, 25, 90), magicstars.Melon: rgb(15, 60, 70), magicstars.Grape: rgb(95, 45, 120),
-	magicstars.Plum: rgb(30, 80, 120), magicstars.Orange: rgb(130, 70, 10), magicstars.Raspberry: rgb(140, 30, 80),
-	magicstars.Cherry: rgb(110, 15, 15), magicstars.Lemon: rgb(100, 100, 20),
+// drawings draw each game's symbols on a plate.
+var drawings = map[engine.GameID]func(*canvas, engine.Symbol){
+	engine.WishStar:   drawWS,
+	engine.MagicStars: drawMS,
 }
 
-// Symbols lists a game's symbols that can stand in a cell.
+// Symbols lists a game's symbols that can stand in a cell (its
+// engine.Layout's); none for an unknown game.
 func Symbols(g engine.GameID) []engine.Symbol {
-	var out []engine.Symbol
-	switch g {
-	case engine.WishStar:
-		for s := wishstar.Ten; s <= wishstar.Blank; s++ {
-			out = append(out, s)
-		}
-	case engine.MagicStars:
-		for s := magicstars.Star; s <= magicstars.Lemon; s++ {
-			out = append(out, s)
-		}
-	}
-	return out
+	l, _ := engine.LayoutOf(g)
+	return l.Symbols
 }
 
 // Key is the plate colour of a game's symbol; ok is false for an unknown one.
 func Key(g engine.GameID, s engine.Symbol) (color.RGBA, bool) {
-	var c color.RGBA
-	var ok bool
-	switch g {
-	case engine.WishStar:
-		c, ok = wsPlates[s]
-	case engine.MagicStars:
-		c, ok = msPlates[s]
-	}
+	c, ok := plates[g][s]
 	return c, ok
 }
 
@@ -62,12 +55,13 @@ func Key(g engine.GameID, s engine.Symbol) (color.RGBA, bool) {
 // highlight frame.
 func KeyPoint(w, h int) image.Point { return image.Pt(14, h/4) }
 
-// Name is the symbol's name for tests and the art sheet.
+// Name is the symbol's name for tests and the art sheet (the engine's).
 func Name(g engine.GameID, s engine.Symbol) string {
-	if g == engine.MagicStars {
-		return magicstars.SymbolName(s)
+	l, _ := engine.LayoutOf(g)
+	if n, ok := l.Names[s]; ok {
+		return n
 	}
-	return wishstar.SymbolName(s)
+	return "SYMBOL(" + strconv.Itoa(int(s)) + ")"
 }
 
 // Symbol draws a game's symbol as a w×h sprite.
@@ -82,10 +76,8 @@ func Symbol(g engine.GameID, s engine.Symbol, w, h int) *image.RGBA {
 	pc := &canvas{img: img, z: c.z, s: 1}
 	pc.rect(rgb(10, 10, 18), 0, 0, float32(w), float32(h), 0)
 	pc.rect(plate, 2, 2, float32(w-4), float32(h-4), float32(min(w, h))/12)
-	if g == engine.MagicStars {
-		drawMS(c, s)
-	} else {
-		drawWS(c, s)
+	if draw, ok := drawings[g]; ok {
+		draw(c, s)
 	}
 	return img
 }

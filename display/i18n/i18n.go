@@ -1,4 +1,4 @@
-// Package i18n holds the display's catalogues (cs, de, en) and formats
+// Package i18n holds the display's catalogues (one per language.All) and formats
 // amounts for a currency and a locale. Lookups and formatting append to a
 // caller's buffer so a frame allocates nothing.
 package i18n
@@ -8,11 +8,13 @@ import (
 	"unicode/utf8"
 
 	"github.com/polaris-vlt/polaris/engine"
+	"github.com/polaris-vlt/polaris/language"
 	"github.com/polaris-vlt/polaris/money"
 )
 
-// Languages are the catalogues there are, in the order screenshots use.
-var Languages = []string{"cs", "de", "en"}
+// Languages are the catalogues there are: every language (language.All), in
+// the order screenshots use.
+var Languages = language.All()
 
 // T is the text of key in lang; an unknown language falls back to English
 // and an unknown key shows itself, so a missing entry is visible, not blank.
@@ -22,7 +24,7 @@ func T(lang, key string) string {
 			return s
 		}
 	}
-	if s, ok := catalogues["en"][key]; ok {
+	if s, ok := catalogues[language.Fallback][key]; ok {
 		return s
 	}
 	return key
@@ -64,7 +66,7 @@ var locales = map[string]locale{
 func AppendMoney(dst []byte, lang string, cur money.Currency, m engine.Money) []byte {
 	loc, ok := locales[lang]
 	if !ok {
-		loc = locales["en"]
+		loc = locales[language.Fallback]
 	}
 	sym := cur.Symbol
 	if sym == "" {
@@ -92,7 +94,7 @@ func AppendMoney(dst []byte, lang string, cur money.Currency, m engine.Money) []
 func AppendNumber(dst []byte, lang string, minor int, v int64) []byte {
 	loc, ok := locales[lang]
 	if !ok {
-		loc = locales["en"]
+		loc = locales[language.Fallback]
 	}
 	var div int64 = 1
 	for range minor {

@@ -135,3 +135,22 @@ func TestMenuFootersSayWhatTheButtonsDo(t *testing.T) {
 		}
 	}
 }
+
+// The display has a catalogue, a money format and a name for exactly the
+// languages there are (language.All): no fifth list to keep in step.
+func TestEveryLanguageHasACatalogue(t *testing.T) {
+	if len(catalogues) != len(Languages) || len(locales) != len(Languages) {
+		t.Errorf("%d catalogues, %d money formats, %d languages", len(catalogues), len(locales), len(Languages))
+	}
+	for _, l := range Languages {
+		if _, ok := catalogues[l]; !ok {
+			t.Errorf("%s: no catalogue", l)
+		}
+		if _, ok := locales[l]; !ok {
+			t.Errorf("%s: no money format", l)
+		}
+		if !Has("language." + l) {
+			t.Errorf("%s: no name in every catalogue (language.%s)", l, l)
+		}
+	}
+}

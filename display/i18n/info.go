@@ -39,7 +39,9 @@ func InfoKeys() []string {
 	for _, p := range view.AllInfoPages() {
 		ks = append(ks, "info.page."+string(p))
 	}
-	for _, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
+	for _, eg := range engine.Games() {
+		g := eg.ID()
+		ks = append(ks, "game."+string(g)) // the pages' title
 		for _, p := range view.InfoPages(g) {
 			ks = append(ks, InfoBody(g, p))
 		}

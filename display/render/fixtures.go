@@ -37,13 +37,7 @@ func Timeline(start time.Time) view.StepTime {
 	return t
 }
 
-func wsScreen(cols [5][3]engine.Symbol) engine.Screen {
-	var s engine.Screen
-	for i, c := range cols {
-		s[i] = c
-	}
-	return s
-}
+func wsScreen(cols [5][3]engine.Symbol) engine.Screen { return engine.Screen(cols) }
 
 const (
 	ten, jj, qq, kk, aa     = wishstar.Ten, wishstar.J, wishstar.Q, wishstar.K, wishstar.A
@@ -704,7 +698,7 @@ func InfoFixtures(lang string) []Fixture {
 			s := &view.Snapshot{Mode: view.ModeInfo, Market: g.market, Language: lang, Currency: g.cur, Game: g.game,
 				Games: []engine.GameID{g.game}, Bet: g.stake, Credit: 2500, Info: &in, Tower: "off",
 				Lamps: lamps(view.BetMinus, view.BetPlus, view.Collect, view.Start)}
-			if g.game == engine.MagicStars {
+			if l, _ := engine.LayoutOf(g.game); l.Jackpot == engine.ProgressiveJackpot {
 				s.Jackpots = []view.Jackpot{{Name: "magicstars", Amount: 1234567}}
 			}
 			out = append(out, Fixture{"info_" + string(g.game) + "_" + string(p), s, T0})

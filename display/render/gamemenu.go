@@ -4,10 +4,8 @@ import (
 	"image"
 	"strings"
 
-	"github.com/polaris-vlt/polaris/display/art"
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/engine/wishstar"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -33,21 +31,11 @@ func GameMenuCard(i, n int) image.Rectangle {
 // GameMenuLanguage is the screen rectangle of the language row.
 func GameMenuLanguage() image.Rectangle { return image.Rect(W/2-420, 660, W/2+420, 770) }
 
-// menuCardSyms are the symbols a game's card shows: its top three.
+// menuCardSyms are the symbols a game's card shows: the ones it is
+// recognised by.
 func menuCardSyms(g engine.GameID) []engine.Symbol {
-	var out []engine.Symbol
-	for _, s := range art.Symbols(g) {
-		if g == engine.WishStar && s == wishstar.Blank {
-			continue
-		}
-		out = append(out, s)
-	}
-	if g == engine.WishStar {
-		// Wish Upon a Star lists its symbols from the lowest (Ten) up.
-		out = out[max(len(out)-3, 0):]
-		return out
-	}
-	return out[:min(3, len(out))]
+	l, _ := engine.LayoutOf(g)
+	return l.Top
 }
 
 func (r *Renderer) gameMenu(s *view.Snapshot) {

@@ -184,10 +184,8 @@ func (r *Renderer) infoScene(s *view.Snapshot) {
 	switch page {
 	case view.InfoPayTable:
 		y := r.para(r.fBody, r.infoText(s, "info.paytable.note")+" "+body, 80, infoTop, W-160, 46, cText)
-		if g == engine.MagicStars {
-			r.msPayTable(s, y+10)
-		} else {
-			r.wsPayTable(s, y+10)
+		if draw, ok := payTables[g]; ok {
+			draw(r, s, y+10)
 		}
 	case view.InfoLines:
 		y := r.para(r.fBody, body, 80, infoTop, W-160, 46, cText)
@@ -210,6 +208,12 @@ func (r *Renderer) infoScene(s *view.Snapshot) {
 	}
 	r.fSmall.DrawFit(r.frame, i18n.T(lang, "info.hint"), 80, H-56, W-400, Left, cDim)
 	r.fSmall.Draw(r.frame, strconv.Itoa(inf.Page+1)+" / "+strconv.Itoa(len(view.InfoPages(g))), W-80, H-56, Right, cDim)
+}
+
+// payTables draw each game's pay table below y: its own art.
+var payTables = map[engine.GameID]func(r *Renderer, s *view.Snapshot, y int){
+	engine.WishStar:   (*Renderer).wsPayTable,
+	engine.MagicStars: (*Renderer).msPayTable,
 }
 
 // wsPayTable: a card per symbol (the royals share one row each), with

@@ -13,18 +13,44 @@ const (
 	H = 1080
 )
 
-// Layout of one game's screen.
+// Layout of one game's screen: the window the engine states (Game), in
+// the cells the display draws it with.
 type Layout struct {
 	Reels, Rows  int
 	CellW, CellH int
 	Gap          int
 	Origin       image.Point // top-left of reel 0, row 0
+	// Game is the engine's layout: what the screen shows and which
+	// features it draws.
+	Game engine.Layout
 }
 
-var layouts = map[engine.GameID]Layout{
-	engine.WishStar:   {Reels: 5, Rows: 3, CellW: 260, CellH: 190, Gap: 12, Origin: image.Pt((W-(5*260+4*12))/2, 238)},
-	engine.MagicStars: {Reels: 3, Rows: 3, CellW: 300, CellH: 190, Gap: 12, Origin: image.Pt((W-(3*300+2*12))/2, 238)},
+// cellSizes are each game's cell, art chosen per game; a game without one
+// is drawn in the widest that fits five reels.
+var cellSizes = map[engine.GameID]image.Point{
+	engine.WishStar:   {260, 190},
+	engine.MagicStars: {300, 190},
 }
+
+// layouts are built once, after the games registered (init order: the
+// game packages render imports come first).
+var layouts = func() map[engine.GameID]Layout {
+	m := map[engine.GameID]Layout{}
+	for _, g := range engine.Games() {
+		el, ok := engine.LayoutOf(g.ID())
+		if !ok {
+			continue
+		}
+		cell, ok := cellSizes[g.ID()]
+		if !ok {
+			cell = cellSizes[engine.WishStar]
+		}
+		const gap = 12
+		m[g.ID()] = Layout{Reels: el.Reels, Rows: el.Rows, CellW: cell.X, CellH: cell.Y, Gap: gap,
+			Origin: image.Pt((W-(el.Reels*cell.X+(el.Reels-1)*gap))/2, 238), Game: el}
+	}
+	return m
+}()
 
 // LayoutOf is a game's layout (Wish Upon a Star's for an unknown game).
 func LayoutOf(g engine.GameID) Layout {

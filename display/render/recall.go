@@ -38,7 +38,8 @@ func RecallCell(grid RecallGrid, reel, row int) image.Rectangle {
 
 func (r *Renderer) buildRecallArt() {
 	r.small = map[engine.GameID]*[nSym]*image.RGBA{}
-	for _, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
+	for _, eg := range engine.Games() {
+		g := eg.ID()
 		var sp [nSym]*image.RGBA
 		for _, s := range art.Symbols(g) {
 			sp[s] = art.Symbol(g, s, recallCellW, recallCellH)
@@ -167,13 +168,10 @@ func (r *Renderer) recall(s *view.Snapshot, v *view.Recall) {
 // recallGrid draws a step's screen in small cells, with Magic Stars' star
 // marks and Lock & Spin's locked stars outlined.
 func (r *Renderer) recallGrid(s *view.Snapshot, g engine.GameID, st *engine.Step, grid RecallGrid) {
-	reels := 5
-	if g == engine.MagicStars {
-		reels = 3
-	}
+	l := LayoutOf(g)
 	sp := r.small[g]
-	for reel := range reels {
-		for row := range 3 {
+	for reel := range l.Reels {
+		for row := range l.Rows {
 			cell := RecallCell(grid, reel, row)
 			sym := st.Screen[reel][row]
 			if sp == nil || int(sym) >= nSym || sp[sym] == nil {
@@ -182,7 +180,7 @@ func (r *Renderer) recallGrid(s *view.Snapshot, g engine.GameID, st *engine.Step
 			}
 			r.blit(sp[sym], cell.Min)
 			bit := uint16(1) << (reel*3 + row)
-			if g == engine.MagicStars && st.Marked&bit != 0 || st.Kind == engine.StepLockSpin && st.Locked&bit != 0 {
+			if l.Game.Marks && st.Marked&bit != 0 || st.Kind == engine.StepLockSpin && st.Locked&bit != 0 {
 				r.border(cell, 3, cGold)
 			}
 		}

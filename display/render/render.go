@@ -5,13 +5,13 @@ import (
 	"image/color"
 	"image/draw"
 	"math"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/polaris-vlt/polaris/display/art"
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/engine/magicstars"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/money"
@@ -98,7 +98,8 @@ func New() *Renderer {
 	r.fBig = NewFont(art.Bold, 92)
 	r.fHuge = NewFont(art.Bold, 140)
 	r.fMono = NewFont(art.Mono, 22)
-	for _, g := range []engine.GameID{engine.WishStar, engine.MagicStars} {
+	for _, eg := range engine.Games() {
+		g := eg.ID()
 		l := LayoutOf(g)
 		var sp [nSym][2]*image.RGBA
 		for _, s := range art.Symbols(g) {
@@ -111,8 +112,8 @@ func New() *Renderer {
 		syms := art.Symbols(g)
 		for i := range 3 * len(syms) {
 			s := syms[(i*7+i/len(syms))%len(syms)]
-			if g == engine.WishStar && s == wishstar.Blank {
-				continue
+			if l.Game.LockSpin && s == l.Game.Blank {
+				continue // an empty Lock & Spin cell stands on no reel
 			}
 			strip = append(strip, s)
 		}
@@ -335,7 +336,15 @@ var modeKeys = map[view.Mode][2]string{
 	view.ModeCashout:  {"mode.cashout", "mode.cashout.body"},
 }
 
-var gameKeys = map[engine.GameID]string{engine.WishStar: "game.wishstar", engine.MagicStars: "game.magicstars"}
+// gameKeys are the catalogue keys of the games' names ("game.<id>"),
+// built once so a frame does not build them.
+var gameKeys = func() map[engine.GameID]string {
+	m := map[engine.GameID]string{}
+	for _, g := range engine.Games() {
+		m[g.ID()] = "game." + string(g.ID())
+	}
+	return m
+}()
 
 // msgKey is the catalogue key of a status message, built once per message.
 func (r *Renderer) msgKey(m string) string {
@@ -366,13 +375,13 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 	copy(r.frame.Pix, r.bg[g].Pix)
 	lang := s.Language
 	r.fLabel.Draw(r.frame, i18n.T(lang, gameKeys[g]), 60, 40, Left, cGold)
-	if g == engine.WishStar {
-		r.fSmall.Draw(r.frame, i18n.T(lang, "field.ways"), 60, 82, Left, cDim)
-	} else {
+	l := LayoutOf(g)
+	if l.Game.LineGame() {
 		r.fSmall.Draw(r.frame, i18n.T(lang, "field.lines"), 60, 82, Left, cDim)
+	} else {
+		r.fSmall.Draw(r.frame, i18n.T(lang, "field.ways"), 60, 82, Left, cDim)
 	}
 	r.jackpots(s, g)
-	l := LayoutOf(g)
 	rd := s.Round
 	if rd != nil && rd.Game != g {
 		rd = nil
@@ -420,7 +429,7 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 				sym = st.Screen[reel][row]
 			}
 			r.drawSym(g, sym, false, cell.Min, cell)
-			if st != nil && g == engine.MagicStars && st.Marked&bit != 0 {
+			if st != nil && l.Game.Marks && st.Marked&bit != 0 {
 				r.blit(r.badge, image.Pt(cell.Max.X-r.badge.Bounds().Dx()-6, cell.Min.Y+6))
 			}
 			if st != nil && st.Kind == engine.StepLockSpin && st.Locked&bit != 0 {
@@ -428,7 +437,7 @@ func (r *Renderer) gameScene(s *view.Snapshot, now time.Time) {
 			}
 		}
 	}
-	if g == engine.MagicStars {
+	if l.Game.LineGame() {
 		r.lineNumbers(0)
 	}
 	r.featureStrip(s, g, rd, idx, st, tl, now)
@@ -486,10 +495,18 @@ const spinSpeed = 22.0 // cells per second
 // restSym is what a reel shows before the first round: a fixed mix of
 // paying symbols.
 func restSym(g engine.GameID, reel, row int) engine.Symbol {
-	if g == engine.MagicStars {
-		return engine.Symbol(1 + (reel*3+row*5)%8)
+	m, ok := restMixes[g]
+	if !ok {
+		m = restMixes[engine.WishStar]
 	}
-	return engine.Symbol((reel*3 + row*4) % 10)
+	return engine.Symbol(m.first + (reel*3+row*m.step)%m.n)
+}
+
+// restMixes are each game's resting screen: cell (reel, row) shows symbol
+// first + (3·reel + step·row) mod n, n paying symbols from first.
+var restMixes = map[engine.GameID]struct{ first, step, n int }{
+	engine.WishStar:   {0, 4, 10},
+	engine.MagicStars: {1, 5, 8},
 }
 
 func (r *Renderer) drawSym(g engine.GameID, sym engine.Symbol, blurred bool, at image.Point, clip image.Rectangle) {
@@ -526,8 +543,8 @@ func (r *Renderer) spinCell(g engine.GameID, st *engine.Step, reel, row int, top
 			n := len(strip)
 			sym = strip[((-k+reel*5)%n+n)%n]
 		}
-		if g == engine.WishStar && st != nil && st.Kind == engine.StepLockSpin && (k < 0 || k > 2) {
-			sym = wishstar.Blank
+		if l.Game.LockSpin && st != nil && st.Kind == engine.StepLockSpin && (k < 0 || k > 2) {
+			sym = l.Game.Blank
 		}
 		r.drawSym(g, sym, blurred, image.Pt(cell.Min.X, y), cell)
 	}
@@ -550,7 +567,7 @@ var WSJackpotMultiples = [...]engine.Money{engine.Mini: 20, engine.Minor: 30, en
 
 func (r *Renderer) jackpots(s *view.Snapshot, g engine.GameID) {
 	lang := s.Language
-	if g == engine.WishStar {
+	if LayoutOf(g).Game.Jackpot == engine.TierJackpots {
 		for i, j := range []engine.Jackpot{engine.Grand, engine.Major, engine.Minor, engine.Mini} {
 			amount := WSJackpotMultiples[j] * s.Bet
 			for _, v := range s.Jackpots {
@@ -601,7 +618,8 @@ func jackpotTier(name string) engine.Jackpot {
 // stars (MS-11) lit per reel once it has stopped on a star-carrying cell.
 func (r *Renderer) featureStrip(s *view.Snapshot, g engine.GameID, rd *view.Round, idx int, st *engine.Step, tl *view.StepTime, now time.Time) {
 	lang := s.Language
-	if g == engine.MagicStars {
+	marks := LayoutOf(g).Game.Marks
+	if marks {
 		for reel := range 3 {
 			lit := false
 			if st != nil {
@@ -633,7 +651,7 @@ func (r *Renderer) featureStrip(s *view.Snapshot, g engine.GameID, rd *view.Roun
 		r.buf2 = appendInt(r.buf2, st.FreeSpinsLeft)
 		r.buf2 = append(r.buf2, ' ')
 		r.buf2 = append(r.buf2, i18n.T(lang, "free.left")...)
-		if g == engine.MagicStars {
+		if marks { // the stars stand in the middle
 			r.fLabel.DrawB(r.frame, r.buf2, 120, y, Left, cGold)
 		} else {
 			r.fLabel.DrawB(r.frame, r.buf2, W/2, y, Center, cGold)
@@ -679,8 +697,8 @@ func (r *Renderer) caption(b []byte, lang string, cur money.Currency, g engine.G
 // appendSymbol appends "3 × ELF": the count and the symbol's name in lang
 // (10, J, Q, K, A as they are).
 func (r *Renderer) appendSymbol(b []byte, lang string, g engine.GameID, count int, sym engine.Symbol) []byte {
-	if count == 0 && g == engine.MagicStars {
-		count = 3 // a Magic Stars line win is always three (MS-8)
+	if l := LayoutOf(g); count == 0 && l.Game.LineGame() {
+		count = l.Reels // a line win spans the reels (MS-8)
 	}
 	b = appendInt(b, count)
 	b = append(b, " × "...)
@@ -712,27 +730,28 @@ func appendInt(b []byte, v int) []byte {
 // WinCells is the cells (bit reel*3+row) a win is made of.
 func WinCells(g engine.GameID, st *engine.Step, w *engine.Win) uint16 {
 	var m uint16
+	l := LayoutOf(g)
 	switch w.Kind {
 	case engine.WinLine:
-		if w.Line >= 1 && w.Line <= len(magicstars.Lines) {
-			ln := magicstars.Lines[w.Line-1]
+		if lines := l.Game.Lines; w.Line >= 1 && w.Line <= len(lines) {
+			ln := lines[w.Line-1]
 			for reel := 0; reel < w.Count && reel < len(ln); reel++ {
 				m |= 1 << (reel*3 + int(ln[reel]))
 			}
 		}
 	case engine.WinWays:
-		for reel := 0; reel < w.Count && reel < 5; reel++ {
-			for row := range 3 {
+		for reel := 0; reel < w.Count && reel < l.Reels; reel++ {
+			for row := range l.Rows {
 				s := st.Screen[reel][row]
-				if s == w.Symbol || reel > 0 && s == wishstar.Wild {
+				if s == w.Symbol || reel > 0 && slices.Contains(l.Game.Wilds, s) {
 					m |= 1 << (reel*3 + row)
 				}
 			}
 		}
 	case engine.WinScatter:
-		for reel := range 5 {
-			for row := range 3 {
-				if st.Screen[reel][row] == wishstar.Bonus {
+		for reel := range l.Reels {
+			for row := range l.Rows {
+				if slices.Contains(l.Game.Scatters, st.Screen[reel][row]) {
 					m |= 1 << (reel*3 + row)
 				}
 			}
@@ -788,7 +807,8 @@ func (r *Renderer) wins(s *view.Snapshot, g engine.GameID, st *engine.Step, tl *
 				continue
 			}
 			c := cGoldDim
-			if curCells&bit != 0 && pulse || curCells&bit != 0 && g == engine.MagicStars {
+			// a line win's line is drawn: its cells need no pulse
+			if curCells&bit != 0 && (pulse || l.Game.LineGame()) {
 				c = cGold
 			}
 			r.border(l.Cell(reel, row), 6, c)

@@ -13,7 +13,6 @@ import (
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
-	"github.com/polaris-vlt/polaris/engine/wishstar"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -180,8 +179,8 @@ func (r *Renderer) attractScene(s *view.Snapshot, now time.Time) {
 		y := 300 + i*(l.CellH+40)
 		row := image.Rect(0, y, W, y+l.CellH)
 		for k, sym := range syms {
-			if sym == wishstar.Blank {
-				continue
+			if l.Game.LockSpin && sym == l.Game.Blank {
+				continue // an empty Lock & Spin cell is no symbol to show
 			}
 			x := (k*pitch-off+span)%span - pitch
 			if i == 1 {

@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -54,12 +54,12 @@ func TestNewRefusesBadWiring(t *testing.T) {
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			good := defaultConfig()
-			b, err := gpiofake.New(nil, good.InputLines(), good.OutputLines())
+			b, err := gpiotest.New(nil, good.InputLines(), good.OutputLines())
 			if err != nil {
 				t.Fatal(err)
 			}
 			cfg := defaultConfig()
-			cfg.Store = gpiofake.NewMeterStore()
+			cfg.Store = gpiotest.NewMeterStore()
 			tc.mutate(&cfg)
 			_, err = gpio.New(cfg, b.Inputs(), b.Outputs())
 			if err == nil || !strings.Contains(err.Error(), tc.want) {
@@ -76,7 +76,7 @@ func TestNewRefusesBadWiring(t *testing.T) {
 // window later, and cancelling the context stops it promptly.
 func TestRunDeliversAndStops(t *testing.T) {
 	cfg := defaultConfig()
-	b, err := gpiofake.New(nil, cfg.InputLines(), cfg.OutputLines())
+	b, err := gpiotest.New(nil, cfg.InputLines(), cfg.OutputLines())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,7 +86,7 @@ func TestRunDeliversAndStops(t *testing.T) {
 		}
 	}
 	events := make(chan gpio.Event, 16)
-	cfg.Store = gpiofake.NewMeterStore()
+	cfg.Store = gpiotest.NewMeterStore()
 	cfg.Sink = func(e gpio.Event) { events <- e }
 	c, err := gpio.New(cfg, b.Inputs(), b.Outputs())
 	if err != nil {

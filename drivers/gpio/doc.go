@@ -5,7 +5,7 @@
 // input levels at once, wait for an edge with a bounded timeout) and OutputBank
 // (write levels under a mask; outputs are never read back). Backends live in
 // subpackages: periphgpio drives real lines through periph's gpioioctl line
-// sets (Pi 4 and Pi 5), gpiofake keeps lines in memory for tests and the
+// sets (Pi 4 and Pi 5), gpiotest keeps lines in memory for tests and the
 // devkit, where a keyboard drives them.
 //
 // On top of the banks, a Controller turns raw levels into debounced,

@@ -4,23 +4,23 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 )
 
 // A Start button on a fake board and a fake clock: a bouncy press becomes
 // one event, one window after the bouncing stopped.
 func Example() {
-	clk := clock.NewFake(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC))
 	cfg := gpio.Config{
 		Inputs: []gpio.InputWiring{{Input: gpio.BtnStart, Line: "BTN_START", Pull: gpio.PullUp, ActiveLow: true}},
 		Lamps:  map[gpio.Input]gpio.OutputWiring{gpio.BtnStart: {Line: "LAMP_START"}},
 		Clock:  clk,
 		Sink:   func(e gpio.Event) { fmt.Println(e) },
 	}
-	board, _ := gpiofake.New(clk, cfg.InputLines(), cfg.OutputLines())
+	board, _ := gpiotest.New(clk, cfg.InputLines(), cfg.OutputLines())
 	ctl, _ := gpio.New(cfg, board.Inputs(), board.Outputs())
 	defer ctl.Close()
 

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/health/healthtest"
 	"github.com/polaris-vlt/polaris/internal/poll"
@@ -22,9 +22,9 @@ func TestWatchdogFollowsTheGPIOLoop(t *testing.T) {
 	hr := healthtest.New(t)
 	heart := hr.Monitor.Register("gpio", 2*time.Second)
 	cfg := defaultConfig()
-	cfg.Store = gpiofake.NewMeterStore()
+	cfg.Store = gpiotest.NewMeterStore()
 	cfg.Heartbeat = heart.Beat
-	b, err := gpiofake.New(nil, cfg.InputLines(), cfg.OutputLines())
+	b, err := gpiotest.New(nil, cfg.InputLines(), cfg.OutputLines())
 	if err != nil {
 		t.Fatal(err)
 	}

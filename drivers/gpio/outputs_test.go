@@ -7,10 +7,10 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 )
 
-func transitions(h []gpiofake.Transition) []string {
+func transitions(h []gpiotest.Transition) []string {
 	var out []string
 	for _, tr := range h {
 		out = append(out, map[bool]string{true: "H", false: "L"}[tr.High]+"@"+tr.At.Sub(t0).String())
@@ -18,7 +18,7 @@ func transitions(h []gpiofake.Transition) []string {
 	return out
 }
 
-func wantHistory(t *testing.T, line string, got []gpiofake.Transition, want ...string) {
+func wantHistory(t *testing.T, line string, got []gpiotest.Transition, want ...string) {
 	t.Helper()
 	g := strings.Join(transitions(got), " ")
 	if w := strings.Join(want, " "); g != w {

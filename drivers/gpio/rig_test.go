@@ -4,10 +4,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
-	"github.com/polaris-vlt/polaris/drivers/gpio/gpiofake"
+	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
 )
 
 var t0 = time.Date(2026, 11, 29, 18, 0, 0, 0, time.UTC)
@@ -25,9 +25,9 @@ var inputLine = map[gpio.Input]string{
 // active high, the shared meter sense is active low and follows the coils.
 type rig struct {
 	t      *testing.T
-	clk    *clock.Fake
-	board  *gpiofake.Board
-	store  *gpiofake.MeterStore
+	clk    *clocktest.Clock
+	board  *gpiotest.Board
+	store  *gpiotest.MeterStore
 	c      *gpio.Controller
 	events []gpio.Event
 	cfg    gpio.Config
@@ -56,12 +56,12 @@ func defaultConfig() gpio.Config {
 
 func newRig(t *testing.T, mutate func(*rig)) *rig {
 	t.Helper()
-	r := &rig{t: t, clk: clock.NewFake(t0), store: gpiofake.NewMeterStore(), cfg: defaultConfig()}
+	r := &rig{t: t, clk: clocktest.New(t0), store: gpiotest.NewMeterStore(), cfg: defaultConfig()}
 	if mutate != nil {
 		mutate(r)
 	}
 	var err error
-	r.board, err = gpiofake.New(r.clk, r.cfg.InputLines(), r.cfg.OutputLines())
+	r.board, err = gpiotest.New(r.clk, r.cfg.InputLines(), r.cfg.OutputLines())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 	"github.com/polaris-vlt/polaris/internal/poll"
@@ -189,7 +189,7 @@ func TestStackedWithoutVendValidIsAnAnomaly(t *testing.T) {
 // On a fake clock, a silent acceptor is declared lost exactly when
 // CommLostAfter has passed, not a poll earlier.
 func TestCommLostAfterOnFakeClock(t *testing.T) {
-	clk := clock.NewFake(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
+	clk := clocktest.New(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	p := &scriptPort{answer: func(Frame) []byte { return nil }}
 	cfg := DefaultConfig("fake")
 	cfg.Clock = clk

@@ -131,7 +131,6 @@ const (
 	zBon  = 3
 )
 
-func zOf(c, b, f int) int { return c*zStar + b*zBon + f }
 func locOf(ri *reelInfo) int {
 	f := 0
 	if ri.full {
@@ -178,15 +177,14 @@ func waysFactor(ri *reelInfo, r, s, k int) float64 {
 }
 
 type setCalc struct {
-	name    string
-	rs      *reelSet
-	mult    float64
-	pZ      [nZ]float64
-	w1      [nZ]float64 // E[W 1_Z] before the multiplier, in stake
-	w2      [nZ]float64 // E[W^2 1_Z]
-	w0      [nZ]float64 // P(W = 0, Z)
-	combos  []Combination
-	waysByZ [nZ]float64
+	name   string
+	rs     *reelSet
+	mult   float64
+	pZ     [nZ]float64
+	w1     [nZ]float64 // E[W 1_Z] before the multiplier, in stake
+	w2     [nZ]float64 // E[W^2 1_Z]
+	w0     [nZ]float64 // P(W = 0, Z)
+	combos []Combination
 }
 
 func (g *Game) calcSet(name string, rs *reelSet, mult float64) *setCalc {

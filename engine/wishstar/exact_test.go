@@ -350,3 +350,7 @@ func TestAmountsScaleWithStake(t *testing.T) {
 		}
 	}
 }
+
+// zOf is the index of a spin's summary (stars c, bonus b, full wild f)
+// among the nZ that exact.go's tables are kept by.
+func zOf(c, b, f int) int { return c*zStar + b*zBon + f }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 	"testing"
 
 	"github.com/polaris-vlt/polaris/central/link"
@@ -27,7 +28,7 @@ func TestHelloMirrorDifferenceIsACabinetEvent(t *testing.T) {
 // a difference within it or a notice without a time is no event.
 func TestCheck38NoticesStepTheClock(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	f := clock.NewFake(t0)
+	f := clocktest.New(t0)
 	c := clock.NewDisciplined(f, time.Second)
 	e := followCentralTime(c, link.Notice{Hello: &link.HelloInfo{Offset: 90 * time.Second}})
 	if tc, ok := e.(cabinet.TimeChanged); !ok || !tc.Step.Old.Equal(t0) || !tc.Step.New.Equal(t0.Add(90*time.Second)) {

@@ -17,7 +17,7 @@ import (
 func TestProfilesFromFilesAndLedgerCopiesApart(t *testing.T) {
 	dir := t.TempDir()
 	etc := filepath.Join(dir, "etc")
-	copyFile(t, "../market/profiles/cz.toml", filepath.Join(etc, "cz.toml"))
+	copyFile(t, "../../market/profiles/cz.toml", filepath.Join(etc, "cz.toml"))
 	copyFile(t, "../../board/profiles/devkit.toml", filepath.Join(etc, "devkit.toml"))
 	second := filepath.Join(dir, "second-medium", "ledger-b")
 

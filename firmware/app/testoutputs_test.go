@@ -25,7 +25,7 @@ func TestTowerAndMeterTestOnTheBoard(t *testing.T) {
 	defer a.Close()
 	go a.Run(ctx)
 	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
-	fake := a.Board.FakeGPIO
+	fake := a.kit.Devices().GPIO
 	a.Cabinet.Post(cabinet.Key{Name: "technician", On: true})
 	s := waitFor(t, a.App, "menu", func(s *view.Snapshot) bool { return s.Menu != nil })
 	for s.Menu.Title != "menu.test" {

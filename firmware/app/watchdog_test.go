@@ -63,7 +63,7 @@ func TestWatchdogFollowsEveryDeviceLoop(t *testing.T) {
 		Hold: acc.Hold, Wedged: func() bool { return acc.Waiting() > 0 }, Release: acc.Release})
 	hr.Stall(healthtest.Stall{Name: "printer", Quiet: quiet,
 		Hold: prn.Hold, Wedged: func() bool { return prn.Waiting() > 0 }, Release: prn.Release})
-	fake := a.Board.FakeGPIO
+	fake := a.kit.Devices().GPIO
 	hr.Stall(healthtest.Stall{Name: "gpio", Quiet: quiet,
 		Hold: func() { fake.HoldReads(true) }, Wedged: func() bool { return fake.ReadsHeld() > 0 },
 		Release: func() { fake.HoldReads(false) }})

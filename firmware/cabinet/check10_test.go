@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/verify"
@@ -80,7 +80,7 @@ func TestCheck10SelfTestsAtStartAndEvery24h(t *testing.T) {
 			return software(ctx)
 		}}}
 	}
-	r := &rig{t: t, dir: t.TempDir(), clock: clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), eventsOut: true}
+	r := &rig{t: t, dir: t.TempDir(), clock: clocktest.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), eventsOut: true}
 	r.start("demo", withSelfTests)
 	r.idle()
 	if runs.Load() != 1 {

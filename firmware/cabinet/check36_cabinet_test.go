@@ -12,7 +12,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/players"
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/cardemu"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/pcsc"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/readeremu"
@@ -81,7 +81,7 @@ func newCardRigWith(t *testing.T, rc cardRigConfig, opts ...rigOption) *cardRig 
 	}
 	// One time for the cabinets and the central system: the fake clock
 	// moves the 120 minutes of play for both.
-	fake := clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
+	fake := clocktest.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC))
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	reg, err := players.New(players.Config{Profile: prof, HashKey: make([]byte, 32), Cards: verifier, RegisterKey: pub, Now: fake.Now})
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -30,7 +31,7 @@ import (
 // power-up never go back, only the wall time does.
 func TestCheck38ClockFollowsCentral(t *testing.T) {
 	t0 := time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
-	f := clock.NewFake(t0)
+	f := clocktest.New(t0)
 	disc := clock.NewDisciplined(f, clock.DefaultTolerance)
 	tol := disc.Tolerance()
 	var ahead atomic.Int64

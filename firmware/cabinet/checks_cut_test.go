@@ -9,6 +9,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/market"
@@ -17,13 +18,13 @@ import (
 
 // stalledPrinter takes a voucher and never reports on it: the power goes
 // while it prints.
-type stalledPrinter struct{ *printer.Fake }
+type stalledPrinter struct{ *printertest.Printer }
 
 func (stalledPrinter) Print(document.Document) (printer.JobID, error) { return 1, nil }
 
 // reprinted: the fake printed one voucher since the restart, a duplicate
 // of the one pending at the cut.
-func reprinted(t testing.TB, prn *printer.Fake, amount int64) {
+func reprinted(t testing.TB, prn *printertest.Printer, amount int64) {
 	t.Helper()
 	if len(prn.Printed) != 1 {
 		t.Fatalf("%d documents printed after the restart, want the voucher once", len(prn.Printed))
@@ -49,16 +50,16 @@ func (r *rig) pendingVoucher() string {
 // the voucher, cuts the power once the voucher is journaled, and starts
 // again with the fake printer set by printerAfter and its first status
 // reported. It returns the rig and the voucher's number.
-func cutWhilePrinting(t *testing.T, printerAfter func(*printer.Fake)) (*rig, string) {
+func cutWhilePrinting(t *testing.T, printerAfter func(*printertest.Printer)) (*rig, string) {
 	t.Helper()
-	r := newRig(t, "demo", func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printer.Fake)} })
+	r := newRig(t, "demo", func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printertest.Printer)} })
 	r.idle()
 	r.insertNote(10000, 2)
 	r.press(view.Collect)
 	r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool { return r.pendingVoucher() != "" })
 	number := r.pendingVoucher()
 	r.powerCut()
-	r.start("demo", func(c *Config) { printerAfter(c.Printer.(*printer.Fake)) })
+	r.start("demo", func(c *Config) { printerAfter(c.Printer.(*printertest.Printer)) })
 	r.cab.Post(PrinterEvent{printer.Online{}})
 	return r, number
 }
@@ -67,7 +68,7 @@ func cutWhilePrinting(t *testing.T, printerAfter func(*printer.Fake)) (*rig, str
 // up (the printer refuses to print over it), is the original: debited as
 // it is, with no duplicate and no technician.
 func TestInterruptedVoucherFoundInTheChuteIsDebited(t *testing.T) {
-	r, number := cutWhilePrinting(t, func(f *printer.Fake) { f.Refuse = printer.ErrTicketInChute })
+	r, number := cutWhilePrinting(t, func(f *printertest.Printer) { f.Refuse = printer.ErrTicketInChute })
 	r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
 	if len(r.prn.Printed) != 0 {
 		t.Fatalf("printed %d documents over the ticket in the chute", len(r.prn.Printed))
@@ -241,7 +242,7 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 				sameOutcome(r)
 				return w, d
 			}},
-		{"voucher printing", []rigOption{func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printer.Fake)} }},
+		{"voucher printing", []rigOption{func(c *Config) { c.Printer = stalledPrinter{c.Printer.(*printertest.Printer)} }},
 			func(r *rig, sc *scriptedCentral) {
 				r.press(view.Collect)
 				r.until("voucher journaled", time.Millisecond, func(*view.Snapshot) bool { return r.pendingVoucher() != "" })
@@ -310,16 +311,14 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 			r.powerCut()
 			var after []rigOption
 			after = append(after, common...)
-			for _, o := range tc.before {
-				after = append(after, o)
-			}
+			after = append(after, tc.before...)
 			// After the cut the devices and the central system answer.
 			after = append(after, func(c *Config) {
 				if s, ok := c.Central.(silentCentral); ok {
 					c.Central = s.Central
 				}
 				if p, ok := c.Printer.(stalledPrinter); ok {
-					c.Printer = p.Fake
+					c.Printer = p.Printer
 				}
 			})
 			r.start("demo", after...)
@@ -362,13 +361,13 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 // debited (the number is on paper) and the voucher tilt ends; the jam's
 // own printer tilt stays until the printer reports it cleared.
 func TestReprintFailingAfterItsNumberIsDebited(t *testing.T) {
-	r, _ := cutWhilePrinting(t, func(f *printer.Fake) { f.FailNext, f.FailAfterValidation = printer.PaperJam, true })
-	s := r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && len(r.led.PendingDocs()) == 0 })
+	r, _ := cutWhilePrinting(t, func(f *printertest.Printer) { f.FailNext, f.FailAfterValidation = printer.PaperJam, true })
+	r.until("debited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && len(r.led.PendingDocs()) == 0 })
 	reprinted(t, r.prn, 10000)
 	if r.meter(ledger.TicketsOutValue) != 10000 {
 		t.Fatalf("tickets out %d", r.meter(ledger.TicketsOutValue))
 	}
-	s = r.until("only the jam", time.Millisecond, func(s *view.Snapshot) bool { return len(s.Tilts) == 1 })
+	s := r.until("only the jam", time.Millisecond, func(s *view.Snapshot) bool { return len(s.Tilts) == 1 })
 	if !strings.HasPrefix(s.Tilts[0], "printer:") {
 		t.Fatalf("tilts %v after the reprint, want the printer's jam only", s.Tilts)
 	}

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
@@ -105,7 +105,7 @@ func centralEvents(t *testing.T, r *rig) []centralEvent {
 // duplicated, and the outbox is empty.
 func TestCheck13EventsQueuedOfflineReachCentralOnce(t *testing.T) {
 	dir := t.TempDir()
-	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), eventsOut: true}
+	r := &rig{t: t, dir: dir, clock: clocktest.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), eventsOut: true}
 	gate := &gatedOutbox{}
 	var err error
 	r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: gate, NoJackpot: true})

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/engine"
@@ -121,7 +121,7 @@ func TestCheck18DoorOpenedWhileUnpowered(t *testing.T) {
 	dir := t.TempDir()
 	// The ledger stamps events with the wall clock: the cabinet's clock
 	// starts there so the window's two ends are comparable.
-	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Now().UTC()), eventsOut: true}
+	r := &rig{t: t, dir: dir, clock: clocktest.New(time.Now().UTC()), eventsOut: true}
 	gate := &gatedOutbox{}
 	var err error
 	r.central, err = embedded.Start(context.Background(), embedded.Options{DataDir: dir, Cabinet: "cab-1", Games: engine.Games(), Outbox: gate, NoJackpot: true})

@@ -54,7 +54,7 @@ func TestCheck28TestMode(t *testing.T) {
 	r.insertNote(10000, 2)
 	r.settleRound(r.playOne())
 	r.press(view.BetPlus)
-	before := r.idle()
+	r.idle()
 
 	// The player: every button, no menu.
 	for _, b := range view.Buttons {
@@ -72,7 +72,7 @@ func TestCheck28TestMode(t *testing.T) {
 		t.Fatal("check 28: test mode reachable from the attendant's menu")
 	}
 	r.cab.Post(Key{Name: "attendant", On: false})
-	before = r.idle()
+	before := r.idle()
 
 	digest := r.led.StateDigest(testVolatile)
 	meters, _ := r.led.Meters(ledger.ScopeCabinet)

@@ -192,7 +192,7 @@ func TestLinkDownStopsPlay(t *testing.T) {
 	r.idle()
 	r.insertNote(500, 0)
 	r.cab.Post(LinkState{Up: false})
-	s := r.until("out of service", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
+	r.until("out of service", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeOutOfService })
 	r.press(view.Start)
 	var round bool
 	r.cab.Do(func() { round = r.cab.play.round != nil }) // the press is decided on the loop
@@ -200,7 +200,7 @@ func TestLinkDownStopsPlay(t *testing.T) {
 		t.Fatal("a game started with the link down")
 	}
 	r.cab.Post(LinkState{Up: true})
-	s = r.idle()
+	s := r.idle()
 	if s.Mode != view.ModeIdle {
 		t.Fatal(s.Mode)
 	}
@@ -235,7 +235,7 @@ func TestRAMErrorUntilTechnicianClears(t *testing.T) {
 	corrupt(t, filepath.Join(r.dir, "b"))
 	for boot := 0; boot < 2; boot++ {
 		r.start("demo")
-		s := r.until("RAM error", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeRAMError })
+		r.until("RAM error", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeRAMError })
 		r.press(view.Start)
 		r.press(view.Collect)
 		// Both presses decided on the loop; the acceptor's command is
@@ -243,7 +243,7 @@ func TestRAMErrorUntilTechnicianClears(t *testing.T) {
 		// device).
 		var accOn bool
 		r.cab.Do(func() { accOn = r.cab.moneyIn.acceptorOn })
-		if s = r.state(); s.Mode != view.ModeRAMError || accOn {
+		if s := r.state(); s.Mode != view.ModeRAMError || accOn {
 			t.Fatalf("boot %d: mode %s, acceptor enabled %v", boot, s.Mode, accOn)
 		}
 		poll.Until(t, 15*time.Second, "acceptor inhibited in RAM error", func() bool { return !r.acc.isEnabled() })

@@ -404,20 +404,22 @@ func (c *Cabinet) handpayPaid(who, how string) {
 // reprintHandpay prints the last paid handpay's paper again, marked
 // DUPLICATE, from the attendant's menu; logged, no meter moves.
 func (c *Cabinet) reprintHandpay() {
-	for _, r := range c.led.PaidHandpays() {
-		if why := c.cashOut.notReady(c.cfg.Printer != nil); why != "" {
-			c.say(view.MsgHandpayWaitsPrinter, engine.Money(r.Amount))
-			return
-		}
-		c.logEvent("handpay_reprint", "attendant", fmt.Sprintf("%s %d duplicate", r.Kind, r.ID), engine.Money(r.Amount))
-		doc, p := c.paper.handpay(r.Doc, r.By, r.Done, true), c.cfg.Printer
-		c.loop.async(func(ctx context.Context) Event {
-			_, err := p.Print(doc)
-			return handpayPrinted{doc: r.ID, err: err, duplicate: true}
-		})
-		c.say(view.MsgHandpayReprinted, engine.Money(r.Amount))
+	paid := c.led.PaidHandpays() // newest first: the one to reprint
+	if len(paid) == 0 {
 		return
 	}
+	r := paid[0]
+	if why := c.cashOut.notReady(c.cfg.Printer != nil); why != "" {
+		c.say(view.MsgHandpayWaitsPrinter, engine.Money(r.Amount))
+		return
+	}
+	c.logEvent("handpay_reprint", "attendant", fmt.Sprintf("%s %d duplicate", r.Kind, r.ID), engine.Money(r.Amount))
+	doc, p := c.paper.handpay(r.Doc, r.By, r.Done, true), c.cfg.Printer
+	c.loop.async(func(ctx context.Context) Event {
+		_, err := p.Print(doc)
+		return handpayPrinted{doc: r.ID, err: err, duplicate: true}
+	})
+	c.say(view.MsgHandpayReprinted, engine.Money(r.Amount))
 }
 
 // handpay is the paper of a handpay paid at by who: MS-18's form for a

@@ -175,7 +175,7 @@ func TestHandpayAttendantPINAndReprint(t *testing.T) {
 		t.Fatalf("the wrong PIN logged as %+v (once, without the PIN)", ev)
 	}
 	r.enterPIN(testPIN)
-	s = r.until("paid", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
+	r.until("paid", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
 	p := r.printed()
 	h, ok := p[len(p)-1].(document.HandpayReceipt)
 	if !ok || h.Attendant != "A17" {

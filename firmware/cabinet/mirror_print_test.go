@@ -9,13 +9,14 @@ import (
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
 // silentPrinter takes a job and never reports on it: the power is cut
 // while the voucher is on its way to paper.
-type silentPrinter struct{ *printer.Fake }
+type silentPrinter struct{ *printertest.Printer }
 
 func (silentPrinter) Print(document.Document) (printer.JobID, error) { return 1, nil }
 
@@ -25,14 +26,14 @@ func (silentPrinter) Print(document.Document) (printer.JobID, error) { return 1,
 // harness: "Hello: cabinet credit 500, central mirror 0" after a kill
 // mid-print.) Over the real link to the embedded central system.
 func TestHelloMidPrintMatchesTheMirror(t *testing.T) {
-	r := newRig(t, "demo", func(c *Config) { c.Printer = silentPrinter{c.Printer.(*printer.Fake)} })
+	r := newRig(t, "demo", func(c *Config) { c.Printer = silentPrinter{c.Printer.(*printertest.Printer)} })
 	r.cab.Post(PrinterEvent{printer.Online{}})
 	r.idle()
 	r.insertNote(10000, 2)
 	r.press(view.Collect)
 	r.until("voucher printing", time.Millisecond, func(*view.Snapshot) bool { return r.pendingVoucher() != "" })
 	r.powerCut()
-	r.start("demo", func(c *Config) { c.Printer = silentPrinter{c.Printer.(*printer.Fake)} })
+	r.start("demo", func(c *Config) { c.Printer = silentPrinter{c.Printer.(*printertest.Printer)} })
 	if r.pendingVoucher() == "" || r.credit() != 10000 {
 		t.Fatalf("after the cut: pending voucher %q, credit %d, want the voucher pending and 10000 on the meter", r.pendingVoucher(), r.credit())
 	}

@@ -90,7 +90,7 @@ func TestBetLadderKeptBetweenGames(t *testing.T) {
 	}
 	r.press(view.BetPlus)
 	r.press(view.BetPlus)
-	s = r.until("bet 15", time.Millisecond, func(s *view.Snapshot) bool { return s.Bet == 15 })
+	r.until("bet 15", time.Millisecond, func(s *view.Snapshot) bool { return s.Bet == 15 })
 	r.insertNote(1000, 0)
 	for i := 0; i < 3; i++ {
 		s = r.playOne()
@@ -193,7 +193,7 @@ func TestPresentationTimelineAndStop(t *testing.T) {
 	}
 	played := r.meter(ledger.GamesPlayed)
 	r.press(view.Stop)
-	s = r.until("shortened", time.Millisecond, func(s *view.Snapshot) bool {
+	r.until("shortened", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Round.Timeline[0].Stops[0].Before(tl.Stops[0])
 	})
 	if r.meter(ledger.GamesPlayed) != played {

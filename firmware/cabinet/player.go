@@ -13,7 +13,7 @@ import (
 
 // CardReader is the player card reader the cabinet asks to prove a card
 // (challenge-response, drivers/cardreader/CARDS.md); *pcsc.Reader and
-// *cardreader.Fake are ones. Its events reach the cabinet through
+// *cardreadertest.Reader are ones. Its events reach the cabinet through
 // Post(CardEvent{...}).
 type CardReader interface {
 	Authenticate(ctx context.Context, challenge []byte) (cardreader.Response, error)

@@ -10,7 +10,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	pb "github.com/polaris-vlt/polaris/central/proto"
-	"github.com/polaris-vlt/polaris/drivers/cardreader"
+	"github.com/polaris-vlt/polaris/drivers/cardreader/cardreadertest"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"google.golang.org/protobuf/proto"
 )
@@ -80,9 +80,9 @@ func (s *stubPlayers) loggedOut() []string {
 	return append([]string(nil), s.logouts...)
 }
 
-// fakeReader gives the cabinet a cardreader.Fake as its card reader.
-func (r *rig) fakeReader() *cardreader.Fake {
-	fake := cardreader.NewFake("test")
+// fakeReader gives the cabinet a cardreadertest.Reader as its card reader.
+func (r *rig) fakeReader() *cardreadertest.Reader {
+	fake := cardreadertest.New("test")
 	r.cab.Do(func() { r.cab.SetCardReader(fake) })
 	go func() {
 		for e := range fake.Events() {
@@ -93,7 +93,7 @@ func (r *rig) fakeReader() *cardreader.Fake {
 	return fake
 }
 
-func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreader.Fake) {
+func newPlayerRig(t *testing.T, credit string) (*rig, *stubPlayers, *cardreadertest.Reader) {
 	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková", CardRequired: true, BreakCredit: credit,
 		Limits: []*pb.PlayerLimit{{Kind: "bets_day", Decided: true, Set: true, Amount: 1000, Left: 1000}}}}
 	r := newRig(t, "cz", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })

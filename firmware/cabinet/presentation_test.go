@@ -191,7 +191,7 @@ func TestJackpotCelebratedBeforeItsLockup(t *testing.T) {
 			return r.meter(ledger.GamesPlayed) > games && (s.Mode == view.ModeIdle || s.Mode == view.ModeLockup || s.RiskOffer)
 		})
 		if s.Round.Jackpot == 0 {
-			s = r.settleRound(s)
+			r.settleRound(s)
 			r.until("count-up over", 500*time.Millisecond, func(s *view.Snapshot) bool { return !s.CountUp.Running(r.clock.Now()) })
 			continue
 		}

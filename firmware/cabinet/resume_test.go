@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -33,7 +33,7 @@ func TestResumesASchema1Ledger(t *testing.T) {
 		src.Close()
 		must(t, dst.Close())
 	}
-	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))}
+	r := &rig{t: t, dir: dir, clock: clocktest.New(time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC))}
 	r.start("cz")
 	r.until("the technician's tilt again", time.Millisecond, func(s *view.Snapshot) bool {
 		return slices.Contains(s.Tilts, "ticket stacked without validation")

@@ -9,13 +9,14 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 
 	"github.com/polaris-vlt/polaris/internal/poll"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/drivers/id003"
-	"github.com/polaris-vlt/polaris/drivers/printer"
+	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -95,9 +96,9 @@ type rig struct {
 	cab      *Cabinet
 	led      *ledger.Ledger
 	central  *embedded.Central
-	clock    *clock.Fake
+	clock    *clocktest.Clock
 	acc      *fakeAcceptor
-	prn      *printer.Fake
+	prn      *printertest.Printer
 	dir      string
 	jackpots server.Jackpots
 	outbox   *gatedOutbox // the ledger of the latest start, for the central link
@@ -122,7 +123,7 @@ func newRig(t *testing.T, marketID string, opts ...rigOption) *rig {
 func newRigWith(t testing.TB, marketID string, jackpots server.Jackpots, opts ...rigOption) *rig {
 	t.Helper()
 	dir := t.TempDir()
-	r := &rig{t: t, dir: dir, clock: clock.NewFake(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), jackpots: jackpots}
+	r := &rig{t: t, dir: dir, clock: clocktest.New(time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)), jackpots: jackpots}
 	r.start(marketID, opts...)
 	return r
 }
@@ -157,7 +158,7 @@ func (r *rig) start(marketID string, opts ...rigOption) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r.prn = printer.NewFake(r.clock.Now)
+	r.prn = printertest.New(r.clock.Now)
 	r.acc = &fakeAcceptor{}
 	cfg := Config{ID: "cab-1", Site: Site{Name: "Test Hall", ID: "T-1"}, Market: prof, Ledger: led, Central: r.central.Client,
 		Acceptor: r.acc, Printer: r.prn, Clock: r.clock, CallTimeout: 5 * time.Second, LinkUp: true,

@@ -194,9 +194,9 @@ func TestSeededDigestWithTheTechniciansSeed(t *testing.T) {
 		})
 		r.press(view.Start)
 	}
-	s := r.until("seeded digest", time.Millisecond, func(s *view.Snapshot) bool { return seedOf(s) == want })
+	r.until("seeded digest", time.Millisecond, func(s *view.Snapshot) bool { return seedOf(s) == want })
 	_, d, _ := m.Seeded(root, []byte{0x01, 0x23, 0x45, 0x67, 0x89, 0xab, 0xcd, 0xef})
-	s = r.until("digest", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), hex.EncodeToString(d[:16])) })
+	r.until("digest", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), hex.EncodeToString(d[:16])) })
 	mu.Lock()
 	defer mu.Unlock()
 	if len(asked) != 1 || hex.EncodeToString(asked[0]) != want {
@@ -221,7 +221,7 @@ func TestSeededDigestWithTheTechniciansSeed(t *testing.T) {
 	r.press(view.Risk)
 	r.until("entry", time.Millisecond, func(s *view.Snapshot) bool { return strings.Contains(r.menuText(s), "digit 1 of 16") })
 	r.press(view.Stop)
-	s = r.until("left", time.Millisecond, func(s *view.Snapshot) bool { return !strings.Contains(r.menuText(s), "digit 1 of 16") })
+	s := r.until("left", time.Millisecond, func(s *view.Snapshot) bool { return !strings.Contains(r.menuText(s), "digit 1 of 16") })
 	if s.Menu.Hint != "" {
 		t.Fatalf("after the entry the footer is %q, want the paging one", s.Menu.Hint)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 
+	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -61,12 +62,12 @@ func TestUnconfirmedVoucherIsReprintedAsDuplicate(t *testing.T) {
 // lateReturn is a driver whose Print returns after the job's events have
 // been handled: the cabinet must not then follow the job it gave up.
 type lateReturn struct {
-	*printer.Fake
+	*printertest.Printer
 	cab func() *Cabinet
 }
 
 func (p lateReturn) Print(d document.Document) (printer.JobID, error) {
-	j, err := p.Fake.Print(d)
+	j, err := p.Printer.Print(d)
 	if err != nil {
 		return j, err
 	}
@@ -88,7 +89,9 @@ func (p lateReturn) Print(d document.Document) (printer.JobID, error) {
 // events are still followed, and it is debited once.
 func TestUnconfirmedVoucherReportedBeforePrintReturnedIsReprinted(t *testing.T) {
 	var r *rig
-	r = newRig(t, "demo", func(c *Config) { c.Printer = lateReturn{c.Printer.(*printer.Fake), func() *Cabinet { return r.cab }} })
+	r = newRig(t, "demo", func(c *Config) {
+		c.Printer = lateReturn{c.Printer.(*printertest.Printer), func() *Cabinet { return r.cab }}
+	})
 	number := unsureVoucher(t, r)
 	r.until("debited", 10*time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Mode == view.ModeIdle })
 	out := r.led.DocsOut()

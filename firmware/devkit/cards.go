@@ -21,7 +21,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/cardreader/readeremu"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/app"
-	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // DevCardMaster is the devkit's operator master key for player cards

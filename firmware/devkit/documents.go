@@ -13,7 +13,7 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // DocumentDir is where a headless cabinet keeps its emulators' document

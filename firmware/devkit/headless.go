@@ -37,8 +37,6 @@ type Headless struct {
 	kit  *Kit
 	stop context.CancelFunc
 	done chan error
-	// lastVoucher is the validation number of the last voucher printed.
-	lastVoucher string
 }
 
 // StartHeadless starts a headless cabinet with the devkit's parts (With).

@@ -11,7 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // Reconcile checks a cabinet's data directory after a crash, with nothing

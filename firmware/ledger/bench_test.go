@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 )
 
 var (
@@ -35,7 +35,7 @@ func fullLedger(b testing.TB, o Options) *Ledger {
 		if err != nil {
 			b.Fatal(err)
 		}
-		fo := Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: clock.NewFake(t0)}
+		fo := Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: clocktest.New(t0)}
 		l := fillLedger(b, fo)
 		l.Close()
 		fullDir = d

@@ -6,14 +6,14 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 )
 
 var t0 = time.Date(2026, 11, 29, 12, 0, 0, 0, time.UTC)
 
 func testOptions(t testing.TB) Options {
 	d := t.TempDir()
-	return Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: clock.NewFake(t0)}
+	return Options{DirA: filepath.Join(d, "a"), DirB: filepath.Join(d, "b"), Clock: clocktest.New(t0)}
 }
 
 func newTestLedger(t testing.TB) (*Ledger, Options) {

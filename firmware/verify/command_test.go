@@ -31,7 +31,7 @@ func stage(t *testing.T) (root, manifest, pubFile string) {
 	cp("../../engine/wishstar/model/wishstar.json", "usr/share/polaris/models/wishstar.json")
 	cp("../../engine/magicstars/model/magicstars.json", "usr/share/polaris/models/magicstars.json")
 	cp("../../board/profiles/rpi-cabinet.toml", "etc/polaris/board/rpi-cabinet.toml")
-	cp("../market/profiles/demo.toml", "etc/polaris/market/demo.toml")
+	cp("../../market/profiles/demo.toml", "etc/polaris/market/demo.toml")
 
 	pub, priv, _ := ed25519.GenerateKey(rand.Reader)
 	mdir := filepath.Join(root, "usr/share/polaris")

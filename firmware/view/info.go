@@ -1,6 +1,11 @@
 package view
 
-import "github.com/polaris-vlt/polaris/engine"
+import (
+	"github.com/polaris-vlt/polaris/engine"
+	// The pages follow the game's engine.Layout: the games must be
+	// registered wherever the pages are listed.
+	_ "github.com/polaris-vlt/polaris/engine/games"
+)
 
 // InfoPage names one page of the player's information screens; the
 // display draws each from the snapshot alone.
@@ -20,12 +25,30 @@ const (
 )
 
 // InfoPages lists a game's information pages in the order the player
-// pages through them.
+// pages through them: a page for each feature its engine.Layout states.
+// An unknown game has the shared pages only.
 func InfoPages(g engine.GameID) []InfoPage {
-	if g == engine.MagicStars {
-		return []InfoPage{InfoPayTable, InfoLines, InfoFreeSpins, InfoRisk, InfoJackpot, InfoRTP, InfoResponsible}
+	l, _ := engine.LayoutOf(g)
+	pages := []InfoPage{InfoPayTable}
+	switch {
+	case l.LineGame():
+		pages = append(pages, InfoLines)
+	case l.Ways > 0:
+		pages = append(pages, InfoWays)
 	}
-	return []InfoPage{InfoPayTable, InfoWays, InfoFreeSpins, InfoLockSpin, InfoRTP, InfoResponsible}
+	if l.FreeSpins {
+		pages = append(pages, InfoFreeSpins)
+	}
+	if l.LockSpin {
+		pages = append(pages, InfoLockSpin)
+	}
+	if l.Risk {
+		pages = append(pages, InfoRisk)
+	}
+	if l.Jackpot == engine.ProgressiveJackpot {
+		pages = append(pages, InfoJackpot)
+	}
+	return append(pages, InfoRTP, InfoResponsible)
 }
 
 // AllInfoPages lists every page of every game (for the catalogue check).

@@ -60,7 +60,7 @@ func run(screen string, argv []string) int {
 	defer xlog.Close()
 	x.Stdout, x.Stderr = xlog, xlog
 	if err := childproc.Start(x, syscall.SIGTERM); err != nil {
-		return fail(fmt.Errorf("Xvfb: %w (Debian package xvfb)", err))
+		return fail(fmt.Errorf("starting Xvfb: %w (Debian package xvfb)", err))
 	}
 	w.Close()
 	xExited := childproc.Waiter(x)
@@ -82,7 +82,7 @@ func run(screen string, argv []string) int {
 	}
 	if n == "" {
 		log, _ := os.ReadFile(xlog.Name())
-		return fail(fmt.Errorf("Xvfb did not start:\n%s", log))
+		return fail(fmt.Errorf("no display from Xvfb:\n%s", log))
 	}
 
 	cmd := exec.Command(argv[0], argv[1:]...)

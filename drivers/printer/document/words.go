@@ -2,21 +2,24 @@ package document
 
 import (
 	"fmt"
-	"github.com/polaris-vlt/polaris/money"
 	"strings"
+
+	"github.com/polaris-vlt/polaris/language"
+	"github.com/polaris-vlt/polaris/money"
 )
 
-// Lang is a printing language.
+// Lang is a printing language: one of language.All.
 type Lang string
 
 const (
-	Czech   Lang = "cs"
-	German  Lang = "de"
-	English Lang = "en"
+	Czech   Lang = language.Czech
+	German  Lang = language.German
+	English Lang = language.English
 )
 
-// Valid reports whether l is one of the supported languages.
-func (l Lang) Valid() bool { return l == Czech || l == German || l == English }
+// Valid reports whether l is one of the languages (a test checks that
+// each has its labels and words).
+func (l Lang) Valid() bool { return language.Known(string(l)) }
 
 // The currencies documents are printed in (amounts in integer minor
 // units): CZK without hellers (MS decisions).

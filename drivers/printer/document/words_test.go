@@ -2,8 +2,10 @@ package document
 
 import (
 	"errors"
-	"github.com/polaris-vlt/polaris/money"
 	"testing"
+
+	"github.com/polaris-vlt/polaris/language"
+	"github.com/polaris-vlt/polaris/money"
 )
 
 func TestWordsTable(t *testing.T) {
@@ -94,7 +96,8 @@ func TestWordsRefusesBadInput(t *testing.T) {
 // amounts never spell the same (a words field that collides would not
 // confirm the figures).
 func TestWordsDistinct(t *testing.T) {
-	for _, l := range []Lang{Czech, German, English} {
+	for _, code := range language.All() {
+		l := Lang(code)
 		seen := map[string]int64{}
 		for n := int64(0); n < 30000; n++ {
 			w, err := Words(l, n, CZK)
@@ -135,6 +138,24 @@ func BenchmarkWords(b *testing.B) {
 			if _, err := Words(l, 123456789, EUR); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// The printer has its words for exactly the languages there are: a
+// language added to language.All without them fails here, not on paper
+// in English.
+func TestEveryLanguageHasLabels(t *testing.T) {
+	if len(labels) != len(language.All()) {
+		t.Errorf("labels for %d languages, %d languages", len(labels), len(language.All()))
+	}
+	en, _ := Words(English, 12345, EUR)
+	for _, code := range language.All() {
+		if _, ok := labels[Lang(code)]; !ok {
+			t.Errorf("%s: no labels", code)
+		}
+		if w, err := Words(Lang(code), 12345, EUR); err != nil || code != language.English && w == en {
+			t.Errorf("%s: words %q (%v): not its own", code, w, err)
 		}
 	}
 }

@@ -259,7 +259,6 @@ func Run(cfg Config) (Result, error) {
 				}
 			default:
 				discrepancy("in-flight %s neither absent nor complete:\n%s", inflight.Kind, diff(want, view))
-				break
 			}
 			if inflight.replayable() {
 				if !inflight.Replay {

@@ -1,4 +1,4 @@
-package printer_test
+package printertest_test
 
 import (
 	"errors"
@@ -7,6 +7,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
+	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
 )
 
 func v() document.Voucher {
@@ -15,8 +16,8 @@ func v() document.Voucher {
 		Currency: document.EUR, Validation: "001234567890123456", Expiry: at.Add(time.Hour)}
 }
 
-func TestFakeScripts(t *testing.T) {
-	f := printer.NewFake(func() time.Time { return time.Unix(0, 0) })
+func TestPrinterScripts(t *testing.T) {
+	f := printertest.New(func() time.Time { return time.Unix(0, 0) })
 	if _, err := f.Print(v()); err != nil {
 		t.Fatal(err)
 	}

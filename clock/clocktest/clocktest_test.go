@@ -1,17 +1,18 @@
-package clock_test
+package clocktest_test
 
 import (
 	"testing"
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 )
 
-// The fake moves only when told, and a wait fires when the clock reaches
+// The clock moves only when told, and a wait fires when the clock reaches
 // it, not before.
-func TestFakeMovesOnlyWhenTold(t *testing.T) {
+func TestMovesOnlyWhenTold(t *testing.T) {
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	c := clock.NewFake(t0)
+	c := clocktest.New(t0)
 	w := c.After(time.Second)
 	select {
 	case <-c.After(0):

@@ -1,18 +1,18 @@
-package gpiofake
+package gpiotest
 
 import (
 	"errors"
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/clock/clocktest"
 
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
 func TestBoardLinesFollowersAndFaults(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.New(time.Unix(0, 0))
 	b, err := New(clk, []gpio.LineSpec{{Name: "BTN", Pull: gpio.PullUp}, {Name: "SENSE"}}, []gpio.LineSpec{{Name: "COIL1"}, {Name: "COIL2"}})
 	if err != nil {
 		t.Fatal(err)
@@ -83,7 +83,7 @@ func TestMeterStoreRefusesOverPulsing(t *testing.T) {
 // A lamp that blinks for months keeps a bounded record: the newest
 // HistoryKeep transitions at least, never 2·HistoryKeep or more.
 func TestHistoryBounded(t *testing.T) {
-	clk := clock.NewFake(time.Unix(0, 0))
+	clk := clocktest.New(time.Unix(0, 0))
 	b, err := New(clk, nil, []gpio.LineSpec{{Name: "LAMP"}})
 	if err != nil {
 		t.Fatal(err)

@@ -1,4 +1,4 @@
-package gpiofake
+package gpiotest
 
 import (
 	"fmt"
@@ -54,7 +54,7 @@ func (s *MeterStore) Pulsed(m gpio.Meter, n int64) error {
 		return s.err
 	}
 	if n <= 0 || n > s.owed[m] {
-		return fmt.Errorf("gpiofake: %d pulses recorded on meter %s, %d owed", n, m, s.owed[m])
+		return fmt.Errorf("gpiotest: %d pulses recorded on meter %s, %d owed", n, m, s.owed[m])
 	}
 	s.owed[m] -= n
 	s.pulsed[m] += n

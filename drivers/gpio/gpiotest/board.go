@@ -1,4 +1,4 @@
-package gpiofake
+package gpiotest
 
 import (
 	"errors"
@@ -55,13 +55,13 @@ func New(clk clock.Clock, inputs, outputs []gpio.LineSpec) (*Board, error) {
 		clk = clock.System{}
 	}
 	if len(inputs) > gpio.MaxLines || len(outputs) > gpio.MaxLines {
-		return nil, fmt.Errorf("gpiofake: at most %d lines per bank", gpio.MaxLines)
+		return nil, fmt.Errorf("gpiotest: at most %d lines per bank", gpio.MaxLines)
 	}
 	b := &Board{clock: clk, inIdx: map[string]int{}, outIdx: map[string]int{},
 		history: map[int][]Transition{}, wake: make(chan struct{}, 1)}
 	for i, l := range inputs {
 		if _, dup := b.inIdx[l.Name]; dup {
-			return nil, fmt.Errorf("gpiofake: input line %q twice", l.Name)
+			return nil, fmt.Errorf("gpiotest: input line %q twice", l.Name)
 		}
 		b.inIdx[l.Name] = i
 		b.inLines = append(b.inLines, l.Name)
@@ -71,10 +71,10 @@ func New(clk clock.Clock, inputs, outputs []gpio.LineSpec) (*Board, error) {
 	}
 	for i, l := range outputs {
 		if _, dup := b.outIdx[l.Name]; dup {
-			return nil, fmt.Errorf("gpiofake: output line %q twice", l.Name)
+			return nil, fmt.Errorf("gpiotest: output line %q twice", l.Name)
 		}
 		if _, dup := b.inIdx[l.Name]; dup {
-			return nil, fmt.Errorf("gpiofake: line %q is both input and output", l.Name)
+			return nil, fmt.Errorf("gpiotest: line %q is both input and output", l.Name)
 		}
 		b.outIdx[l.Name] = i
 		b.outLines = append(b.outLines, l.Name)
@@ -95,11 +95,11 @@ func (b *Board) Set(line string, high bool) error {
 	defer b.mu.Unlock()
 	i, ok := b.inIdx[line]
 	if !ok {
-		return fmt.Errorf("gpiofake: no input line %q", line)
+		return fmt.Errorf("gpiotest: no input line %q", line)
 	}
 	for _, f := range b.follow {
 		if f.in == i {
-			return fmt.Errorf("gpiofake: input line %q follows outputs", line)
+			return fmt.Errorf("gpiotest: input line %q follows outputs", line)
 		}
 	}
 	b.setIn(i, high)
@@ -128,7 +128,7 @@ func (b *Board) Input(line string) (bool, error) {
 	defer b.mu.Unlock()
 	i, ok := b.inIdx[line]
 	if !ok {
-		return false, fmt.Errorf("gpiofake: no input line %q", line)
+		return false, fmt.Errorf("gpiotest: no input line %q", line)
 	}
 	return b.in&(gpio.Bits(1)<<i) != 0, nil
 }
@@ -139,7 +139,7 @@ func (b *Board) Output(line string) (bool, error) {
 	defer b.mu.Unlock()
 	i, ok := b.outIdx[line]
 	if !ok {
-		return false, fmt.Errorf("gpiofake: no output line %q", line)
+		return false, fmt.Errorf("gpiotest: no output line %q", line)
 	}
 	return b.out&(gpio.Bits(1)<<i) != 0, nil
 }
@@ -173,13 +173,13 @@ func (b *Board) Follow(in string, invert bool, outs ...string) error {
 	defer b.mu.Unlock()
 	i, ok := b.inIdx[in]
 	if !ok {
-		return fmt.Errorf("gpiofake: no input line %q", in)
+		return fmt.Errorf("gpiotest: no input line %q", in)
 	}
 	f := follower{in: i, invert: invert}
 	for _, o := range outs {
 		j, ok := b.outIdx[o]
 		if !ok {
-			return fmt.Errorf("gpiofake: no output line %q", o)
+			return fmt.Errorf("gpiotest: no output line %q", o)
 		}
 		f.outs |= gpio.Bits(1) << j
 	}
@@ -200,7 +200,7 @@ func (b *Board) plug(out string, connected bool) error {
 	defer b.mu.Unlock()
 	j, ok := b.outIdx[out]
 	if !ok {
-		return fmt.Errorf("gpiofake: no output line %q", out)
+		return fmt.Errorf("gpiotest: no output line %q", out)
 	}
 	if connected {
 		b.cut &^= gpio.Bits(1) << j
@@ -254,7 +254,7 @@ func (b *Board) FailWrites(err error) {
 }
 
 // ErrClosed is returned by a closed bank.
-var ErrClosed = errors.New("gpiofake: bank closed")
+var ErrClosed = errors.New("gpiotest: bank closed")
 
 type inBank struct{ b *Board }
 
@@ -281,7 +281,7 @@ func (k inBank) Read() (gpio.Bits, error) {
 
 func (k inBank) WaitEdge(timeout time.Duration) (bool, error) {
 	if timeout <= 0 {
-		return false, fmt.Errorf("gpiofake: WaitEdge timeout %v must be > 0", timeout)
+		return false, fmt.Errorf("gpiotest: WaitEdge timeout %v must be > 0", timeout)
 	}
 	t := time.NewTimer(timeout)
 	defer t.Stop()
