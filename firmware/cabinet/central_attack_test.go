@@ -89,7 +89,8 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	// system's to resolve: asked again, it tilts again, never refunded.
 	r.cab.Post(Key{Name: "technician", On: true})
 	r.cab.Post(Key{Name: "technician", On: false})
-	r.cab.Do(func() { r.cab.linkState(false); r.cab.linkState(true) })
+	r.cab.Post(LinkState{Up: false})
+	r.cab.Post(LinkState{Up: true})
 	r.until("tilt after the link came back", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	check("asked again")
 	// The operator voids the round the copy drew: the cabinet, asking for

@@ -101,7 +101,7 @@ func TestHandpayWaitsForItsReceipt(t *testing.T) {
 	r.until("the failed job handled", time.Millisecond, func(*view.Snapshot) bool {
 		var failed bool
 		r.cab.Do(func() {
-			hp := r.cab.cond.handpay.print
+			hp := r.cab.handpay.print
 			failed = hp != nil && !hp.sent && r.cab.cashOut.printerFaults[printer.PaperOut]
 		})
 		return failed && len(r.printed()) == 1

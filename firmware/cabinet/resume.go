@@ -30,7 +30,7 @@ func (c *Cabinet) refused(what string, err error, kind writeKind) bool {
 		return false
 	}
 	if errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
+		c.cond.ramFailed()
 		return true
 	}
 	switch kind {

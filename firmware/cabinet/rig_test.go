@@ -219,7 +219,7 @@ func (r *rig) press(b view.Button) { r.cab.Post(Press{Button: b}) }
 // handled returns once the loop has handled every event posted before it
 // (the loop takes its events in order): the positive proof that a press,
 // a key or a device event the test posted has been decided on.
-func (r *rig) handled() { r.cab.Do(func() {}) }
+func (r *rig) handled() { r.cab.Sync() }
 
 // returnedAfter waits until the acceptor has been told to return a
 // document more than before times (before: acc.count("return") taken
