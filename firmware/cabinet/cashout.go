@@ -9,8 +9,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // cashOutState is the printer's side: the voucher being issued and what

@@ -2,8 +2,8 @@ package cabinet
 
 import (
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // The player's game menu: Risk in idle (it has nothing to gamble there)

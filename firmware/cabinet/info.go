@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // The player's information pages and the speaker's settings: what the

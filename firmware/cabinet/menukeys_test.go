@@ -12,8 +12,8 @@ import (
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // lines is a page as the display words it in lang, for tests that read

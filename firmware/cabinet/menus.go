@@ -8,8 +8,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // menuState is the keys' pages and test mode.

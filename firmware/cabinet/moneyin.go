@@ -10,8 +10,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // moneyInState is the acceptor's side: the document in escrow and the

@@ -4,7 +4,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
-	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // paper is what every document the cabinet prints says of it: the

@@ -11,8 +11,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // playState is the player-facing state: the game, the bets, Auto, the
@@ -524,10 +524,8 @@ func (r *roundState) plan(from int, t time.Time, tm Timing) {
 		if s.Kind != engine.StepBase {
 			spin = tm.FreeSpin
 		}
-		reels := 5
-		if r.game == engine.MagicStars {
-			reels = 3
-		}
+		layout, _ := engine.LayoutOf(r.game)
+		reels := layout.Reels
 		for k := 0; k < 5; k++ {
 			if k < reels {
 				st.Stops[k] = t.Add(spin + time.Duration(k)*tm.ReelGap)
@@ -602,11 +600,12 @@ func (p *playState) unpause(r *roundState, now time.Time, tm Timing) bool {
 	return true
 }
 
-// riskAllowed: Magic Stars only, a win of the standard game without free
-// spins or a jackpot, whose double stays within the round cap and below
-// the large win (MS-9, MS-7).
+// riskAllowed: a game whose layout offers Risk (Magic Stars), a win of the
+// standard game without free spins or a jackpot, whose double stays within
+// the round cap and below the large win (MS-9, MS-7).
 func (r *roundState) riskAllowed(largeWin engine.Money) bool {
-	return r.game == engine.MagicStars && r.jackpot == 0 && !r.features() &&
+	layout, _ := engine.LayoutOf(r.game)
+	return layout.Risk && r.jackpot == 0 && !r.features() &&
 		engine.RiskAllowed(r.pending, roundCap(r.game)) && r.pending < largeWin
 }
 

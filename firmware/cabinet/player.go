@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -158,7 +159,7 @@ func (c *Cabinet) cardEvent(e cardreader.Event) {
 		}
 	case cardreader.UnknownCard:
 		c.cfg.Hooks.Logf("cabinet: unknown card: %s", e.Reason)
-		c.say(view.MsgPlayer+"CARD_UNKNOWN", 0)
+		c.say(view.MsgPlayer+string(refusal.CardUnknown), 0)
 	case cardreader.ReaderBack:
 		c.player.readerIs(false)
 		c.logEvent("card_reader_back", "cardreader", "", 0)
@@ -457,10 +458,11 @@ func (c *Cabinet) playerRefusal(e error) bool {
 	if !errors.As(e, &r) || !link.DrewNothing(r.Reason) {
 		return false
 	}
-	switch r.Reason {
-	case "PLAYER_NO_SESSION", "PLAYER_EXCLUDED", "PLAYER_BLOCKED", "PLAYER_LIMIT", "PLAYER_LIMITS_UNDECIDED", "PLAYER_BREAK", "CARD_BLOCKED":
+	switch reason := refusal.Reason(r.Reason); reason {
+	case refusal.PlayerNoSession, refusal.PlayerExcluded, refusal.PlayerBlocked, refusal.PlayerLimit,
+		refusal.PlayerLimitsUndecided, refusal.PlayerBreak, refusal.CardBlocked:
 		c.say(view.MsgPlayer+r.Reason, 0)
-		if r.Reason != "PLAYER_LIMIT" {
+		if reason != refusal.PlayerLimit {
 			// Ask now: the session may have ended or its break begun.
 			c.player.pollNow(c.now())
 		}

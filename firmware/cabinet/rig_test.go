@@ -20,9 +20,9 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // fakeAcceptor records commands and, on Stack, behaves as the ID-003 driver

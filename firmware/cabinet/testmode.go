@@ -5,8 +5,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // Test mode (check 28): the technician enters it from the technician's
