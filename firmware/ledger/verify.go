@@ -47,6 +47,21 @@ func (l *Ledger) Verify(reason string) (VerifyReport, error) {
 	if l.ram != nil {
 		return rep, l.ram
 	}
+	if l.faulted() {
+		// Play is stopped; the copy that still holds everything is
+		// checked all the same, since losing it too is a RAM error.
+		for i, s := range l.stores {
+			if l.faults[i] != nil {
+				continue
+			}
+			if _, err := l.checkStore(s); err != nil {
+				l.enterRAMError(fmt.Sprintf("verify (%s): copy %s bad (%v) while copy %s is faulted (%s)",
+					reason, s.name, err, l.stores[1-i].name, l.faults[1-i].Cause), [2]*copyImage{})
+				return rep, l.ram
+			}
+		}
+		return rep, l.fault()
+	}
 	var bad [2]error
 	var wg sync.WaitGroup
 	for i, s := range l.stores { // the copies are on two media: check both at once
@@ -209,6 +224,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	}
 	for _, s := range l.stores {
 		os.Remove(filepath.Join(s.dir, markerName))
+		os.Remove(filepath.Join(s.dir, faultName)) // it named transactions of the old ledger
 		syncDir(s.dir)
 	}
 	nl, err := Open(l.o)
@@ -218,6 +234,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	nl.mu.Lock()
 	l.stores, l.kv, l.dig, l.head, l.digest = nl.stores, nl.kv, nl.dig, nl.head, nl.digest
 	l.ram, l.copies, l.findings = nl.ram, nl.copies, nl.findings
+	l.faults, l.deferred = nl.faults, nl.deferred
 	nl.mu.Unlock()
 	if l.ram != nil {
 		return l.ram
