@@ -233,6 +233,7 @@ func (l *Ledger) Repair(who string) error {
 		if f == nil {
 			continue
 		}
+		os.MkdirAll(l.stores[i].dir, 0o700) // a replaced medium comes back empty; health says if it failed
 		if err := l.stores[i].health(l.o.FreeReserve); err != nil {
 			return still(i, err)
 		}

@@ -131,12 +131,18 @@ func Open(o Options) (*Ledger, error) {
 		return nil, err
 	}
 	l := newLedger(o)
-	for _, s := range l.stores {
-		if err := os.MkdirAll(s.dir, 0o700); err != nil {
-			return nil, fmt.Errorf("%w: copy %s: %v", ErrStorage, s.name, err)
+	var dirErr [2]error
+	for i, s := range l.stores {
+		if dirErr[i] = os.MkdirAll(s.dir, 0o700); dirErr[i] != nil {
+			// one medium gone: the other copy may still hold everything
+			dirErr[i] = fmt.Errorf("%w: copy %s: %v", ErrStorage, s.name, dirErr[i])
+			continue
 		}
 		os.Remove(filepath.Join(s.dir, rebuildName))
 		os.Remove(filepath.Join(s.dir, createName))
+	}
+	if dirErr[0] != nil && dirErr[1] != nil {
+		return nil, dirErr[0]
 	}
 	if m := l.readMarker(); m != nil {
 		l.loadSuspect(m)
@@ -147,6 +153,10 @@ func Open(o Options) (*Ledger, error) {
 	var errs [2]error
 	missing := 0
 	for i, s := range l.stores {
+		if dirErr[i] != nil {
+			errs[i] = dirErr[i]
+			continue
+		}
 		if _, err := os.Stat(s.path()); os.IsNotExist(err) {
 			errs[i] = errMissing
 			missing++
@@ -160,6 +170,11 @@ func Open(o Options) (*Ledger, error) {
 	}
 	if missing == 2 {
 		return nil, ErrNoLedger
+	}
+	for i := range dirErr {
+		if dirErr[i] != nil && errs[1-i] == errMissing {
+			return nil, dirErr[i] // nothing to open: no ledger here, or not one we can reach
+		}
 	}
 	for i, f := range marks {
 		// A copy faulted before the restart is never the source: a write
