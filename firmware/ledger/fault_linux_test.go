@@ -48,15 +48,19 @@ func fill(t *testing.T, dir string) string {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	buf := make([]byte, 16<<10)
-	for {
-		if _, err := f.Write(buf); err != nil {
-			if errors.Is(err, syscall.ENOSPC) {
-				return p
+	// large writes first, then ever smaller ones, to the last free byte
+	for size := 64 << 10; size > 0; size /= 4 {
+		buf := make([]byte, size)
+		for {
+			if _, err := f.Write(buf); err != nil {
+				if errors.Is(err, syscall.ENOSPC) {
+					break
+				}
+				t.Fatal(err)
 			}
-			t.Fatal(err)
 		}
 	}
+	return p
 }
 
 // setImmutable sets or clears chattr +i on path: root may still open a
@@ -461,4 +465,42 @@ func TestCopyFaultBothCopiesFull(t *testing.T) {
 	b.check(t, l)
 	copyHoldsAll(t, l, o.DirA)
 	copyHoldsAll(t, l, o.DirB)
+}
+
+// Verify finds copy A damaged while its directory is read-only (immutable),
+// so the copy cannot be rebuilt where it stands: a copy fault (copy B was
+// just found equal to memory), not a RAM error; writable again, Repair
+// rebuilds it.
+func TestCopyFaultVerifyCannotRebuild(t *testing.T) {
+	o := faultOptions(t, "A", faultReserve)
+	l, err := Create(o, "installer")
+	must(t, err)
+	t.Cleanup(func() { l.Close() })
+	var b books
+	must(t, b.bill(l, 4000))
+	must(t, b.round(l, 100, 200))
+	if _, err := l.Verify("before"); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.OpenFile(filepath.Join(o.DirA, DBName), os.O_RDWR, 0)
+	must(t, err)
+	one := []byte{0}
+	_, err = f.ReadAt(one, 4096+200)
+	must(t, err)
+	one[0] ^= 0x10
+	_, err = f.WriteAt(one, 4096+200)
+	must(t, err)
+	must(t, f.Close())
+	setImmutable(t, o.DirA, true)
+	t.Cleanup(func() { setImmutable(t, o.DirA, false) })
+	_, err = l.Verify("after a game")
+	cf := wantFault(t, l, err, "A", nil) // SQLite's "unable to open" names no errno
+	if cf.Op != "verify (after a game)" {
+		t.Fatalf("fault op %q: %v", cf.Op, cf)
+	}
+	b.check(t, l)
+	copyHoldsAll(t, l, o.DirB)
+	refusedWhileFaulted(t, l, &b, "A")
+	setImmutable(t, o.DirA, false)
+	repairAndPlay(t, l, o, &b)
 }

@@ -79,8 +79,10 @@ func (l *Ledger) Verify(reason string) (VerifyReport, error) {
 		}
 		s := l.stores[i]
 		if err := l.rebuild(i, 1-i); err != nil {
-			l.enterRAMError(fmt.Sprintf("verify (%s): copy %s bad (%v) and rebuild failed: %v", reason, s.name, bad[i], err), [2]*copyImage{})
-			return rep, l.ram
+			// the other copy was just found equal to memory: it holds
+			// everything, so this is the copy's fault, not a RAM error
+			l.setFault(i, "verify ("+reason+")", fmt.Errorf("copy bad (%v) and rebuild failed: %w", bad[i], err))
+			return rep, l.persistFaults()
 		}
 		text := fmt.Sprintf("verify (%s): copy %s bad (%v); rebuilt from copy %s", reason, s.name, bad[i], l.stores[1-i].name)
 		rep.Rebuilt = append(rep.Rebuilt, text)
