@@ -125,27 +125,33 @@ func (l *Ledger) setFault(i int, op string, err error) {
 		Since: l.wall().Format(time.RFC3339), Cause: err.Error(), Err: err}
 }
 
-// persistFaults writes the fault marker into every copy directory. A copy
-// that is not faulted must take it: without it a restart could take the
-// faulted copy's files for the truth. If none can, no copy is fit to
-// write: RAM error. It returns the error for the refused write.
+// persistFaults writes the fault marker into every copy directory and
+// returns the error for the refused write. A good copy's directory that
+// does not take it is no better than a full one: that copy is faulted too
+// (memory still holds the truth, and Repair compares both copies with it
+// before writing again). Where no directory takes it a restart would not
+// know of the fault; a RAM error could not be recorded there either.
 func (l *Ledger) persistFaults() error {
-	var list []CopyFault
-	for _, f := range l.faults {
-		if f != nil {
-			list = append(list, *f)
+	for {
+		var list []CopyFault
+		for _, f := range l.faults {
+			if f != nil {
+				list = append(list, *f)
+			}
+		}
+		b, _ := json.Marshal(list)
+		again := false
+		for i, s := range l.stores {
+			err := writeFileSynced(s.dir, faultName, b)
+			if err != nil && l.faults[i] == nil {
+				l.setFault(i, "fault marker", fmt.Errorf("the other copy's fault cannot be recorded here: %w", err))
+				again = true
+			}
+		}
+		if !again {
+			return l.fault()
 		}
 	}
-	b, _ := json.Marshal(list)
-	for i, s := range l.stores {
-		err := writeFileSynced(s.dir, faultName, b)
-		if err != nil && l.faults[i] == nil {
-			l.enterRAMError(fmt.Sprintf("copy %s: the fault of the other copy (%s) cannot be recorded: %v",
-				s.name, l.fault().Cause, err), [2]*copyImage{})
-			return l.ram
-		}
-	}
-	return l.fault()
 }
 
 // readFaults reads the fault marker of either directory.
@@ -247,8 +253,9 @@ func (l *Ledger) Repair(who string) error {
 	}
 	var texts []string
 	if src < 0 {
-		// Both faulted before a write: neither was written during the
-		// fault, so each must still equal memory.
+		// Both faulted: each must still equal memory (a copy that took a
+		// refused write took it back, one that failed it may not have
+		// rolled it back and is rebuilt from the other).
 		var bad [2]error
 		for i, s := range l.stores {
 			if bad[i] = s.open(); bad[i] == nil {

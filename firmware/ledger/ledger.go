@@ -239,7 +239,7 @@ func Open(o Options) (*Ledger, error) {
 			}
 		}
 		l.deferred = events
-		l.persistFaults() // a RAM error if no copy takes the marker
+		l.persistFaults()
 		return l, nil
 	}
 	if err := l.logEvents(events); err != nil {
