@@ -4,16 +4,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 
+	"github.com/polaris-vlt/polaris/internal/hosttools"
 	"golang.org/x/sys/unix"
 )
 
 // These tests put one copy on a file system of its own that they can fill
-// or make read-only: a small tmpfs, mounted as root (CI runs as root).
+// or make read-only (a small tmpfs) or kill (an ext4 loop image), mounted
+// as root (CI runs as root).
 
 const (
 	faultFS      = 12 << 20 // the small file system's size
@@ -502,5 +505,89 @@ func TestCopyFaultVerifyCannotRebuild(t *testing.T) {
 	copyHoldsAll(t, l, o.DirB)
 	refusedWhileFaulted(t, l, &b, "A")
 	setImmutable(t, o.DirA, false)
+	repairAndPlay(t, l, o, &b)
+}
+
+// ext4Shutdown is EXT4_IOC_SHUTDOWN (_IOR('X', 125, __u32)); with
+// EXT4_GOING_FLAGS_NOLOGFLUSH every later I/O of the file system fails
+// with EIO until it is mounted again: a medium that died.
+const (
+	ext4Shutdown   = 0x8004587D
+	ext4NoLogFlush = 2
+)
+
+// loopExt4 mounts a fresh ext4 image of size bytes on a loop device and
+// returns its directory and a function that mounts it again (unmounting
+// first): what a technician does after the medium failed.
+func loopExt4(t *testing.T, size int64) (dir string, remountMedium func()) {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		t.Skip("needs root: mounts an ext4 loop image for one ledger copy (CI runs as root)")
+	}
+	mkfs := hosttools.Need(t, "mkfs.ext4")
+	mount, umount := hosttools.Need(t, "mount"), hosttools.Need(t, "umount")
+	img := filepath.Join(t.TempDir(), "copy-a.img")
+	dir = t.TempDir()
+	must(t, os.WriteFile(img, nil, 0o600))
+	must(t, os.Truncate(img, size))
+	run := func(name string, args ...string) error {
+		out, err := exec.Command(name, args...).CombinedOutput()
+		if err != nil {
+			return fmt.Errorf("%s %s: %v: %s", name, strings.Join(args, " "), err, out)
+		}
+		return nil
+	}
+	must(t, run(mkfs, "-q", "-F", img))
+	must(t, run(mount, "-o", "loop", img, dir))
+	mounted := true
+	t.Cleanup(func() {
+		if mounted {
+			run(umount, dir)
+		}
+	})
+	return dir, func() {
+		t.Helper()
+		mounted = false
+		must(t, run(umount, dir)) // fails (busy) if the ledger still held the faulted copy open
+		must(t, run(mount, "-o", "loop", img, dir))
+		mounted = true
+	}
+}
+
+// Copy A's medium fails outright (every I/O an EIO) while the cabinet
+// plays: a copy fault, the copy closed so the medium can be unmounted,
+// and after it is mounted again Repair rebuilds the copy.
+func TestCopyFaultIOError(t *testing.T) {
+	fs, remountMedium := loopExt4(t, 32<<20)
+	o := testOptions(t)
+	o.DirA, o.FreeReserve = filepath.Join(fs, "a"), faultReserve
+	l, err := Create(o, "installer")
+	must(t, err)
+	t.Cleanup(func() { l.Close() })
+	var b books
+	must(t, b.bill(l, 20000))
+	for range 3 {
+		must(t, b.round(l, 100, 250))
+	}
+	root, err := os.Open(fs)
+	must(t, err)
+	err = unix.IoctlSetPointerInt(int(root.Fd()), ext4Shutdown, ext4NoLogFlush)
+	root.Close()
+	if err != nil {
+		t.Fatalf("EXT4_IOC_SHUTDOWN: %v", err)
+	}
+	var refused error
+	for i := 0; i < 50 && refused == nil; i++ {
+		refused = b.round(l, 100, 250)
+	}
+	cf := wantFault(t, l, refused, "A", nil)
+	t.Logf("refused %s: %s", cf.Op, cf.Cause)
+	b.check(t, l)
+	copyHoldsAll(t, l, o.DirB)
+	refusedWhileFaulted(t, l, &b, "A")
+	if err := l.Repair("technician 7"); !errors.Is(err, ErrCopyFault) {
+		t.Fatalf("repair on the dead medium: %v", err)
+	}
+	remountMedium()
 	repairAndPlay(t, l, o, &b)
 }
