@@ -207,8 +207,10 @@ func faultEvents(fs [2]*CopyFault, how string) []Event {
 // (writable, free space above the reserve); the copy is then rebuilt from
 // the good one, read back with integrity_check and compared with memory,
 // the fault and the rebuild are logged as events, and writes resume. With
-// both copies faulted by the check before a write (nothing was written to
-// either) each is read back and compared with memory instead. It returns
+// both copies faulted (both failed the check before a write, or a good
+// copy's directory refused the fault marker) each is read back and
+// compared with memory instead, and one that differs is rebuilt from the
+// other. It returns
 // nil when no fault remains, the *CopyFault (with its new cause) when a
 // copy is still unfit, or the *RAMError when no good copy is left. who
 // names the technician (the events' source).
@@ -233,6 +235,11 @@ func (l *Ledger) Repair(who string) error {
 	still := func(i int, err error) error {
 		f := l.faults[i]
 		f.Cause, f.Err = err.Error(), err
+		for j, f := range l.faults {
+			if f != nil {
+				l.stores[j].close() // its medium stays free to unmount
+			}
+		}
 		return l.persistFaults()
 	}
 	for i, f := range l.faults {
@@ -258,6 +265,7 @@ func (l *Ledger) Repair(who string) error {
 		// rolled it back and is rebuilt from the other).
 		var bad [2]error
 		for i, s := range l.stores {
+			s.close()
 			if bad[i] = s.open(); bad[i] == nil {
 				_, bad[i] = l.checkStore(s)
 			}
