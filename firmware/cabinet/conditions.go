@@ -19,6 +19,9 @@ type condState struct {
 	disabled string // reason the central system disabled the cabinet
 	ramError bool
 	started  bool // power-up recovery is done
+	// powerUpOwed: a ledger copy fault refused this power-up's record; it
+	// is written when the technician's repair succeeds.
+	powerUpOwed bool
 
 	off      *offState // the last power-down, as power-up found it (check 18)
 	lastBeat time.Time // last heartbeat written to the ledger
@@ -41,6 +44,9 @@ func newCondState(linkUp bool) condState {
 
 // start: power-up recovery is done.
 func (s *condState) start() { s.started = true }
+
+// owePowerUp: the power-up's record was refused (owed) or is written.
+func (s *condState) owePowerUp(owed bool) { s.powerUpOwed = owed }
 
 // setTilt sets the tilt under key; false: it is set already, for that reason.
 func (s *condState) setTilt(key string, t tilt) bool {

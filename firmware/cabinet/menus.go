@@ -140,6 +140,16 @@ func (c *Cabinet) key(name string, on bool) {
 			c.menus.show(&view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}})
 			return
 		}
+		// A ledger copy that could not be written is rebuilt from the good
+		// one first: until then no tilt's end could be journaled. Still
+		// unfit, its tilt stays with the new cause; no good copy left is a
+		// RAM error.
+		if err := c.led.Repair("technician"); c.refused("the ledger copy's repair", err, moneyWrite) {
+			break
+		}
+		if c.cond.powerUpOwed {
+			c.cond.owePowerUp(c.refused("the power-up", c.led.PowerUp(), moneyWrite))
+		}
 		for k, t := range c.cond.clearManualTilts(tiltSoftwareChanged) {
 			c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "technician", t.reason), recordWrite)
 		}

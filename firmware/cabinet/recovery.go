@@ -20,10 +20,14 @@ func (c *Cabinet) powerUp() {
 	c.cond.poweredUp(readOffState(c.led, c.now()))
 	if err := c.led.PowerUp(); err != nil {
 		c.ledgerFailed("the power-up", err)
+		c.cond.owePowerUp(errors.Is(err, ledger.ErrCopyFault))
 	}
 	if c.led.RAMError() != nil {
 		c.cond.ramFailed()
 		return
+	}
+	for _, f := range c.led.Faults() {
+		c.setTilt(copyFaultTilt(f))
 	}
 	if c.holds(condSoftware) {
 		c.logEvent("software_verification_failed", "cabinet", c.cfg.Software.Error, 0)
