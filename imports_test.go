@@ -112,6 +112,10 @@ var rooms = []room{
 	// The cabinet program: the engine, the central system's client (not
 	// the central system), drivers through their ports, boards.
 	{room: "firmware", may: []string{"engine", "deck", "clock", "money", "language", "market", "central/link", "central/pki", "central/proto", "drivers", "board"}, notOffCabinet: true},
+	// The cabinet's rules are written once for any device: it reaches the
+	// drivers only through their protocol-neutral ports (never id003, tcl,
+	// escpos, gpio), and the board's assembly is the program's, not its.
+	{room: "firmware/cabinet", may: []string{"engine", "deck", "clock", "money", "language", "market", "central/link", "central/pki", "central/proto", "firmware", "drivers/acceptor", "drivers/printer", "drivers/cardreader"}, notOffCabinet: true},
 	// The devkit build adds the embedded central system and the emulators.
 	{room: "firmware/devkit", may: []string{"firmware", "engine", "deck", "clock", "money", "language", "market", "central", "drivers", "board"}},
 	// The ledger stores what it is given: nothing of the central system.

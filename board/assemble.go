@@ -11,6 +11,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/clock"
 
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/drivers/cardreader/pcsc"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
@@ -22,18 +23,9 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/serialport"
 )
 
-// Acceptor is what the cabinet drives of a bill/ticket acceptor;
-// *id003.Driver is one.
-type Acceptor interface {
-	Events() <-chan id003.Event
-	Enable(ctx context.Context, a id003.Accept) error
-	Disable(ctx context.Context) error
-	Stack(ctx context.Context) error
-	Return(ctx context.Context) error
-	Hold(ctx context.Context) error
-	// Run drives the device until ctx ends.
-	Run(ctx context.Context) error
-}
+// Acceptor is the firmware's port to the bill/ticket acceptor
+// (drivers/acceptor); id003.Acceptor is one.
+type Acceptor = acceptor.Device
 
 // Printer is the firmware's port to the ticket printer (drivers/printer).
 type Printer = printer.Printer
@@ -84,18 +76,20 @@ type Options struct {
 	// GPIOEvents receives button, key, door and meter events from the GPIO
 	// goroutine. nil drops them.
 	GPIOEvents func(gpio.Event)
-	// BeforeAck is the acceptor's hook at VEND VALID, before the ACK: the
-	// place to journal the credit (see id003.Config.BeforeAck).
-	BeforeAck func(id003.Stacked) error
+	// BeforeAck is the acceptor's hook when a document is in the stacker,
+	// before the driver acknowledges it: the place to journal the credit
+	// (acceptor.Hooks).
+	BeforeAck func(acceptor.Stacked) error
 	// BeforeReset is the acceptor's hook at a power-up with a document
-	// inside, before the RESET (see id003.Config.BeforeReset).
-	BeforeReset func(id003.PowerUpWithBill) error
+	// inside, before the reset (acceptor.Hooks).
+	BeforeReset func(acceptor.PowerUpWithBill) error
 	// AcceptorCurrency is the market's currency (ISO 4217): the acceptor's
 	// currency variant when the profile names none (the emulated unit's
 	// table, the country code the driver checks). Empty: EUR.
 	AcceptorCurrency string
 	// AcceptorConfig, when set, adjusts the acceptor driver's configuration
-	// (tests scale timings down, or wrap Open). Path is the assembly's.
+	// (tests scale timings down, or wrap Open). Path is the assembly's, and
+	// so are the hooks: BeforeAck and BeforeReset replace the Config's.
 	AcceptorConfig func(*id003.Config)
 	// TCLConfig, when set, adjusts the TCL printer driver's configuration
 	// (timings; Open, to wrap the port in tests). Path is the assembly's.
@@ -323,14 +317,12 @@ func (c *Cabinet) assembleAcceptor(p *Profile, opt Options) error {
 	}
 	cfg := id003.DefaultConfig(path)
 	cfg.Country, cfg.Recycler = country, a.Recycler
-	cfg.BeforeAck = opt.BeforeAck
-	cfg.BeforeReset = opt.BeforeReset
 	cfg.Heartbeat = opt.AcceptorHeartbeat
 	if opt.AcceptorConfig != nil {
 		opt.AcceptorConfig(&cfg)
 	}
 	cfg.Path = path
-	c.Acceptor = id003.New(cfg)
+	c.Acceptor = id003.NewAcceptor(cfg, acceptor.Hooks{BeforeAck: opt.BeforeAck, BeforeReset: opt.BeforeReset})
 	return nil
 }
 
@@ -423,7 +415,7 @@ func (c *Cabinet) assemblePrinter(p *Profile, opt Options) error {
 var (
 	_ Printer  = (*tcl.Driver)(nil)
 	_ Printer  = (*escpos.Driver)(nil)
-	_ Acceptor = (*id003.Driver)(nil)
+	_ Acceptor = (*id003.Acceptor)(nil)
 )
 
 // Run drives the GPIO and the serial devices until ctx ends (nil) or the

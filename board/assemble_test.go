@@ -12,6 +12,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/board"
 	"github.com/polaris-vlt/polaris/board/emulated"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/gpio/gpiotest"
@@ -138,18 +139,18 @@ func TestDevkitAssemblesAndAnswers(t *testing.T) {
 	// Acceptor: the driver finishes start-up against the emulator, then a
 	// 10 € note goes to escrow and is stacked on command.
 	ev := cab.Acceptor.Events()
-	waitFor(t, ev, "acceptor ready", func(e id003.Event) bool { _, ok := e.(id003.Ready); return ok })
-	waitFor(t, ev, "acceptor enabled", func(e id003.Event) bool { _, ok := e.(id003.Enabled); return ok })
+	waitFor(t, ev, "acceptor ready", func(e acceptor.Event) bool { _, ok := e.(acceptor.Ready); return ok })
+	waitFor(t, ev, "acceptor enabled", func(e acceptor.Event) bool { _, ok := e.(acceptor.Enabled); return ok })
 	if err := emu.Acceptor.InsertNote(0x63); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ev, "escrow", func(e id003.Event) bool { _, ok := e.(id003.Escrow); return ok })
+	waitFor(t, ev, "escrow", func(e acceptor.Event) bool { _, ok := e.(acceptor.Escrow); return ok })
 	sctx, scancel := context.WithTimeout(ctx, poll.Scaled(5*time.Second))
 	defer scancel()
 	if err := cab.Acceptor.Stack(sctx); err != nil {
 		t.Fatal(err)
 	}
-	waitFor(t, ev, "stacked", func(e id003.Event) bool { _, ok := e.(id003.Stacked); return ok })
+	waitFor(t, ev, "stacked", func(e acceptor.Event) bool { _, ok := e.(acceptor.Stacked); return ok })
 
 	// Printer: the TCL driver (opened at Assemble against the emulator)
 	// prints a voucher; it is issued when its validation number is printed.

@@ -4,4 +4,9 @@
 // acceptor, TCL and ESC/POS ticket printers, GPIO inputs and outputs
 // through periph, and the player card reader through pcscd (PC/SC).
 // Drivers know nothing of games or money rules.
+//
+// The firmware reaches a device through its protocol-neutral port: acceptor
+// (bill/ticket acceptors; id003.Acceptor adapts the ID-003 driver),
+// printer (tcl, escpos) and cardreader. A second protocol for a device is
+// a driver behind the same port; the cabinet does not change.
 package drivers

@@ -22,6 +22,7 @@ import (
 	"github.com/polaris-vlt/polaris/board"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/drivers/id003"
 	"github.com/polaris-vlt/polaris/engine"
@@ -447,7 +448,7 @@ func (a *App) started() (*cabinet.Cabinet, error) {
 	return a.cab, nil
 }
 
-func (a *App) beforeAck(s id003.Stacked) error {
+func (a *App) beforeAck(s acceptor.Stacked) error {
 	cab, err := a.started()
 	if err != nil {
 		return err
@@ -455,7 +456,7 @@ func (a *App) beforeAck(s id003.Stacked) error {
 	return cab.BeforeAck(s)
 }
 
-func (a *App) beforeReset(e id003.PowerUpWithBill) error {
+func (a *App) beforeReset(e acceptor.PowerUpWithBill) error {
 	cab, err := a.started()
 	if err != nil {
 		return err

@@ -16,7 +16,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/clock"
 
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/health"
@@ -338,14 +338,14 @@ func (c *Cabinet) credit() engine.Money {
 // BeforeAck is the acceptor driver's hook at VEND VALID: it journals the
 // credit on the loop and returns only when it is committed, so the
 // acceptor is told ACK only after the ledger holds the credit (check 19).
-func (c *Cabinet) BeforeAck(s id003.Stacked) error {
+func (c *Cabinet) BeforeAck(s acceptor.Stacked) error {
 	return c.loop.hook(func() error { return c.journalStack(s) })
 }
 
 // BeforeReset is the acceptor driver's hook at a power-up with a document
 // inside: what became of the document is journaled before the RESET after
 // which the acceptor no longer says (a kill between the two lost a note).
-func (c *Cabinet) BeforeReset(e id003.PowerUpWithBill) error {
+func (c *Cabinet) BeforeReset(e acceptor.PowerUpWithBill) error {
 	return c.loop.hook(func() error { return c.powerUpWithBill(e) })
 }
 

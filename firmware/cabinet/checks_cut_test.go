@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
@@ -105,12 +105,12 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 	ms, ws := engine.MagicStars, engine.WishStar
 	win := findSeed(ms, 5, func(r *engine.Round) bool { return len(r.Steps) == 1 && r.Total > 0 })
 	free := findSeed(ws, 100, func(r *engine.Round) bool { return hasStep(engine.StepFree)(r) && r.Total > 0 })
-	note := id003.Document{Kind: id003.DocNote, Code: 0x61, Denom: id003.Denomination{Code: 0x61, Base: 20}}
+	note := acceptor.Document{Kind: acceptor.Note, Code: 0x61, Denom: acceptor.Denomination{Base: 20}}
 	escrowed := func(r *rig, _ *scriptedCentral) {
 		r.acc.mu.Lock()
 		r.acc.stall, r.acc.doc = true, note
 		r.acc.mu.Unlock()
-		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: note}})
+		r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: note}})
 		r.until("note journaled in escrow", time.Millisecond, func(*view.Snapshot) bool { return len(r.led.PendingDocs()) == 1 })
 	}
 	start := func(r *rig, sc *scriptedCentral, g engine.GameID, seed uint64) {
@@ -167,12 +167,12 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 				// RESET (after which the acceptor no longer says where the
 				// note is) returns once the credit is journaled; then the
 				// event, and a repeated word, credit nothing more.
-				pu := id003.PowerUpWithBill{Where: id003.InStacker, Doc: note}
+				pu := acceptor.PowerUpWithBill{Where: acceptor.InStacker, Doc: note}
 				if err := r.cab.BeforeReset(pu); err != nil || len(r.led.PendingDocs()) != 0 {
 					r.t.Fatalf("BeforeReset returned %v with %d documents pending", err, len(r.led.PendingDocs()))
 				}
 				r.cab.Post(AcceptorEvent{pu})
-				r.cab.Post(AcceptorEvent{id003.Stacked{Doc: note}}) // told again: no second credit
+				r.cab.Post(AcceptorEvent{acceptor.Stacked{Doc: note}}) // told again: no second credit
 				r.until("credited", time.Millisecond, func(*view.Snapshot) bool { return len(r.led.PendingDocs()) == 0 })
 				r.idle()
 				return 2000, meterDelta{ledger.BillsInValue: 2000, ledger.BillsInCount: 1, ledger.TotalDrop: 2000}

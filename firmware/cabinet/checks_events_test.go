@@ -12,7 +12,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/deck"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -132,8 +132,8 @@ func TestCheck13EventsQueuedOfflineReachCentralOnce(t *testing.T) {
 			r.cab.Post(Door{Name: d, Open: true})
 			r.cab.Post(Door{Name: d, Open: false})
 		}
-		r.cab.Post(AcceptorEvent{id003.Fault{Kind: id003.FaultStackerFull}})
-		r.cab.Post(AcceptorEvent{id003.FaultCleared{Kind: id003.FaultStackerFull}})
+		r.cab.Post(AcceptorEvent{acceptor.Fault{Kind: acceptor.StackerFull}})
+		r.cab.Post(AcceptorEvent{acceptor.FaultCleared{Kind: acceptor.StackerFull}})
 		r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
 		r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}})
 		for i := 0; i < n; i++ {

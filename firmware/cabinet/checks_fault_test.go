@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/draw"
@@ -83,9 +83,9 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 	r.press(view.Start)
 	r.until("mismatch tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	held := r.heldRound("at the mismatch")
-	r.cab.Post(AcceptorEvent{id003.Fault{Kind: id003.FaultAcceptorJam}})
+	r.cab.Post(AcceptorEvent{acceptor.Fault{Kind: acceptor.AcceptorJam}})
 	r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
-	want := []string{"acceptor: " + id003.FaultAcceptorJam.String(), "outcome mismatch", "printer: " + printer.PaperOut.String()}
+	want := []string{"acceptor: " + acceptor.AcceptorJam.String(), "outcome mismatch", "printer: " + printer.PaperOut.String()}
 	shows := func(s *view.Snapshot, reasons []string) bool {
 		if len(s.Tilts) != len(reasons) || s.Mode != view.ModeTilt {
 			return false
@@ -105,10 +105,10 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 	r.blockedFor("check 6 after power-up")
 
 	// The acceptor starts and still has the jam: it stays.
-	r.cab.Post(AcceptorEvent{id003.Fault{Kind: id003.FaultAcceptorJam}})
+	r.cab.Post(AcceptorEvent{acceptor.Fault{Kind: acceptor.AcceptorJam}})
 	r.blockedFor("check 6 with the jam reported again")
 	// Started again and ready: the jam is gone.
-	r.cab.Post(AcceptorEvent{id003.Ready{}})
+	r.cab.Post(AcceptorEvent{acceptor.Ready{}})
 	r.until("acceptor tilt gone", time.Millisecond, func(s *view.Snapshot) bool { return shows(s, want[1:]) })
 	r.blockedFor("check 6 with two tilts left")
 	r.cab.Post(PrinterEvent{printer.Online{}})
@@ -449,9 +449,9 @@ func TestTicketAgainBeforeItsConfirmationIsRefused(t *testing.T) {
 	number := r.redeemUnconfirmed()
 	for i, what := range []string{"before the confirmation", "again"} {
 		seq := r.lastEventSeq()
-		r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
+		r.acc.doc = acceptor.Document{Kind: acceptor.Ticket, Ticket: number}
 		returns := r.acc.count("return")
-		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+		r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 		r.until(what+": refused", time.Millisecond, func(s *view.Snapshot) bool {
 			return s.Message == "ticket_refused" && len(r.eventsOf(seq, "ticket_refused")) > 0
 		})

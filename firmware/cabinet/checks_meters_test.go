@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -116,8 +116,8 @@ func TestCheck15MeterInvariantRandomSession(t *testing.T) {
 			v := r.prn.Printed[len(r.prn.Printed)-1].(document.Voucher)
 			r.takeTicket()
 			if rng.IntN(2) == 0 {
-				r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: v.Validation}
-				r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+				r.acc.doc = acceptor.Document{Kind: acceptor.Ticket, Ticket: v.Validation}
+				r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 				r.until("ticket in", time.Millisecond, func(s *view.Snapshot) bool { return int64(s.Credit) == v.Amount })
 				done("ticket in")
 			}

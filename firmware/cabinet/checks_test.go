@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -96,12 +96,12 @@ func TestCheck27TiltList(t *testing.T) {
 		kind, src string // the ledger event
 		cleared   string // the ledger event kind when it clears
 	}{
-		{"acceptor jam", []Event{AcceptorEvent{id003.Fault{Kind: id003.FaultAcceptorJam}}}, []Event{AcceptorEvent{id003.FaultCleared{Kind: id003.FaultAcceptorJam}}},
-			view.ModeTilt, "acceptor: " + id003.FaultAcceptorJam.String(), "tilt", "acceptor", "tilt_cleared"},
-		{"acceptor stacker full", []Event{AcceptorEvent{id003.Fault{Kind: id003.FaultStackerFull}}}, []Event{AcceptorEvent{id003.FaultCleared{Kind: id003.FaultStackerFull}}},
-			view.ModeTilt, "acceptor: " + id003.FaultStackerFull.String(), "tilt", "acceptor", "tilt_cleared"},
+		{"acceptor jam", []Event{AcceptorEvent{acceptor.Fault{Kind: acceptor.AcceptorJam}}}, []Event{AcceptorEvent{acceptor.FaultCleared{Kind: acceptor.AcceptorJam}}},
+			view.ModeTilt, "acceptor: " + acceptor.AcceptorJam.String(), "tilt", "acceptor", "tilt_cleared"},
+		{"acceptor stacker full", []Event{AcceptorEvent{acceptor.Fault{Kind: acceptor.StackerFull}}}, []Event{AcceptorEvent{acceptor.FaultCleared{Kind: acceptor.StackerFull}}},
+			view.ModeTilt, "acceptor: " + acceptor.StackerFull.String(), "tilt", "acceptor", "tilt_cleared"},
 		// The ID-003 driver follows CommRestored with its start-up sequence, which ends in Ready.
-		{"acceptor comm lost", []Event{AcceptorEvent{id003.CommLost{}}}, []Event{AcceptorEvent{id003.CommRestored{}}, AcceptorEvent{id003.Ready{}}},
+		{"acceptor comm lost", []Event{AcceptorEvent{acceptor.CommLost{}}}, []Event{AcceptorEvent{acceptor.CommRestored{}}, AcceptorEvent{acceptor.Ready{}}},
 			view.ModeTilt, "acceptor: communication lost", "tilt", "acceptor", "tilt_cleared"},
 		{"printer paper out", []Event{PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}}}, []Event{PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}}},
 			view.ModeTilt, "printer: " + printer.PaperOut.String(), "tilt", "printer", "tilt_cleared"},
@@ -128,9 +128,9 @@ func TestCheck27TiltList(t *testing.T) {
 		}
 		r.until(tc.name+": acceptor off", time.Millisecond, func(*view.Snapshot) bool { return !r.acc.isEnabled() })
 		r.press(view.Start)
-		r.acc.doc = id003.Document{Kind: id003.DocNote, Code: 0x61, Denom: id003.Denomination{Code: 0x61, Base: 10}}
+		r.acc.doc = acceptor.Document{Kind: acceptor.Note, Code: 0x61, Denom: acceptor.Denomination{Base: 10}}
 		returns := r.acc.count("return")
-		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+		r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 		r.returnedAfter("check 27 "+tc.name+": the note", returns)
 		if r.meter(ledger.CoinIn) != coinIn || r.credit() != credit || r.cab.View().Mode != tc.mode {
 			t.Fatalf("check 27 %s: Start or a note was taken: coin in %d → %d, credit %d → %d, mode %s",

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -90,22 +90,22 @@ func TestCheck28TestMode(t *testing.T) {
 	}
 	// The acceptor: enabled, a note and a ticket read and returned.
 	r.until("acceptor on for its test", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
-	for _, d := range []id003.Document{
-		{Kind: id003.DocNote, Code: 0x63, Denom: id003.Denomination{Code: 0x63, Base: 20}},
-		{Kind: id003.DocTicket, Ticket: "123456789012345678"},
+	for _, d := range []acceptor.Document{
+		{Kind: acceptor.Note, Code: 0x63, Denom: acceptor.Denomination{Base: 20}},
+		{Kind: acceptor.Ticket, Ticket: "123456789012345678"},
 	} {
 		r.acc.mu.Lock()
 		r.acc.doc = d
 		n := len(r.acc.commands)
 		r.acc.mu.Unlock()
-		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: d}})
+		r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: d}})
 		r.until("returned", time.Millisecond, func(*view.Snapshot) bool {
 			r.acc.mu.Lock()
 			defer r.acc.mu.Unlock()
 			return slices.Contains(r.acc.commands[n:], "return")
 		})
 		want := "€20.00"
-		if d.Kind == id003.DocTicket {
+		if d.Kind == acceptor.Ticket {
 			want = ledger.Mask(d.Ticket)
 		}
 		r.until("read shown", time.Millisecond, func(s *view.Snapshot) bool {

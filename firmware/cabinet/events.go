@@ -5,7 +5,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/deck"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -39,7 +39,7 @@ type Door struct {
 type Tick struct{}
 
 // AcceptorEvent is an event of the bill/ticket acceptor driver.
-type AcceptorEvent struct{ E id003.Event }
+type AcceptorEvent struct{ E acceptor.Event }
 
 // PrinterEvent is an event of the printer driver.
 type PrinterEvent struct{ E printer.Event }

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
@@ -42,23 +42,23 @@ func TestVoucherOutAndBackIn(t *testing.T) {
 	}
 
 	// The same voucher back in: held while validating, then stacked.
-	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: v.Validation}
-	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.acc.doc = acceptor.Document{Kind: acceptor.Ticket, Ticket: v.Validation}
+	r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 	r.until("ticket credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 2000 })
 	if r.meter(ledger.TicketsInValue) != 2000 {
 		t.Fatal("tickets-in meter")
 	}
 	// And again: already redeemed, returned with no credit.
 	returns := r.acc.count("return")
-	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 	r.until("second insert refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
 	r.returnedAfter("second insert", returns)
 	if r.credit() != 2000 || r.meter(ledger.TicketsInCount) != 1 {
 		t.Fatalf("double redemption: credit %d, tickets in %d", r.credit(), r.meter(ledger.TicketsInCount))
 	}
 	// An unknown ticket is returned too.
-	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: "123456789012345678"}
-	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.acc.doc = acceptor.Document{Kind: acceptor.Ticket, Ticket: "123456789012345678"}
+	r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 	r.until("unknown ticket returned", time.Millisecond, func(s *view.Snapshot) bool {
 		return len(r.led.PendingDocs()) == 0
 	})
@@ -107,7 +107,7 @@ func TestCancelCreditHandpay(t *testing.T) {
 	}
 	r.press(view.Start) // nothing moves during a lockup
 	returns := r.acc.count("return")
-	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: id003.Document{Kind: id003.DocNote}}})
+	r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: acceptor.Document{Kind: acceptor.Note}}})
 	r.returnedAfter("a note during the lockup", returns)
 	if r.acc.isEnabled() {
 		t.Fatal("check 20: acceptor enabled during a lockup")
@@ -165,7 +165,7 @@ func TestAcceptorDisabledAndUnsolicitedStack(t *testing.T) {
 	r.until("enabled again", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
 
 	seq := r.lastEventSeq()
-	r.cab.Post(AcceptorEvent{id003.Stacked{Doc: id003.Document{Kind: id003.DocNote, Denom: id003.Denomination{Base: 50}}}})
+	r.cab.Post(AcceptorEvent{acceptor.Stacked{Doc: acceptor.Document{Kind: acceptor.Note, Denom: acceptor.Denomination{Base: 50}}}})
 	r.handled() // the stack is decided on the loop, nothing runs after it
 	if r.credit() != 0 {
 		t.Fatal("credit from an unsolicited stack")
@@ -204,8 +204,8 @@ func (r *rig) redeemUnconfirmed() string {
 	real := r.central.Client
 	r.start("demo", func(c *Config) { c.Central = noConfirm{real} })
 	r.idle()
-	r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
-	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.acc.doc = acceptor.Document{Kind: acceptor.Ticket, Ticket: number}
+	r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 	r.until("ticket credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 2000 })
 	return number
 }

@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -18,8 +18,8 @@ import (
 // acceptor's last command.
 type moneyInState struct {
 	escrow        *escrowState
-	hooked        *id003.Document // stacked through BeforeAck; its Stacked event follows
-	acceptorOn    bool            // last command sent: enabled
+	hooked        *acceptor.Document // stacked through BeforeAck; its Stacked event follows
+	acceptorOn    bool               // last command sent: enabled
 	acceptorKnown bool
 	reconcileAt   time.Time // when pending escrows of a past power-up count as returned
 }
@@ -64,10 +64,10 @@ func (s *moneyInState) release(es *escrowState) {
 func (s *moneyInState) clear() { s.escrow = nil }
 
 // stacked: doc was journaled by the BeforeAck hook; its Stacked event follows.
-func (s *moneyInState) stacked(doc id003.Document) { s.hooked = &doc }
+func (s *moneyInState) stacked(doc acceptor.Document) { s.hooked = &doc }
 
 // takeHooked: doc's Stacked event, journaled already by the hook.
-func (s *moneyInState) takeHooked(doc id003.Document) bool {
+func (s *moneyInState) takeHooked(doc acceptor.Document) bool {
 	if s.hooked == nil || *s.hooked != doc {
 		return false
 	}
@@ -121,7 +121,7 @@ func (c *Cabinet) updateAcceptor() {
 	c.loop.async(func(ctx context.Context) Event {
 		var err error
 		if want {
-			err = acc.Enable(ctx, id003.Accept{Notes: id003.AllDenoms, Tickets: true})
+			err = acc.Enable(ctx, acceptor.Accept{Notes: true, Tickets: true})
 		} else {
 			err = acc.Disable(ctx)
 		}
@@ -139,7 +139,7 @@ func acceptorCall(acc Acceptor, fn func(a Acceptor, ctx context.Context) error, 
 
 // billValue is note d's value in the market's minor units, 0 if the
 // market takes no such note.
-func billValue(m *market.Profile, d id003.Document) engine.Money {
+func billValue(m *market.Profile, d acceptor.Document) engine.Money {
 	if d.Denom.Base == 0 {
 		return 0
 	}
@@ -152,11 +152,11 @@ func billValue(m *market.Profile, d id003.Document) engine.Money {
 	return 0
 }
 
-func (c *Cabinet) acceptorEvent(e id003.Event) {
+func (c *Cabinet) acceptorEvent(e acceptor.Event) {
 	switch e := e.(type) {
-	case id003.Escrow:
+	case acceptor.Escrow:
 		c.escrowed(e.Doc)
-	case id003.Stacked:
+	case acceptor.Stacked:
 		// Normally journaled already by the BeforeAck hook; a driver
 		// without the hook lands here.
 		if c.moneyIn.takeHooked(e.Doc) {
@@ -165,27 +165,27 @@ func (c *Cabinet) acceptorEvent(e id003.Event) {
 		if err := c.journalStack(e); err != nil {
 			c.cfg.Hooks.Logf("cabinet: stacked: %v", err)
 		}
-	case id003.Returned:
+	case acceptor.Returned:
 		c.documentBack("returned: " + e.Reason)
-	case id003.Rejected:
+	case acceptor.Rejected:
 		if e.Doc != nil {
-			c.documentBack("rejected: " + e.Code.String())
+			c.documentBack("rejected: " + e.Reason)
 		}
-		if e.Doc != nil && e.Doc.Kind == id003.DocTicket {
+		if e.Doc != nil && e.Doc.Kind == acceptor.Ticket {
 			c.say(view.MsgTicketRefused, 0)
 		} else {
 			c.say(view.MsgNoteRefused, 0)
 		}
-		c.logEvent("bill_rejected", "acceptor", e.Code.String(), 0)
-	case id003.PowerUpWithBill:
+		c.logEvent("bill_rejected", "acceptor", e.Reason, 0)
+	case acceptor.PowerUpWithBill:
 		c.powerUpWithBill(e)
-	case id003.Fault:
+	case acceptor.Fault:
 		c.setTilt("acceptor", "acceptor: "+e.Kind.String(), false)
-	case id003.FaultCleared:
+	case acceptor.FaultCleared:
 		c.clearTilt("acceptor")
-	case id003.CommLost:
+	case acceptor.CommLost:
 		c.setTilt("acceptor", "acceptor: communication lost", false)
-	case id003.Ready:
+	case acceptor.Ready:
 		c.clearTilt("acceptor")
 		c.moneyIn.reset() // set enable/inhibit again after a reset
 		if pendingEscrows(c.led) > 0 && c.moneyIn.escrow == nil {
@@ -195,7 +195,7 @@ func (c *Cabinet) acceptorEvent(e id003.Event) {
 }
 
 // escrowed: a pending record first, then the decision (stack or return).
-func (c *Cabinet) escrowed(d id003.Document) {
+func (c *Cabinet) escrowed(d acceptor.Document) {
 	if c.moneyIn.escrow != nil {
 		return // the driver repeats escrow while the document is decided on
 	}
@@ -212,7 +212,7 @@ func (c *Cabinet) escrowed(d id003.Document) {
 	}
 	id := c.led.NextDocID()
 	switch d.Kind {
-	case id003.DocNote:
+	case acceptor.Note:
 		v := billValue(c.cfg.Market, d)
 		if v == 0 {
 			c.say(view.MsgNoteRefused, 0)
@@ -226,7 +226,7 @@ func (c *Cabinet) escrowed(d id003.Document) {
 		}
 		c.moneyIn.hold(&escrowState{doc: id, kind: ledger.DocBill, amount: v, decided: true})
 		c.loop.async(acceptorCall(c.cfg.Acceptor, Acceptor.Stack, "stack"))
-	case id003.DocTicket:
+	case acceptor.Ticket:
 		if ticketCredited(c.led, d.Ticket) {
 			// Credited here already: while its confirmation is on the way
 			// the central system would hand this cabinet the same hold
@@ -298,13 +298,13 @@ func cancelRedeem(central Central, number, hold string) func(context.Context) Ev
 
 // journalStack credits a stacked document exactly once (check 19). It runs
 // before the acceptor's ACK; a repeat for the same document is a no-op.
-func (c *Cabinet) journalStack(s id003.Stacked) error {
+func (c *Cabinet) journalStack(s acceptor.Stacked) error {
 	es := c.moneyIn.escrow
 	if es == nil {
 		// A stack nobody escrowed: look for the pending record of a
 		// restart; without one no credit, and an event (check 19).
 		for _, d := range c.led.PendingDocs() {
-			if d.Kind == ledger.DocBill && s.Doc.Kind == id003.DocNote && engine.Money(d.Amount) == billValue(c.cfg.Market, s.Doc) {
+			if d.Kind == ledger.DocBill && s.Doc.Kind == acceptor.Note && engine.Money(d.Amount) == billValue(c.cfg.Market, s.Doc) {
 				return c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, amount: engine.Money(d.Amount)})
 			}
 		}
@@ -355,7 +355,7 @@ func (c *Cabinet) documentBack(why string) {
 // with the pending record: in the stacker it is credited (once), in the
 // acceptor it goes back. It runs from the driver's BeforeReset hook and
 // again at the event: the second finds nothing pending.
-func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) error {
+func (c *Cabinet) powerUpWithBill(e acceptor.PowerUpWithBill) error {
 	var failed error
 	fail := func(what string, err error) {
 		c.ledgerFailed(what, err)
@@ -367,12 +367,12 @@ func (c *Cabinet) powerUpWithBill(e id003.PowerUpWithBill) error {
 		if d.Kind != ledger.DocBill && d.Kind != ledger.DocTicketIn {
 			continue
 		}
-		if e.Where == id003.InStacker && d.Kind == ledger.DocBill {
+		if e.Where == acceptor.InStacker && d.Kind == ledger.DocBill {
 			if err := c.led.Stacked(d.ID, d.Amount); err != nil {
 				fail("the recovered stack", err)
 			}
 			c.logEvent("power_up_with_bill", "acceptor", "in stacker: credited", engine.Money(d.Amount))
-		} else if e.Where == id003.InStacker {
+		} else if e.Where == acceptor.InStacker {
 			if r, ok := c.led.Resume().Holds[d.ID]; ok && r.Hold != "" && r.Amount > 0 {
 				// Validated by the central system, its hold journaled, and
 				// now in the cash box: credited, and the hold confirmed.

@@ -4,7 +4,7 @@ import (
 	"context"
 
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -19,12 +19,8 @@ type Central interface {
 	CancelRedeem(ctx context.Context, number, hold string) error
 }
 
-// Acceptor is the commands the cabinet gives a bill/ticket acceptor; its
-// events reach the cabinet through Post. *id003.Driver is one.
-type Acceptor interface {
-	Enable(ctx context.Context, a id003.Accept) error
-	Disable(ctx context.Context) error
-	Stack(ctx context.Context) error
-	Return(ctx context.Context) error
-	Hold(ctx context.Context) error
-}
+// Acceptor is the commands the cabinet gives a bill/ticket acceptor,
+// through the protocol-neutral port (drivers/acceptor), so the money rules
+// hold for any protocol; its events reach the cabinet through Post
+// (AcceptorEvent).
+type Acceptor = acceptor.Acceptor

@@ -5,7 +5,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -141,7 +141,7 @@ func TestTimelineHoldsFeatureScreens(t *testing.T) {
 func TestStatusLineNeverStale(t *testing.T) {
 	r := newRig(t, "demo")
 	r.idle()
-	r.cab.Post(AcceptorEvent{id003.Rejected{Code: 0x71}})
+	r.cab.Post(AcceptorEvent{acceptor.Rejected{Reason: "insertion error (71)"}})
 	s := r.until("note refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgNoteRefused })
 	r.until("refusal ended", 500*time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "" })
 	if r.clock.Now().Sub(s.Now) < refusalShown {
@@ -163,7 +163,7 @@ func TestStatusLineNeverStale(t *testing.T) {
 	r.press(view.Collect)
 	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgCashoutDone && s.MessageAmount == 500 })
 	// A refusal covers the cash-out's line for its time, which then shows again.
-	r.cab.Post(AcceptorEvent{id003.Rejected{Code: 0x71}})
+	r.cab.Post(AcceptorEvent{acceptor.Rejected{Reason: "insertion error (71)"}})
 	r.until("covered", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgNoteRefused })
 	r.until("uncovered", 500*time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgCashoutDone && s.MessageAmount == 500 })
 	r.cab.Post(PrinterEvent{printer.TicketTaken{}})

@@ -15,7 +15,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/central/server"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
@@ -30,7 +30,7 @@ import (
 type fakeAcceptor struct {
 	mu       sync.Mutex
 	cab      *Cabinet
-	doc      id003.Document
+	doc      acceptor.Document
 	commands []string
 	enabled  bool
 	// stall: Stack is taken and nothing follows, as when the power goes
@@ -39,7 +39,7 @@ type fakeAcceptor struct {
 }
 
 func (a *fakeAcceptor) log(s string) { a.mu.Lock(); a.commands = append(a.commands, s); a.mu.Unlock() }
-func (a *fakeAcceptor) Enable(context.Context, id003.Accept) error {
+func (a *fakeAcceptor) Enable(context.Context, acceptor.Accept) error {
 	a.mu.Lock()
 	a.enabled = true
 	a.mu.Unlock()
@@ -57,7 +57,7 @@ func (a *fakeAcceptor) Hold(context.Context) error { a.log("hold"); return nil }
 func (a *fakeAcceptor) Return(context.Context) error {
 	// Posted before it is logged: a test that sees the command logged knows
 	// the Returned event is in the loop's queue (rig.returnedAfter).
-	a.cab.Post(AcceptorEvent{id003.Returned{Doc: a.doc, ByHost: true}})
+	a.cab.Post(AcceptorEvent{acceptor.Returned{Doc: a.doc, ByHost: true}})
 	a.log("return")
 	return nil
 }
@@ -69,7 +69,7 @@ func (a *fakeAcceptor) Stack(context.Context) error {
 	if stall {
 		return nil
 	}
-	s := id003.Stacked{Doc: a.doc}
+	s := acceptor.Stacked{Doc: a.doc}
 	if err := a.cab.BeforeAck(s); err != nil {
 		return err
 	}
@@ -275,7 +275,7 @@ func (r *rig) idle() *view.Snapshot {
 func (r *rig) insertNote(value engine.Money, minorUnits int) {
 	r.t.Helper()
 	before := r.credit()
-	base, exp := int64(value), byte(0)
+	base, exp := int64(value), 0
 	for i := 0; i < minorUnits; i++ {
 		base /= 10
 	}
@@ -283,8 +283,8 @@ func (r *rig) insertNote(value engine.Money, minorUnits int) {
 		base /= 10
 		exp++
 	}
-	r.acc.doc = id003.Document{Kind: id003.DocNote, Code: 0x61, Denom: id003.Denomination{Code: 0x61, Base: byte(base), Exponent: exp}}
-	r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
+	r.acc.doc = acceptor.Document{Kind: acceptor.Note, Code: 0x61, Denom: acceptor.Denomination{Base: base, Exponent: exp}}
+	r.cab.Post(AcceptorEvent{acceptor.Escrow{Doc: r.acc.doc}})
 	r.until("note credited", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == before+value })
 }
 

@@ -3,7 +3,7 @@ package cabinet
 import (
 	"context"
 
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/market"
@@ -142,14 +142,14 @@ func (t *testState) pressed(b view.Button) { t.button = b }
 func (t *testState) readDoc(l *view.MenuLine) { t.read = l }
 
 // testRead is what the test page says of document d, in market m.
-func testRead(m *market.Profile, d id003.Document) *view.MenuLine {
+func testRead(m *market.Profile, d acceptor.Document) *view.MenuLine {
 	switch d.Kind {
-	case id003.DocNote:
+	case acceptor.Note:
 		if v := billValue(m, d); v > 0 {
 			return &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
 		}
 		return &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
-	case id003.DocTicket:
+	case acceptor.Ticket:
 		return &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
 	}
 	return &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}

@@ -44,7 +44,7 @@ var tiltPatterns = []tiltPattern{
 }
 
 // deviceFaults are the printer's and the acceptor's fault words
-// (printer.Fault, id003.FaultKind), each a catalogue key "fault.<word>".
+// (printer.Fault, acceptor.FaultKind), each a catalogue key "fault.<word>".
 var deviceFaults = map[string]bool{
 	"paper low": true, "paper out": true, "paper jam": true, "head up": true, "chassis open": true, "temperature": true,
 	"head error": true, "voltage error": true, "cutter error": true, "system error": true, "template error": true, "offline": true,

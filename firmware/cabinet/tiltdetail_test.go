@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/display/i18n"
-	"github.com/polaris-vlt/polaris/drivers/id003"
+	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/money"
@@ -35,7 +35,7 @@ func TestTiltDetailsTranslated(t *testing.T) {
 	for f := printer.PaperLow; f <= printer.Offline; f++ {
 		reasons["printer"] = append(reasons["printer"], "printer: "+f.String())
 	}
-	for k := id003.FaultStackerFull; k <= id003.FaultFailure; k++ {
+	for k := acceptor.StackerFull; k <= acceptor.Failure; k++ {
 		reasons["acceptor"] = append(reasons["acceptor"], "acceptor: "+k.String())
 	}
 	for kind, rs := range reasons {
