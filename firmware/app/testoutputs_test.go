@@ -4,6 +4,7 @@ import (
 	"context"
 	"testing"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/gpio"
 	"github.com/polaris-vlt/polaris/firmware/app"
 	"github.com/polaris-vlt/polaris/firmware/cabinet"
@@ -26,7 +27,7 @@ func TestTowerAndMeterTestOnTheBoard(t *testing.T) {
 	go a.Run(ctx)
 	waitFor(t, a.App, "idle", func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
 	fake := a.kit.Devices().GPIO
-	a.Cabinet.Post(cabinet.Key{Name: "technician", On: true})
+	a.Cabinet.Post(cabinet.Key{Name: deck.Technician, On: true})
 	s := waitFor(t, a.App, "menu", func(s *view.Snapshot) bool { return s.Menu != nil })
 	for s.Menu.Title != "menu.test" {
 		page := s.Menu.Page

@@ -4,6 +4,7 @@ import (
 	"context"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -20,9 +21,9 @@ func (c *Cabinet) printAudit() {
 	if t.audit == auditPrinting {
 		return
 	}
-	by := "attendant"
-	if c.cond.keys["technician"] {
-		by = "technician"
+	by := string(deck.Attendant)
+	if c.cond.keys[deck.Technician] {
+		by = string(deck.Technician)
 	}
 	if p := c.cfg.Printer; p == nil {
 		t.audit = "no printer"

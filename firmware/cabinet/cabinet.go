@@ -234,9 +234,9 @@ func (c *Cabinet) handle(e Event) {
 	case SelectGame:
 		c.selectGame(e.Game)
 	case Key:
-		c.key(string(e.Name), e.On)
+		c.key(e.Name, e.On)
 	case Door:
-		c.door(string(e.Name), e.Open)
+		c.door(e.Name, e.Open)
 	case DoorWhileOff:
 		if c.cond.off != nil {
 			kind, what := e.logged()

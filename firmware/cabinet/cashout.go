@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
@@ -116,7 +117,7 @@ func voucherUnansweredPage(amount engine.Money) *view.MenuPage {
 // that lockup. An answer still under way is dropped when it comes.
 func (c *Cabinet) voucherToHandpay() {
 	co := c.cashOut.voucher
-	if co == nil || !co.unanswered(c.holds(condLinkDown)) || !c.cond.keys["attendant"] {
+	if co == nil || !co.unanswered(c.holds(condLinkDown)) || !c.cond.keys[deck.Attendant] {
 		c.menus.close()
 		return
 	}

@@ -12,6 +12,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -87,8 +88,8 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	check("after a power cut")
 	// The technician clears the tilt; the round is still the central
 	// system's to resolve: asked again, it tilts again, never refunded.
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.cab.Post(LinkState{Up: false})
 	r.cab.Post(LinkState{Up: true})
 	r.until("tilt after the link came back", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
@@ -98,8 +99,8 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	r.voidOnServer(next, "drawn by a copied key")
 	r.waitRefunded("refunded after the void")
 	r.refundedOnce("after the void", credit, refunded, s.Bet, seq)
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 }
 
@@ -158,8 +159,8 @@ func TestBadSignatureTilts(t *testing.T) {
 	if s := r.cab.View(); s.Mode != view.ModeTilt {
 		t.Fatalf("the tilt went without the technician: %s", s.Mode)
 	}
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 	r.refundedOnce("after the technician", credit, 0, stake, seq)
 }

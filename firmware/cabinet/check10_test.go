@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock/clocktest"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/verify"
@@ -158,8 +159,8 @@ func TestCheck10SelfTestsAtStartAndEvery24h(t *testing.T) {
 
 	// Repaired: the technician's key clears it.
 	os.WriteFile(binary, good, 0o755)
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 	r.settleRound(r.playOne())
 }

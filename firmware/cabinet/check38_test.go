@@ -11,6 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/clock"
 	"github.com/polaris-vlt/polaris/clock/clocktest"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -156,8 +157,8 @@ func TestCheck38ClockFollowsCentral(t *testing.T) {
 	if by := tc.New.Sub(tc.Old); by > -30*time.Second+tol || by < -30*time.Second-2*tol {
 		t.Fatalf("the step back: %v -> %v (%v), want -30.5 s", tc.Old, tc.New, by)
 	}
-	r.cab.Post(Door{Name: "main", Open: true})
-	r.cab.Post(Door{Name: "main", Open: false})
+	r.cab.Post(Door{Name: deck.Main, Open: true})
+	r.cab.Post(Door{Name: deck.Main, Open: false})
 	poll.Until(t, 10*time.Second, "door events", func() bool { return r.led.Events(1)[0].Kind == ledger.EventDoorClose }, func() string { return "" })
 	after := r.led.Events(1)[0]
 	within("the door event after the step back", after.Wall, central(), central())

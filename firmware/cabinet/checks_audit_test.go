@@ -30,7 +30,7 @@ func TestCheck29AuditScreens(t *testing.T) {
 	})
 	r.idle()
 	r.insertNote(5000, 2)
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	s := r.until("audit page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Mode == view.ModeMenu && s.Menu != nil && s.Menu.Title == "menu.audit"
 	})
@@ -57,7 +57,7 @@ func TestCheck29AuditScreens(t *testing.T) {
 		r.press(view.BetPlus)
 		r.until(title, time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == title })
 	}
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 
 	// During a round: refused, for both keys, and logged.
@@ -78,12 +78,12 @@ func TestCheck29AuditScreens(t *testing.T) {
 		t.Fatalf("check 29: %d refusals logged, want 2", n)
 	}
 	// A door stops the round: now the audit opens.
-	r.cab.Post(Door{Name: "main", Open: true})
+	r.cab.Post(Door{Name: deck.Main, Open: true})
 	r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	r.until("audit in a stopped round", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
-	r.cab.Post(Key{Name: "technician", On: false})
-	r.cab.Post(Door{Name: "main", Open: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
+	r.cab.Post(Door{Name: deck.Main, Open: false})
 	r.settleRound(r.until("round over", 100*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle || s.RiskOffer }))
 	r.idle()
 
@@ -94,11 +94,11 @@ func TestCheck29AuditScreens(t *testing.T) {
 	case <-poll.After(10 * time.Second):
 		t.Fatal("no voucher asked for")
 	}
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	if s := r.state(); s.Menu != nil || s.Mode != view.ModeCashout {
 		t.Fatalf("check 29: the technician key opened a menu during a cash-out: mode %s", s.Mode)
 	}
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	close(held.release)
 	r.until("cashed out", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle && s.Credit == 0 })
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
@@ -274,8 +275,8 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 				}
 				r.press(view.Start)
 				r.press(view.Collect)
-				r.cab.Post(Key{Name: "attendant", On: true})
-				r.cab.Post(Key{Name: "attendant", On: false})
+				r.cab.Post(Key{Name: deck.Attendant, On: true})
+				r.cab.Post(Key{Name: deck.Attendant, On: false})
 				r.idle()
 				return 0, meterDelta{ledger.HandpayWin: int64(w)}
 			}},
@@ -283,17 +284,17 @@ func TestCheck5PowerCutAtEveryState(t *testing.T) {
 			func(r *rig, sc *scriptedCentral) {
 				start(r, sc, ws, free)
 				r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
-				r.cab.Post(Door{Name: "main", Open: true})
+				r.cab.Post(Door{Name: deck.Main, Open: true})
 				r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
 				n = openRound(r)
 			},
 			func(r *rig, sc *scriptedCentral) (engine.Money, meterDelta) {
-				r.cab.Post(Door{Name: "main", Open: true}) // the board's first word: still open
+				r.cab.Post(Door{Name: deck.Main, Open: true}) // the board's first word: still open
 				r.ticked()
 				if s := r.state(); s.Mode != view.ModeDoorOpen {
 					r.t.Fatalf("mode %s with the door open after the restart", s.Mode)
 				}
-				r.cab.Post(Door{Name: "main", Open: false})
+				r.cab.Post(Door{Name: deck.Main, Open: false})
 				return finish(r, sc, n)
 			}},
 	}

@@ -137,8 +137,8 @@ func TestCheck13EventsQueuedOfflineReachCentralOnce(t *testing.T) {
 		r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
 		r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}})
 		for i := 0; i < n; i++ {
-			r.cab.Post(Key{Name: "attendant", On: true})
-			r.cab.Post(Key{Name: "attendant", On: false})
+			r.cab.Post(Key{Name: deck.Attendant, On: true})
+			r.cab.Post(Key{Name: deck.Attendant, On: false})
 		}
 		r.cab.Do(func() {})
 	}

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
@@ -119,13 +120,13 @@ func TestCheck6TiltSurvivesPowerLoss(t *testing.T) {
 	r.start("demo", tamper)
 	r.until("technician tilt after a second cut", time.Millisecond, func(s *view.Snapshot) bool { return shows(s, want[1:2]) })
 	r.blockedFor("check 6 after a second cut")
-	r.cab.Post(Key{Name: "attendant", On: true})
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.blockedFor("check 6 after the attendant key")
 	r.voidOnServer(held.Number, "check 6")
 	r.waitRefunded("the voided round refunded")
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 	r.stop()
 	r.start("demo")
@@ -197,13 +198,13 @@ func TestCheck26HandpayAndSubstantialWin(t *testing.T) {
 		t.Fatalf("check 26: lockup %+v after the power cycle", s.Lockup)
 	}
 	r.blockedFor("check 26 after the power cycle")
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.until("still locked", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeLockup })
 	seq := r.lastEventSeq()
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.until("paid", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.idle()
 	if r.meter(ledger.HandpayWin) != int64(large) || r.credit() != before-5 {
 		t.Fatalf("check 26: handpay meter %d, credit %d", r.meter(ledger.HandpayWin), r.credit())
@@ -223,8 +224,8 @@ func TestCheck26HandpayAndSubstantialWin(t *testing.T) {
 		t.Fatalf("check 26: cash-out of %d above the limit: lockup %+v", credit, s.Lockup)
 	}
 	r.blockedFor("check 26 in the cancel-credit lockup")
-	r.cab.Post(Key{Name: "attendant", On: true})
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.idle()
 	if r.credit() != 0 || r.meter(ledger.HandpayCancelledCredit) != int64(credit) || r.meter(ledger.TicketsOutCount) != 0 {
 		t.Fatalf("check 26: after the cancel-credit handpay credit %d, meter %d", r.credit(), r.meter(ledger.HandpayCancelledCredit))
@@ -245,7 +246,7 @@ func TestCheck26TransferToCredit(t *testing.T) {
 	sc.queue(ms, big, 0)
 	before := r.credit()
 	r.playOne()
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	s := r.until("the choice", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.handpay" })
 	if s.Lockup == nil || s.Lockup.Amount != large || r.credit() != before-5 || s.Menu.Hint != hintHandpayChoice {
 		t.Fatalf("check 26: with the choice shown lockup %+v, credit %d, footer %q", s.Lockup, r.credit(), s.Menu.Hint)
@@ -253,7 +254,7 @@ func TestCheck26TransferToCredit(t *testing.T) {
 	seq := r.lastEventSeq()
 	r.press(view.Start)
 	r.until("transferred", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil && s.Menu == nil })
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.idle()
 	if r.credit() != before-5+large || r.meter(ledger.HandpayToCredit) != int64(large) || r.meter(ledger.HandpayWin) != 0 {
 		t.Fatalf("check 26: after the transfer credit %d (want %d), to-credit meter %d, handpay meter %d",
@@ -267,9 +268,9 @@ func TestCheck26TransferToCredit(t *testing.T) {
 	sc.queue(ms, big, 0)
 	credit := r.credit()
 	r.playOne()
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.until("the choice", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.handpay" })
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.idle()
 	if r.credit() != credit-5 || r.meter(ledger.HandpayWin) != int64(large) || r.meter(ledger.HandpayToCredit) != int64(large) {
 		t.Fatalf("check 26: paid by hand: credit %d (want %d), handpay meter %d", r.credit(), credit-5, r.meter(ledger.HandpayWin))
@@ -399,8 +400,8 @@ func TestCheck30CentralDetermination(t *testing.T) {
 		vc.void(held.Number)
 		r.waitRefunded("check 30 " + b.name + ": voided")
 		r.refundedOnce("check 30 "+b.name, credit, refunded, 100, seq)
-		r.cab.Post(Key{Name: "technician", On: true})
-		r.cab.Post(Key{Name: "technician", On: false})
+		r.cab.Post(Key{Name: deck.Technician, On: true})
+		r.cab.Post(Key{Name: deck.Technician, On: false})
 		r.idle()
 	}
 

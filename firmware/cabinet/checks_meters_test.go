@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
@@ -70,7 +71,7 @@ func TestCheck15MeterInvariantRandomSession(t *testing.T) {
 	choices := 0 // large-win lockups offered for transfer to credit
 	handpay := func() {
 		printed := len(r.prn.Printed)
-		r.cab.Post(Key{Name: "attendant", On: true})
+		r.cab.Post(Key{Name: deck.Attendant, On: true})
 		s := r.until("handpay reset or its choice", time.Millisecond, func(s *view.Snapshot) bool {
 			return s.Lockup == nil || s.Menu != nil && s.Menu.Title == "menu.handpay"
 		})
@@ -82,12 +83,12 @@ func TestCheck15MeterInvariantRandomSession(t *testing.T) {
 			// meter (the first is paid by hand).
 			r.press(view.Start)
 			r.until("transferred", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
-			r.cab.Post(Key{Name: "attendant", On: false})
+			r.cab.Post(Key{Name: deck.Attendant, On: false})
 			r.idle()
 			done("handpay to credit")
 			return
 		}
-		r.cab.Post(Key{Name: "attendant", On: false})
+		r.cab.Post(Key{Name: deck.Attendant, On: false})
 		r.until("handpay reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
 		r.idle()
 		done("handpay")

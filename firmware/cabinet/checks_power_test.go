@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock/clocktest"
+	"github.com/polaris-vlt/polaris/deck"
 
 	"github.com/polaris-vlt/polaris/central/embedded"
 	"github.com/polaris-vlt/polaris/engine"
@@ -71,28 +72,28 @@ func TestCheck9SoftwareChangeLocksUntilTechnicianReset(t *testing.T) {
 	r.powerCut()
 	r.start("demo", withSoftwareID("build-B"))
 	locked("locked after a power cycle")
-	r.cab.Post(Key{Name: "attendant", On: true})
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	locked("locked after the attendant key")
 	if n := len(r.eventsOf(seq, "software_changed")); n != 0 {
 		t.Fatalf("check 9: the same change logged again (%d)", n)
 	}
 	// The technician key alone does not end it either.
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	r.until("confirmation page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu != nil && s.Menu.Title == "menu.software_changed"
 	})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	locked("locked after the technician key without Start")
 
 	// Technician key + Start.
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	r.until("confirmation page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu != nil && s.Menu.Title == "menu.software_changed"
 	})
 	r.press(view.Start)
 	r.until("audit page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 	if es := r.eventsOf(seq, "software_accepted"); len(es) != 1 || es[0].Text != "old build-A new build-B" || es[0].Source != "technician" {
 		t.Fatalf("check 9: reset logged as %+v", es)
@@ -133,8 +134,8 @@ func TestCheck18DoorOpenedWhileUnpowered(t *testing.T) {
 	t.Cleanup(func() { gate.set(nil, false) })
 	gate.set(r.led, true)
 	r.idle()
-	r.cab.Post(Door{Name: "logic", Open: true})
-	r.cab.Post(Door{Name: "logic", Open: false})
+	r.cab.Post(Door{Name: deck.Logic, Open: true})
+	r.cab.Post(Door{Name: deck.Logic, Open: false})
 	r.idle()
 
 	cut := time.Now().UTC()
@@ -145,8 +146,8 @@ func TestCheck18DoorOpenedWhileUnpowered(t *testing.T) {
 	seq := r.lastEventSeq()
 	r.start("demo")
 	gate.set(r.led, true)
-	r.cab.Post(Door{Name: "main", Open: false}) // as at the cut: nothing to log
-	r.cab.Post(Door{Name: "logic", Open: true})
+	r.cab.Post(Door{Name: deck.Main, Open: false}) // as at the cut: nothing to log
+	r.cab.Post(Door{Name: deck.Logic, Open: true})
 	r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
 	es := r.eventsOf(seq, "door_opened_unpowered")
 	if len(es) != 1 || es[0].Source != "logic" {
@@ -169,7 +170,7 @@ func TestCheck18DoorOpenedWhileUnpowered(t *testing.T) {
 	if n := len(r.eventsOf(seq, "door_closed_unpowered")); n != 0 {
 		t.Fatalf("check 18: the main door, closed at the cut and now, logged %d events", n)
 	}
-	r.cab.Post(Door{Name: "logic", Open: false})
+	r.cab.Post(Door{Name: deck.Logic, Open: false})
 	r.idle()
 	r.until("reported to the central system", 10*time.Millisecond, func(*view.Snapshot) bool {
 		for _, e := range centralEvents(t, r) {
@@ -181,7 +182,7 @@ func TestCheck18DoorOpenedWhileUnpowered(t *testing.T) {
 	})
 
 	// The cash box open at the cut, closed by power-up; a board latch.
-	r.cab.Post(Door{Name: "cashbox", Open: true})
+	r.cab.Post(Door{Name: deck.Cashbox, Open: true})
 	r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
 	gate.set(nil, false)
 	r.powerCut()
@@ -189,7 +190,7 @@ func TestCheck18DoorOpenedWhileUnpowered(t *testing.T) {
 	seq = r.lastEventSeq()
 	r.start("demo")
 	gate.set(r.led, true)
-	r.cab.Post(DoorWhileOff{Name: "main", Open: true})
+	r.cab.Post(DoorWhileOff{Name: deck.Main, Open: true})
 	r.idle()
 	r.until("the cash box accounted for", 100*time.Millisecond, func(*view.Snapshot) bool {
 		return len(r.eventsOf(seq, "door_closed_unpowered")) == 1

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -27,7 +28,7 @@ func (r *rig) menuTitles() []string {
 // presses Start.
 func (r *rig) enterTestMode() {
 	r.t.Helper()
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	if !slices.Contains(r.menuTitles(), menuTest) {
 		r.t.Fatal("check 28: no test mode page in the technician's menu")
 	}
@@ -67,11 +68,11 @@ func TestCheck28TestMode(t *testing.T) {
 		t.Fatalf("check 28: a player's button opened %q", s.Menu.Title)
 	}
 	// The attendant's menu has no test mode.
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	if slices.Contains(r.menuTitles(), menuTest) {
 		t.Fatal("check 28: test mode reachable from the attendant's menu")
 	}
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	before := r.idle()
 
 	digest := r.led.StateDigest(testVolatile)
@@ -127,8 +128,8 @@ func TestCheck28TestMode(t *testing.T) {
 	r.takeTicket()
 	// The technician opens and closes the main door meanwhile: counted,
 	// and not a change test mode made.
-	r.cab.Post(Door{Name: "main", Open: true})
-	r.cab.Post(Door{Name: "main", Open: false})
+	r.cab.Post(Door{Name: deck.Main, Open: true})
+	r.cab.Post(Door{Name: deck.Main, Open: false})
 	r.until("door counted", time.Millisecond, func(*view.Snapshot) bool { return r.meter(ledger.DoorOpens) == meters[ledger.DoorOpens]+1 })
 	meters[ledger.DoorOpens]++
 	if got, _ := r.led.Meters(ledger.ScopeCabinet); !maps.Equal(got, meters) || r.credit() != credit {
@@ -136,7 +137,7 @@ func TestCheck28TestMode(t *testing.T) {
 	}
 
 	// Leaving: the exact prior state, by its hash; logged; play goes on.
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	after := r.idle()
 	if got := r.led.StateDigest(testVolatile); got != digest {
 		t.Fatal("check 28: the critical state's hash changed over test mode")
@@ -160,7 +161,7 @@ func TestCheck28TestMode(t *testing.T) {
 	r.press(view.Start)
 	r.powerCut()
 	r.start("demo")
-	r.cab.Post(Key{Name: "technician", On: false}) // the key, read at power-up, is off
+	r.cab.Post(Key{Name: deck.Technician, On: false}) // the key, read at power-up, is off
 	r.idle()
 	m1, _ := r.led.Meters(ledger.ScopeCabinet)
 	m0[ledger.PowerUps]++
@@ -179,7 +180,7 @@ func TestTestModeFindsAChangedState(t *testing.T) {
 	if err := r.led.SetConfig("limits/ticket_out", "1", "a bug"); err != nil {
 		t.Fatal(err)
 	}
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	s := r.until("tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	if len(s.Tilts) != 1 || !strings.Contains(s.Tilts[0], "test mode") {
 		t.Fatalf("tilts %v", s.Tilts)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -11,10 +12,10 @@ import (
 // condState is what may stop play; the priority table (priority.go) is
 // the one reader that decides what it blocks.
 type condState struct {
-	doors    map[string]bool
+	doors    map[deck.Door]bool
 	tilts    map[string]tilt
 	lockups  []ledger.Doc // handpays waiting for the attendant
-	keys     map[string]bool
+	keys     map[deck.Key]bool
 	linkUp   bool
 	disabled string // reason the central system disabled the cabinet
 	ramError bool
@@ -39,7 +40,7 @@ type tilt struct {
 func (s *condState) disable(why string) { s.disabled = why }
 
 func newCondState(linkUp bool) condState {
-	return condState{doors: map[string]bool{}, tilts: map[string]tilt{}, keys: map[string]bool{}, linkUp: linkUp}
+	return condState{doors: map[deck.Door]bool{}, tilts: map[string]tilt{}, keys: map[deck.Key]bool{}, linkUp: linkUp}
 }
 
 // start: power-up recovery is done.
@@ -88,10 +89,10 @@ func (s *condState) ramCleared() {
 }
 
 // setKey turns key name on or off.
-func (s *condState) setKey(name string, on bool) { s.keys[name] = on }
+func (s *condState) setKey(name deck.Key, on bool) { s.keys[name] = on }
 
 // setDoor: door name opened or closed; false: it already was.
-func (s *condState) setDoor(name string, open bool) bool {
+func (s *condState) setDoor(name deck.Door, open bool) bool {
 	if s.doors[name] == open {
 		return false
 	}
@@ -195,7 +196,7 @@ func (c *Cabinet) storageHealth(e StorageHealth) {
 
 // door: opening stops play at the end of the current step and disables
 // money in and out (check 16); closing resumes the saved state (check 17).
-func (c *Cabinet) door(name string, open bool) {
+func (c *Cabinet) door(name deck.Door, open bool) {
 	if kind, what := c.cond.off.firstDoorInput(name, open); kind != "" {
 		c.logDoorWhileOff(name, kind, what)
 	}
@@ -204,10 +205,10 @@ func (c *Cabinet) door(name string, open bool) {
 	}
 	var err error
 	if open {
-		err = c.led.DoorOpened(name)
-		c.play.stopAuto("door: " + name)
+		err = c.led.DoorOpened(string(name))
+		c.play.stopAuto("door: " + string(name))
 	} else {
-		err = c.led.DoorClosed(name)
+		err = c.led.DoorClosed(string(name))
 		c.say(view.MsgDoorClosed, 0)
 	}
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -104,10 +105,10 @@ func (c *Cabinet) setTime(d time.Duration) {
 		return
 	}
 	if s, stepped := sc.Follow(sc.Offset() + d); stepped {
-		c.logTimeStep("technician", s)
+		c.logTimeStep(string(deck.Technician), s)
 	} else {
 		// Within the clock's tolerance: the clock does not step for it.
-		c.logEvent("refused", "technician", "time change of "+d.String()+": within the clock's tolerance", 0)
+		c.logEvent("refused", string(deck.Technician), "time change of "+d.String()+": within the clock's tolerance", 0)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -76,8 +77,8 @@ func TestOutcomeMismatchTiltsAndPaysNothing(t *testing.T) {
 	r.heldRound("after a power cut")
 	// The technician's key does not release the wager: the round is asked
 	// again and tilts again.
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	var cleared *view.Snapshot
 	r.cab.Do(func() { r.cab.publish(); cleared = r.cab.View() })
 	if cleared.Mode == view.ModeTilt {
@@ -96,8 +97,8 @@ func TestOutcomeMismatchTiltsAndPaysNothing(t *testing.T) {
 	r.powerCut()
 	r.start("demo")
 	r.refundedOnce("after a power cut", 1000, 0, stake, seq)
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 }
 
@@ -110,7 +111,7 @@ func TestDoorOpenDuringPresentation(t *testing.T) {
 	r.insertNote(10000, 2)
 	r.press(view.Start)
 	r.until("presenting", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModePresenting })
-	r.cab.Post(Door{Name: "main", Open: true})
+	r.cab.Post(Door{Name: deck.Main, Open: true})
 	s := r.until("door open", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen })
 	n := s.Round.Number
 	r.clock.Advance(time.Hour)
@@ -125,7 +126,7 @@ func TestDoorOpenDuringPresentation(t *testing.T) {
 	} else if steps > 1 && r.meter(ledger.GamesPlayed) != 0 {
 		t.Fatal("a multi-step round settled with the door open")
 	}
-	r.cab.Post(Door{Name: "main", Open: false})
+	r.cab.Post(Door{Name: deck.Main, Open: false})
 	collect := collectOnce(r) // one Collect a Risk offer: a second would cash out
 	s = r.until("resumed and settled", 100*time.Millisecond, func(s *view.Snapshot) bool {
 		collect(s)
@@ -255,10 +256,10 @@ func TestRAMErrorUntilTechnicianClears(t *testing.T) {
 	if r.state().Mode != view.ModeRAMError {
 		t.Fatal("left RAM error without the technician")
 	}
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	r.until("RAM clear page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil })
 	r.press(view.Start)
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	s := r.idle()
 	if s.Credit != 0 || r.meter(ledger.RAMClears) < 1 {
 		t.Fatalf("after the RAM clear: credit %d, RAM clears %d", s.Credit, r.meter(ledger.RAMClears))

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
@@ -159,7 +160,7 @@ func (c *Cabinet) handpayPress(b view.Button) bool {
 			c.voucherToHandpay()
 		}
 		return true
-	case b == view.Collect && c.cond.keys["attendant"] && len(c.cond.lockups) == 0 && c.menus.menu != nil:
+	case b == view.Collect && c.cond.keys[deck.Attendant] && len(c.cond.lockups) == 0 && c.menus.menu != nil:
 		c.reprintHandpay()
 		return true
 	}
@@ -194,7 +195,7 @@ func (c *Cabinet) checkPIN(pin string) {
 	a, ok := c.cfg.Market.AttendantByPIN(pin)
 	if !ok {
 		wrong := c.handpay.wrongPIN()
-		c.logEvent("attendant_pin_refused", "attendant", fmt.Sprintf("wrong PIN (%d of %d)", wrong, pinTriesPerKeyOn), 0)
+		c.logEvent("attendant_pin_refused", string(deck.Attendant), fmt.Sprintf("wrong PIN (%d of %d)", wrong, pinTriesPerKeyOn), 0)
 		c.say(view.MsgPINRefused, 0)
 		if c.handpay.askPIN() {
 			c.menus.show(pinPage(c.handpay.pin, c.cond.lockups[0].Amount))
@@ -249,7 +250,7 @@ func (c *Cabinet) tryHandpayPrint() {
 			c.logEvent("handpay_waits_printer", hp.who, why, engine.Money(hp.doc.Amount))
 		}
 		c.say(view.MsgHandpayWaitsPrinter, engine.Money(hp.doc.Amount))
-		if c.cond.keys["attendant"] {
+		if c.cond.keys[deck.Attendant] {
 			c.menus.show(hp.page())
 		}
 		return
@@ -396,7 +397,7 @@ func (c *Cabinet) handpayPaid(who, how string) {
 	}
 	c.say(msg, engine.Money(d.Amount))
 	c.refreshLockups()
-	if len(c.cond.lockups) > 0 && c.cond.keys["attendant"] && c.handpay.who != "" {
+	if len(c.cond.lockups) > 0 && c.cond.keys[deck.Attendant] && c.handpay.who != "" {
 		c.attendantKnown() // the next lockup, by the same attendant
 	}
 }
@@ -413,7 +414,7 @@ func (c *Cabinet) reprintHandpay() {
 		c.say(view.MsgHandpayWaitsPrinter, engine.Money(r.Amount))
 		return
 	}
-	c.logEvent("handpay_reprint", "attendant", fmt.Sprintf("%s %d duplicate", r.Kind, r.ID), engine.Money(r.Amount))
+	c.logEvent("handpay_reprint", string(deck.Attendant), fmt.Sprintf("%s %d duplicate", r.Kind, r.ID), engine.Money(r.Amount))
 	doc, p := c.paper.handpay(r.Doc, r.By, r.Done, true), c.cfg.Printer
 	c.loop.async(func(ctx context.Context) Event {
 		_, err := p.Print(doc)

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
@@ -76,7 +77,7 @@ func TestHandpayWaitsForItsReceipt(t *testing.T) {
 	r, large := handpayRig(t)
 	r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
 	seq := r.lastEventSeq()
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	s := r.until("the printer page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu != nil && s.Menu.Title == menuHandpayWaits
 	})
@@ -84,7 +85,7 @@ func TestHandpayWaitsForItsReceipt(t *testing.T) {
 		t.Fatalf("waiting for paper: message %q, page %q", s.Message, s.Menu.Lines)
 	}
 	r.stillLocked("paper out, key on", large, 0)
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	s = r.stillLocked("paper out, key back", large, 0)
 	if s.Message != view.MsgHandpayWaitsPrinter {
 		t.Fatalf("the lockup without the key says %q, want why it waits", s.Message)
@@ -124,7 +125,7 @@ func TestHandpayWaitsForItsReceipt(t *testing.T) {
 func TestHandpayManualFormIsLogged(t *testing.T) {
 	r, large := handpayRig(t, withAttendants())
 	r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.enterPIN(testPIN)
 	r.until("the printer page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu != nil && s.Menu.Title == menuHandpayWaits
@@ -164,7 +165,7 @@ func (r *rig) enterPIN(pin string) {
 func TestHandpayAttendantPINAndReprint(t *testing.T) {
 	r, large := handpayRig(t, withAttendants())
 	seq := r.lastEventSeq()
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.enterPIN("1111")
 	s := r.until("refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == view.MsgPINRefused })
 	if s.Lockup == nil || len(r.printed()) != 0 {
@@ -193,8 +194,8 @@ func TestHandpayAttendantPINAndReprint(t *testing.T) {
 	r.takeTicket()
 
 	// The reprint: the attendant's menu (no lockup), Collect.
-	r.cab.Post(Key{Name: "attendant", On: false})
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.until("the attendant's menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil })
 	r.press(view.Collect)
 	r.until("reprinted", time.Millisecond, func(*view.Snapshot) bool { return len(r.printed()) == len(p)+1 })
@@ -214,7 +215,7 @@ func TestHandpayAttendantPINAndReprint(t *testing.T) {
 func TestHandpayThreeWrongPINs(t *testing.T) {
 	r, _ := handpayRig(t, withAttendants())
 	seq := r.lastEventSeq()
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	for i := 0; i < pinTriesPerKeyOn; i++ {
 		r.enterPIN("0000")
 	}
@@ -222,8 +223,8 @@ func TestHandpayThreeWrongPINs(t *testing.T) {
 	if ev := r.eventsOf(seq, "attendant_pin_refused"); len(ev) != pinTriesPerKeyOn {
 		t.Fatalf("%d refusals logged, want %d", len(ev), pinTriesPerKeyOn)
 	}
-	r.cab.Post(Key{Name: "attendant", On: false})
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.enterPIN(testPIN)
 	r.until("paid", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
 }

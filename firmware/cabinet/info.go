@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/market"
@@ -44,7 +45,7 @@ func (c *Cabinet) enterInfo() {
 	if c.play.round != nil || c.cashOut.voucher != nil || c.test != nil || c.menus.menu != nil || b != "" && b != "link_down" && b != "disabled" {
 		return
 	}
-	c.play.halt("info")
+	c.play.halt(string(deck.Info))
 	c.info = &infoState{}
 }
 
@@ -158,15 +159,15 @@ func (c *Cabinet) SetVolume(level int) error {
 
 func (c *Cabinet) setVolume(level int) error {
 	switch {
-	case !c.cond.keys["technician"]:
+	case !c.cond.keys[deck.Technician]:
 		c.cfg.Hooks.Logf("cabinet: volume %d refused: technician key off", level)
-		c.logEvent("refused", "technician", fmt.Sprintf("volume %d: technician key off", level), 0)
+		c.logEvent("refused", string(deck.Technician), fmt.Sprintf("volume %d: technician key off", level), 0)
 		return ErrVolumeRefused
 	case level < 0 || level > 100:
 		c.cfg.Hooks.Logf("cabinet: volume %d refused: out of 0..100", level)
 		return fmt.Errorf("cabinet: volume %d out of 0..100", level)
 	}
-	if err := c.led.SetConfig(volumeKey, strconv.Itoa(level), "technician"); err != nil {
+	if err := c.led.SetConfig(volumeKey, strconv.Itoa(level), string(deck.Technician)); err != nil {
 		c.ledgerFailed("the volume", err)
 		return err
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/par"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -59,7 +60,7 @@ func TestInfoPagesFromIdleOnly(t *testing.T) {
 	})
 	r.settleRound(r.until("presented", 50*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle || s.RiskOffer }))
 	// Not with the technician's key on.
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	r.press(view.InfoButton)
 	r.cab.Do(func() {
 		if r.cab.info != nil {
@@ -80,7 +81,7 @@ func TestVolumeByMarketAndTechnician(t *testing.T) {
 	if err := r.cab.SetVolume(30); err != ErrVolumeRefused {
 		t.Fatalf("volume without the key: %v", err)
 	}
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	if err := r.cab.SetVolume(101); err == nil {
 		t.Fatal("volume 101 accepted")
 	}
@@ -95,7 +96,7 @@ func TestVolumeByMarketAndTechnician(t *testing.T) {
 	if !logged {
 		t.Fatalf("the volume change is not in the event log: %+v", r.eventsSince(seq))
 	}
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	if s := r.idle(); s.Sound.Volume != 30 {
 		t.Fatalf("volume %d after the technician set 30", s.Sound.Volume)
 	}

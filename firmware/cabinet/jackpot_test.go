@@ -6,6 +6,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -77,9 +78,9 @@ func jackpotHandpaid(t *testing.T, r *rig, note engine.Money, minor int, czkForm
 			t.Fatalf("MS-18: credit %d, want %d (the jackpot must not be credited)", got, want)
 		}
 		r.press(view.Start) // nothing happens in the lockup
-		r.cab.Post(Key{Name: "attendant", On: true})
+		r.cab.Post(Key{Name: deck.Attendant, On: true})
 		r.until("reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
-		r.cab.Post(Key{Name: "attendant", On: false})
+		r.cab.Post(Key{Name: deck.Attendant, On: false})
 		if r.meter(ledger.JackpotAttendant) != int64(s.Round.Jackpot) || r.credit() != before-s.Bet+s.Round.Total {
 			t.Fatal("MS-18: jackpot meter or credit after the reset")
 		}

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -248,7 +249,7 @@ func TestEveryTiltKindNamed(t *testing.T) {
 func TestConfigPageShowsTheLoggedVolume(t *testing.T) {
 	r := newRig(t, "demo")
 	r.idle()
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	r.until("audit page", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
 	if err := r.cab.SetVolume(35); err != nil {
 		t.Fatal(err)

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 	"github.com/polaris-vlt/polaris/market"
@@ -96,37 +97,37 @@ func (m *menuState) showPages(ps []page, src pageSource) {
 // clears tilts that need a technician and opens the audit pages. Neither
 // opens a menu during play or a cash-out unless a fault stopped it
 // (check 29).
-func (c *Cabinet) key(name string, on bool) {
+func (c *Cabinet) key(name deck.Key, on bool) {
 	c.cond.setKey(name, on)
 	if c.test != nil {
 		// Test mode ends only with the technician key; other keys do
 		// nothing meanwhile.
-		if name == "technician" && !on {
+		if name == deck.Technician && !on {
 			c.leaveTest()
 			c.menus.closeAll()
 		}
 		return
 	}
-	if !on && name == "attendant" && c.menus.handpayChoice {
+	if !on && name == deck.Attendant && c.menus.handpayChoice {
 		// The key turned back without Start: paid by hand.
 		c.menus.transferDecided()
 		c.resetHandpay()
 	}
-	if !on && name == "attendant" {
+	if !on && name == deck.Attendant {
 		c.handpay.keyOff()
 		c.menus.closeIf(menuAttendantPIN, menuHandpayWaits)
 	}
 	if !on {
-		if !c.cond.keys["attendant"] && !c.cond.keys["technician"] {
+		if !c.cond.keys[deck.Attendant] && !c.cond.keys[deck.Technician] {
 			c.menus.closeAll()
 		} else if c.menus.menu != nil {
 			c.showMenu()
 		}
 		return
 	}
-	c.logEvent("key", name, "on", 0)
+	c.logEvent("key", string(name), "on", 0)
 	switch name {
-	case "attendant":
+	case deck.Attendant:
 		if len(c.cond.lockups) > 0 {
 			c.handpayKey()
 			return
@@ -135,7 +136,7 @@ func (c *Cabinet) key(name string, on bool) {
 			c.menus.show(voucherUnansweredPage(co.amount))
 			return
 		}
-	case "technician":
+	case deck.Technician:
 		if c.cond.ramError {
 			c.menus.show(&view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}})
 			return
@@ -151,7 +152,7 @@ func (c *Cabinet) key(name string, on bool) {
 			c.cond.owePowerUp(c.refused("the power-up", c.led.PowerUp(), moneyWrite))
 		}
 		for k, t := range c.cond.clearManualTilts(tiltSoftwareChanged) {
-			c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "technician", t.reason), recordWrite)
+			c.refused("the tilt cleared "+k, c.led.ClearTilt(k, string(deck.Technician), t.reason), recordWrite)
 		}
 		if _, ok := c.cond.tilts[tiltSoftwareChanged]; ok {
 			// A changed program is accepted only with Start (check 9).
@@ -167,7 +168,7 @@ func (c *Cabinet) key(name string, on bool) {
 	// cash-out that no fault has stopped (check 29).
 	if allowed := c.play.round == nil && c.cashOut.voucher == nil || c.conditions().faulted(); c.menus.menu == nil && !allowed {
 		c.say(view.MsgMenuRefused, 0)
-		c.logEvent("menu_refused", name, "during play or cash-out", 0)
+		c.logEvent("menu_refused", string(name), "during play or cash-out", 0)
 		return
 	}
 	c.tech.opened()
@@ -190,7 +191,7 @@ func (c *Cabinet) menuPress(b view.Button) {
 		return
 	}
 	if c.cond.ramError {
-		if b == view.Start && c.cond.keys["technician"] {
+		if b == view.Start && c.cond.keys[deck.Technician] {
 			c.ramClear()
 		}
 		return
@@ -202,10 +203,10 @@ func (c *Cabinet) menuPress(b view.Button) {
 		c.enterTest()
 		return
 	}
-	if c.menus.menu != nil && c.menus.menu.Title == menuConfig && c.cond.keys["technician"] && c.configPress(b) {
+	if c.menus.menu != nil && c.menus.menu.Title == menuConfig && c.cond.keys[deck.Technician] && c.configPress(b) {
 		return
 	}
-	if c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys["technician"] && c.seedPress(b) {
+	if c.menus.menu != nil && c.menus.menu.Title == menuSoftware && c.cond.keys[deck.Technician] && c.seedPress(b) {
 		return
 	}
 	if b == view.Auto && c.menus.menu != nil {
@@ -219,7 +220,7 @@ func (c *Cabinet) menuPress(b view.Button) {
 		}
 		return
 	}
-	if _, ok := c.cond.tilts[tiltSoftwareChanged]; ok && c.cond.keys["technician"] {
+	if _, ok := c.cond.tilts[tiltSoftwareChanged]; ok && c.cond.keys[deck.Technician] {
 		if b == view.Start {
 			c.acceptSoftware()
 		}
@@ -300,7 +301,7 @@ func (c *Cabinet) pageSource() pageSource {
 
 func (c *Cabinet) showMenu() {
 	src := c.pageSource()
-	c.menus.showPages(menuPages(src, c.cond.keys["technician"], len(c.menus.recall)), src)
+	c.menus.showPages(menuPages(src, c.cond.keys[deck.Technician], len(c.menus.recall)), src)
 }
 
 // countMeters are the meters that count events; the others count money
@@ -469,7 +470,7 @@ func configPage(s pageSource) *view.MenuPage {
 // ramClear is the technician's explicit, logged RAM clear: the only way out
 // of a RAM error (check 4). Credit and meters start again from zero.
 func (c *Cabinet) ramClear() {
-	if c.refused("the RAM clear", c.led.RAMClear("technician", "RAM clear at the cabinet"), retriedWrite) {
+	if c.refused("the RAM clear", c.led.RAMClear(string(deck.Technician), "RAM clear at the cabinet"), retriedWrite) {
 		return // the technician may press Start again
 	}
 	c.cond.ramCleared()

@@ -3,6 +3,7 @@ package cabinet
 import (
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -148,7 +149,7 @@ func (p *playState) skipCountUp(b view.Button, now time.Time) bool {
 	}
 	switch b {
 	case view.Stop:
-		p.stopAuto("stop")
+		p.stopAuto(string(deck.Stop))
 	case view.Collect, view.BetPlus, view.BetMinus:
 		return false
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
@@ -112,9 +113,9 @@ func TestCancelCreditHandpay(t *testing.T) {
 	if r.acc.isEnabled() {
 		t.Fatal("check 20: acceptor enabled during a lockup")
 	}
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.until("paid", time.Millisecond, func(s *view.Snapshot) bool { return s.Credit == 0 && s.Lockup == nil })
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.idle()
 	if r.meter(ledger.HandpayCancelledCredit) != 1000 {
 		t.Fatal("handpay meter")
@@ -142,8 +143,8 @@ func TestLargeWinHandpay(t *testing.T) {
 		}
 		// Key on and back: paid by hand (demo also offers the transfer
 		// to credit while the key is on).
-		r.cab.Post(Key{Name: "attendant", On: true})
-		r.cab.Post(Key{Name: "attendant", On: false})
+		r.cab.Post(Key{Name: deck.Attendant, On: true})
+		r.cab.Post(Key{Name: deck.Attendant, On: false})
 		r.until("reset", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil })
 		if r.meter(ledger.HandpayWin) != int64(s.Round.Total) || r.credit() != before-s.Bet {
 			t.Fatal("handpay meter or credit")
@@ -159,9 +160,9 @@ func TestAcceptorDisabledAndUnsolicitedStack(t *testing.T) {
 	r := newRig(t, "demo")
 	r.idle()
 	r.until("enabled", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
-	r.cab.Post(Door{Name: "main", Open: true})
+	r.cab.Post(Door{Name: deck.Main, Open: true})
 	r.until("disabled", time.Millisecond, func(*view.Snapshot) bool { return !r.acc.isEnabled() })
-	r.cab.Post(Door{Name: "main", Open: false})
+	r.cab.Post(Door{Name: deck.Main, Open: false})
 	r.until("enabled again", time.Millisecond, func(*view.Snapshot) bool { return r.acc.isEnabled() })
 
 	seq := r.lastEventSeq()

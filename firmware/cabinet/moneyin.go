@@ -14,6 +14,10 @@ import (
 	"github.com/polaris-vlt/polaris/market"
 )
 
+// devAcceptor names the acceptor as a device: its tilt and the source of
+// its events. The same word is its door's (deck.Acceptor), a switch.
+const devAcceptor = "acceptor"
+
 // moneyInState is the acceptor's side: the document in escrow and the
 // acceptor's last command.
 type moneyInState struct {
@@ -176,17 +180,17 @@ func (c *Cabinet) acceptorEvent(e acceptor.Event) {
 		} else {
 			c.say(view.MsgNoteRefused, 0)
 		}
-		c.logEvent("bill_rejected", "acceptor", e.Reason, 0)
+		c.logEvent("bill_rejected", devAcceptor, e.Reason, 0)
 	case acceptor.PowerUpWithBill:
 		c.powerUpWithBill(e)
 	case acceptor.Fault:
-		c.setTilt("acceptor", "acceptor: "+e.Kind.String(), false)
+		c.setTilt(devAcceptor, "acceptor: "+e.Kind.String(), false)
 	case acceptor.FaultCleared:
-		c.clearTilt("acceptor")
+		c.clearTilt(devAcceptor)
 	case acceptor.CommLost:
-		c.setTilt("acceptor", "acceptor: communication lost", false)
+		c.setTilt(devAcceptor, "acceptor: communication lost", false)
 	case acceptor.Ready:
-		c.clearTilt("acceptor")
+		c.clearTilt(devAcceptor)
 		c.moneyIn.reset() // set enable/inhibit again after a reset
 		if pendingEscrows(c.led) > 0 && c.moneyIn.escrow == nil {
 			c.moneyIn.reconcileAfter(c.now().Add(reconcileGrace))
@@ -308,12 +312,12 @@ func (c *Cabinet) journalStack(s acceptor.Stacked) error {
 				return c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, amount: engine.Money(d.Amount)})
 			}
 		}
-		c.logEvent("unsolicited_stack", "acceptor", s.Doc.String(), 0)
+		c.logEvent("unsolicited_stack", devAcceptor, s.Doc.String(), 0)
 		return nil
 	}
 	if es.kind == ledger.DocTicketIn && es.hold == "" {
 		// Stacked before validation: no credit; a technician must look.
-		c.setTilt("acceptor", "ticket stacked without validation", true)
+		c.setTilt(devAcceptor, "ticket stacked without validation", true)
 		return nil
 	}
 	if err := c.stackDoc(es); err != nil {
@@ -371,7 +375,7 @@ func (c *Cabinet) powerUpWithBill(e acceptor.PowerUpWithBill) error {
 			if err := c.led.Stacked(d.ID, d.Amount); err != nil {
 				fail("the recovered stack", err)
 			}
-			c.logEvent("power_up_with_bill", "acceptor", "in stacker: credited", engine.Money(d.Amount))
+			c.logEvent("power_up_with_bill", devAcceptor, "in stacker: credited", engine.Money(d.Amount))
 		} else if e.Where == acceptor.InStacker {
 			if r, ok := c.led.Resume().Holds[d.ID]; ok && r.Hold != "" && r.Amount > 0 {
 				// Validated by the central system, its hold journaled, and
@@ -379,12 +383,12 @@ func (c *Cabinet) powerUpWithBill(e acceptor.PowerUpWithBill) error {
 				if err := c.stackDoc(&escrowState{doc: d.ID, kind: d.Kind, number: r.Number, hold: r.Hold, amount: engine.Money(r.Amount)}); err != nil {
 					fail("the recovered ticket", err)
 				}
-				c.logEvent("power_up_with_bill", "acceptor", "ticket in stacker: credited", engine.Money(r.Amount))
+				c.logEvent("power_up_with_bill", devAcceptor, "ticket in stacker: credited", engine.Money(r.Amount))
 				continue
 			}
 			// A ticket whose validation was not journaled cannot be credited
 			// here: the attendant checks it with the central system.
-			c.setTilt("acceptor", "ticket in stacker at power-up: check with the central system", true)
+			c.setTilt(devAcceptor, "ticket in stacker at power-up: check with the central system", true)
 			continue
 		} else {
 			if err := c.led.Returned(d.ID); err != nil {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -141,7 +142,7 @@ func (c *Cabinet) press(b view.Button) {
 			c.play.nextAuto = c.now()
 		}
 	case view.Stop:
-		c.play.halt("stop")
+		c.play.halt(string(deck.Stop))
 	case view.BetPlus, view.BetMinus:
 		if g, ok := c.cfg.Market.Game(c.play.game); ok {
 			c.play.changeBet(g.Stakes, b == view.BetPlus, c.credit(), c.now())
@@ -159,7 +160,7 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 	switch r.phase {
 	case phaseWaitOutcome:
 		if b == view.Stop || b == view.Auto {
-			c.play.stopAuto("stop")
+			c.play.stopAuto(string(deck.Stop))
 		}
 	case phasePresenting:
 		if r.inFeature() {
@@ -167,7 +168,7 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 		}
 		switch b {
 		case view.Stop:
-			c.play.stopAuto("stop")
+			c.play.stopAuto(string(deck.Stop))
 			if r.shortenSpin(c.now(), c.cfg.Timing) {
 				c.play.showRound(r)
 			}
@@ -187,7 +188,7 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 		case view.Auto:
 			c.play.toggleAuto()
 		case view.Stop:
-			c.play.stopAuto("stop")
+			c.play.stopAuto(string(deck.Stop))
 		}
 	case phaseRisk:
 		if r.gamble.asking {
@@ -276,7 +277,7 @@ func (p *playState) stopAuto(why string) {
 // toggleAuto is the Auto button: on, or off; it reports whether Auto is on.
 func (p *playState) toggleAuto() bool {
 	if p.auto {
-		p.stopAuto("auto")
+		p.stopAuto(string(deck.Auto))
 		return false
 	}
 	p.auto = true

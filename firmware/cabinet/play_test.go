@@ -4,6 +4,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -209,7 +210,7 @@ func TestAutoStopsWithItsReason(t *testing.T) {
 	r.insertNote(5000, 2)
 	r.press(view.Auto)
 	r.until("auto on", time.Millisecond, func(s *view.Snapshot) bool { return s.Auto })
-	r.cab.Post(Door{Name: "main", Open: true})
+	r.cab.Post(Door{Name: deck.Main, Open: true})
 	r.until("door open, auto off", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen && !s.Auto })
 	var why string
 	r.cab.Do(func() { why = r.cab.play.autoStopped })

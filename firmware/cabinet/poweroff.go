@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 )
 
@@ -26,17 +27,20 @@ const (
 
 // offState is what power-up found of the last power-down.
 type offState struct {
-	doors    map[string]bool // door states at power-off
-	lastBeat time.Time       // last sign of life before the cut
-	on       time.Time       // this power-up
-	seen     map[string]bool // doors that have reported since power-up
-	done     bool            // every door is accounted for
+	doors    map[deck.Door]bool // door states at power-off
+	lastBeat time.Time          // last sign of life before the cut
+	on       time.Time          // this power-up
+	seen     map[deck.Door]bool // doors that have reported since power-up
+	done     bool               // every door is accounted for
 }
 
 // readOffState runs at power-up (now), before the ledger logs the power-up.
 func readOffState(led *ledger.Ledger, now time.Time) *offState {
 	rs := led.Resume()
-	o := &offState{doors: rs.Doors, seen: map[string]bool{}, on: now, lastBeat: rs.Beat}
+	o := &offState{doors: map[deck.Door]bool{}, seen: map[deck.Door]bool{}, on: now, lastBeat: rs.Beat}
+	for d, open := range rs.Doors { // the ledger keeps names: it knows no deck
+		o.doors[deck.Door(d)] = open
+	}
 	// The last event logged is a sign of life too (a door, a key, a tilt).
 	if es := led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
 		o.lastBeat = es[0].Wall
@@ -55,7 +59,7 @@ func (o *offState) window() string {
 // firstDoorInput compares a door's first input since power-up with its
 // state at power-off.
 // It returns the event to log and what happened, or "" if nothing did.
-func (o *offState) firstDoorInput(name string, open bool) (kind, what string) {
+func (o *offState) firstDoorInput(name deck.Door, open bool) (kind, what string) {
 	if o == nil || o.done || o.seen[name] {
 		return "", ""
 	}
@@ -72,7 +76,7 @@ func (o *offState) firstDoorInput(name string, open bool) (kind, what string) {
 // DoorWhileOff is a door switch change a board's battery-backed latch
 // recorded while the cabinet was off (where the board has one).
 type DoorWhileOff struct {
-	Name string
+	Name deck.Door
 	Open bool
 }
 
@@ -86,12 +90,12 @@ func (e DoorWhileOff) logged() (kind, what string) {
 	return "door_closed_unpowered", "closed (board latch)"
 }
 
-func (c *Cabinet) logDoorWhileOff(name, kind, what string) {
+func (c *Cabinet) logDoorWhileOff(name deck.Door, kind, what string) {
 	o := c.cond.off
 	data, _ := json.Marshal(map[string]any{"door": name, "last_beat": o.lastBeat, "power_up": o.on})
 	text := fmt.Sprintf("%s door %s %s", name, what, o.window())
 	c.cfg.Hooks.Logf("cabinet: %s", text)
-	c.refused("the event "+kind, c.led.LogEvent(kind, name, text, 0, data), recordWrite)
+	c.refused("the event "+kind, c.led.LogEvent(kind, string(name), text, 0, data), recordWrite)
 }
 
 // tickPowerOff closes the power-up check once the doors had time to

@@ -1,6 +1,9 @@
 package cabinet
 
-import "github.com/polaris-vlt/polaris/firmware/view"
+import (
+	"github.com/polaris-vlt/polaris/deck"
+	"github.com/polaris-vlt/polaris/firmware/view"
+)
 
 // condition is one thing that stops the cabinet from starting a game, a
 // cash-out or taking money in. Every question of the form "may the player
@@ -95,7 +98,7 @@ func (c *Cabinet) holds(k condition) bool {
 	case condLockup:
 		return len(c.cond.lockups) > 0
 	case condKeyOn:
-		return c.cond.keys["technician"] || c.cond.keys["attendant"]
+		return c.cond.keys[deck.Technician] || c.cond.keys[deck.Attendant]
 	case condLinkDown:
 		return !c.cond.linkUp
 	case condDisabled:

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -70,8 +71,8 @@ func TestCheck11Recall(t *testing.T) {
 		p := played{n: s.Round.Number, game: g, bet: s.Bet, before: before, jackpot: jackpot}
 		switch {
 		case s.Mode == view.ModeLockup:
-			r.cab.Post(Key{Name: "attendant", On: true})
-			r.cab.Post(Key{Name: "attendant", On: false})
+			r.cab.Post(Key{Name: deck.Attendant, On: true})
+			r.cab.Post(Key{Name: deck.Attendant, On: false})
 			r.idle()
 		case s.RiskOffer && seed == riskSeed:
 			r.press(view.Risk)
@@ -123,7 +124,7 @@ func TestCheck11Recall(t *testing.T) {
 		t.Helper()
 		meters, _ := r.led.AllMeters()
 		credit := r.credit()
-		r.cab.Post(Key{Name: "attendant", On: true})
+		r.cab.Post(Key{Name: deck.Attendant, On: true})
 		var pages []view.Recall
 		for i := 0; i < 10; i++ {
 			g := games[len(games)-1-i]
@@ -171,7 +172,7 @@ func TestCheck11Recall(t *testing.T) {
 			return s.Menu != nil && s.Menu.Title == "menu.money"
 		})
 		r.press(view.Collect) // nothing in a menu
-		r.cab.Post(Key{Name: "attendant", On: false})
+		r.cab.Post(Key{Name: deck.Attendant, On: false})
 		r.idle()
 		after, _ := r.led.AllMeters()
 		if !reflect.DeepEqual(meters, after) || r.credit() != credit {
@@ -191,11 +192,11 @@ func TestCheck11Recall(t *testing.T) {
 	// In a non-critical error state (paper out) recall opens too.
 	r.cab.Post(PrinterEvent{printer.FaultSet{Fault: printer.PaperOut}})
 	r.until("tilt", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	if v := r.recallAt("recall in a tilt", 0, 0); !reflect.DeepEqual(*v, before[0]) {
 		t.Fatalf("check 11: recall in a tilt shows %+v", *v)
 	}
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.until("tilt again", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	r.cab.Post(PrinterEvent{printer.FaultCleared{Fault: printer.PaperOut}})
 	r.idle()
@@ -211,8 +212,8 @@ func TestRecallCashOut(t *testing.T) {
 	handpay := r.credit()
 	r.press(view.Collect) // above the ticket-out limit: a cancel-credit handpay
 	r.until("cancel-credit lockup", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeLockup })
-	r.cab.Post(Key{Name: "attendant", On: true})
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.idle()
 	r.takeTicket() // the handpay receipt
 	r.insertNote(2000, 2)
@@ -224,7 +225,7 @@ func TestRecallCashOut(t *testing.T) {
 	r.insertNote(500, 2)
 	r.settleRound(r.playOne())
 
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	want := []engine.Money{0, voucher, handpay} // newest first
 	for i, w := range want {
 		if v := r.recallAt("recall page", i, 0); v.CashOut != w {
@@ -232,5 +233,5 @@ func TestRecallCashOut(t *testing.T) {
 		}
 		r.press(view.BetPlus)
 	}
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 }

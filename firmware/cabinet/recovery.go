@@ -37,7 +37,7 @@ func (c *Cabinet) powerUp() {
 		// A device's tilt is shown again until the device, started again,
 		// reports the condition gone (check 6). Any other ends with the
 		// power cut (its condition is checked again), said in the log.
-		if t.Manual || k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
+		if t.Manual || k == devAcceptor && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
 			c.cond.setTilt(k, tilt{reason: t.Reason, source: k, manual: t.Manual})
 			continue
 		}

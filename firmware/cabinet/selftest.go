@@ -71,7 +71,7 @@ func (c *Cabinet) ownSelfTests() []health.SelfTest {
 			return nil
 		}}
 	}
-	return append(ts, present("acceptor", "acceptor", c.cfg.Acceptor != nil), present("printer", "printer", c.cfg.Printer != nil))
+	return append(ts, present(devAcceptor, devAcceptor, c.cfg.Acceptor != nil), present("printer", "printer", c.cfg.Printer != nil))
 }
 
 func (c *Cabinet) selfTestDone(e selfTestReply) {

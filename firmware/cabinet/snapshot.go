@@ -133,7 +133,7 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 	}
 	for d, o := range c.cond.doors {
 		if o {
-			s.Doors = append(s.Doors, d)
+			s.Doors = append(s.Doors, string(d))
 		}
 	}
 	sort.Strings(s.Doors)

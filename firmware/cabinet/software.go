@@ -2,6 +2,8 @@ package cabinet
 
 import (
 	"fmt"
+
+	"github.com/polaris-vlt/polaris/deck"
 )
 
 // tiltSoftwareChanged is the lockup of a program change (check 9): it
@@ -39,11 +41,11 @@ func (c *Cabinet) checkSoftware() {
 // running software becomes the accepted one.
 func (c *Cabinet) acceptSoftware() {
 	// logged "software_accepted" with the old and the new identity
-	if c.refused("the software identity", c.led.AcceptSoftware(c.cfg.Software.ID, "technician"), moneyWrite) {
+	if c.refused("the software identity", c.led.AcceptSoftware(c.cfg.Software.ID, string(deck.Technician)), moneyWrite) {
 		return
 	}
 	t, _ := c.cond.clearTilt(tiltSoftwareChanged)
-	c.refused("the tilt cleared "+tiltSoftwareChanged, c.led.ClearTilt(tiltSoftwareChanged, "technician", t.reason), recordWrite)
+	c.refused("the tilt cleared "+tiltSoftwareChanged, c.led.ClearTilt(tiltSoftwareChanged, string(deck.Technician), t.reason), recordWrite)
 	c.openMenu()
 }
 

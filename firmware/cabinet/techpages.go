@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"fmt"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -147,9 +148,9 @@ func (c *Cabinet) askSeeded(seed []byte) {
 	sd := &seededDigest{working: true}
 	t.seeded = sd
 	if seed == nil {
-		c.logEvent("software_seeded", "technician", "seeded digest asked for with a fresh seed", 0)
+		c.logEvent("software_seeded", string(deck.Technician), "seeded digest asked for with a fresh seed", 0)
 	} else {
-		c.logEvent("software_seeded", "technician", fmt.Sprintf("seeded digest asked for with the entered seed %x", seed), 0)
+		c.logEvent("software_seeded", string(deck.Technician), fmt.Sprintf("seeded digest asked for with the entered seed %x", seed), 0)
 	}
 	c.loop.async(func(context.Context) Event {
 		seed, d, err := fn(seed)

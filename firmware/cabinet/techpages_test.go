@@ -22,6 +22,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/clock"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -254,7 +255,7 @@ func TestSeededDigestWithoutManifest(t *testing.T) {
 // title.
 func (r *rig) techPage(title string) *view.Snapshot {
 	r.t.Helper()
-	r.cab.Post(Key{Name: "technician", On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
 	s := r.until("audit", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == "menu.audit" })
 	for s.Menu.Title != title {
 		if s.Menu.Page == s.Menu.Pages {
@@ -384,7 +385,7 @@ func TestTowerAndMeterTestsInTestMode(t *testing.T) {
 	if ev := r.eventsOf(seq, "meter_test"); len(ev) != 3 || !strings.Contains(ev[0].Text, "not counted as money") || !strings.Contains(ev[2].Text, "refused") {
 		t.Fatalf("meter tests logged: %+v", ev)
 	}
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 	after, _ := r.led.Meters(ledger.ScopeCabinet)
 	if !maps.Equal(before, after) {
@@ -441,12 +442,12 @@ func TestAuditTicketFromTheMenus(t *testing.T) {
 	r.until("printed shown", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu.Title == menuAuditTicket && strings.Contains(r.menuText(s), "Last ticket printed")
 	})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 
 	// The attendant's menu, and a printer that refuses.
 	r.cab.Do(func() { r.prn.Refuse = errors.New("paper out") })
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.until("attendant menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil })
 	r.press(view.Auto)
 	r.until("refusal shown", time.Millisecond, func(*view.Snapshot) bool {

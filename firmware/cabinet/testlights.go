@@ -3,6 +3,7 @@ package cabinet
 import (
 	"context"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -60,7 +61,7 @@ func (c *Cabinet) testOutputsPress() {
 	cols := c.tech.towerColours()
 	switch s := c.test.stepOutputs(len(cols)); {
 	case s >= 1 && s <= len(cols):
-		c.logEvent("test_mode", "technician", "tower light test: "+cols[s-1], 0)
+		c.logEvent("test_mode", string(deck.Technician), "tower light test: "+cols[s-1], 0)
 	case s == len(cols)+1:
 		c.pulseTest()
 	}
@@ -87,9 +88,9 @@ func (c *Cabinet) pulseTest() {
 		return techReply{apply: func(c *Cabinet) {
 			for _, p := range pulses {
 				if p.err == "" {
-					c.logEvent("meter_test", "technician", "test pulse on hard meter "+p.meter+" (not counted as money)", 0)
+					c.logEvent("meter_test", string(deck.Technician), "test pulse on hard meter "+p.meter+" (not counted as money)", 0)
 				} else {
-					c.logEvent("meter_test", "technician", "test pulse refused: "+p.meter+": "+p.err, 0)
+					c.logEvent("meter_test", string(deck.Technician), "test pulse refused: "+p.meter+": "+p.err, 0)
 				}
 			}
 			if c.test == nil {

@@ -3,6 +3,7 @@ package cabinet
 import (
 	"context"
 
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/acceptor"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -64,12 +65,12 @@ func testPage(pageSource) *view.MenuPage {
 // cash-out, a document in the acceptor or a lockup.
 func (c *Cabinet) enterTest() {
 	allowed := c.play.round == nil && c.cashOut.voucher == nil && c.moneyIn.escrow == nil && len(c.cond.lockups) == 0 && !c.cond.ramError
-	if c.test != nil || !c.cond.keys["technician"] || !allowed {
+	if c.test != nil || !c.cond.keys[deck.Technician] || !allowed {
 		return
 	}
 	c.play.halt("test mode")
 	c.test = &testState{digest: c.led.StateDigest(testVolatile)}
-	c.logEvent("test_mode", "technician", "entered", 0)
+	c.logEvent("test_mode", string(deck.Technician), "entered", 0)
 	c.showTest()
 }
 
@@ -86,7 +87,7 @@ func (c *Cabinet) leaveTest() {
 		c.setTilt("test", "critical state changed in test mode", true)
 		return
 	}
-	c.logEvent("test_mode", "technician", "left; critical state unchanged "+t.digest[:12], 0)
+	c.logEvent("test_mode", string(deck.Technician), "left; critical state unchanged "+t.digest[:12], 0)
 }
 
 // showTest shows test mode's page.

@@ -24,11 +24,11 @@ type tiltPattern struct {
 
 var tiltPatterns = []tiltPattern{
 	{"printer", regexp.MustCompile(`^printer: communication lost$`), "tiltd.comm_lost"},
-	{"acceptor", regexp.MustCompile(`^acceptor: communication lost$`), "tiltd.comm_lost"},
+	{devAcceptor, regexp.MustCompile(`^acceptor: communication lost$`), "tiltd.comm_lost"},
 	{"storage", regexp.MustCompile(`^storage low: (\d+) MiB free, below (\d+) MiB$`), "tiltd.storage_low"},
 	{"storage", regexp.MustCompile(`^storage: cannot read free space: (.*)$`), "tiltd.storage_unreadable"},
-	{"acceptor", regexp.MustCompile(`^ticket stacked without validation$`), "tiltd.ticket_unvalidated"},
-	{"acceptor", regexp.MustCompile(`^ticket in stacker at power-up: check with the central system$`), "tiltd.ticket_at_power_up"},
+	{devAcceptor, regexp.MustCompile(`^ticket stacked without validation$`), "tiltd.ticket_unvalidated"},
+	{devAcceptor, regexp.MustCompile(`^ticket in stacker at power-up: check with the central system$`), "tiltd.ticket_at_power_up"},
 	{tiltVoucher, regexp.MustCompile(`^voucher print not confirmed \((.*)\): printing it again$`), "tiltd.voucher_unconfirmed"},
 	{tiltVoucher, regexp.MustCompile(`^voucher print interrupted by power loss: printing it again$`), "tiltd.voucher_power_loss"},
 	{"central_round", regexp.MustCompile(`^central round differs from journal round (\d+): (.*)$`), "tiltd.central_round"},
@@ -57,7 +57,7 @@ func faultKey(word string) string { return "fault." + strings.ReplaceAll(word, "
 // tiltDetail is a tilt's reason as the screen words it; the zero line
 // (no key) when no pattern knows the reason.
 func tiltDetail(kind, reason string) view.MenuLine {
-	if kind == "printer" || kind == "acceptor" {
+	if kind == "printer" || kind == devAcceptor {
 		if w, ok := strings.CutPrefix(reason, kind+": "); ok && deviceFaults[w] {
 			return view.Line("tiltd.fault", view.Key(faultKey(w)))
 		}

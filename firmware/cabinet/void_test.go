@@ -9,6 +9,7 @@ import (
 	"google.golang.org/grpc/codes"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -120,8 +121,8 @@ func TestVoidWhileOffRefundsOnce(t *testing.T) {
 	r.start("demo", tamper)
 	r.until("tilt still shown", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	r.refundedOnce("after a second power cut", 1000, 0, stake, seq)
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 }
 
@@ -175,7 +176,7 @@ func TestAdmissionRefusalHoldsTheWager(t *testing.T) {
 	if got, ok := r.led.Round(rd.Number); !ok || got.Status != ledger.RoundSettled || r.meter(ledger.WagersRefunded) != 0 {
 		t.Fatalf("round %d: %+v, refunds %d", rd.Number, got, r.meter(ledger.WagersRefunded))
 	}
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.idle()
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/reports"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
@@ -293,7 +294,7 @@ func TestUnansweredVoucherPaidByHand(t *testing.T) {
 	r := cutAfterVoucherIssued(t)
 	restartUnreachable(r)
 	r.press(view.Start) // no page yet: nothing happens
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	s := r.until("the attendant's page", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu != nil && s.Menu.Title == menuVoucherUnanswered
 	})
@@ -304,14 +305,14 @@ func TestUnansweredVoucherPaidByHand(t *testing.T) {
 	r.cab.Post(LinkState{Up: true})
 	r.until("the page gone with the link back", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu == nil })
 	r.cab.Post(LinkState{Up: false})
-	r.cab.Post(Key{Name: "attendant", On: false})
-	r.cab.Post(Key{Name: "attendant", On: true})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: true})
 	r.until("the page again", time.Millisecond, func(s *view.Snapshot) bool {
 		return s.Menu != nil && s.Menu.Title == menuVoucherUnanswered
 	})
 	r.press(view.Start)
 	r.until("paid by hand", time.Millisecond, func(s *view.Snapshot) bool { return s.Lockup == nil && r.credit() == 0 })
-	r.cab.Post(Key{Name: "attendant", On: false})
+	r.cab.Post(Key{Name: deck.Attendant, On: false})
 	r.until("out of service, the cash-out done", time.Millisecond, func(s *view.Snapshot) bool {
 		busy := true
 		r.cab.Do(func() { busy = r.cab.cashOut.voucher != nil })
