@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/clock/clocktest"
+	"github.com/polaris-vlt/polaris/deck"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
@@ -56,8 +57,8 @@ func TestLedgerCopyFullIsATechniciansTilt(t *testing.T) {
 	}
 
 	// The key while the medium is still full: the tilt stays.
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.handled()
 	if len(r.led.Faults()) != 1 || !slices.ContainsFunc(r.state().Tilts, func(t string) bool { return strings.HasPrefix(t, "ledger copy A ") }) {
 		t.Fatalf("the key on a still-full copy ended the fault: tilts %v", r.state().Tilts)
@@ -78,8 +79,8 @@ func TestLedgerCopyFullIsATechniciansTilt(t *testing.T) {
 	if err := os.Remove(filler); err != nil {
 		t.Fatal(err)
 	}
-	r.cab.Post(Key{Name: "technician", On: true})
-	r.cab.Post(Key{Name: "technician", On: false})
+	r.cab.Post(Key{Name: deck.Technician, On: true})
+	r.cab.Post(Key{Name: deck.Technician, On: false})
 	r.until("repaired, idle", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle && len(s.Tilts) == 0 })
 	if fs := r.led.Faults(); len(fs) != 0 {
 		t.Fatalf("faults after the repair: %+v", fs)

@@ -145,7 +145,7 @@ func (c *Cabinet) key(name deck.Key, on bool) {
 		// one first: until then no tilt's end could be journaled. Still
 		// unfit, its tilt stays with the new cause; no good copy left is a
 		// RAM error.
-		if err := c.led.Repair("technician"); c.refused("the ledger copy's repair", err, moneyWrite) {
+		if err := c.led.Repair(string(deck.Technician)); c.refused("the ledger copy's repair", err, moneyWrite) {
 			break
 		}
 		if c.cond.powerUpOwed {
