@@ -23,7 +23,8 @@ type Info struct {
 	Cards    []Card  `json:"cards"`
 	Limits   []Limit `json:"limits"`
 	Excluded bool    `json:"excluded"`
-	Session  *State  `json:"session,omitempty"` // the active session, if any
+	InReview bool    `json:"inReview,omitempty"` // a probable match waits for staff: no play
+	Session  *State  `json:"session,omitempty"`  // the active session, if any
 }
 
 // Show returns an account with its cards, limits (used and left now),
@@ -66,7 +67,12 @@ func (r *Registry) Show(ctx context.Context, account string) (*Info, error) {
 		if in.Limits, err = r.limits(tx, account, now); err != nil {
 			return err
 		}
-		if in.Excluded, err = excluded(tx, a); err != nil {
+		ex, err := r.exclusion(tx, a, now)
+		if err != nil {
+			return err
+		}
+		in.Excluded = ex == matchCertain
+		if in.InReview, err = openReviews(tx, a.id); err != nil {
 			return err
 		}
 		var sid int64
