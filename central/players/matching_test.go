@@ -85,7 +85,10 @@ func TestSecondAccountByPassport(t *testing.T) {
 	// Logged in before the review (it opened with the account, so only a
 	// session moved from elsewhere could be): the stake is refused too.
 	r.refused(d, r.play(d, 50), players.ReasonNoSession)
-	wantReason(t, func() error { _, err := r.reg.DecideReview(r.ctx(), rv[0].ID, players.DecisionSame, "", ""); return err }(), players.ReasonNotVerified)
+	wantReason(t, func() error {
+		_, err := r.reg.DecideReview(r.ctx(), rv[0].ID, players.DecisionSame, "", "")
+		return err
+	}(), players.ReasonNotVerified)
 	if _, err := r.reg.DecideReview(r.ctx(), rv[0].ID, players.DecisionSame, "manager Dana", "same photo"); err != nil {
 		t.Fatal(err)
 	}

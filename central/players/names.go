@@ -24,9 +24,10 @@ var folder = transform.Chain(norm.NFKC, cases.Fold(), norm.NFD, runes.Remove(run
 var wholeLetters = strings.NewReplacer("ł", "l", "ø", "o", "đ", "d", "ħ", "h", "ŧ", "t", "ı", "i", "æ", "ae", "œ", "oe", "þ", "th")
 
 // nameWords splits a name into folded words. Apostrophes join (O'Brien is
-// OBRIEN); any other character that is not a letter separates (spaces of
-// any kind, hyphens, dots, commas), so a double surname written with a
-// hyphen or a space is the same words.
+// OBRIEN); any other character that is not a letter or a digit separates
+// (spaces of any kind, hyphens, dots, commas), so a double surname written
+// with a hyphen or a space is the same words. (Digits are no name's, but
+// the demo's and the crash rig's players are numbered.)
 func nameWords(s string) []string {
 	f, _, err := transform.String(folder, s)
 	if err != nil {
@@ -43,7 +44,7 @@ func nameWords(s string) []string {
 	}
 	for _, c := range f {
 		switch {
-		case unicode.IsLetter(c):
+		case unicode.IsLetter(c) || unicode.IsDigit(c):
 			w.WriteRune(c)
 		case c == '\'' || c == '’' || c == 'ʼ' || c == '`':
 		default:
