@@ -284,7 +284,8 @@ func (r *Registry) ImportExclusions(ctx context.Context, file []byte) (*ImportRe
 		}
 		var last, lastSum string
 		var lastSerial uint64
-		err := tx.QueryRow(`SELECT register_date, serial, body_sha256 FROM player_exclusion_imports ORDER BY id DESC LIMIT 1`).Scan(&last, &lastSerial, &lastSum)
+		err := tx.QueryRow(`SELECT i.register_date, coalesce(s.serial, 0), i.body_sha256 FROM player_exclusion_imports i
+			LEFT JOIN player_exclusion_serials s ON s.import_id=i.id ORDER BY i.id DESC LIMIT 1`).Scan(&last, &lastSerial, &lastSum)
 		switch {
 		case errors.Is(err, sql.ErrNoRows):
 		case err != nil:
@@ -328,8 +329,11 @@ func (r *Registry) ImportExclusions(ctx context.Context, file []byte) (*ImportRe
 		if err != nil {
 			return err
 		}
-		if _, err := tx.Exec(`INSERT INTO player_exclusion_imports(id, register_date, serial, body_sha256, entries, imported_at) VALUES(?,?,?,?,?,?)`,
-			id, date, serial, digest, len(es), now.UnixNano()); err != nil {
+		if _, err := tx.Exec(`INSERT INTO player_exclusion_imports(id, register_date, body_sha256, entries, imported_at) VALUES(?,?,?,?,?)`,
+			id, date, digest, len(es), now.UnixNano()); err != nil {
+			return err
+		}
+		if _, err := tx.Exec(`INSERT INTO player_exclusion_serials(import_id, serial) VALUES(?,?)`, id, serial); err != nil {
 			return err
 		}
 		ids, err := openAccounts(tx)

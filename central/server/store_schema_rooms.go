@@ -239,5 +239,8 @@ CREATE TABLE IF NOT EXISTS player_reviews(
 );
 CREATE UNIQUE INDEX IF NOT EXISTS player_reviews_subject ON player_reviews(account, kind, subject);
 CREATE INDEX IF NOT EXISTS player_accounts_birth ON player_accounts(birth_date);
-ALTER TABLE player_exclusion_imports ADD COLUMN serial BIGINT NOT NULL DEFAULT 0;
+CREATE TABLE IF NOT EXISTS player_exclusion_serials(
+	import_id BIGINT PRIMARY KEY,        -- player_exclusion_imports.id (a table of its own: no ALTER)
+	serial BIGINT NOT NULL               -- the file's serial; an import without a row: 0
+);
 `
