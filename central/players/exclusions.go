@@ -46,10 +46,15 @@ type ImportResult struct {
 	Review []string `json:"review,omitempty"`
 }
 
-// entry is one register line as kept: its keys' hashes only.
+// entry is one register line: its keys' hashes are kept; the folded name,
+// birth date and document hash only while the file is imported.
 type entry struct {
-	id   string   // keyed hash of the normalised name and birth date
-	keys []keyRow // its name keys and document key
+	id      string   // keyed hash of the normalised name and birth date
+	keys    []keyRow // its name keys and document key
+	words   []string
+	surname int
+	birth   string
+	doc     string // keyed hash; "" without a number
 }
 
 type keyRow struct {
@@ -256,7 +261,11 @@ func (r *Registry) parseExclusions(b []byte) (date string, serial uint64, body [
 			return fail("exclusion register line %d: name or birth date missing", n+4)
 		}
 		id := r.keyed("reg-entry", fmt.Sprint(strings.Join(words, " "), "\x00", surname, "\x00", birth))
-		es = append(es, entry{id: id, keys: r.registerKeys(words, surname, birth, doc)})
+		e := entry{id: id, keys: r.registerKeys(words, surname, birth, doc), words: words, surname: surname, birth: birth}
+		if doc != "" {
+			e.doc = r.docHash(doc)
+		}
+		es = append(es, e)
 	}
 	return date, serial, body, es, nil
 }
@@ -336,7 +345,7 @@ func (r *Registry) ImportExclusions(ctx context.Context, file []byte) (*ImportRe
 		if _, err := tx.Exec(`INSERT INTO player_exclusion_serials(import_id, serial) VALUES(?,?)`, id, serial); err != nil {
 			return err
 		}
-		ids, err := openAccounts(tx)
+		ids, err := r.named(tx, es)
 		if err != nil {
 			return err
 		}
@@ -370,19 +379,42 @@ func (r *Registry) ImportExclusions(ctx context.Context, file []byte) (*ImportRe
 	return out, nil
 }
 
-func openAccounts(tx *sql.Tx) ([]string, error) {
-	rows, err := tx.Query(`SELECT id FROM player_accounts WHERE closed_at IS NULL ORDER BY id`)
+// named are the open accounts the file's entries match at least
+// probably, by the rule in memory (one pass over the accounts, not a
+// query each: the import runs in the store's one writer); exclusion then
+// takes the staff's decisions from the stored keys.
+func (r *Registry) named(tx *sql.Tx, es []entry) ([]string, error) {
+	byBirth, byDoc := map[string][]*entry{}, map[string]bool{}
+	for i := range es {
+		byBirth[es[i].birth] = append(byBirth[es[i].birth], &es[i])
+		if es[i].doc != "" {
+			byDoc[es[i].doc] = true
+		}
+	}
+	rows, err := tx.Query(`SELECT id, name, birth_date, doc_hash FROM player_accounts WHERE closed_at IS NULL ORDER BY id`)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
 	var ids []string
 	for rows.Next() {
-		var id string
-		if err := rows.Scan(&id); err != nil {
+		var id, name, birth, doc string
+		if err := rows.Scan(&id, &name, &birth, &doc); err != nil {
 			return nil, err
 		}
-		ids = append(ids, id)
+		hit := byDoc[doc]
+		if cand := byBirth[birth]; !hit && len(cand) > 0 {
+			words := nameWords(name)
+			for _, e := range cand {
+				if matchNames(e.words, words, e.surname, 0) > matchNone {
+					hit = true
+					break
+				}
+			}
+		}
+		if hit {
+			ids = append(ids, id)
+		}
 	}
 	return ids, rows.Err()
 }
