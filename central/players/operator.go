@@ -19,12 +19,13 @@ type Card struct {
 
 // Info is an account as `players show` and the back office see it.
 type Info struct {
-	Account  Account `json:"account"`
-	Cards    []Card  `json:"cards"`
-	Limits   []Limit `json:"limits"`
-	Excluded bool    `json:"excluded"`
-	InReview bool    `json:"inReview,omitempty"` // a probable match waits for staff: no play
-	Session  *State  `json:"session,omitempty"`  // the active session, if any
+	Account  Account  `json:"account"`
+	Cards    []Card   `json:"cards"`
+	Limits   []Limit  `json:"limits"`
+	Excluded bool     `json:"excluded"`
+	InReview bool     `json:"inReview,omitempty"` // a probable match waits for staff: no play
+	Reviews  []Review `json:"reviews,omitempty"`  // the account's, open and decided
+	Session  *State   `json:"session,omitempty"`  // the active session, if any
 }
 
 // Show returns an account with its cards, limits (used and left now),
@@ -73,6 +74,9 @@ func (r *Registry) Show(ctx context.Context, account string) (*Info, error) {
 		}
 		in.Excluded = ex == matchCertain
 		if in.InReview, err = openReviews(tx, a.id); err != nil {
+			return err
+		}
+		if in.Reviews, err = reviews(tx, `WHERE account=?`, a.id); err != nil {
 			return err
 		}
 		var sid int64

@@ -64,31 +64,39 @@ func openReviews(tx *sql.Tx, account string) (bool, error) {
 func (r *Registry) Reviews(ctx context.Context, all bool) ([]Review, error) {
 	var out []Review
 	err := r.write(ctx, func(tx *sql.Tx) error {
-		q := `SELECT id, account, kind, subject, detail, opened_at, decided_at, decision, decided_by, note FROM player_reviews`
+		where := ``
 		if !all {
-			q += ` WHERE decided_at IS NULL`
+			where = `WHERE decided_at IS NULL`
 		}
-		rows, err := tx.Query(q + ` ORDER BY id`)
-		if err != nil {
-			return err
-		}
-		defer rows.Close()
-		for rows.Next() {
-			var v Review
-			var opened int64
-			var decided sql.NullInt64
-			if err := rows.Scan(&v.ID, &v.Account, &v.Kind, &v.Subject, &v.Detail, &opened, &decided, &v.Decision, &v.DecidedBy, &v.Note); err != nil {
-				return err
-			}
-			v.OpenedAt, v.Decided = time.Unix(0, opened).UTC(), decided.Valid
-			if decided.Valid {
-				v.DecidedAt = time.Unix(0, decided.Int64).UTC()
-			}
-			out = append(out, v)
-		}
-		return rows.Err()
+		var err error
+		out, err = reviews(tx, where)
+		return err
 	})
 	return out, err
+}
+
+// reviews are the reviews where says (with args), oldest first.
+func reviews(tx *sql.Tx, where string, args ...any) ([]Review, error) {
+	rows, err := tx.Query(`SELECT id, account, kind, subject, detail, opened_at, decided_at, decision, decided_by, note FROM player_reviews `+where+` ORDER BY id`, args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Review
+	for rows.Next() {
+		var v Review
+		var opened int64
+		var decided sql.NullInt64
+		if err := rows.Scan(&v.ID, &v.Account, &v.Kind, &v.Subject, &v.Detail, &opened, &decided, &v.Decision, &v.DecidedBy, &v.Note); err != nil {
+			return nil, err
+		}
+		v.OpenedAt, v.Decided = time.Unix(0, opened).UTC(), decided.Valid
+		if decided.Valid {
+			v.DecidedAt = time.Unix(0, decided.Int64).UTC()
+		}
+		out = append(out, v)
+	}
+	return out, rows.Err()
 }
 
 // DecideReview records a named staff member's decision on an open review,
