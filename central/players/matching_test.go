@@ -153,6 +153,30 @@ func TestCarryOverFollowsThePerson(t *testing.T) {
 	if err != nil || !l.Pending || l.PendingFrom.Before(closedAt.Add(7*24*time.Hour)) {
 		t.Fatalf("a milder limit within 7 days of the closing: %+v %v", l, err)
 	}
+	// Probably the person of an account closed within 7 days: a review;
+	// decided the same, the new account takes the closed one's limit.
+	id = r.player("Petr Dvořák", "1970-03-03", "OP654321", "4000000000000002", map[string]int64{players.LossDay: 30})
+	if err := r.reg.Close(r.ctx(), id); err != nil {
+		t.Fatal(err)
+	}
+	r.e.Clock.Advance(24 * time.Hour)
+	b, err := r.reg.Register(r.ctx(), players.Registration{Name: "Petr Dvorzák", BirthDate: "1970-03-03", DocumentNumber: "P 1111111", IdentityVerified: true, VerifiedBy: "clerk 9"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rv, err := r.reg.Reviews(r.ctx(), false)
+	if err != nil || len(rv) != 1 || rv[0].Account != b.ID || rv[0].Subject != id {
+		t.Fatalf("reviews: %+v %v", rv, err)
+	}
+	if in, _ := r.reg.Show(r.ctx(), b.ID); in.Limits[2].Decided || !in.InReview {
+		t.Fatalf("before the decision: %+v", in)
+	}
+	if _, err := r.reg.DecideReview(r.ctx(), rv[0].ID, players.DecisionSame, "manager Dana", "same person: ř written rz"); err != nil {
+		t.Fatal(err)
+	}
+	if in, _ := r.reg.Show(r.ctx(), b.ID); !in.Limits[2].Set || in.Limits[2].Amount != 30 || in.InReview || in.Account.Closed {
+		t.Fatalf("after the decision: %+v", in)
+	}
 }
 
 // A probable match with the register (a given name in common, another
@@ -227,6 +251,9 @@ func TestRegisterFreshness(t *testing.T) {
 	wantReason(t, err, players.ReasonInvalid)
 	if in, _ := r.reg.Show(r.ctx(), id); !in.Excluded {
 		t.Fatal("a refused register lifted an exclusion")
+	}
+	if st, err := r.reg.Exclusions(r.ctx()); err != nil || st.Date != today || st.Serial != 1001 || st.Entries != 1 {
+		t.Fatalf("the register in force: %+v %v", st, err)
 	}
 	imports, logs := r.e.Count("player_exclusion_imports", ""), r.e.Count("player_log", "")
 	res, err := imp(noon)

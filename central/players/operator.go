@@ -205,6 +205,7 @@ func (r *Registry) Search(ctx context.Context, q string, limit int) ([]Account, 
 // ExclusionStatus is the register of excluded persons in force.
 type ExclusionStatus struct {
 	Date       string    `json:"date,omitempty"` // "": never imported
+	Serial     uint64    `json:"serial,omitempty"`
 	Entries    int64     `json:"entries"`
 	ImportedAt time.Time `json:"importedAt,omitzero"`
 	Stale      bool      `json:"stale"` // older than the profile allows: logins are refused
@@ -216,7 +217,8 @@ func (r *Registry) Exclusions(ctx context.Context) (*ExclusionStatus, error) {
 	now := r.cfg.Now()
 	err := r.write(ctx, func(tx *sql.Tx) error {
 		var at int64
-		err := tx.QueryRow(`SELECT register_date, entries, imported_at FROM player_exclusion_imports ORDER BY id DESC LIMIT 1`).Scan(&out.Date, &out.Entries, &at)
+		err := tx.QueryRow(`SELECT i.register_date, coalesce(s.serial, 0), i.entries, i.imported_at FROM player_exclusion_imports i
+			LEFT JOIN player_exclusion_serials s ON s.import_id=i.id ORDER BY i.id DESC LIMIT 1`).Scan(&out.Date, &out.Serial, &out.Entries, &at)
 		if errors.Is(err, sql.ErrNoRows) {
 			out.Stale = r.registerFresh(tx, now) != nil
 			return nil
