@@ -201,12 +201,15 @@ func (c *Console) playersPost(w http.ResponseWriter, r *http.Request, s *session
 			c.playerErr(w, r, s, err)
 			return
 		}
-		after := fmt.Sprintf("date=%s entries=%d", res.Date, res.Entries)
+		after := fmt.Sprintf("date=%s serial=%d entries=%d", res.Date, res.Serial, res.Entries)
 		if res.Already {
 			after += " (already imported)"
 		}
 		if len(res.Excluded) > 0 {
 			after += " excluded accounts: " + strings.Join(res.Excluded, ",")
+		}
+		if len(res.Review) > 0 {
+			after += " held for review: " + strings.Join(res.Review, ",")
 		}
 		c.writeAudit(ctx, s.User.Name, clientAddr(r), "players.import", "exclusion register", fmt.Sprintf("date=%s entries=%d", before.Date, before.Entries), after)
 		http.Redirect(w, r, "/players?msg=imported", http.StatusSeeOther)

@@ -27,6 +27,9 @@ func TestReviewDecidedInTheConsole(t *testing.T) {
 	if st := r.upload(ca, ta, players.SignExclusions(r.registerKey, r.e.Clock.Now().Format("2006-01-02"), []string{"NOVÁKOVÁ Jana Marie|1970-07-07|"})); st != http.StatusSeeOther {
 		t.Fatalf("import: %d", st)
 	}
+	if n := r.e.Count("bo_audit", "action='players.import' AND after_value LIKE ?", "%held for review: "+a.ID+"%"); n != 1 {
+		t.Fatalf("the import's audit row does not name the held account (%d rows)", n)
+	}
 	if _, body := r.get(ca, "/players"); !strings.Contains(body, `id="openreviews"`) || !strings.Contains(body, `href="/player?id=`+a.ID+`"`) {
 		t.Fatalf("the open review is not listed:\n%.2000s", body)
 	}

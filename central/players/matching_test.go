@@ -1,6 +1,8 @@
 package players_test
 
 import (
+	"crypto/ed25519"
+	"encoding/base64"
 	"strings"
 	"testing"
 	"time"
@@ -248,6 +250,10 @@ func TestRegisterFreshness(t *testing.T) {
 	_, err = imp(players.SignRegister(r.regKey, today, 1001, nil))
 	wantReason(t, err, players.ReasonInvalid)
 	_, err = imp(players.SignRegister(r.regKey, tomorrow, 1, nil))
+	wantReason(t, err, players.ReasonInvalid)
+	// Format 1, genuinely signed, has no serial: refused.
+	v1 := []byte("POLARIS-EXCLUSIONS 1\ndate " + today + "\n")
+	_, err = imp(append(v1, "signature "+base64.StdEncoding.EncodeToString(ed25519.Sign(r.regKey, v1))+"\n"...))
 	wantReason(t, err, players.ReasonInvalid)
 	if in, _ := r.reg.Show(r.ctx(), id); !in.Excluded {
 		t.Fatal("a refused register lifted an exclusion")

@@ -38,6 +38,8 @@ var nameCases = []struct {
 	// Not the person: another given name alone, another surname.
 	{"NOVÁK Jan", "Petr Novák", players.MatchNone},
 	{"NOVÁK Jan", "Jan Svoboda", players.MatchNone},
+	// A register entry without a given name: the surname is probable.
+	{"NOVÁK", "Jan Novák", players.MatchProbable},
 	// A register line without the register's capitals: every split is tried.
 	{"Eva Malá", "Malá Eva", players.MatchCertain},
 }
