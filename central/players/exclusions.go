@@ -66,7 +66,7 @@ type keyRow struct {
 // matchSplits, without keeping the name): for each reading of the name,
 // the surname with the birth date (s), the surname with each given name
 // and the birth date (g), each given name with the birth date (n), and
-// the surname's one-letter wildcards with the birth date (v); and the
+// the surname's near keys with the birth date (v); and the
 // document number (doc).
 func (r *Registry) registerKeys(words []string, surname int, birth, doc string) []keyRow {
 	var out []keyRow
@@ -84,10 +84,8 @@ func (r *Registry) registerKeys(words []string, surname int, birth, doc string) 
 			add(r.keyed("reg-g", sp.surname+"\x00"+g+"\x00"+birth), i, n)
 			add(r.keyed("reg-n", g+"\x00"+birth), i, n)
 		}
-		if len([]rune(sp.surname)) >= minFuzzySurname {
-			for _, w := range wildcards(sp.surname) {
-				add(r.keyed("reg-v", w+"\x00"+birth), i, n)
-			}
+		for _, w := range nearKeys(sp.surname) {
+			add(r.keyed("reg-v", w+"\x00"+birth), i, n)
 		}
 	}
 	if doc != "" {
@@ -115,10 +113,8 @@ func (r *Registry) registerMatch(tx *sql.Tx, a *acct) (map[string]int, error) {
 			add(r.keyed("reg-g", c.surname+"\x00"+g+"\x00"+a.birth), probeKey{cand: i, kind: 'g', given: g})
 			add(r.keyed("reg-n", g+"\x00"+a.birth), probeKey{cand: i, kind: 'n', given: g})
 		}
-		if len([]rune(c.surname)) >= minFuzzySurname {
-			for _, w := range wildcards(c.surname) {
-				add(r.keyed("reg-v", w+"\x00"+a.birth), probeKey{cand: i, kind: 'v'})
-			}
+		for _, w := range nearKeys(c.surname) {
+			add(r.keyed("reg-v", w+"\x00"+a.birth), probeKey{cand: i, kind: 'v'})
 		}
 	}
 	add(a.docHash, probeKey{cand: -1, kind: 'd'})

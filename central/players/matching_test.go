@@ -19,7 +19,7 @@ func TestExcludedNameVariants(t *testing.T) {
 	r := newRig(t, "cz")
 	jana := r.player(norm.NFD.String("Jana Nováková"), "1970-07-07", "NEW000001", "4000000000000001", nil)
 	petr := r.player("Petr Dvorak", "1965-03-03", "NEW000002", "4000000000000002", nil)
-	other := r.player("Jana Novák", "1970-07-07", "NEW000004", "4000000000000004", nil)
+	other := r.player("Petra Nováková", "1970-07-07", "NEW000004", "4000000000000004", nil)
 	r.e.Clock.Advance(time.Minute)
 	res := r.importRegister(r.e.Clock.Now().Format("2006-01-02"),
 		"NOVÁKOVÁ Jana|1970-07-07|OLD111111", "DVOŘÁK Petr|1965-03-03|", "NOVÝ Karel|1972-02-02|OLD333333")
@@ -37,7 +37,7 @@ func TestExcludedNameVariants(t *testing.T) {
 			t.Errorf("%s: %+v %v, want excluded", id, in, err)
 		}
 	}
-	// Another person of the same birth date plays.
+	// Another person of the same birth date and surname plays.
 	r.mustLogin(c, "4000000000000004")
 	r.mustPlay(c, 5)
 	if in, _ := r.reg.Show(r.ctx(), other); in.Excluded || in.InReview {

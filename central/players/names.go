@@ -148,8 +148,10 @@ const minFuzzySurname = 4
 //   - probable: the same surname and a given name in common but another
 //     one differing on each side (NOVÝ Karel Josef, Karel Jan Nový), or the
 //     same surname with no given name on one side;
-//   - probable: a surname one letter changed, added or dropped, with the
-//     given names as for certain (NOVOTNÝ Jan, Jan Novotni).
+//   - probable: a surname near the other (nearKeys: one letter changed,
+//     added or dropped, also after the feminine -OVÁ is set aside), with
+//     the given names as for certain (NOVOTNÝ Jan, Jan Novotni; NOVÁKOVÁ
+//     Jana, Jana Novák; NĚMCOVÁ Eva, Eva Němec).
 func matchSplits(a, b split) int {
 	common := 0
 	for _, g := range a.given {
@@ -163,28 +165,44 @@ func matchSplits(a, b split) int {
 		return matchCertain
 	case a.surname == b.surname && (common > 0 || len(a.given) == 0 || len(b.given) == 0):
 		return matchProbable
-	case givenAgree && oneApart(a.surname, b.surname):
+	case givenAgree && near(a.surname, b.surname):
 		return matchProbable
 	}
 	return matchNone
 }
 
-// oneApart: a and b (both at least minFuzzySurname letters) differ by one
-// letter changed, added or dropped, which is when their wildcard sets meet.
-func oneApart(a, b string) bool {
-	if len([]rune(a)) < minFuzzySurname || len([]rune(b)) < minFuzzySurname {
-		return false
-	}
+// near says whether two surnames share a near key.
+func near(a, b string) bool {
 	w := map[string]bool{}
-	for _, v := range wildcards(a) {
+	for _, v := range nearKeys(a) {
 		w[v] = true
 	}
-	for _, v := range wildcards(b) {
+	for _, v := range nearKeys(b) {
 		if w[v] {
 			return true
 		}
 	}
 	return false
+}
+
+// nearKeys are a surname's keys for the one-letter rule: the wildcards of
+// the surname and of its stem, the surname without the Czech feminine
+// suffix -OVÁ (a woman may use her surname without it, and a foreign
+// document has none: NOVÁKOVÁ and NOVÁK, NĚMCOVÁ and NĚMEC); none for a
+// form shorter than minFuzzySurname. Two surnames share one exactly when
+// one's surname or stem is at most one letter from the other's.
+func nearKeys(surname string) []string {
+	var out []string
+	forms := []string{surname}
+	if s, ok := strings.CutSuffix(surname, "OVA"); ok {
+		forms = append(forms, s)
+	}
+	for _, f := range forms {
+		if len([]rune(f)) >= minFuzzySurname {
+			out = append(out, wildcards(f)...)
+		}
+	}
+	return out
 }
 
 // wildcards are s with each letter replaced by '?' and with '?' put at

@@ -32,9 +32,14 @@ var nameCases = []struct {
 	{"NOVÝ Karel Josef", "Karel Jan Nový", players.MatchProbable},
 	// Probable: a surname one letter apart, the given names agreeing.
 	{"NOVOTNÝ Jan", "Jan Novotni", players.MatchProbable},
-	{"DVOŘÁK Petr", "Petr Dvořáková", players.MatchNone}, // three letters apart
-	{"NOVOTNÝ Jan", "Jan Novotnová", players.MatchNone},
-	{"KOS Jan", "Jan Kosa", players.MatchNone}, // too short to be one letter apart
+	// Probable: the feminine -ová set aside (a woman may drop it; a foreign
+	// document has none).
+	{"NOVÁKOVÁ Jana", "Jana Novák", players.MatchProbable},
+	{"NĚMCOVÁ Eva", "Eva Němec", players.MatchProbable},
+	{"NOVÁKOVÁ Jana", "Petra Novák", players.MatchNone},
+	{"NOVÁK Jan", "Jan Novotný", players.MatchNone},
+	{"DVOŘÁK Petr", "Petr Dvořáček", players.MatchNone}, // two letters apart
+	{"KOS Jan", "Jan Kosa", players.MatchNone},          // too short to be one letter apart
 	// Not the person: another given name alone, another surname.
 	{"NOVÁK Jan", "Petr Novák", players.MatchNone},
 	{"NOVÁK Jan", "Jan Svoboda", players.MatchNone},
