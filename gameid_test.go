@@ -19,21 +19,9 @@ import (
 // instead. Using an id as a value (a fixture's game, a default, a map
 // key) is not a decision and passes.
 
-// gameIDAllowed are the files that still compare, each with who removes
-// the comparison; the list only shrinks.
-var gameIDAllowed = map[string]string{
-	// The cabinet's round (issue 31 item 1, the cabinet's parts): reels
-	// and Risk from engine.LayoutOf(r.game).
-	"firmware/cabinet/play.go": "issue 31: the cabinet's parts",
-	// The server's Risk cap (issue 31 item 2, central services):
-	// engine.LayoutOf(g.ID()).Risk.
-	"central/server/jackpot.go": "issue 31: central services",
-}
-
 func TestNoGameIDComparisons(t *testing.T) {
 	ids := gameIDConstants(t)
 	var found []string
-	perFile := map[string]int{}
 	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
@@ -47,34 +35,16 @@ func TestNoGameIDComparisons(t *testing.T) {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
-		for _, c := range gameIDComparisons(t, path, ids) {
-			perFile[filepath.ToSlash(path)]++
-			found = append(found, c)
-		}
+		found = append(found, gameIDComparisons(t, path, ids)...)
 		return nil
 	})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, c := range found {
-		if _, ok := gameIDAllowed[c[:strings.LastIndex(c, ":")]]; !ok {
-			t.Errorf("%s: compares a game id; ask engine.LayoutOf or a capability", c)
-		}
+		t.Errorf("%s: compares a game id; ask engine.LayoutOf or a capability", c)
 	}
-	for f, who := range gameIDAllowed {
-		if perFile[f] == 0 {
-			t.Errorf("%s is allowed to compare game ids (%s) but no longer does: remove it from gameIDAllowed", f, who)
-		}
-	}
-	t.Logf("game id comparisons outside engine: %d (in allowed files: %d)", len(found), allowedCount(perFile))
-}
-
-func allowedCount(perFile map[string]int) int {
-	n := 0
-	for f := range gameIDAllowed {
-		n += perFile[f]
-	}
-	return n
+	t.Logf("game id comparisons outside engine: %d", len(found))
 }
 
 // gameIDConstants are engine's GameID constants: name → value.

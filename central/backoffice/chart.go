@@ -6,13 +6,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 )
 
 // hourChart draws n hourly bars from since as inline SVG: charts without
 // JavaScript or a vendored library. Colours come from the stylesheet
 // (classes), so the dark theme applies.
-func hourChart(buckets []server.HourBucket, since time.Time, n int, val func(server.HourBucket) int64, label string, isMoney bool) template.HTML {
+func hourChart(buckets []reports.HourBucket, since time.Time, n int, val func(reports.HourBucket) int64, label string, isMoney bool) template.HTML {
 	first := since.UnixNano() / int64(time.Hour)
 	vals := make([]int64, n)
 	for _, b := range buckets {

@@ -20,9 +20,9 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/internal/hosttools"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -232,7 +232,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := frame("n-disabled") + "/" + frame("n-tilted"); got != "0/1" {
 		t.Fatalf("dashboard frame disabled/tilted %s, want 0/1", got)
 	}
-	if err := r.e.Server.Disable(bg, "CAB-BRNO", "frame test"); err != nil {
+	if err := r.e.Server.Cabinets().Disable(bg, "CAB-BRNO", "frame test"); err != nil {
 		t.Fatal(err)
 	}
 	for deadline := time.Now().Add(poll.Scaled(8 * time.Second)); frame("n-disabled") != "1"; time.Sleep(100 * time.Millisecond) {
@@ -243,7 +243,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := b.eval(`document.body.dataset.mark ?? "reloaded"`); got != "kept" {
 		t.Fatalf("the dashboard reloaded (%s) to show the counts", got)
 	}
-	if err := r.e.Server.Enable(bg, "CAB-BRNO"); err != nil {
+	if err := r.e.Server.Cabinets().Enable(bg, "CAB-BRNO"); err != nil {
 		t.Fatal(err)
 	}
 
@@ -284,15 +284,15 @@ func TestConsoleInChromium(t *testing.T) {
 	}
 	nextRound["CAB-PRAHA"]++
 	_, err = cab.RequestOutcome(context.Background(), nextRound["CAB-PRAHA"], testenv.GameID, testenv.TheGame.ModelID(), 10)
-	if link.Reason(err) != server.ReasonCabinetDisabled {
-		t.Fatalf("the next round of the disabled cabinet: %v, want %s", err, server.ReasonCabinetDisabled)
+	if link.Refusal(err) != refusal.CabinetDisabled {
+		t.Fatalf("the next round of the disabled cabinet: %v, want %s", err, refusal.CabinetDisabled)
 	}
 	nextRound["CAB-PRAHA"]--
 	// Link statistics: the stream since its start on the server's clock,
 	// the Hello's version and clock offset, the last request, the last
 	// hour's rounds, the refusal just made.
 	b.open("/cabinet?id=CAB-PRAHA")
-	ls, err := r.e.Server.Link(context.Background(), "CAB-PRAHA")
+	ls, err := r.e.Server.Links().Link(context.Background(), "CAB-PRAHA")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,17 +312,17 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := b.text("#l-hour"); !strings.Contains(got, fmt.Sprintf("Rounds %d ·", hour)) {
 		t.Fatalf("link: last hour %q, want %d rounds", got, hour)
 	}
-	if got := b.text("#l-refusals"); !strings.Contains(got, server.ReasonCabinetDisabled+" × ") {
-		t.Fatalf("link: refusals %q, want %s", got, server.ReasonCabinetDisabled)
+	if got := b.text("#l-refusals"); !strings.Contains(got, string(refusal.CabinetDisabled)+" × ") {
+		t.Fatalf("link: refusals %q, want %s", got, refusal.CabinetDisabled)
 	}
 	b.shot("04_cabinet_light")
 
 	// Mark a jackpot paid; it shows in the register and the audit log.
-	wins, err := server.JackpotWins(context.Background(), r.e.Server.DB())
+	wins, err := reports.JackpotWins(context.Background(), r.e.Server.DB())
 	if err != nil || len(wins) == 0 {
 		t.Fatalf("jackpot wins %v %v", wins, err)
 	}
-	var w server.JackpotWin
+	var w reports.JackpotWin
 	for _, x := range wins {
 		if x.Cabinet == "CAB-PRAHA" {
 			w = x
@@ -363,7 +363,7 @@ func TestConsoleInChromium(t *testing.T) {
 	if got := b.text(vrow + " .vstate"); got != "void" {
 		t.Fatalf("voucher state %q after approval", got)
 	}
-	if _, err := r.cabs["CAB-BRNO"].RedeemVoucher(context.Background(), voucher.Number); link.Reason(err) != server.ReasonVoucherVoid {
+	if _, err := r.cabs["CAB-BRNO"].RedeemVoucher(context.Background(), voucher.Number); link.Refusal(err) != refusal.VoucherVoid {
 		t.Fatalf("redeem the void voucher: %v", err)
 	}
 

@@ -12,7 +12,6 @@
 // UPDATE and DELETE; no route edits it) in the same transaction as the
 // action where the action is the back office's own.
 //
-// Data is read through central/server's exported queries
-// (backoffice_queries.go) and written through server.Server.Write, the
-// store's single writer.
+// Data is read through central/reports' queries (typed rows) and written
+// through server.Server.Write, the store's single writer.
 package backoffice

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/polaris-vlt/polaris/central/players"
 	"github.com/polaris-vlt/polaris/language"
 )
 
@@ -37,5 +38,17 @@ func TestConsoleLanguages(t *testing.T) {
 	links := `<span class="langs">` + strings.Join(as, " ") + `</span>`
 	if !strings.Contains(buf.String(), links) {
 		t.Errorf("the page offers the languages otherwise than %s", links)
+	}
+}
+
+// Every player-limit kind the central system keeps has its name in every
+// catalogue: a new kind fails here until the back office can show it.
+func TestLimitKindsNamed(t *testing.T) {
+	for l, c := range catalog {
+		for _, k := range players.Kinds {
+			if c["p.k."+k] == "" {
+				t.Errorf("%s: no name for the limit kind %s (p.k.%s)", l, k, k)
+			}
+		}
 	}
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -23,7 +23,7 @@ var stepNames = map[engine.StepKind]string{engine.StepBase: "base", engine.StepF
 var winNames = map[engine.WinKind]string{engine.WinWays: "ways", engine.WinLine: "line", engine.WinScatter: "scatter", engine.WinInstant: "instant",
 	engine.WinJackpot: "jackpot", engine.WinStar: "star"}
 
-func describeOutcome(pub ed25519.PublicKey, cabinet string, r server.RoundRow) outcomeView {
+func describeOutcome(pub ed25519.PublicKey, cabinet string, r reports.RoundRow) outcomeView {
 	o, err := link.VerifyOutcome(pub, cabinet, link.OutcomeRequest{Round: r.Round, Game: engine.GameID(r.Game), ModelID: r.Model, Stake: engine.Money(r.Stake)}, r.Body, r.Sig)
 	if err != nil {
 		return outcomeView{Error: err.Error()}

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/language"
 )
@@ -161,17 +162,17 @@ func (c *Console) renderLogin(w http.ResponseWriter, r *http.Request, status int
 
 // cabinetView is a cabinet with its live state.
 type cabinetView struct {
-	server.CabinetRow
+	reports.CabinetRow
 	Online bool
 	State  string // online, offline, tilted, disabled
 }
 
 func (c *Console) visibleCabinets(ctx context.Context, u *User) ([]cabinetView, error) {
-	rows, err := server.Cabinets(ctx, c.srv.DB())
+	rows, err := reports.Cabinets(ctx, c.srv.DB())
 	if err != nil {
 		return nil, err
 	}
-	on := c.srv.Connected()
+	on := c.srv.Links().Connected()
 	var out []cabinetView
 	for _, r := range rows {
 		if !u.Sees(r.Hall) {
@@ -229,9 +230,9 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 	}
 	now := c.now()
 	since := now.Add(-23 * time.Hour).Truncate(time.Hour)
-	var hours []server.HourBucket
+	var hours []reports.HourBucket
 	if s.User.AllHalls() {
-		hours, err = server.RoundsPerHour(ctx, c.srv.DB(), since.UnixNano())
+		hours, err = reports.RoundsPerHour(ctx, c.srv.DB(), since.UnixNano())
 	} else {
 		// Per hall: summed in Go from the visible cabinets' rounds.
 		hours, err = c.hoursFor(ctx, since, mine)
@@ -240,12 +241,12 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 		c.fail(w, r, err)
 		return
 	}
-	alarms, err := server.AlarmList(ctx, c.srv.DB(), server.AlarmFilter{Since: now.Add(-24 * time.Hour).UnixNano(), Limit: 200})
+	alarms, err := reports.AlarmList(ctx, c.srv.DB(), reports.AlarmFilter{Since: now.Add(-24 * time.Hour).UnixNano(), Limit: 200})
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	var open []server.AlarmRecord
+	var open []reports.AlarmRecord
 	for _, a := range alarms {
 		if mine[a.Cabinet] || s.User.AllHalls() {
 			open = append(open, a)
@@ -278,7 +279,7 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 		}
 	}
 	day := now.UTC().Truncate(24 * time.Hour)
-	today, err := server.DailyTotals(ctx, c.srv.DB(), day.UnixNano(), day.Add(24*time.Hour).UnixNano())
+	today, err := reports.DailyTotals(ctx, c.srv.DB(), day.UnixNano(), day.Add(24*time.Hour).UnixNano())
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -300,16 +301,16 @@ func (c *Console) dashboard(w http.ResponseWriter, r *http.Request, s *session) 
 	c.render(w, r, s, http.StatusOK, "dashboard", map[string]any{
 		"Halls":       halls,
 		"PageRefresh": int(max(12*c.live/time.Second, 1)),
-		"RoundsChart": hourChart(hours, since, 24, func(b server.HourBucket) int64 { return b.Rounds }, tr(lang, "dash.rounds"), false),
-		"StakesChart": hourChart(hours, since, 24, func(b server.HourBucket) int64 { return b.Stakes }, tr(lang, "dash.stakes"), true),
+		"RoundsChart": hourChart(hours, since, 24, func(b reports.HourBucket) int64 { return b.Rounds }, tr(lang, "dash.rounds"), false),
+		"StakesChart": hourChart(hours, since, 24, func(b reports.HourBucket) int64 { return b.Stakes }, tr(lang, "dash.stakes"), true),
 		"Alarms":      open,
 	})
 }
 
-func (c *Console) hoursFor(ctx context.Context, since time.Time, cabs map[string]bool) ([]server.HourBucket, error) {
-	acc := map[int64]*server.HourBucket{}
+func (c *Console) hoursFor(ctx context.Context, since time.Time, cabs map[string]bool) ([]reports.HourBucket, error) {
+	acc := map[int64]*reports.HourBucket{}
 	for cab := range cabs {
-		rows, err := server.LastRounds(ctx, c.srv.DB(), cab, 100000)
+		rows, err := reports.LastRounds(ctx, c.srv.DB(), cab, 100000)
 		if err != nil {
 			return nil, err
 		}
@@ -320,14 +321,14 @@ func (c *Console) hoursFor(ctx context.Context, since time.Time, cabs map[string
 			h := r.DrawnAt / int64(time.Hour)
 			b := acc[h]
 			if b == nil {
-				b = &server.HourBucket{Hour: h}
+				b = &reports.HourBucket{Hour: h}
 				acc[h] = b
 			}
 			b.Rounds++
 			b.Stakes += r.Stake
 		}
 	}
-	var out []server.HourBucket
+	var out []reports.HourBucket
 	for _, b := range acc {
 		out = append(out, *b)
 	}
@@ -384,35 +385,35 @@ func (c *Console) cabinet(w http.ResponseWriter, r *http.Request, s *session) {
 		c.lookupErr(w, r, s, err)
 		return
 	}
-	meters, err := server.LatestMeters(ctx, c.srv.DB(), id)
+	meters, err := reports.LatestMeters(ctx, c.srv.DB(), id)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	events, err := server.LastEvents(ctx, c.srv.DB(), id, 30)
+	events, err := reports.LastEvents(ctx, c.srv.DB(), id, 30)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	rounds, err := server.LastRounds(ctx, c.srv.DB(), id, 20)
+	rounds, err := reports.LastRounds(ctx, c.srv.DB(), id, 20)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
 	type roundView struct {
-		server.RoundRow
+		reports.RoundRow
 		Outcome outcomeView
 	}
 	rv := make([]roundView, len(rounds))
 	for i, rd := range rounds {
 		rv[i] = roundView{rd, describeOutcome(c.srv.PublicKey(), id, rd)}
 	}
-	ls, err := c.srv.Link(ctx, id)
+	ls, err := c.srv.Links().Link(ctx, id)
 	if err != nil {
 		c.fail(w, r, err)
 		return
 	}
-	alarms := c.srv.Alarms(id)
+	alarms := c.srv.Alarms().Count(id)
 	var al []string
 	for k, v := range alarms {
 		al = append(al, fmt.Sprintf("%s × %d", k, v))
@@ -443,13 +444,13 @@ func (c *Console) cabinetPost(w http.ResponseWriter, r *http.Request, s *session
 			c.badRequest(w, r, s, c.tr(r, "err.reason"))
 			return
 		}
-		if err := c.srv.Disable(ctx, id, reason+" ("+s.User.Name+")"); err != nil {
+		if err := c.srv.Cabinets().Disable(ctx, id, reason+" ("+s.User.Name+")"); err != nil {
 			c.fail(w, r, err)
 			return
 		}
 		c.writeAudit(ctx, s.User.Name, clientAddr(r), "cabinet.disable", id, before, "disabled: "+reason)
 	case "enable":
-		if err := c.srv.Enable(ctx, id); err != nil {
+		if err := c.srv.Cabinets().Enable(ctx, id); err != nil {
 			c.fail(w, r, err)
 			return
 		}
@@ -466,7 +467,7 @@ func (c *Console) cabinetPost(w http.ResponseWriter, r *http.Request, s *session
 const venueLimit = 50000
 
 type winView struct {
-	server.JackpotWin
+	reports.JackpotWin
 	Deadline int64
 	Where    string // "venue" or "seat"
 	Paid     *Payout
@@ -477,7 +478,7 @@ type winView struct {
 }
 
 func (c *Console) jackpotRegister(ctx context.Context, u *User) ([]winView, error) {
-	wins, err := server.JackpotWins(ctx, c.srv.DB())
+	wins, err := reports.JackpotWins(ctx, c.srv.DB())
 	if err != nil {
 		return nil, err
 	}
@@ -540,7 +541,7 @@ func (c *Console) jackpots(w http.ResponseWriter, r *http.Request, s *session) {
 	var pools []poolView
 	for h := range halls {
 		pv := poolView{Hall: h, Hits: map[string]int{}, Unpaid: map[string]int{}}
-		for _, v := range c.srv.JackpotValues(h) {
+		for _, v := range c.srv.Links().JackpotValues(h) {
 			pv.Pools = append(pv.Pools, poolValue{Pool: v.Pool, Name: v.Name, Game: string(v.Game), Amount: int64(v.Amount)})
 		}
 		for _, w := range reg {
@@ -614,7 +615,7 @@ func (c *Console) jackpotPaid(w http.ResponseWriter, r *http.Request, s *session
 }
 
 type voucherView struct {
-	server.VoucherRow
+	reports.VoucherRow
 	Expired bool
 	Void    *VoidRequest
 }
@@ -627,7 +628,7 @@ func (c *Console) vouchers(w http.ResponseWriter, r *http.Request, s *session) {
 	if filter == "outstanding" || filter == "expired" {
 		state = "issued"
 	}
-	rows, err := server.Vouchers(ctx, c.srv.DB(), q, state, 500)
+	rows, err := reports.Vouchers(ctx, c.srv.DB(), q, state, 500)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -669,7 +670,7 @@ func (c *Console) vouchers(w http.ResponseWriter, r *http.Request, s *session) {
 func (c *Console) voucherVoid(w http.ResponseWriter, r *http.Request, s *session) {
 	ctx := r.Context()
 	number := strings.TrimSpace(r.PostFormValue("number"))
-	v, err := server.Vouchers(ctx, c.srv.DB(), number, "", 2)
+	v, err := reports.Vouchers(ctx, c.srv.DB(), number, "", 2)
 	if err != nil {
 		c.fail(w, r, err)
 		return
@@ -808,7 +809,17 @@ type Report struct {
 	Jackpots, Handpays, VouchersOut, VouchersIn int64
 }
 
-func (c *Console) report(ctx context.Context, u *User, q map[string][]string) ([]Report, Report, string, string, string, string, error) {
+// report is one report as the page and the CSV export show it: its rows,
+// their total, and the parameters it was made for.
+type report struct {
+	Rows     []Report
+	Total    Report
+	Period   string // "day" or "month"
+	By       string // "cabinet" or "hall"
+	From, To string // the first and the last day, 2006-01-02
+}
+
+func (c *Console) report(ctx context.Context, u *User, q map[string][]string) (report, error) {
 	get := func(k, def string) string {
 		if v := q[k]; len(v) > 0 && v[0] != "" {
 			return v[0]
@@ -816,21 +827,24 @@ func (c *Console) report(ctx context.Context, u *User, q map[string][]string) ([
 		return def
 	}
 	now := c.now().UTC()
-	period := get("period", "day")
-	by := get("by", "cabinet")
-	from := get("from", now.AddDate(0, 0, -30).Format("2006-01-02"))
-	to := get("to", now.Format("2006-01-02"))
-	f, err1 := time.Parse("2006-01-02", from)
-	t, err2 := time.Parse("2006-01-02", to)
-	if err1 != nil || err2 != nil || t.Before(f) || (period != "day" && period != "month") || (by != "cabinet" && by != "hall") {
-		return nil, Report{}, period, by, from, to, errBadReport
+	rp := report{
+		Period: get("period", "day"),
+		By:     get("by", "cabinet"),
+		From:   get("from", now.AddDate(0, 0, -30).Format("2006-01-02")),
+		To:     get("to", now.Format("2006-01-02")),
 	}
-	days, err := server.DailyTotals(ctx, c.srv.DB(), f.UnixNano(), t.AddDate(0, 0, 1).UnixNano())
+	period, by := rp.Period, rp.By
+	f, err1 := time.Parse("2006-01-02", rp.From)
+	t, err2 := time.Parse("2006-01-02", rp.To)
+	if err1 != nil || err2 != nil || t.Before(f) || (period != "day" && period != "month") || (by != "cabinet" && by != "hall") {
+		return rp, errBadReport
+	}
+	days, err := reports.DailyTotals(ctx, c.srv.DB(), f.UnixNano(), t.AddDate(0, 0, 1).UnixNano())
 	if err != nil {
-		return nil, Report{}, period, by, from, to, err
+		return rp, err
 	}
 	acc := map[[3]string]*Report{}
-	var total Report
+	total := &rp.Total
 	for _, d := range days {
 		if !u.Sees(d.Hall) {
 			continue
@@ -844,12 +858,12 @@ func (c *Console) report(ctx context.Context, u *User, q map[string][]string) ([
 			cab = ""
 		}
 		k := [3]string{p, d.Hall, cab}
-		rp := acc[k]
-		if rp == nil {
-			rp = &Report{Period: p, Hall: d.Hall, Cabinet: cab}
-			acc[k] = rp
+		row := acc[k]
+		if row == nil {
+			row = &Report{Period: p, Hall: d.Hall, Cabinet: cab}
+			acc[k] = row
 		}
-		for _, x := range []*Report{rp, &total} {
+		for _, x := range []*Report{row, total} {
 			x.Rounds += d.Rounds
 			x.Stakes += d.Stakes
 			x.Wins += d.Wins
@@ -861,8 +875,8 @@ func (c *Console) report(ctx context.Context, u *User, q map[string][]string) ([
 		}
 	}
 	out := make([]Report, 0, len(acc))
-	for _, rp := range acc {
-		out = append(out, *rp)
+	for _, row := range acc {
+		out = append(out, *row)
 	}
 	sort.Slice(out, func(i, j int) bool {
 		a, b := out[i], out[j]
@@ -874,13 +888,14 @@ func (c *Console) report(ctx context.Context, u *User, q map[string][]string) ([
 		}
 		return a.Cabinet < b.Cabinet
 	})
-	return out, total, period, by, from, to, nil
+	rp.Rows = out
+	return rp, nil
 }
 
 var errBadReport = errors.New("bad report parameters")
 
 func (c *Console) reports(w http.ResponseWriter, r *http.Request, s *session) {
-	rows, total, period, by, from, to, err := c.report(r.Context(), s.User, r.URL.Query())
+	rp, err := c.report(r.Context(), s.User, r.URL.Query())
 	if errors.Is(err, errBadReport) {
 		c.badRequest(w, r, s, c.tr(r, "err.report"))
 		return
@@ -889,12 +904,12 @@ func (c *Console) reports(w http.ResponseWriter, r *http.Request, s *session) {
 		c.fail(w, r, err)
 		return
 	}
-	c.render(w, r, s, http.StatusOK, "reports", map[string]any{"Rows": rows, "Total": total, "Period": period, "By": by, "From": from, "To": to,
+	c.render(w, r, s, http.StatusOK, "reports", map[string]any{"Rows": rp.Rows, "Total": rp.Total, "Period": rp.Period, "By": rp.By, "From": rp.From, "To": rp.To,
 		"CSV": "/reports.csv?" + r.URL.Query().Encode()})
 }
 
 func (c *Console) reportsCSV(w http.ResponseWriter, r *http.Request, s *session) {
-	rows, total, period, by, from, to, err := c.report(r.Context(), s.User, r.URL.Query())
+	rp, err := c.report(r.Context(), s.User, r.URL.Query())
 	if errors.Is(err, errBadReport) {
 		c.badRequest(w, r, s, c.tr(r, "err.report"))
 		return
@@ -903,18 +918,19 @@ func (c *Console) reportsCSV(w http.ResponseWriter, r *http.Request, s *session)
 		c.fail(w, r, err)
 		return
 	}
-	c.writeAudit(r.Context(), s.User.Name, clientAddr(r), "report.export", fmt.Sprintf("%s by %s %s..%s", period, by, from, to), "", fmt.Sprintf("%d rows", len(rows)))
+	c.writeAudit(r.Context(), s.User.Name, clientAddr(r), "report.export", fmt.Sprintf("%s by %s %s..%s", rp.Period, rp.By, rp.From, rp.To), "", fmt.Sprintf("%d rows", len(rp.Rows)))
 	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
-	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="polaris-report-%s-%s-%s-%s.csv"`, period, by, from, to))
+	w.Header().Set("Content-Disposition", fmt.Sprintf(`attachment; filename="polaris-report-%s-%s-%s-%s.csv"`, rp.Period, rp.By, rp.From, rp.To))
 	cw := csv.NewWriter(w)
 	cw.Write([]string{"period", "hall", "cabinet", "rounds", "stakes", "wins", "ggr", "jackpots", "handpays", "vouchers_issued", "vouchers_redeemed"})
 	line := func(x Report) {
 		cw.Write([]string{x.Period, x.Hall, x.Cabinet, fmt.Sprint(x.Rounds), fmt.Sprint(x.Stakes), fmt.Sprint(x.Wins), fmt.Sprint(x.GGR),
 			fmt.Sprint(x.Jackpots), fmt.Sprint(x.Handpays), fmt.Sprint(x.VouchersOut), fmt.Sprint(x.VouchersIn)})
 	}
-	for _, x := range rows {
+	for _, x := range rp.Rows {
 		line(x)
 	}
+	total := rp.Total
 	total.Period = "total"
 	line(total)
 	cw.Flush()

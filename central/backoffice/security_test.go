@@ -14,7 +14,6 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -489,7 +488,7 @@ func TestJackpotFormPrefilledFromTheAccount(t *testing.T) {
 	if err := r.reg.IssueCard(ctx, a.ID, "5000000000000009"); err != nil {
 		t.Fatal(err)
 	}
-	if err := r.e.Server.PlayersWrite(ctx, func(tx *sql.Tx) error {
+	if err := r.e.Server.Write(ctx, func(tx *sql.Tx) error {
 		ch, _, err := r.reg.Challenge(tx, "CAB-PRAHA", "5000000000000009")
 		if err != nil {
 			return err

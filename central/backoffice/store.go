@@ -13,7 +13,7 @@ import (
 
 	"golang.org/x/crypto/argon2"
 
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 )
 
 // The back office's own tables are in the central store: its migration 3
@@ -238,4 +238,4 @@ func (c *Console) voids(ctx context.Context) (map[string]VoidRequest, error) {
 	return out, rows.Err()
 }
 
-var _ = server.Querier(nil)
+var _ = reports.Querier(nil)

@@ -10,6 +10,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -111,7 +112,7 @@ func (c *Client) RequestOutcome(ctx context.Context, n uint64, game engine.GameI
 		})
 	}
 	err := ask()
-	if r := (*RefusedError)(nil); errors.As(err, &r) && r.Reason == ReasonRoundOpen && c.sendCommits(ctx) {
+	if r := (*RefusedError)(nil); errors.As(err, &r) && refusal.Reason(r.Reason) == refusal.RoundOpen && c.sendCommits(ctx) {
 		err = ask() // the previous round's commit had not reached the central system yet
 	}
 	if r := (*RefusedError)(nil); errors.As(err, &r) && roundDrawnReason(r.Reason) {
@@ -332,39 +333,23 @@ func (c *Client) sendMeters(ctx context.Context, r *pb.MeterReport) error {
 	})
 }
 
-// The refusals that mean "another round of this cabinet is drawn": the
-// stake of the round asked for must never be refunded.
-const (
-	ReasonRoundConflict = "ROUND_CONFLICT"
-	ReasonRoundSequence = "ROUND_OUT_OF_SEQUENCE"
-	ReasonRoundOpen     = "ROUND_OPEN"
-)
-
-// ReasonRoundVoid: the central operator voided the round (its outcome did
-// not mirror or verify, or a copy of the key drew it): the one refusal of a
-// drawn round on which the cabinet refunds its wager.
-const ReasonRoundVoid = "ROUND_VOID"
+// ReasonRoundVoid is refusal.RoundVoid as RefusedError.Reason carries it:
+// the one refusal of a drawn round on which the cabinet refunds its wager.
+const ReasonRoundVoid = string(refusal.RoundVoid)
 
 // DrewNothing reports whether a refusal of RequestOutcome proves that the
-// round was not drawn: the central system answers a stored round before it
-// makes these checks, so they come only for a number it never drew. Any
-// other refusal (an admission refusal such as UNKNOWN_CABINET or
-// CERTIFICATE_REVOKED, one without a reason) may follow an earlier attempt
-// that drew the round: the cabinet never refunds on it.
+// round was not drawn, so that the cabinet may refund its wager
+// (refusal.Refund). Any other refusal (an admission refusal such as
+// UNKNOWN_CABINET or CERTIFICATE_REVOKED, one without a reason) may follow
+// an earlier attempt that drew the round: the cabinet never refunds on it.
 func DrewNothing(reason string) bool {
-	switch reason {
-	case "BAD_STAKE", "UNKNOWN_GAME", "MODEL_MISMATCH", "CABINET_DISABLED", "JACKPOT_REFUSED":
-		return true
-	// The players' wager checks (central/PROTOCOL.md "Players") come after
-	// the stored round is answered, before the draw.
-	case "PLAYER_NO_SESSION", "PLAYER_EXCLUDED", "PLAYER_BLOCKED", "PLAYER_LIMIT", "PLAYER_LIMITS_UNDECIDED", "PLAYER_BREAK", "CARD_BLOCKED":
-		return true
-	}
-	return false
+	return refusal.Reason(reason).Round() == refusal.Refund
 }
 
+// roundDrawnReason: another round of this cabinet is drawn; the stake of
+// the round asked for must never be refunded.
 func roundDrawnReason(r string) bool {
-	return r == ReasonRoundConflict || r == ReasonRoundSequence || r == ReasonRoundOpen
+	return refusal.Reason(r).Round() == refusal.DrawnElsewhere
 }
 
 // sendCommits sends the commits waiting in the outbox at once (a round

@@ -16,9 +16,9 @@ import (
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/pki/mint"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -58,12 +58,12 @@ func startLogged(t *testing.T, mod func(*server.Config)) (*testenv.Env, *logBuf)
 
 // wantAlarm checks that cab raised n alarms of reason, each logged with
 // the cabinet id and stored.
-func wantAlarm(t *testing.T, e *testenv.Env, lb *logBuf, cab, reason string, n int64) {
+func wantAlarm(t *testing.T, e *testenv.Env, lb *logBuf, cab string, reason refusal.Reason, n int64) {
 	t.Helper()
-	if got := e.Server.Alarms(cab)[reason]; got != n {
-		t.Fatalf("%s alarms of %s: %d, want %d (all: %v)", reason, cab, got, n, e.Server.Alarms(cab))
+	if got := e.Server.Alarms().Count(cab)[string(reason)]; got != n {
+		t.Fatalf("%s alarms of %s: %d, want %d (all: %v)", reason, cab, got, n, e.Server.Alarms().Count(cab))
 	}
-	line := "central alarm\" cabinet=" + cab + " reason=" + reason
+	line := "central alarm\" cabinet=" + cab + " reason=" + string(reason)
 	if k := strings.Count(lb.String(), line); int64(k) != n {
 		t.Fatalf("%d log lines %q, want %d:\n%s", k, line, n, lb.String())
 	}
@@ -72,9 +72,9 @@ func wantAlarm(t *testing.T, e *testenv.Env, lb *logBuf, cab, reason string, n i
 	}
 }
 
-func refusedAs(t *testing.T, err error, reason string) {
+func refusedAs(t *testing.T, err error, reason refusal.Reason) {
 	t.Helper()
-	if link.Reason(err) != reason {
+	if link.Refusal(err) != reason {
 		t.Fatalf("want %s, got %v", reason, err)
 	}
 }
@@ -110,14 +110,14 @@ func TestCopiedKeyCannotDrawAnotherRound(t *testing.T) {
 	// While round 1 is open: no other round, not ahead, not at another stake.
 	var drawn *link.RoundDrawnError
 	_, err = thief.RequestOutcome(ctx(t), 2, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundOpen)
+	refusedAs(t, err, refusal.RoundOpen)
 	if !errors.As(err, &drawn) || drawn.Open == nil || drawn.Open.Round != 1 || drawn.Committed {
 		t.Fatalf("the refusal does not name the open round: %v", err)
 	}
 	_, err = thief.RequestOutcome(ctx(t), 1<<40, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundOpen)
+	refusedAs(t, err, refusal.RoundOpen)
 	_, err = thief.RequestOutcome(ctx(t), 1, testenv.GameID, model, 50)
-	refusedAs(t, err, server.ReasonRoundConflict)
+	refusedAs(t, err, refusal.RoundConflict)
 	// Asking again for the open round returns it, as it is.
 	if again, err := thief.RequestOutcome(ctx(t), 1, testenv.GameID, model, 10); err != nil || !bytes.Equal(again.Body, first.Body) {
 		t.Fatalf("the open round asked again: %v", err)
@@ -125,8 +125,8 @@ func TestCopiedKeyCannotDrawAnotherRound(t *testing.T) {
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("refused draws changed the store: %+v -> %+v", before, after)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonRoundOpen, 2)
-	wantAlarm(t, e, lb, "cab-1", server.ReasonRoundConflict, 1)
+	wantAlarm(t, e, lb, "cab-1", refusal.RoundOpen, 2)
+	wantAlarm(t, e, lb, "cab-1", refusal.RoundConflict, 1)
 
 	// Settled, round 1 is followed only by a number above it, and not far.
 	if err := cabinet.CommitOutcome(ctx(t), 1); err != nil {
@@ -134,18 +134,18 @@ func TestCopiedKeyCannotDrawAnotherRound(t *testing.T) {
 	}
 	before = snap(t, e, "cab-1")
 	_, err = thief.RequestOutcome(ctx(t), 1+server.MaxRoundGap+1, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundSequence)
+	refusedAs(t, err, refusal.RoundSequence)
 	_, err = thief.RequestOutcome(ctx(t), 1<<62, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundSequence)
+	refusedAs(t, err, refusal.RoundSequence)
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("refused draws changed the store: %+v -> %+v", before, after)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonRoundSequence, 2)
+	wantAlarm(t, e, lb, "cab-1", refusal.RoundSequence, 2)
 
 	// A refusal that draws nothing leaves its number unused (the cabinet
 	// refunds it); the next number is drawn, the unused one never after.
 	_, err = cabinet.RequestOutcome(ctx(t), 2, testenv.GameID, model, 7)
-	refusedAs(t, err, server.ReasonBadStake)
+	refusedAs(t, err, refusal.BadStake)
 	if _, err := cabinet.RequestOutcome(ctx(t), 3, testenv.GameID, model, 10); err != nil {
 		t.Fatal(err)
 	}
@@ -153,7 +153,7 @@ func TestCopiedKeyCannotDrawAnotherRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = thief.RequestOutcome(ctx(t), 2, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundSequence)
+	refusedAs(t, err, refusal.RoundSequence)
 	if !errors.As(err, &drawn) || drawn.Open == nil || drawn.Open.Round != 3 || !drawn.Committed {
 		t.Fatalf("the refusal does not name the latest round: %v", err)
 	}
@@ -167,14 +167,14 @@ func TestCopiedKeyCannotDrawAnotherRound(t *testing.T) {
 	}
 	before = snap(t, e, "cab-1")
 	_, err = cabinet.RequestOutcome(ctx(t), 4, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundConflict)
+	refusedAs(t, err, refusal.RoundConflict)
 	if !errors.As(err, &drawn) || drawn.Open == nil || !bytes.Equal(drawn.Open.Body, stolen.Body) || drawn.Committed {
 		t.Fatalf("the cabinet is not shown the round drawn for it: %v", err)
 	}
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("refused draw changed the store: %+v -> %+v", before, after)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonRoundConflict, 2)
+	wantAlarm(t, e, lb, "cab-1", refusal.RoundConflict, 2)
 	if e.Count("rounds", "cabinet='cab-1'") != 3 {
 		t.Fatal("rounds stored")
 	}
@@ -216,10 +216,13 @@ func TestRiskOnlyForTheOpenRound(t *testing.T) {
 	}
 	before := snap(t, e, "cab-1")
 	_, err = c.RequestRiskStep(ctx(t), win.Round, 2, engine.Red)
-	refusedAs(t, err, server.ReasonRiskNotOpen)
+	refusedAs(t, err, refusal.RiskNotOpen)
 	// The card already drawn is still answered as it was.
 	if again, err := c.RequestRiskStep(ctx(t), win.Round, 1, engine.Red); err != nil || !bytes.Equal(again.Body, card.Body) {
 		t.Fatalf("a drawn card asked again: %v", err)
+	}
+	if after := snap(t, e, "cab-1"); after != before {
+		t.Fatalf("a card refused on a settled round, or one asked again, changed the store: %+v -> %+v", before, after)
 	}
 	// A later round's win gives no card to an earlier one.
 	if _, err := c.RequestOutcome(ctx(t), win.Round+1, testenv.GameID, model, 10); err != nil {
@@ -227,11 +230,11 @@ func TestRiskOnlyForTheOpenRound(t *testing.T) {
 	}
 	before = snap(t, e, "cab-1")
 	_, err = c.RequestRiskStep(ctx(t), win.Round, 2, engine.Red)
-	refusedAs(t, err, server.ReasonRiskNotOpen)
+	refusedAs(t, err, refusal.RiskNotOpen)
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("refused cards changed the store: %+v -> %+v", before, after)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonRiskNotOpen, 2)
+	wantAlarm(t, e, lb, "cab-1", refusal.RiskNotOpen, 2)
 }
 
 // Disabled: no new round, no new Risk card, no voucher issued or redeemed;
@@ -262,16 +265,16 @@ func TestDisabledCabinetOnlyFinishesItsOpenRound(t *testing.T) {
 	if win == nil {
 		t.Fatal("no win")
 	}
-	if err := e.Server.Disable(ctx(t), "cab-1", "audit"); err != nil {
+	if err := e.Server.Cabinets().Disable(ctx(t), "cab-1", "audit"); err != nil {
 		t.Fatal(err)
 	}
 	before := snap(t, e, "cab-1")
 	_, err = c.RequestRiskStep(ctx(t), win.Round, 1, engine.Red)
-	refusedAs(t, err, server.ReasonDisabledRisk)
+	refusedAs(t, err, refusal.DisabledRisk)
 	_, err = c.IssueVoucher(ctx(t), 100, 1)
-	refusedAs(t, err, server.ReasonDisabledVoucher)
+	refusedAs(t, err, refusal.DisabledVoucher)
 	_, err = c.RedeemVoucher(ctx(t), v.Number)
-	refusedAs(t, err, server.ReasonDisabledVoucher)
+	refusedAs(t, err, refusal.DisabledVoucher)
 	// The open round is still answered and settles.
 	if again, err := c.RequestOutcome(ctx(t), win.Round, testenv.GameID, model, 10); err != nil || !bytes.Equal(again.Body, win.Body) {
 		t.Fatalf("the open round while disabled: %v", err)
@@ -280,14 +283,14 @@ func TestDisabledCabinetOnlyFinishesItsOpenRound(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.RequestOutcome(ctx(t), win.Round+1, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonCabinetDisabled)
+	refusedAs(t, err, refusal.CabinetDisabled)
 	after := snap(t, e, "cab-1")
 	before.committed++ // the open round finished
 	if after != before || voucherState(t, e, v.Number) != "issued" {
 		t.Fatalf("a disabled cabinet changed the store: %+v -> %+v", before, after)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonDisabledRisk, 1)
-	wantAlarm(t, e, lb, "cab-1", server.ReasonDisabledVoucher, 2)
+	wantAlarm(t, e, lb, "cab-1", refusal.DisabledRisk, 1)
+	wantAlarm(t, e, lb, "cab-1", refusal.DisabledVoucher, 2)
 }
 
 // A voucher is never above the central mirror of the cabinet's credit.
@@ -309,33 +312,33 @@ func TestVoucherAboveMirroredCreditRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	credit := 1000 - 10 + o.Result.Total
-	if _, ok, _ := e.Server.MirrorCredit(ctx(t), "cab-1"); ok {
+	if _, ok, _ := e.Server.Mirror().Credit(ctx(t), "cab-1"); ok {
 		t.Fatal("a mirror without any meters reported")
 	}
 	before := snap(t, e, "cab-1")
 	_, err = thief.IssueVoucher(ctx(t), 100_000_000_000, 1)
-	refusedAs(t, err, server.ReasonCreditUnknown)
+	refusedAs(t, err, refusal.CreditUnknown)
 	_, err = c.IssueVoucher(ctx(t), credit+1, 1)
-	refusedAs(t, err, server.ReasonVoucherAboveCredit)
+	refusedAs(t, err, refusal.VoucherAboveCredit)
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("refused vouchers changed the store: %+v -> %+v", before, after)
 	}
-	if _, ok, _ := e.Server.MirrorCredit(ctx(t), "cab-1"); ok {
+	if _, ok, _ := e.Server.Mirror().Credit(ctx(t), "cab-1"); ok {
 		t.Fatal("a refused voucher kept its meters")
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonCreditUnknown, 1)
-	wantAlarm(t, e, lb, "cab-1", server.ReasonVoucherAboveCredit, 1)
+	wantAlarm(t, e, lb, "cab-1", refusal.CreditUnknown, 1)
+	wantAlarm(t, e, lb, "cab-1", refusal.VoucherAboveCredit, 1)
 
 	v, err := c.IssueVoucher(ctx(t), credit, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if mc, ok, _ := e.Server.MirrorCredit(ctx(t), "cab-1"); mc != 0 || !ok {
+	if mc, ok, _ := e.Server.Mirror().Credit(ctx(t), "cab-1"); mc != 0 || !ok {
 		t.Fatalf("mirror %d after a voucher of all the credit", mc)
 	}
 	before = snap(t, e, "cab-1")
 	_, err = c.IssueVoucher(ctx(t), 1, 3)
-	refusedAs(t, err, server.ReasonVoucherAboveCredit)
+	refusedAs(t, err, refusal.VoucherAboveCredit)
 	// Meters that go down are refused too: a copy claiming fewer wins
 	// credited (or more notes then fewer) changes nothing.
 	low := meters
@@ -344,12 +347,12 @@ func TestVoucherAboveMirroredCreditRefused(t *testing.T) {
 		cfg.Credit = func() (link.CreditMeters, error) { return low, nil }
 	})
 	_, err = lowC.IssueVoucher(ctx(t), 1, 3)
-	refusedAs(t, err, server.ReasonMetersDecreased)
+	refusedAs(t, err, refusal.MetersDecreased)
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("refused vouchers changed the store: %+v -> %+v", before, after)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonVoucherAboveCredit, 2)
-	wantAlarm(t, e, lb, "cab-1", server.ReasonMetersDecreased, 1)
+	wantAlarm(t, e, lb, "cab-1", refusal.VoucherAboveCredit, 2)
+	wantAlarm(t, e, lb, "cab-1", refusal.MetersDecreased, 1)
 	// Redeemed elsewhere, the ticket's money is that cabinet's.
 	other := e.Client("cab-2", credited(0))
 	h, err := other.RedeemVoucher(ctx(t), v.Number)
@@ -359,7 +362,7 @@ func TestVoucherAboveMirroredCreditRefused(t *testing.T) {
 	if err := other.ConfirmRedeem(ctx(t), v.Number, h.Hold, credit); err != nil {
 		t.Fatal(err)
 	}
-	if mc, _, _ := e.Server.MirrorCredit(ctx(t), "cab-2"); mc != int64(credit) {
+	if mc, _, _ := e.Server.Mirror().Credit(ctx(t), "cab-2"); mc != int64(credit) {
 		t.Fatalf("cab-2's mirror %d after redeeming %d", mc, credit)
 	}
 	if _, err := other.IssueVoucher(ctx(t), credit, 1); err != nil {
@@ -438,7 +441,7 @@ func TestUnprintedVoucherVoided(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.IssueVoucher(ctx(t), 1000, 2)
-	refusedAs(t, err, server.ReasonVoucherAboveCredit)
+	refusedAs(t, err, refusal.VoucherAboveCredit)
 	meters.Unprinted = []uint64{1} // the printer jammed before the number reached paper
 	v2, err := c.IssueVoucher(ctx(t), 1000, 2)
 	if err != nil {
@@ -448,8 +451,8 @@ func TestUnprintedVoucherVoided(t *testing.T) {
 		t.Fatal("the unprinted voucher is not void")
 	}
 	_, err = other.RedeemVoucher(ctx(t), v.Number)
-	refusedAs(t, err, server.ReasonVoucherVoid)
-	wantAlarm(t, e, lb, "cab-2", server.ReasonVoucherVoid, 1)
+	refusedAs(t, err, refusal.VoucherVoid)
+	wantAlarm(t, e, lb, "cab-2", refusal.VoucherVoid, 1)
 	// Redeemed, then claimed unprinted: nothing changes but an alarm.
 	h, err := other.RedeemVoucher(ctx(t), v2.Number)
 	if err != nil {
@@ -460,7 +463,7 @@ func TestUnprintedVoucherVoided(t *testing.T) {
 	}
 	meters.Unprinted = []uint64{1, 2}
 	_, err = c.IssueVoucher(ctx(t), 1, 3)
-	refusedAs(t, err, server.ReasonVoucherAboveCredit)
+	refusedAs(t, err, refusal.VoucherAboveCredit)
 	if voucherState(t, e, v2.Number) != "redeemed" {
 		t.Fatal("a redeemed voucher was voided")
 	}
@@ -474,7 +477,7 @@ func TestUnprintedVoucherVoided(t *testing.T) {
 	e.Clock.Advance(server.UnprintedVoidWindow + 1)
 	if _, err := e.Client("cab-2", func(cfg *link.Config) {
 		cfg.Credit = func() (link.CreditMeters, error) { return link.CreditMeters{Unprinted: []uint64{2}}, nil }
-	}).IssueVoucher(ctx(t), 1, 3); link.Reason(err) != server.ReasonVoucherAboveCredit || voucherState(t, e, v3.Number) != "issued" {
+	}).IssueVoucher(ctx(t), 1, 3); link.Refusal(err) != refusal.VoucherAboveCredit || voucherState(t, e, v3.Number) != "issued" {
 		t.Fatalf("a voucher voided after the window: %v %s", err, voucherState(t, e, v3.Number))
 	}
 }
@@ -503,9 +506,9 @@ func TestRevokedCertificateRefused(t *testing.T) {
 	}
 	// The connection made with the old certificate: refused on its next call.
 	_, err := old.Hello(ctx(t))
-	refusedAs(t, err, server.ReasonRevoked)
+	refusedAs(t, err, refusal.Revoked)
 	// A new connection with the copy: refused at the handshake.
-	refusedBefore, _ := e.Server.HandshakeRefusals()
+	refusedBefore, _ := e.Server.Links().HandshakeRefusals()
 	tc, err := pki.ClientTLS(filepath.Join(copyDir, "cab-1.pem"), filepath.Join(copyDir, "cab-1.key"), filepath.Join(e.PKI, pki.CACert), "localhost")
 	if err != nil {
 		t.Fatal(err)
@@ -516,7 +519,7 @@ func TestRevokedCertificateRefused(t *testing.T) {
 	if !errors.As(err, &ue) {
 		t.Fatalf("the old certificate: %v", err)
 	}
-	n, last := e.Server.HandshakeRefusals()
+	n, last := e.Server.Links().HandshakeRefusals()
 	var re *pki.RevokedError
 	if n <= refusedBefore || !errors.As(last, &re) || re.Cabinet != "cab-1" {
 		t.Fatalf("handshake refusals %d (was %d), last %v", n, refusedBefore, last)
@@ -558,7 +561,7 @@ func TestStoreDeletedFailsClosed(t *testing.T) {
 			}
 			var ue *link.UnavailableError
 			for _, n := range []uint64{1, 2} {
-				if o, err := c.RequestOutcome(ctx(t), n, testenv.GameID, model, 10); !errors.As(err, &ue) || !strings.Contains(err.Error(), server.ReasonStoreFailed) {
+				if o, err := c.RequestOutcome(ctx(t), n, testenv.GameID, model, 10); !errors.As(err, &ue) || !strings.Contains(err.Error(), string(refusal.StoreFailed)) {
 					t.Fatalf("round %d answered from a deleted store: %v %v", n, o, err)
 				}
 			}
@@ -626,7 +629,7 @@ func TestVoucherWaitsForTicketConfirmation(t *testing.T) {
 		t.Fatal(err)
 	}
 	var ue *link.UnavailableError
-	if _, err := c.IssueVoucher(ctx(t), 500, 1); !errors.As(err, &ue) || !strings.Contains(err.Error(), server.ReasonConfirmPending) {
+	if _, err := c.IssueVoucher(ctx(t), 500, 1); !errors.As(err, &ue) || !strings.Contains(err.Error(), string(refusal.ConfirmPending)) {
 		t.Fatalf("a voucher on a hold alone: %v", err)
 	}
 	if e.Count("vouchers", "cabinet='cab-2'") != 0 {
@@ -649,7 +652,7 @@ func TestVoucherWaitsForTicketConfirmation(t *testing.T) {
 	if err := <-confirmed; err != nil {
 		t.Fatalf("the confirmation: %v", err)
 	}
-	if n := e.Server.Alarms("cab-2")[server.ReasonVoucherAboveCredit]; n != 0 || strings.Contains(lb.String(), "reason=CONFIRM_PENDING") {
+	if n := e.Server.Alarms().Count("cab-2")[string(refusal.VoucherAboveCredit)]; n != 0 || strings.Contains(lb.String(), "reason=CONFIRM_PENDING") {
 		t.Fatal("a pending confirmation raised an alarm")
 	}
 }
@@ -665,7 +668,7 @@ func TestBoundedWork(t *testing.T) {
 		many[i] = link.Event{Seq: int64(i + 1), Kind: "k"}
 	}
 	err := c.ReportEvents(ctx(t), 1, many)
-	refusedAs(t, err, server.ReasonBadRequest)
+	refusedAs(t, err, refusal.BadRequest)
 	if !strings.Contains(lb.String(), "report refused\" cabinet=cab-1") || e.Count("events", "") != 0 || e.Count("messages", "") != 0 {
 		t.Fatalf("a too large batch: stored or not logged:\n%s", lb.String())
 	}
@@ -727,11 +730,11 @@ func TestConfirmAfterExpiryOnLapsedHold(t *testing.T) {
 	}
 	e.Clock.Advance(2*time.Minute + time.Second)
 	err = b.ConfirmRedeem(ctx(t), v.Number, h.Hold, 700)
-	refusedAs(t, err, server.ReasonVoucherExpired)
+	refusedAs(t, err, refusal.VoucherExpired)
 	if voucherState(t, e, v.Number) == "redeemed" {
 		t.Fatal("redeemed after expiry on a lapsed hold")
 	}
-	if mc, _, _ := e.Server.MirrorCredit(ctx(t), "cab-2"); mc != 0 {
+	if mc, _, _ := e.Server.Mirror().Credit(ctx(t), "cab-2"); mc != 0 {
 		t.Fatalf("ticket money booked: %d", mc)
 	}
 }

@@ -6,7 +6,6 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -127,7 +126,7 @@ func TestCommitsNotCarriedByDefault(t *testing.T) {
 	if ob.Len() != 1 || !committed(t, e, 1) || committed(t, e, 2) {
 		t.Fatal("round 1's commit was not sent before round 2, or round 2's was")
 	}
-	if a := e.Server.Alarms("cab-1"); len(a) != 0 {
+	if a := e.Server.Alarms().Count("cab-1"); len(a) != 0 {
 		t.Fatalf("alarms %v", a)
 	}
 }

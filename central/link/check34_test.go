@@ -16,6 +16,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/magicstars"
@@ -36,10 +37,10 @@ func TestCheck34CabinetAndCentralRunTheSameModel(t *testing.T) {
 		t.Fatal("a changed model file has the same id")
 	}
 	bad := e.Client("cab-other", func(c *link.Config) { c.Games = []engine.Game{changed} })
-	if _, err := bad.Hello(ctx(t)); link.Reason(err) != server.ReasonModelMismatch {
+	if _, err := bad.Hello(ctx(t)); link.Refusal(err) != refusal.ModelMismatch {
 		t.Fatalf("hello with another model: %v", err)
 	}
-	if _, err := bad.RequestOutcome(ctx(t), 1, engine.MagicStars, changed.ModelID(), 5); link.Reason(err) != server.ReasonModelMismatch {
+	if _, err := bad.RequestOutcome(ctx(t), 1, engine.MagicStars, changed.ModelID(), 5); link.Refusal(err) != refusal.ModelMismatch {
 		t.Fatalf("outcome for another model: %v", err)
 	}
 	if e.Count("rounds", "") != 0 {

@@ -22,6 +22,7 @@ import (
 	"google.golang.org/grpc/status"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -319,10 +320,13 @@ func (e *UnavailableError) Error() string {
 func (e *UnavailableError) Unwrap() error { return e.Err }
 
 // Reason returns the refusal reason of err, or "".
-func Reason(err error) string {
+func Reason(err error) string { return string(Refusal(err)) }
+
+// Refusal returns the refusal reason of err, or "".
+func Refusal(err error) refusal.Reason {
 	var r *RefusedError
 	if errors.As(err, &r) {
-		return r.Reason
+		return refusal.Reason(r.Reason)
 	}
 	return ""
 }

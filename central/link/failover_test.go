@@ -120,7 +120,7 @@ func TestReturnsToRestartedHomeNode(t *testing.T) {
 	done := make(chan struct{})
 	go func() { defer close(done); c.Run(rctx) }()
 	defer func() { stop(); <-done }()
-	connected := func(s *server.Server) func() bool { return func() bool { return s.Connected()["cab-1"] } }
+	connected := func(s *server.Server) func() bool { return func() bool { return s.Links().Connected()["cab-1"] } }
 	bodies := map[uint64][]byte{}
 	play := func(from, to uint64, on string) {
 		t.Helper()

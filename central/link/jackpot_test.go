@@ -7,6 +7,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 
@@ -33,11 +34,11 @@ func TestJackpotHitInSignedBody(t *testing.T) {
 	if e.Count("fake_jackpot", "") != 1 || e.Count("rounds", "jackpot_amount=10 AND jackpot_pool='fake'") != 1 {
 		t.Fatal("the hit is not stored once with its round")
 	}
-	if _, err := c.RequestRiskStep(ctx(t), 1, 1, engine.Red); link.Reason(err) != server.ReasonRiskNotAllowed && o1.Result.Total > 0 {
+	if _, err := c.RequestRiskStep(ctx(t), 1, 1, engine.Red); link.Refusal(err) != refusal.RiskNotAllowed && o1.Result.Total > 0 {
 		t.Fatalf("risk after a jackpot hit: %v", err)
 	}
 	before := jp.Rollbacks.Load()
-	if _, err := e.Client("cab-9", nil).RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10); link.Reason(err) != server.ReasonJackpot {
+	if _, err := e.Client("cab-9", nil).RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 10); link.Refusal(err) != refusal.Jackpot {
 		t.Fatalf("round refused by the jackpot: %v", err)
 	}
 	if e.Count("rounds", "cabinet='cab-9'") != 0 || e.Count("fake_jackpot", "") != 1 {

@@ -14,9 +14,9 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/pki"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -81,7 +81,7 @@ func TestRoundAskedTwiceIsTheSameRound(t *testing.T) {
 	if n := e.Count("rounds", "committed_at IS NOT NULL"); n != 1 {
 		t.Fatalf("%d committed rounds, want 1", n)
 	}
-	if err := c.CommitOutcome(ctx(t), 99); link.Reason(err) != server.ReasonRoundNotFound {
+	if err := c.CommitOutcome(ctx(t), 99); link.Refusal(err) != refusal.RoundNotFound {
 		t.Fatalf("commit of a round never drawn: %v", err)
 	}
 }
@@ -94,7 +94,7 @@ func TestRoundConflictRefusedAndNothingChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.RequestOutcome(ctx(t), 7, testenv.GameID, testenv.TheGame.ModelID(), 50)
-	if link.Reason(err) != server.ReasonRoundConflict {
+	if link.Refusal(err) != refusal.RoundConflict {
 		t.Fatalf("other stake for an existing round: %v", err)
 	}
 	if !bytes.Equal(storedBody(t, e, "cab-1", 7), a.Body) || e.Count("rounds", "") != 1 {
@@ -108,14 +108,14 @@ func TestRoundConflictRefusedAndNothingChanged(t *testing.T) {
 		n      uint64
 		game   engine.GameID
 		stake  engine.Money
-		reason string
+		reason refusal.Reason
 	}{
-		{8, testenv.GameID, 7, server.ReasonBadStake},
-		{8, "nosuchgame", 10, server.ReasonUnknownGame},
-		{0, testenv.GameID, 10, server.ReasonBadRequest},
+		{8, testenv.GameID, 7, refusal.BadStake},
+		{8, "nosuchgame", 10, refusal.UnknownGame},
+		{0, testenv.GameID, 10, refusal.BadRequest},
 	} {
 		_, err := c.RequestOutcome(ctx(t), tc.n, tc.game, testenv.TheGame.ModelID(), tc.stake)
-		if link.Reason(err) != tc.reason {
+		if link.Refusal(err) != tc.reason {
 			t.Errorf("%+v: %v", tc, err)
 		}
 	}
@@ -247,10 +247,10 @@ func TestForgedOrForeignBodiesRefused(t *testing.T) {
 func TestWrongModelRefused(t *testing.T) {
 	e := testenv.Start(t, nil)
 	c := e.Client("cab-1", func(cfg *link.Config) { cfg.Games = []engine.Game{testenv.WrongModel} })
-	if _, err := c.Hello(ctx(t)); link.Reason(err) != server.ReasonModelMismatch {
+	if _, err := c.Hello(ctx(t)); link.Refusal(err) != refusal.ModelMismatch {
 		t.Fatalf("hello with another model: %v", err)
 	}
-	if _, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.WrongModel.ModelID(), 10); link.Reason(err) != server.ReasonModelMismatch {
+	if _, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.WrongModel.ModelID(), 10); link.Refusal(err) != refusal.ModelMismatch {
 		t.Fatalf("outcome for another model: %v", err)
 	}
 	if e.Count("rounds", "") != 0 || e.Count("cabinets", "models != ''") != 0 {
@@ -282,7 +282,7 @@ func TestUnknownCabinetCertificateRefused(t *testing.T) {
 	}
 	// With TLS 1.3 the cabinet may see just a closed connection; the
 	// server has the reason.
-	n, why := e.Server.HandshakeRefusals()
+	n, why := e.Server.Links().HandshakeRefusals()
 	if n == 0 || why == nil || !strings.Contains(why.Error(), "unknown authority") {
 		t.Fatalf("server refusals %d, last %v", n, why)
 	}
@@ -294,7 +294,7 @@ func TestUnknownCabinetCertificateRefused(t *testing.T) {
 		cfg.AllowUnknownCabinets = false
 		cfg.Halls = map[string]string{"cab-1": "hall-a"}
 	})
-	if _, err := strict.Client("cab-7", nil).Hello(ctx(t)); link.Reason(err) != server.ReasonUnknownCabinet {
+	if _, err := strict.Client("cab-7", nil).Hello(ctx(t)); link.Refusal(err) != refusal.UnknownCabinet {
 		t.Fatalf("unconfigured cabinet: %v", err)
 	}
 	info, err := strict.Client("cab-1", nil).Hello(ctx(t))
@@ -324,7 +324,7 @@ func TestRiskSteps(t *testing.T) {
 		}
 		if o.Result.Total == 0 && !lost {
 			lost = true
-			if _, err := c.RequestRiskStep(ctx(t), n, 1, engine.Red); link.Reason(err) != server.ReasonRiskNotAllowed {
+			if _, err := c.RequestRiskStep(ctx(t), n, 1, engine.Red); link.Refusal(err) != refusal.RiskNotAllowed {
 				t.Fatalf("risk on a lost round: %v", err)
 			}
 		}
@@ -335,7 +335,7 @@ func TestRiskSteps(t *testing.T) {
 	if win == nil || !lost {
 		t.Fatal("no win or no loss in 200 rounds")
 	}
-	if _, err := c.RequestRiskStep(ctx(t), win.Round, 2, engine.Red); link.Reason(err) != server.ReasonRiskNotAllowed {
+	if _, err := c.RequestRiskStep(ctx(t), win.Round, 2, engine.Red); link.Refusal(err) != refusal.RiskNotAllowed {
 		t.Fatalf("risk step 2 before step 1: %v", err)
 	}
 	card, err := c.RequestRiskStep(ctx(t), win.Round, 1, engine.Red)
@@ -352,7 +352,7 @@ func TestRiskSteps(t *testing.T) {
 	if err != nil || !bytes.Equal(again.Body, card.Body) {
 		t.Fatalf("risk step asked again: %v", err)
 	}
-	if _, err := c.RequestRiskStep(ctx(t), win.Round, 1, engine.Black); link.Reason(err) != server.ReasonRiskConflict {
+	if _, err := c.RequestRiskStep(ctx(t), win.Round, 1, engine.Black); link.Refusal(err) != refusal.RiskConflict {
 		t.Fatalf("other choice for a drawn step: %v", err)
 	}
 	if e.Count("risk_steps", "") != 1 {

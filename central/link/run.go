@@ -13,6 +13,7 @@ import (
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -382,7 +383,7 @@ func (c *Client) DrainOutbox(ctx context.Context) error {
 func messageRefusal(r *RefusedError) bool {
 	switch r.Code {
 	case codes.InvalidArgument, codes.NotFound, codes.FailedPrecondition, codes.AlreadyExists, codes.OutOfRange:
-		return r.Reason != "CABINET_DISABLED"
+		return refusal.Reason(r.Reason) != refusal.CabinetDisabled
 	}
 	return false
 }

@@ -9,9 +9,8 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/link/sqliteoutbox"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -145,20 +144,20 @@ func TestLinkStateAndCommands(t *testing.T) {
 	if err := c.CommitOutcome(ctx(t), 1); err != nil {
 		t.Fatal(err)
 	}
-	if err := e.Server.Disable(ctx(t), "cab-1", "audit"); err != nil {
+	if err := e.Server.Cabinets().Disable(ctx(t), "cab-1", "audit"); err != nil {
 		t.Fatal(err)
 	}
 	n := waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil && n.Command.Kind == link.CmdDisable })
 	if n.Command.Reason != "audit" {
 		t.Fatalf("disable reason %q", n.Command.Reason)
 	}
-	if _, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, testenv.TheGame.ModelID(), 5); link.Reason(err) != server.ReasonCabinetDisabled {
+	if _, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, testenv.TheGame.ModelID(), 5); link.Refusal(err) != refusal.CabinetDisabled {
 		t.Fatalf("new round while disabled: %v", err)
 	}
 	if again, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, testenv.TheGame.ModelID(), 5); err != nil || string(again.Body) != string(first.Body) {
 		t.Fatalf("stored round while disabled: %v", err)
 	}
-	e.Server.SendTime()
+	e.Server.Links().SendTime()
 	waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil && n.Command.Kind == link.CmdTime })
 
 	e.Stop()
@@ -167,7 +166,7 @@ func TestLinkStateAndCommands(t *testing.T) {
 	waitState(t, c, link.Up)
 	// The disable survived the restart and is the first thing the stream says.
 	waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil && n.Command.Kind == link.CmdDisable })
-	if err := e.Server.Enable(ctx(t), "cab-1"); err != nil {
+	if err := e.Server.Cabinets().Enable(ctx(t), "cab-1"); err != nil {
 		t.Fatal(err)
 	}
 	waitNotice(t, c, func(n link.Notice) bool { return n.Command != nil && n.Command.Kind == link.CmdEnable })
@@ -190,7 +189,7 @@ func TestRunRefusesOtherModels(t *testing.T) {
 			if ev.State == link.Up {
 				t.Fatal("link up with other models")
 			}
-			if ev.State == link.Down && link.Reason(ev.Err) == server.ReasonModelMismatch {
+			if ev.State == link.Down && link.Refusal(ev.Err) == refusal.ModelMismatch {
 				return
 			}
 		case <-deadline:

@@ -7,6 +7,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -34,9 +35,9 @@ func TestRefusedRoundWaitsForTheVoid(t *testing.T) {
 	wantAlarm(t, e, lb, "cab-1", server.ReasonOutcomeRefused, 1)
 	// Held open: no next round, no refund anywhere.
 	_, err := c.RequestOutcome(ctx(t), 2, testenv.GameID, model, 10)
-	refusedAs(t, err, server.ReasonRoundOpen)
+	refusedAs(t, err, refusal.RoundOpen)
 	mirror := func() int64 {
-		m, _, err := e.Server.MirrorCredit(ctx(t), "cab-1")
+		m, _, err := e.Server.Mirror().Credit(ctx(t), "cab-1")
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -54,14 +55,14 @@ func TestRefusedRoundWaitsForTheVoid(t *testing.T) {
 		want    error
 	}{{"cab-l", 1, "op", "typo", server.ErrNoRound}, {"cab-1", 7, "op", "no such round", server.ErrNoRound},
 		{"cab-1", 1, "", "who?", server.ErrActionArgs}, {"cab-1", 1, "op", "", server.ErrActionArgs}} {
-		if _, err := e.Server.VoidRound(ctx(t), bad.cab, bad.n, bad.by, bad.why); !errors.Is(err, bad.want) {
+		if _, err := e.Server.Rounds().Void(ctx(t), bad.cab, bad.n, bad.by, bad.why); !errors.Is(err, bad.want) {
 			t.Fatalf("void %s %d %q %q: %v, want %v", bad.cab, bad.n, bad.by, bad.why, err, bad.want)
 		}
 	}
 	if after := snap(t, e, "cab-1"); after != before {
 		t.Fatalf("a refused void changed the store: %+v -> %+v", before, after)
 	}
-	v, err := e.Server.VoidRound(ctx(t), "cab-1", 1, "op (uid 0)", "signature did not verify")
+	v, err := e.Server.Rounds().Void(ctx(t), "cab-1", 1, "op (uid 0)", "signature did not verify")
 	if err != nil || v.Stake != 10 || v.Before != 490 || v.After != 500 {
 		t.Fatalf("void: %+v %v", v, err)
 	}
@@ -78,12 +79,12 @@ func TestRefusedRoundWaitsForTheVoid(t *testing.T) {
 	// cabinet refunds on (not "a round of yours is drawn").
 	for _, stake := range []int64{10, 50} {
 		_, err := c.RequestOutcome(ctx(t), 1, testenv.GameID, model, engine.Money(stake))
-		refusedAs(t, err, link.ReasonRoundVoid)
+		refusedAs(t, err, refusal.RoundVoid)
 		if errors.As(err, new(*link.RoundDrawnError)) {
 			t.Fatalf("ROUND_VOID taken for a drawn round: %v", err)
 		}
 	}
-	if _, err := e.Server.VoidRound(ctx(t), "cab-1", 1, "op", "again"); !errors.Is(err, server.ErrRoundSettled) {
+	if _, err := e.Server.Rounds().Void(ctx(t), "cab-1", 1, "op", "again"); !errors.Is(err, server.ErrRoundSettled) {
 		t.Fatalf("a second void: %v", err)
 	}
 	// The next round is drawn; once settled it cannot be voided.
@@ -93,7 +94,7 @@ func TestRefusedRoundWaitsForTheVoid(t *testing.T) {
 	if err := c.CommitOutcome(ctx(t), 2); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Server.VoidRound(ctx(t), "cab-1", 2, "op", "paid round"); !errors.Is(err, server.ErrRoundSettled) {
+	if _, err := e.Server.Rounds().Void(ctx(t), "cab-1", 2, "op", "paid round"); !errors.Is(err, server.ErrRoundSettled) {
 		t.Fatalf("void of a settled round: %v", err)
 	}
 }
@@ -116,11 +117,11 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 	if info, err := c.Hello(ctx(t)); err != nil || !info.MirrorDiffers || info.MirrorCredit != 500 {
 		t.Fatalf("hello after the RAM clear: %+v %v", info, err)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonMetersDecreased, 1)
-	if _, err := e.Server.ReconcileMirror(ctx(t), "cab-l", "op", "typo"); !errors.Is(err, server.ErrNoReport) {
+	wantAlarm(t, e, lb, "cab-1", refusal.MetersDecreased, 1)
+	if _, err := e.Server.Mirror().Reconcile(ctx(t), "cab-l", "op", "typo"); !errors.Is(err, server.ErrNoReport) {
 		t.Fatalf("reconcile of a mistyped id: %v", err)
 	}
-	mc, err := e.Server.ReconcileMirror(ctx(t), "cab-1", "op", "RAM clear ticket 17")
+	mc, err := e.Server.Mirror().Reconcile(ctx(t), "cab-1", "op", "RAM clear ticket 17")
 	if err != nil || mc.Before != 500 || mc.After != 200 {
 		t.Fatalf("reconcile: %+v %v", mc, err)
 	}
@@ -132,8 +133,8 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 	if info, err := c.Hello(ctx(t)); err != nil || info.MirrorDiffers || info.MirrorCredit != 300 {
 		t.Fatalf("hello after the reconciliation: %+v %v", info, err)
 	}
-	wantAlarm(t, e, lb, "cab-1", server.ReasonMetersDecreased, 1)
-	if mc, err := e.Server.SetMirror(ctx(t), "cab-1", 250, "op", "counted the cash box"); err != nil || mc.Before != 300 || mc.After != 250 {
+	wantAlarm(t, e, lb, "cab-1", refusal.MetersDecreased, 1)
+	if mc, err := e.Server.Mirror().Set(ctx(t), "cab-1", 250, "op", "counted the cash box"); err != nil || mc.Before != 300 || mc.After != 250 {
 		t.Fatalf("set: %+v %v", mc, err)
 	}
 	// Busy: a round open (the cabinet said Hello with it open), or a round
@@ -147,7 +148,7 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 	if _, err := c.Hello(ctx(t)); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Server.SetMirror(ctx(t), "cab-1", 250, "op", "x"); !errors.Is(err, server.ErrMirrorBusy) {
+	if _, err := e.Server.Mirror().Set(ctx(t), "cab-1", 250, "op", "x"); !errors.Is(err, server.ErrMirrorBusy) {
 		t.Fatalf("set with a round open: %v", err)
 	}
 	if err := c.CommitOutcome(ctx(t), 1); err != nil {
@@ -160,7 +161,7 @@ func TestMirrorReconcileAfterRAMClear(t *testing.T) {
 	if err := c.CommitOutcome(ctx(t), 2); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := e.Server.ReconcileMirror(ctx(t), "cab-1", "op", "x"); !errors.Is(err, server.ErrMirrorBusy) {
+	if _, err := e.Server.Mirror().Reconcile(ctx(t), "cab-1", "op", "x"); !errors.Is(err, server.ErrMirrorBusy) {
 		t.Fatalf("reconcile after a round since the Hello: %v", err)
 	}
 }
@@ -193,7 +194,7 @@ func TestVoidRefusedAfterRiskAndAlarmsBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	before := snap(t, e, "cab-1")
-	if _, err := e.Server.VoidRound(ctx(t), "cab-1", win.Round, "op", "after Risk"); !errors.Is(err, server.ErrNotVoidable) {
+	if _, err := e.Server.Rounds().Void(ctx(t), "cab-1", win.Round, "op", "after Risk"); !errors.Is(err, server.ErrNotVoidable) {
 		t.Fatalf("void of a round with a Risk card: %v", err)
 	}
 	if after := snap(t, e, "cab-1"); after != before {

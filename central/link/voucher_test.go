@@ -7,6 +7,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 )
@@ -43,7 +44,7 @@ func TestVoucherLifecycle(t *testing.T) {
 	if err != nil || again.Number != v.Number {
 		t.Fatalf("issue again: %v %v", again, err)
 	}
-	if _, err := a.IssueVoucher(ctx(t), 999, 1); link.Reason(err) != server.ReasonVoucherConflict {
+	if _, err := a.IssueVoucher(ctx(t), 999, 1); link.Refusal(err) != refusal.VoucherConflict {
 		t.Fatalf("same sequence, other amount: %v", err)
 	}
 	if e.Count("vouchers", "") != 1 {
@@ -55,10 +56,10 @@ func TestVoucherLifecycle(t *testing.T) {
 	if err != nil || h.Amount != 1250 {
 		t.Fatalf("redeem: %+v %v", h, err)
 	}
-	if _, err := a.RedeemVoucher(ctx(t), v.Number); link.Reason(err) != server.ReasonVoucherHeld {
+	if _, err := a.RedeemVoucher(ctx(t), v.Number); link.Refusal(err) != refusal.VoucherHeld {
 		t.Fatalf("redeem while held elsewhere: %v", err)
 	}
-	if err := b.ConfirmRedeem(ctx(t), v.Number, h.Hold, 1200); link.Reason(err) != server.ReasonVoucherAmount {
+	if err := b.ConfirmRedeem(ctx(t), v.Number, h.Hold, 1200); link.Refusal(err) != refusal.VoucherAmount {
 		t.Fatalf("confirm with another amount: %v", err)
 	}
 	if voucherState(t, e, v.Number) != "held" {
@@ -70,7 +71,7 @@ func TestVoucherLifecycle(t *testing.T) {
 	if err := b.ConfirmRedeem(ctx(t), v.Number, h.Hold, 1250); err != nil {
 		t.Fatalf("confirm repeated: %v", err)
 	}
-	if _, err := a.RedeemVoucher(ctx(t), v.Number); link.Reason(err) != server.ReasonVoucherRedeemed {
+	if _, err := a.RedeemVoucher(ctx(t), v.Number); link.Refusal(err) != refusal.VoucherRedeemed {
 		t.Fatalf("redeem a redeemed voucher: %v", err)
 	}
 
@@ -88,14 +89,14 @@ func TestVoucherLifecycle(t *testing.T) {
 	}
 
 	// Unknown, malformed, expired.
-	if _, err := a.RedeemVoucher(ctx(t), "000000000000000000"); link.Reason(err) != server.ReasonVoucherUnknown {
+	if _, err := a.RedeemVoucher(ctx(t), "000000000000000000"); link.Refusal(err) != refusal.VoucherUnknown {
 		t.Fatalf("unknown voucher: %v", err)
 	}
-	if _, err := a.RedeemVoucher(ctx(t), "12345"); link.Reason(err) != server.ReasonVoucherInvalid {
+	if _, err := a.RedeemVoucher(ctx(t), "12345"); link.Refusal(err) != refusal.VoucherInvalid {
 		t.Fatalf("malformed number: %v", err)
 	}
 	e.Clock.Advance(25 * time.Hour)
-	if _, err := b.RedeemVoucher(ctx(t), w.Number); link.Reason(err) != server.ReasonVoucherExpired {
+	if _, err := b.RedeemVoucher(ctx(t), w.Number); link.Refusal(err) != refusal.VoucherExpired {
 		t.Fatalf("expired voucher: %v", err)
 	}
 	if voucherState(t, e, w.Number) != "issued" {
@@ -128,8 +129,8 @@ func TestVoucherRaceRedeemedOnce(t *testing.T) {
 			for i, num := range numbers {
 				h, err := c.RedeemVoucher(ctx(t), num)
 				if err != nil {
-					r := link.Reason(err)
-					if r != server.ReasonVoucherHeld && r != server.ReasonVoucherRedeemed {
+					r := link.Refusal(err)
+					if r != refusal.VoucherHeld && r != refusal.VoucherRedeemed {
 						t.Errorf("redeem: %v", err)
 					}
 					continue
@@ -178,7 +179,7 @@ func TestVoucherHoldExpiry(t *testing.T) {
 	if err != nil {
 		t.Fatalf("redeem after the hold ran out: %v", err)
 	}
-	if err := a.ConfirmRedeem(ctx(t), v.Number, ha.Hold, 700); link.Reason(err) != server.ReasonVoucherHold {
+	if err := a.ConfirmRedeem(ctx(t), v.Number, ha.Hold, 700); link.Refusal(err) != refusal.VoucherHold {
 		t.Fatalf("late confirm on a lost hold: %v", err)
 	}
 	if err := b.ConfirmRedeem(ctx(t), v.Number, hb.Hold, 700); err != nil {

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -17,7 +18,7 @@ func TestCheck36NoWagerWithoutSession(t *testing.T) {
 	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
 	err := r.play(c, 10)
-	r.refused(c, err, players.ReasonNoSession)
+	r.refused(c, err, refusal.PlayerNoSession)
 	st, err := c.PlayerState(r.ctx())
 	if err != nil || st.GetActive() || !st.GetCardRequired() {
 		t.Fatalf("state without a card: %v %v", st, err)
@@ -27,7 +28,7 @@ func TestCheck36NoWagerWithoutSession(t *testing.T) {
 	if _, err := c.PlayerLogout(r.ctx(), "card removed"); err != nil {
 		t.Fatal(err)
 	}
-	r.refused(c, r.play(c, 10), players.ReasonNoSession)
+	r.refused(c, r.play(c, 10), refusal.PlayerNoSession)
 	if n := r.e.Count("player_bets", ""); n != 1 {
 		t.Fatalf("%d bets booked, want 1", n)
 	}
@@ -35,7 +36,7 @@ func TestCheck36NoWagerWithoutSession(t *testing.T) {
 	// ends: no wager on it.
 	r.mustLogin(c, "4000000000000001")
 	r.e.Clock.Advance(players.SessionIdle)
-	r.refused(c, r.play(c, 10), players.ReasonNoSession)
+	r.refused(c, r.play(c, 10), refusal.PlayerNoSession)
 }
 
 func TestCheck36DemoPlaysWithoutCard(t *testing.T) {
@@ -49,7 +50,7 @@ func TestCheck36DemoPlaysWithoutCard(t *testing.T) {
 	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", map[string]int64{players.BetsDay: 10})
 	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 10)
-	r.refused(c, r.play(c, 5), players.ReasonLimit)
+	r.refused(c, r.play(c, 5), refusal.PlayerLimit)
 }
 
 // The card taken out mid-round: the round drawn is completed (its commit
@@ -69,7 +70,7 @@ func TestCheck36CardOutMidRound(t *testing.T) {
 	if err := c.CommitOutcome(r.ctx(), 1); err != nil {
 		t.Fatalf("the round in play when the card came out: %v", err)
 	}
-	r.refused(c, r.play(c, 10), players.ReasonNoSession)
+	r.refused(c, r.play(c, 10), refusal.PlayerNoSession)
 	hist, err := r.reg.History(r.ctx(), id, time.Time{}, r.e.Clock.Now().Add(time.Second))
 	if err != nil {
 		t.Fatal(err)
@@ -99,7 +100,7 @@ func TestCheck36UndecidedLimitsRefused(t *testing.T) {
 	}
 	c := r.cabinet("cab-1")
 	_, err = r.login(c, "4000000000000002")
-	r.refused(c, err, players.ReasonLimitsUndecided)
+	r.refused(c, err, refusal.PlayerLimitsUndecided)
 	for _, k := range players.Kinds {
 		if _, err := r.reg.SetLimit(r.ctx(), a.ID, k, nil); err != nil { // each explicitly refused
 			t.Fatal(err)
@@ -124,15 +125,15 @@ func TestCheck36ExcludedRefused(t *testing.T) {
 		t.Fatalf("import: %+v, want both accounts excluded", res)
 	}
 	// At the wager, in the session opened before the import.
-	r.refused(c, r.play(c, 10), players.ReasonExcluded)
+	r.refused(c, r.play(c, 10), refusal.PlayerExcluded)
 	// At the login.
 	if _, err := c.PlayerLogout(r.ctx(), "card removed"); err != nil {
 		t.Fatal(err)
 	}
 	_, err := r.login(c, "4000000000000003")
-	r.refused(c, err, players.ReasonExcluded)
+	r.refused(c, err, refusal.PlayerExcluded)
 	_, err = r.login(c, "4000000000000001")
-	r.refused(c, err, players.ReasonExcluded)
+	r.refused(c, err, refusal.PlayerExcluded)
 	if n := r.e.Count("player_bets", ""); n != 1 {
 		t.Fatalf("%d bets, want the one before the import", n)
 	}
@@ -140,7 +141,7 @@ func TestCheck36ExcludedRefused(t *testing.T) {
 	r.e.Clock.Advance(72 * time.Hour)
 	r.player("Anna Nová", "1985-03-03", "EF112233", "4000000000000004", nil)
 	_, err = r.login(c, "4000000000000004")
-	r.refused(c, err, players.ReasonExclusionsStale)
+	r.refused(c, err, refusal.ExclusionsStale)
 }
 
 func TestCheck36DailyBetLimitStopsExactly(t *testing.T) {
@@ -153,9 +154,9 @@ func TestCheck36DailyBetLimitStopsExactly(t *testing.T) {
 	}
 	r.mustPlay(c, 10)
 	r.mustPlay(c, 10)
-	r.refused(c, r.play(c, 10), players.ReasonLimit) // 30 > 25: crosses
+	r.refused(c, r.play(c, 10), refusal.PlayerLimit) // 30 > 25: crosses
 	r.mustPlay(c, 5)                                 // 25: at the limit, taken
-	r.refused(c, r.play(c, 5), players.ReasonLimit)
+	r.refused(c, r.play(c, 5), refusal.PlayerLimit)
 	// The refusals are in the player's log (a write after the refused one).
 	poll.Until(t, 5*time.Second, "the two refused rounds in the player's log", func() bool {
 		return r.e.Count("player_log", "kind='refused' AND text LIKE '%PLAYER_LIMIT%'") == 2
@@ -183,8 +184,8 @@ func TestCheck36NetLossLimitStopsExactly(t *testing.T) {
 	for i := 0; i < 5; i++ {
 		r.mustPlay(c, 10) // -10, 0, 10, 20, 30
 	}
-	r.refused(c, r.play(c, 10), players.ReasonLimit)
-	r.refused(c, r.play(c, 5), players.ReasonLimit)
+	r.refused(c, r.play(c, 10), refusal.PlayerLimit)
+	r.refused(c, r.play(c, 5), refusal.PlayerLimit)
 	st, err := c.PlayerState(r.ctx())
 	if err != nil {
 		t.Fatal(err)
@@ -208,7 +209,7 @@ func TestCheck36BreakAfter120MinSharedAcrossCabinets(t *testing.T) {
 	}
 	// Walking to the next cabinet (a 10-minute pause) does not restart the clock.
 	r.mustLogin(c2, "4000000000000001")
-	r.refused(c1, r.play(c1, 5), players.ReasonNoSession)
+	r.refused(c1, r.play(c1, 5), refusal.PlayerNoSession)
 	r.e.Clock.Advance(5 * time.Minute) // 105 min
 	r.mustPlay(c2, 5)
 	r.e.Clock.Advance(10 * time.Minute) // 115 min
@@ -221,16 +222,16 @@ func TestCheck36BreakAfter120MinSharedAcrossCabinets(t *testing.T) {
 	}
 	r.mustPlay(c2, 5)
 	r.e.Clock.Advance(5 * time.Minute) // 120 min
-	r.refused(c2, r.play(c2, 5), players.ReasonBreak)
+	r.refused(c2, r.play(c2, 5), refusal.PlayerBreak)
 	// The other cabinet does not escape it.
 	r.mustLogin(c1, "4000000000000001")
-	r.refused(c1, r.play(c1, 5), players.ReasonBreak)
+	r.refused(c1, r.play(c1, 5), refusal.PlayerBreak)
 	st, err = c1.PlayerState(r.ctx())
 	if err != nil || !st.GetInBreak() || st.GetBreakCredit() != "keep" {
 		t.Fatalf("in the break: %v %v", st, err)
 	}
 	r.wait(c1, 14*time.Minute)
-	r.refused(c1, r.play(c1, 5), players.ReasonBreak)
+	r.refused(c1, r.play(c1, 5), refusal.PlayerBreak)
 	r.wait(c1, time.Minute) // 135 min: the break is over
 	r.mustPlay(c1, 5)
 	st, err = c1.PlayerState(r.ctx())
@@ -245,8 +246,8 @@ func TestCheck36ClonedCardRefused(t *testing.T) {
 	c := r.cabinet("cab-1")
 	// The right card number, not the card's key.
 	_, err := c.PlayerLogin(r.ctx(), "4000000000000001", respond(make([]byte, 32), "4000000000000001"))
-	r.refused(c, err, players.ReasonCardAuth)
-	r.refused(c, r.play(c, 10), players.ReasonNoSession)
+	r.refused(c, err, refusal.CardAuth)
+	r.refused(c, r.play(c, 10), refusal.PlayerNoSession)
 	// A genuine answer recorded and replayed to a new challenge.
 	var resp []byte
 	if _, err := c.PlayerLogin(r.ctx(), "4000000000000001", func(ch []byte) ([]byte, error) {
@@ -259,15 +260,15 @@ func TestCheck36ClonedCardRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = c.PlayerLogin(r.ctx(), "4000000000000001", func([]byte) ([]byte, error) { return resp, nil })
-	r.refused(c, err, players.ReasonCardAuth)
+	r.refused(c, err, refusal.CardAuth)
 	// Unknown and blocked cards.
 	_, err = r.login(c, "4000000000000009")
-	r.refused(c, err, players.ReasonCardUnknown)
+	r.refused(c, err, refusal.CardUnknown)
 	if err := r.reg.BlockCard(r.ctx(), "4000000000000001", "reported stolen"); err != nil {
 		t.Fatal(err)
 	}
 	_, err = r.login(c, "4000000000000001")
-	r.refused(c, err, players.ReasonCardBlocked)
+	r.refused(c, err, refusal.CardBlocked)
 	hist, err := r.reg.History(r.ctx(), acc, time.Time{}, r.e.Clock.Now().Add(time.Hour))
 	if err != nil {
 		t.Fatal(err)
@@ -292,9 +293,9 @@ func TestCheck36BlockedAccount(t *testing.T) {
 	if err := r.reg.Block(r.ctx(), id, "asked by the player"); err != nil {
 		t.Fatal(err)
 	}
-	r.refused(c, r.play(c, 10), players.ReasonNoSession)
+	r.refused(c, r.play(c, 10), refusal.PlayerNoSession)
 	_, err := r.login(c, "4000000000000001")
-	r.refused(c, err, players.ReasonBlocked)
+	r.refused(c, err, refusal.PlayerBlocked)
 	if err := r.reg.Block(r.ctx(), id, ""); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // Standards check 37 (Austrian cooling-off), the central half: warned
@@ -30,12 +30,12 @@ func TestCheck37CoolingOff(t *testing.T) {
 	}
 	r.mustPlay(c, 10)
 	r.wait(c, prof.Warn)
-	r.refused(c, r.play(c, 10), players.ReasonBreak)
+	r.refused(c, r.play(c, 10), refusal.PlayerBreak)
 	if prof.Break < 5*time.Minute {
 		t.Fatalf("cooling-off of %s: at least 5 minutes", prof.Break)
 	}
 	r.wait(c, prof.Break-time.Minute)
-	r.refused(c, r.play(c, 10), players.ReasonBreak)
+	r.refused(c, r.play(c, 10), refusal.PlayerBreak)
 	r.wait(c, time.Minute)
 	r.mustPlay(c, 10)
 }

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // The exclusion register file (README "Exclusion register file"):
@@ -208,7 +210,7 @@ func (r *Registry) registerMatch(tx *sql.Tx, a *acct) (map[string]int, error) {
 // parseExclusions checks the signature and the format of a register file.
 func (r *Registry) parseExclusions(b []byte) (date string, serial uint64, body []byte, es []entry, err error) {
 	fail := func(format string, args ...any) (string, uint64, []byte, []entry, error) {
-		return "", 0, nil, nil, refusef(ReasonInvalid, format, args...)
+		return "", 0, nil, nil, refusef(refusal.PlayerInvalid, format, args...)
 	}
 	i := bytes.LastIndex(b, []byte("\nsignature "))
 	if i < 0 {
@@ -285,7 +287,7 @@ func (r *Registry) ImportExclusions(ctx context.Context, file []byte) (*ImportRe
 	out := &ImportResult{Date: date, Serial: serial, Entries: len(es)}
 	err = r.write(ctx, func(tx *sql.Tx) error {
 		if today := now.In(r.cfg.Profile.Location).Format("2006-01-02"); date > today {
-			return refusef(ReasonInvalid, "exclusion register of %s is dated after today (%s)", date, today)
+			return refusef(refusal.PlayerInvalid, "exclusion register of %s is dated after today (%s)", date, today)
 		}
 		var last, lastSum string
 		var lastSerial uint64
@@ -299,7 +301,7 @@ func (r *Registry) ImportExclusions(ctx context.Context, file []byte) (*ImportRe
 			out.Already = true
 			return nil
 		case date < last || date == last && serial <= lastSerial:
-			return refusef(ReasonInvalid, "exclusion register of %s serial %d is not later than the one in force (%s serial %d)", date, serial, last, lastSerial)
+			return refusef(refusal.PlayerInvalid, "exclusion register of %s serial %d is not later than the one in force (%s serial %d)", date, serial, last, lastSerial)
 		}
 		for _, t := range []string{"player_exclusions", "player_register_keys"} {
 			if _, err := tx.Exec(`DELETE FROM ` + t); err != nil {
@@ -456,7 +458,7 @@ func (r *Registry) registerFresh(tx *sql.Tx, now time.Time) error {
 	var date string
 	err := tx.QueryRow(`SELECT register_date FROM player_exclusion_imports ORDER BY id DESC LIMIT 1`).Scan(&date)
 	if errors.Is(err, sql.ErrNoRows) {
-		return refusef(ReasonExclusionsStale, "no exclusion register imported: no login")
+		return refusef(refusal.ExclusionsStale, "no exclusion register imported: no login")
 	}
 	if err != nil {
 		return err
@@ -468,7 +470,7 @@ func (r *Registry) registerFresh(tx *sql.Tx, now time.Time) error {
 		return err
 	}
 	if now.Sub(d) > r.cfg.Profile.ExclusionsMaxAge {
-		return refusef(ReasonExclusionsStale, "the exclusion register in force is of %s, older than %s: no login", date, r.cfg.Profile.ExclusionsMaxAge)
+		return refusef(refusal.ExclusionsStale, "the exclusion register in force is of %s, older than %s: no login", date, r.cfg.Profile.ExclusionsMaxAge)
 	}
 	return nil
 }

@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // The self-limits (standards §1.16, check 36): bets and net losses (bets
@@ -91,10 +93,10 @@ func loadLimits(tx *sql.Tx, account string, now time.Time) (map[string]*limitRow
 // account of the same person that had the stricter limit.
 func (r *Registry) SetLimit(ctx context.Context, account, kind string, amount *int64) (*Limit, error) {
 	if !validKind(kind) {
-		return nil, refusef(ReasonInvalid, "limit kind %q: one of %v", kind, Kinds)
+		return nil, refusef(refusal.PlayerInvalid, "limit kind %q: one of %v", kind, Kinds)
 	}
 	if amount != nil && *amount < 0 {
-		return nil, refusef(ReasonInvalid, "limit %s of %d: negative", kind, *amount)
+		return nil, refusef(refusal.PlayerInvalid, "limit %s of %d: negative", kind, *amount)
 	}
 	var want sql.NullInt64
 	if amount != nil {
@@ -108,7 +110,7 @@ func (r *Registry) SetLimit(ctx context.Context, account, kind string, amount *i
 			return err
 		}
 		if a.closed {
-			return refusef(ReasonBlocked, "account %s is closed", account)
+			return refusef(refusal.PlayerBlocked, "account %s is closed", account)
 		}
 		ls, err := loadLimits(tx, account, now)
 		if err != nil {
@@ -294,10 +296,10 @@ func (r *Registry) checkLimits(tx *sql.Tx, account string, stake int64, now time
 	}
 	for _, l := range ls {
 		if !l.Decided && r.cfg.Profile.LimitsRequired {
-			return refusef(ReasonLimitsUndecided, "limit %s is neither set nor refused: the operator records the player's choice first", l.Kind)
+			return refusef(refusal.PlayerLimitsUndecided, "limit %s is neither set nor refused: the operator records the player's choice first", l.Kind)
 		}
 		if l.Set && l.Used+stake > l.Amount {
-			return refusef(ReasonLimit, "limit %s %d: used %d, a stake of %d would exceed it", l.Kind, l.Amount, l.Used, stake)
+			return refusef(refusal.PlayerLimit, "limit %s %d: used %d, a stake of %d would exceed it", l.Kind, l.Amount, l.Used, stake)
 		}
 	}
 	return nil

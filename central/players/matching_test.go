@@ -9,6 +9,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"golang.org/x/text/unicode/norm"
 )
 
@@ -30,7 +31,7 @@ func TestExcludedNameVariants(t *testing.T) {
 	c := r.cabinet("cab-1")
 	for _, card := range []string{"4000000000000001", "4000000000000002", "4000000000000003"} {
 		_, err := r.login(c, card)
-		r.refused(c, err, players.ReasonExcluded)
+		r.refused(c, err, refusal.PlayerExcluded)
 	}
 	for _, id := range []string{jana, petr, karel} {
 		if in, err := r.reg.Show(r.ctx(), id); err != nil || !in.Excluded {
@@ -56,13 +57,13 @@ func TestSecondAccountByPassport(t *testing.T) {
 	c := r.cabinet("cab-1")
 	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 50)
-	r.refused(c, r.play(c, 50), players.ReasonLimit)
+	r.refused(c, r.play(c, 50), refusal.PlayerLimit)
 	reg := func(name, doc string) (*players.Account, error) {
 		return r.reg.Register(r.ctx(), players.Registration{Name: name, BirthDate: "1975-05-05", DocumentNumber: doc, IdentityVerified: true, VerifiedBy: "clerk 9"})
 	}
 	for _, name := range []string{"Eva Svobodová", "SVOBODOVA Eva", "Eva Marie Svobodová"} {
 		_, err := reg(name, "P 9876543")
-		wantReason(t, err, players.ReasonDuplicate)
+		wantReason(t, err, refusal.PlayerDuplicate)
 	}
 	if n := r.e.Count("player_accounts", ""); n != 1 {
 		t.Fatalf("%d accounts, want the first only", n)
@@ -83,14 +84,14 @@ func TestSecondAccountByPassport(t *testing.T) {
 	}
 	d := r.cabinet("cab-2")
 	_, err = r.login(d, "4000000000000002")
-	r.refused(d, err, players.ReasonBlocked)
+	r.refused(d, err, refusal.PlayerBlocked)
 	// Logged in before the review (it opened with the account, so only a
 	// session moved from elsewhere could be): the stake is refused too.
-	r.refused(d, r.play(d, 50), players.ReasonNoSession)
+	r.refused(d, r.play(d, 50), refusal.PlayerNoSession)
 	wantReason(t, func() error {
 		_, err := r.reg.DecideReview(r.ctx(), rv[0].ID, players.DecisionSame, "", "")
 		return err
-	}(), players.ReasonNotVerified)
+	}(), refusal.PlayerNotVerified)
 	if _, err := r.reg.DecideReview(r.ctx(), rv[0].ID, players.DecisionSame, "manager Dana", "same photo"); err != nil {
 		t.Fatal(err)
 	}
@@ -98,21 +99,21 @@ func TestSecondAccountByPassport(t *testing.T) {
 		t.Fatalf("the second account after the decision: %+v", in.Account)
 	}
 	_, err = r.login(d, "4000000000000002")
-	r.refused(d, err, players.ReasonCardBlocked)
+	r.refused(d, err, refusal.CardBlocked)
 	wantLog(t, r, second.ID, "review", "decided by manager Dana: same person")
 	// The first account is still at its limit; one bet in all.
-	r.refused(c, r.play(c, 10), players.ReasonLimit)
+	r.refused(c, r.play(c, 10), refusal.PlayerLimit)
 	if n := r.e.Count("player_bets", ""); n != 1 {
 		t.Fatalf("%d bets, want 1", n)
 	}
 	_, err = r.reg.DecideReview(r.ctx(), rv[0].ID, players.DecisionDifferent, "manager Dana", "")
-	wantReason(t, err, players.ReasonDuplicate)
+	wantReason(t, err, refusal.PlayerDuplicate)
 }
 
 // loginRefused checks that the card's login at c is refused with reason.
-func (r *rig) loginRefused(c *link.Client, card, reason string) {
+func (r *rig) loginRefused(c *link.Client, card string, reason refusal.Reason) {
 	r.t.Helper()
-	if _, err := r.login(c, card); link.Reason(err) != reason {
+	if _, err := r.login(c, card); link.Refusal(err) != reason {
 		r.t.Fatalf("login %s: %v, want %s", card, err, reason)
 	}
 }
@@ -201,8 +202,8 @@ func TestProbableMatchReview(t *testing.T) {
 	if len(res.Excluded) != 0 || strings.Join(res.Review, ",") != jana+","+karel {
 		t.Fatalf("import: %+v, want both for review", res)
 	}
-	r.refused(c, r.play(c, 5), players.ReasonBlocked)
-	r.loginRefused(c, "4000000000000001", players.ReasonBlocked)
+	r.refused(c, r.play(c, 5), refusal.PlayerBlocked)
+	r.loginRefused(c, "4000000000000001", refusal.PlayerBlocked)
 	rv, err := r.reg.Reviews(r.ctx(), false)
 	if err != nil || len(rv) != 2 || rv[0].Kind != players.ReviewExclusion {
 		t.Fatalf("reviews: %+v %v", rv, err)
@@ -215,7 +216,7 @@ func TestProbableMatchReview(t *testing.T) {
 	}
 	r.mustLogin(c, "4000000000000001")
 	r.mustPlay(c, 5)
-	r.loginRefused(c, "4000000000000002", players.ReasonExcluded)
+	r.loginRefused(c, "4000000000000002", refusal.PlayerExcluded)
 	r.e.Clock.Advance(time.Minute)
 	if res := r.importRegister(today, lines...); len(res.Review) != 0 || len(res.Excluded) != 1 {
 		t.Fatalf("a later register with the same entries: %+v", res)
@@ -245,16 +246,16 @@ func TestRegisterFreshness(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err := imp(morning)
-	wantReason(t, err, players.ReasonInvalid)
+	wantReason(t, err, refusal.PlayerInvalid)
 	// The same serial again with other content: refused too.
 	_, err = imp(players.SignRegister(r.regKey, today, 1001, nil))
-	wantReason(t, err, players.ReasonInvalid)
+	wantReason(t, err, refusal.PlayerInvalid)
 	_, err = imp(players.SignRegister(r.regKey, tomorrow, 1, nil))
-	wantReason(t, err, players.ReasonInvalid)
+	wantReason(t, err, refusal.PlayerInvalid)
 	// Format 1, genuinely signed, has no serial: refused.
 	v1 := []byte("POLARIS-EXCLUSIONS 1\ndate " + today + "\n")
 	_, err = imp(append(v1, "signature "+base64.StdEncoding.EncodeToString(ed25519.Sign(r.regKey, v1))+"\n"...))
-	wantReason(t, err, players.ReasonInvalid)
+	wantReason(t, err, refusal.PlayerInvalid)
 	if in, _ := r.reg.Show(r.ctx(), id); !in.Excluded {
 		t.Fatal("a refused register lifted an exclusion")
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 )
 
@@ -41,7 +42,7 @@ func TestBetCountsOnceAcrossRetryAndRestart(t *testing.T) {
 		t.Fatalf("%d bets for one round", n)
 	}
 	r.mustPlay(c, 10) // 20: at the limit
-	r.refused(c, r.play(c, 5), players.ReasonLimit)
+	r.refused(c, r.play(c, 5), refusal.PlayerLimit)
 }
 
 // A login whose reply was lost is answered again with its session; the
@@ -51,7 +52,7 @@ func TestLoginRepeated(t *testing.T) {
 	r.player("Jan Novák", "1980-01-31", "AB123456", "4000000000000001", nil)
 	c := r.cabinet("cab-1")
 	var ch []byte
-	err := r.e.Server.PlayersWrite(r.ctx(), func(tx *sql.Tx) (err error) {
+	err := r.e.Server.Write(r.ctx(), func(tx *sql.Tx) (err error) {
 		ch, _, err = r.reg.Challenge(tx, "cab-1", "4000000000000001")
 		return err
 	})
@@ -61,7 +62,7 @@ func TestLoginRepeated(t *testing.T) {
 	resp, _ := respond(r.cards.key("4000000000000001"), "4000000000000001")(ch)
 	var sessions []int64
 	for i := 0; i < 2; i++ {
-		err := r.e.Server.PlayersWrite(r.ctx(), func(tx *sql.Tx) error {
+		err := r.e.Server.Write(r.ctx(), func(tx *sql.Tx) error {
 			st, ref, err := r.reg.Login(tx, "cab-1", "4000000000000001", ch, resp)
 			if err == nil && ref != nil {
 				err = ref
@@ -79,14 +80,14 @@ func TestLoginRepeated(t *testing.T) {
 		t.Fatalf("sessions %v, %d rows", sessions, r.e.Count("player_sessions", ""))
 	}
 	// The same challenge at another cabinet: refused.
-	err = r.e.Server.PlayersWrite(r.ctx(), func(tx *sql.Tx) error {
+	err = r.e.Server.Write(r.ctx(), func(tx *sql.Tx) error {
 		_, ref, err := r.reg.Login(tx, "cab-2", "4000000000000001", ch, resp)
 		if err == nil && ref != nil {
 			return ref
 		}
 		return err
 	})
-	wantReason(t, err, players.ReasonCardAuth)
+	wantReason(t, err, refusal.CardAuth)
 	r.mustPlay(c, 10)
 }
 

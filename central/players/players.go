@@ -9,7 +9,6 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"github.com/polaris-vlt/polaris/cardauth"
 	"log/slog"
 	"regexp"
 	"slices"
@@ -17,6 +16,8 @@ import (
 	"time"
 	"unicode"
 
+	"github.com/polaris-vlt/polaris/cardauth"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"golang.org/x/text/transform"
 )
 
@@ -104,35 +105,17 @@ func (r *Registry) write(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return r.st.PlayersWrite(ctx, fn)
 }
 
-// Refusal reasons, shown by the cabinet (and carried as the gRPC
-// ErrorInfo reason by the server).
-const (
-	ReasonNoSession        = "PLAYER_NO_SESSION"
-	ReasonExcluded         = "PLAYER_EXCLUDED"
-	ReasonBlocked          = "PLAYER_BLOCKED"
-	ReasonLimit            = "PLAYER_LIMIT"
-	ReasonLimitsUndecided  = "PLAYER_LIMITS_UNDECIDED"
-	ReasonBreak            = "PLAYER_BREAK"
-	ReasonCardUnknown      = "CARD_UNKNOWN"
-	ReasonCardBlocked      = "CARD_BLOCKED"
-	ReasonCardAuth         = "CARD_AUTH_FAILED"
-	ReasonSessionElsewhere = "PLAYER_SESSION_ELSEWHERE"
-	ReasonExclusionsStale  = "EXCLUSIONS_STALE"
-	ReasonInvalid          = "PLAYER_INVALID"
-	ReasonUnderage         = "PLAYER_UNDERAGE"
-	ReasonNotVerified      = "PLAYER_NOT_VERIFIED"
-	ReasonDuplicate        = "PLAYER_DUPLICATE"
-	ReasonNotFound         = "PLAYER_NOT_FOUND"
-)
-
-// Refusal is a request the rules refuse: nothing it asked for changed.
+// Refusal is a request the rules refuse: nothing it asked for changed. Its
+// reason is one of refusal's (the Player*, Card* and ExclusionsStale
+// reasons), where the cabinet's decision on each is kept.
 type Refusal struct {
-	Reason, Message string
+	Reason  refusal.Reason
+	Message string
 }
 
-func (e *Refusal) Error() string { return e.Reason + ": " + e.Message }
+func (e *Refusal) Error() string { return string(e.Reason) + ": " + e.Message }
 
-func refusef(reason, format string, args ...any) *Refusal {
+func refusef(reason refusal.Reason, format string, args ...any) *Refusal {
 	return &Refusal{Reason: reason, Message: fmt.Sprintf(format, args...)}
 }
 
@@ -216,29 +199,29 @@ func age(birth time.Time, now time.Time) int {
 func (r *Registry) Register(ctx context.Context, g Registration) (*Account, error) {
 	name := strings.Join(strings.Fields(g.Name), " ")
 	if name == "" || len(name) > 200 {
-		return nil, refusef(ReasonInvalid, "name missing or longer than 200 bytes")
+		return nil, refusef(refusal.PlayerInvalid, "name missing or longer than 200 bytes")
 	}
 	words := nameWords(name)
 	if len(words) < 2 {
-		return nil, refusef(ReasonInvalid, "name %q: a surname and at least one given name, as on the document", name)
+		return nil, refusef(refusal.PlayerInvalid, "name %q: a surname and at least one given name, as on the document", name)
 	}
 	if !birthRE.MatchString(g.BirthDate) {
-		return nil, refusef(ReasonInvalid, "birth date %q is not YYYY-MM-DD", g.BirthDate)
+		return nil, refusef(refusal.PlayerInvalid, "birth date %q is not YYYY-MM-DD", g.BirthDate)
 	}
 	birth, err := time.ParseInLocation("2006-01-02", g.BirthDate, r.cfg.Profile.Location)
 	if err != nil {
-		return nil, refusef(ReasonInvalid, "birth date %q: %v", g.BirthDate, err)
+		return nil, refusef(refusal.PlayerInvalid, "birth date %q: %v", g.BirthDate, err)
 	}
 	doc := normDoc(g.DocumentNumber)
 	if len(doc) < 4 || len(doc) > 40 {
-		return nil, refusef(ReasonInvalid, "identity document number must have 4 to 40 letters or digits")
+		return nil, refusef(refusal.PlayerInvalid, "identity document number must have 4 to 40 letters or digits")
 	}
 	if !g.IdentityVerified || strings.TrimSpace(g.VerifiedBy) == "" {
-		return nil, refusef(ReasonNotVerified, "the identity must be verified by a named clerk before an account is opened")
+		return nil, refusef(refusal.PlayerNotVerified, "the identity must be verified by a named clerk before an account is opened")
 	}
 	now := r.cfg.Now()
 	if a := age(birth, now.In(r.cfg.Profile.Location)); a < r.cfg.Profile.MinAge {
-		return nil, refusef(ReasonUnderage, "born %s: %d years old, at least %d required", g.BirthDate, a, r.cfg.Profile.MinAge)
+		return nil, refusef(refusal.PlayerUnderage, "born %s: %d years old, at least %d required", g.BirthDate, a, r.cfg.Profile.MinAge)
 	}
 	dh, ph := r.docHash(doc), r.personHash(name, g.BirthDate)
 	var out *Account
@@ -246,7 +229,7 @@ func (r *Registry) Register(ctx context.Context, g Registration) (*Account, erro
 		var other string
 		err := tx.QueryRow(`SELECT id FROM player_accounts WHERE doc_hash=? AND closed_at IS NULL`, dh).Scan(&other)
 		if err == nil {
-			return refusef(ReasonDuplicate, "this identity document already has the open account %s", other)
+			return refusef(refusal.PlayerDuplicate, "this identity document already has the open account %s", other)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -260,7 +243,7 @@ func (r *Registry) Register(ctx context.Context, g Registration) (*Account, erro
 		for _, o := range same {
 			switch {
 			case !o.closed && o.level == matchCertain:
-				return refusef(ReasonDuplicate, "the person (name and birth date) already has the open account %s", o.id)
+				return refusef(refusal.PlayerDuplicate, "the person (name and birth date) already has the open account %s", o.id)
 			case o.level == matchProbable && (!o.closed || o.closedAt >= now.Add(-r.cfg.Profile.ClosedGrace).UnixNano()):
 				review = append(review, o.id)
 			}
@@ -402,7 +385,7 @@ func loadAccount(tx *sql.Tx, id string) (*acct, error) {
 	err := tx.QueryRow(`SELECT id, name, birth_date, doc_hash, person_hash, blocked, closed_at, play_since, last_active FROM player_accounts WHERE id=?`, id).
 		Scan(&a.id, &a.name, &a.birth, &a.docHash, &a.personHash, &a.blocked, &closed, &a.playSince, &a.lastActive)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, refusef(ReasonNotFound, "no account %s", id)
+		return nil, refusef(refusal.PlayerNotFound, "no account %s", id)
 	}
 	a.closed = closed.Valid
 	return &a, err
@@ -412,7 +395,7 @@ func loadAccount(tx *sql.Tx, id string) (*acct, error) {
 // authenticate (cardauth: 16 digits); no other card is ever issued.
 func validCard(card string) error {
 	if err := cardauth.CheckID(card); err != nil {
-		return refusef(ReasonInvalid, "card id %q: %d digits", card, cardauth.IDLen)
+		return refusef(refusal.PlayerInvalid, "card id %q: %d digits", card, cardauth.IDLen)
 	}
 	return nil
 }
@@ -430,12 +413,12 @@ func (r *Registry) IssueCard(ctx context.Context, account, card string) error {
 			return err
 		}
 		if a.closed {
-			return refusef(ReasonBlocked, "account %s is closed", account)
+			return refusef(refusal.PlayerBlocked, "account %s is closed", account)
 		}
 		var other string
 		err = tx.QueryRow(`SELECT account FROM player_cards WHERE card=?`, card).Scan(&other)
 		if err == nil {
-			return refusef(ReasonDuplicate, "card %s was already issued (account %s)", card, other)
+			return refusef(refusal.PlayerDuplicate, "card %s was already issued (account %s)", card, other)
 		}
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
@@ -456,7 +439,7 @@ func (r *Registry) BlockCard(ctx context.Context, card, reason string) error {
 		var blocked sql.NullInt64
 		err := tx.QueryRow(`SELECT account, blocked_at FROM player_cards WHERE card=?`, card).Scan(&account, &blocked)
 		if errors.Is(err, sql.ErrNoRows) {
-			return refusef(ReasonCardUnknown, "no card %s", card)
+			return refusef(refusal.CardUnknown, "no card %s", card)
 		}
 		if err != nil || blocked.Valid {
 			return err

@@ -7,9 +7,10 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
-func wantReason(t *testing.T, err error, reason string) {
+func wantReason(t *testing.T, err error, reason refusal.Reason) {
 	t.Helper()
 	r, ok := players.AsRefusal(err)
 	if !ok || r.Reason != reason {
@@ -24,15 +25,15 @@ func TestRegistration(t *testing.T) {
 		return err
 	}
 	// The clock is 2026-11-29: born 2008-11-30 is one day short of 18.
-	wantReason(t, reg("Young One", "2008-11-30", "AA000001", true), players.ReasonUnderage)
+	wantReason(t, reg("Young One", "2008-11-30", "AA000001", true), refusal.PlayerUnderage)
 	if err := reg("Just Eighteen", "2008-11-29", "AA000002", true); err != nil {
 		t.Fatal(err)
 	}
-	wantReason(t, reg("Not Seen", "1980-01-01", "AA000003", false), players.ReasonNotVerified)
-	wantReason(t, reg("Bad Date", "1980-13-01", "AA000004", true), players.ReasonInvalid)
-	wantReason(t, reg("No Doc", "1980-01-01", "", true), players.ReasonInvalid)
+	wantReason(t, reg("Not Seen", "1980-01-01", "AA000003", false), refusal.PlayerNotVerified)
+	wantReason(t, reg("Bad Date", "1980-13-01", "AA000004", true), refusal.PlayerInvalid)
+	wantReason(t, reg("No Doc", "1980-01-01", "", true), refusal.PlayerInvalid)
 	// One account per person: the same document, written otherwise.
-	wantReason(t, reg("Just Eighteen", "2008-11-29", "aa-000 002", true), players.ReasonDuplicate)
+	wantReason(t, reg("Just Eighteen", "2008-11-29", "aa-000 002", true), refusal.PlayerDuplicate)
 	if n := r.e.Count("player_accounts", ""); n != 1 {
 		t.Fatalf("%d accounts, want 1", n)
 	}
@@ -49,8 +50,8 @@ func TestRegistration(t *testing.T) {
 	if err := r.reg.IssueCard(r.ctx(), id, "4000000000000001"); err != nil {
 		t.Fatal(err)
 	}
-	wantReason(t, r.reg.IssueCard(r.ctx(), id, "4000000000000001"), players.ReasonDuplicate)
-	wantReason(t, r.reg.IssueCard(r.ctx(), "P000000000099", "4000000000000002"), players.ReasonNotFound)
+	wantReason(t, r.reg.IssueCard(r.ctx(), id, "4000000000000001"), refusal.PlayerDuplicate)
+	wantReason(t, r.reg.IssueCard(r.ctx(), "P000000000099", "4000000000000002"), refusal.PlayerNotFound)
 }
 
 func TestLimitRules(t *testing.T) {
@@ -81,7 +82,7 @@ func TestLimitRules(t *testing.T) {
 	if l.Amount != 300 || l.Pending {
 		t.Fatalf("stricter over pending: %+v", l)
 	}
-	wantReason(t, func() error { _, err := r.reg.SetLimit(r.ctx(), id, "bets_year", amt(1)); return err }(), players.ReasonInvalid)
+	wantReason(t, func() error { _, err := r.reg.SetLimit(r.ctx(), id, "bets_year", amt(1)); return err }(), refusal.PlayerInvalid)
 
 	// Closing an account with a limit: a new account of the person within
 	// 7 days has it, and a milder one waits until 7 days after the closing.
@@ -112,12 +113,12 @@ func TestExclusionRegisterFile(t *testing.T) {
 	imp := func(b []byte) error { _, err := r.reg.ImportExclusions(r.ctx(), b); return err }
 	// One byte changed: the signature does not verify.
 	bad := []byte(strings.Replace(string(good), "1980", "1981", 1))
-	wantReason(t, imp(bad), players.ReasonInvalid)
+	wantReason(t, imp(bad), refusal.PlayerInvalid)
 	// Signed by another key.
 	other := newRig(t, "cz")
-	wantReason(t, imp(players.SignExclusions(other.regKey, today, nil)), players.ReasonInvalid)
-	wantReason(t, imp(players.SignExclusions(r.regKey, today, []string{"no fields"})), players.ReasonInvalid)
-	wantReason(t, imp([]byte("POLARIS-EXCLUSIONS 1\ndate "+today+"\n")), players.ReasonInvalid)
+	wantReason(t, imp(players.SignExclusions(other.regKey, today, nil)), refusal.PlayerInvalid)
+	wantReason(t, imp(players.SignExclusions(r.regKey, today, []string{"no fields"})), refusal.PlayerInvalid)
+	wantReason(t, imp([]byte("POLARIS-EXCLUSIONS 1\ndate "+today+"\n")), refusal.PlayerInvalid)
 	if n := r.e.Count("player_exclusions", ""); n != 0 {
 		t.Fatalf("a refused file changed the register: %d rows", n)
 	}
@@ -129,7 +130,7 @@ func TestExclusionRegisterFile(t *testing.T) {
 		t.Fatalf("the same file again: %+v %v", res, err)
 	}
 	// An older register would lift exclusions: refused.
-	wantReason(t, imp(players.SignExclusions(r.regKey, "2026-11-01", nil)), players.ReasonInvalid)
+	wantReason(t, imp(players.SignExclusions(r.regKey, "2026-11-01", nil)), refusal.PlayerInvalid)
 	// Only keyed hashes are kept: no name, no number.
 	rows, err := r.e.Server.DB().Query(`SELECT hash, entry FROM player_register_keys`)
 	if err != nil {

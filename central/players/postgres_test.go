@@ -8,6 +8,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -98,7 +99,7 @@ func testBreakAcrossTwoNodes(t *testing.T) {
 		r.e.Clock.Advance(10 * time.Minute)
 	}
 	r.mustLogin(b, "4000000000000001") // the session moves to node B's cabinet
-	r.refused(a, r.play(a, 5), players.ReasonNoSession)
+	r.refused(a, r.play(a, 5), refusal.PlayerNoSession)
 	r.e.Clock.Advance(5 * time.Minute) // 105 min
 	r.mustPlay(b, 5)
 	r.e.Clock.Advance(10 * time.Minute) // 115 min
@@ -111,17 +112,17 @@ func testBreakAcrossTwoNodes(t *testing.T) {
 	}
 	r.mustPlay(b, 5)
 	r.e.Clock.Advance(5 * time.Minute) // 120 min
-	r.refused(b, r.play(b, 5), players.ReasonBreak)
+	r.refused(b, r.play(b, 5), refusal.PlayerBreak)
 	// Back to node A's cabinet: still in the break.
 	r.mustLogin(a, "4000000000000001")
-	r.refused(a, r.play(a, 5), players.ReasonBreak)
+	r.refused(a, r.play(a, 5), refusal.PlayerBreak)
 	if st, err = a.PlayerState(r.ctx()); err != nil || !st.GetInBreak() {
 		t.Fatalf("in the break on node A: %v %v", st, err)
 	}
 	// And to node B's again, halfway through the break.
 	r.wait(a, 7*time.Minute)
 	r.mustLogin(b, "4000000000000001")
-	r.refused(b, r.play(b, 5), players.ReasonBreak)
+	r.refused(b, r.play(b, 5), refusal.PlayerBreak)
 	r.wait(b, 8*time.Minute) // 135 min: the break is over
 	r.mustPlay(b, 5)
 	if st, err = b.PlayerState(r.ctx()); err != nil || st.GetInBreak() || st.GetPlayedSeconds() != 0 {
@@ -140,12 +141,12 @@ func testLimitAcrossTwoNodes(t *testing.T) {
 	r.mustPlay(a, 10)
 	r.mustLogin(b, "4000000000000001")
 	r.mustPlay(b, 10)
-	r.refused(b, r.play(b, 10), players.ReasonLimit) // 30 > 25
+	r.refused(b, r.play(b, 10), refusal.PlayerLimit) // 30 > 25
 	r.mustLogin(a, "4000000000000001")
-	r.refused(a, r.play(a, 10), players.ReasonLimit)
+	r.refused(a, r.play(a, 10), refusal.PlayerLimit)
 	r.mustPlay(a, 5) // 25: at the limit
 	r.mustLogin(b, "4000000000000001")
-	r.refused(b, r.play(b, 5), players.ReasonLimit)
+	r.refused(b, r.play(b, 5), refusal.PlayerLimit)
 	st, err := b.PlayerState(r.ctx())
 	if err != nil {
 		t.Fatal(err)

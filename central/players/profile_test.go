@@ -6,7 +6,6 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
-	cabinetmarket "github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/market"
 )
 
@@ -22,7 +21,7 @@ func TestCentralAndCabinetReadOneProfile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}
-		cab, err := cabinetmarket.Builtin(id)
+		cab, err := market.Builtin(id)
 		if err != nil {
 			t.Fatalf("%s: %v", id, err)
 		}

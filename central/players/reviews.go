@@ -5,6 +5,8 @@ import (
 	"database/sql"
 	"errors"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // Review kinds: what a probable match is with.
@@ -107,10 +109,10 @@ func reviews(tx *sql.Tx, where string, args ...any) ([]Review, error) {
 // the match no longer holds the account (nor does it at later imports).
 func (r *Registry) DecideReview(ctx context.Context, id int64, decision, by, note string) (*Review, error) {
 	if decision != DecisionSame && decision != DecisionDifferent {
-		return nil, refusef(ReasonInvalid, "decision %q: %s or %s", decision, DecisionSame, DecisionDifferent)
+		return nil, refusef(refusal.PlayerInvalid, "decision %q: %s or %s", decision, DecisionSame, DecisionDifferent)
 	}
 	if by == "" {
-		return nil, refusef(ReasonNotVerified, "a review is decided by a named member of staff")
+		return nil, refusef(refusal.PlayerNotVerified, "a review is decided by a named member of staff")
 	}
 	now := r.cfg.Now()
 	var out Review
@@ -119,13 +121,13 @@ func (r *Registry) DecideReview(ctx context.Context, id int64, decision, by, not
 		err := tx.QueryRow(`SELECT id, account, kind, subject, detail, decided_at FROM player_reviews WHERE id=?`, id).
 			Scan(&out.ID, &out.Account, &out.Kind, &out.Subject, &out.Detail, &decided)
 		if errors.Is(err, sql.ErrNoRows) {
-			return refusef(ReasonNotFound, "no review %d", id)
+			return refusef(refusal.PlayerNotFound, "no review %d", id)
 		}
 		if err != nil {
 			return err
 		}
 		if decided.Valid {
-			return refusef(ReasonDuplicate, "review %d was already decided", id)
+			return refusef(refusal.PlayerDuplicate, "review %d was already decided", id)
 		}
 		if _, err := tx.Exec(`UPDATE player_reviews SET decided_at=?, decision=?, decided_by=?, note=? WHERE id=?`, now.UnixNano(), decision, by, note, id); err != nil {
 			return err

@@ -12,9 +12,9 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -182,9 +182,9 @@ func (r *rig) mustPlay(c *link.Client, stake engine.Money) {
 
 // refused checks that err is the central system's refusal with reason,
 // and that it drew no round.
-func (r *rig) refused(c *link.Client, err error, reason string) {
+func (r *rig) refused(c *link.Client, err error, reason refusal.Reason) {
 	r.t.Helper()
-	if got := link.Reason(err); got != reason {
+	if got := link.Refusal(err); got != reason {
 		r.t.Fatalf("want refusal %s, got %v", reason, err)
 	}
 	if n := r.e.Count("rounds", "cabinet=? AND round=?", c.Cabinet(), int64(r.rounds[c.Cabinet()])); n != 0 {

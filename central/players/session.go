@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"time"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // SessionIdle ends a session that saw no login, wager or state request for
@@ -69,7 +71,7 @@ func (r *Registry) Login(tx *sql.Tx, cabinet, card string, challenge, response [
 	err = tx.QueryRow(`SELECT used FROM player_challenges WHERE nonce=? AND card=? AND cabinet=? AND expires_at>=?`,
 		nonce, card, cabinet, now.UnixNano()).Scan(&used)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, refusef(ReasonCardAuth, "no open challenge for card %s at this cabinet (expired or never given)", card), nil
+		return nil, refusef(refusal.CardAuth, "no open challenge for card %s at this cabinet (expired or never given)", card), nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -81,7 +83,7 @@ func (r *Registry) Login(tx *sql.Tx, cabinet, card string, challenge, response [
 			st, err := r.state(tx, a, sid, cabinet, now)
 			return st, nil, err
 		}
-		return nil, refusef(ReasonCardAuth, "the challenge for card %s was already answered", card), nil
+		return nil, refusef(refusal.CardAuth, "the challenge for card %s was already answered", card), nil
 	}
 	if _, err := tx.Exec(`UPDATE player_challenges SET used=-1 WHERE nonce=?`, nonce); err != nil {
 		return nil, nil, err
@@ -90,7 +92,7 @@ func (r *Registry) Login(tx *sql.Tx, cabinet, card string, challenge, response [
 	var blocked sql.NullInt64
 	err = tx.QueryRow(`SELECT account, blocked_at FROM player_cards WHERE card=?`, card).Scan(&account, &blocked)
 	if errors.Is(err, sql.ErrNoRows) {
-		return nil, refusef(ReasonCardUnknown, "card %s was not issued here", card), nil
+		return nil, refusef(refusal.CardUnknown, "card %s was not issued here", card), nil
 	}
 	if err != nil {
 		return nil, nil, err
@@ -103,11 +105,11 @@ func (r *Registry) Login(tx *sql.Tx, cabinet, card string, challenge, response [
 		return nil, f, nil
 	}
 	if blocked.Valid {
-		return refuse(refusef(ReasonCardBlocked, "card %s is blocked", card))
+		return refuse(refusef(refusal.CardBlocked, "card %s is blocked", card))
 	}
 	if err := r.cfg.Cards.Verify(card, challenge, response); err != nil {
 		// The number without the card's key: a copied card.
-		return refuse(refusef(ReasonCardAuth, "card %s did not prove its key: %v", card, err))
+		return refuse(refusef(refusal.CardAuth, "card %s did not prove its key: %v", card, err))
 	}
 	a, err := loadAccount(tx, account)
 	if err != nil {
@@ -133,7 +135,7 @@ func (r *Registry) Login(tx *sql.Tx, cabinet, card string, challenge, response [
 		}
 		for _, l := range ls {
 			if !l.Decided {
-				return refuse(refusef(ReasonLimitsUndecided, "limit %s is neither set nor refused: the operator records the player's choice first", l.Kind))
+				return refuse(refusef(refusal.PlayerLimitsUndecided, "limit %s is neither set nor refused: the operator records the player's choice first", l.Kind))
 			}
 		}
 	}
@@ -184,17 +186,17 @@ func (r *Registry) Login(tx *sql.Tx, cabinet, card string, challenge, response [
 // a review.
 func (r *Registry) mayPlay(tx *sql.Tx, a *acct, now time.Time) error {
 	if a.closed {
-		return refusef(ReasonBlocked, "account %s is closed", a.id)
+		return refusef(refusal.PlayerBlocked, "account %s is closed", a.id)
 	}
 	if a.blocked != "" {
-		return refusef(ReasonBlocked, "account %s is blocked: %s", a.id, a.blocked)
+		return refusef(refusal.PlayerBlocked, "account %s is blocked: %s", a.id, a.blocked)
 	}
 	ex, err := r.exclusion(tx, a, now)
 	if err != nil {
 		return err
 	}
 	if ex == matchCertain {
-		return refusef(ReasonExcluded, "the player is in the register of excluded persons")
+		return refusef(refusal.PlayerExcluded, "the player is in the register of excluded persons")
 	}
 	// A probable match holds the account until staff decide. The cabinet
 	// shows it as blocked (ask the staff), not as excluded: it may be
@@ -204,7 +206,7 @@ func (r *Registry) mayPlay(tx *sql.Tx, a *acct, now time.Time) error {
 		return err
 	}
 	if held || ex == matchProbable {
-		return refusef(ReasonBlocked, "account %s is held for a staff review of a probable match (name and birth date)", a.id)
+		return refusef(refusal.PlayerBlocked, "account %s is held for a staff review of a probable match (name and birth date)", a.id)
 	}
 	return nil
 }
@@ -335,7 +337,7 @@ func (r *Registry) Wager(tx *sql.Tx, cabinet string, round uint64, stake int64) 
 	}
 	if a == nil {
 		if r.cfg.Profile.CardRequired {
-			return refusef(ReasonNoSession, "no player is logged in at cabinet %s: insert the player card", cabinet)
+			return refusef(refusal.PlayerNoSession, "no player is logged in at cabinet %s: insert the player card", cabinet)
 		}
 		return nil
 	}
@@ -344,7 +346,7 @@ func (r *Registry) Wager(tx *sql.Tx, cabinet string, round uint64, stake int64) 
 		return err
 	}
 	if blocked.Valid {
-		return refusef(ReasonCardBlocked, "card %s is blocked", card)
+		return refusef(refusal.CardBlocked, "card %s is blocked", card)
 	}
 	if err := r.mayPlay(tx, a, now); err != nil {
 		return err
@@ -355,7 +357,7 @@ func (r *Registry) Wager(tx *sql.Tx, cabinet string, round uint64, stake int64) 
 		if err := r.touch(tx, a, sid, now); err != nil {
 			return err
 		}
-		return refusef(ReasonBreak, "%s of continuous play: a break until %s", r.cfg.Profile.MaxPlay, until.In(r.cfg.Profile.Location).Format("15:04"))
+		return refusef(refusal.PlayerBreak, "%s of continuous play: a break until %s", r.cfg.Profile.MaxPlay, until.In(r.cfg.Profile.Location).Format("15:04"))
 	}
 	if err := r.checkLimits(tx, a.id, stake, now); err != nil {
 		return err

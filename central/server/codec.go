@@ -2,6 +2,7 @@ package server
 
 import (
 	"context"
+	"log/slog"
 	"sync"
 
 	"google.golang.org/grpc"
@@ -10,6 +11,8 @@ import (
 	_ "google.golang.org/grpc/encoding/proto" // registers "proto"
 	"google.golang.org/grpc/mem"
 	"google.golang.org/grpc/peer"
+
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // Undecodable input is INVALID_ARGUMENT (gRPC itself answers INTERNAL, as
@@ -28,8 +31,16 @@ func (c strictCodec) Unmarshal(data mem.BufferSlice, v any) error {
 	return nil
 }
 
-func (s *Server) undecodable(ctx context.Context, m any) error {
-	e, ok := s.badMsgs.LoadAndDelete(m)
+// checks are the interceptors every call goes through: the refusal of an
+// undecodable message, and the link statistics' note of the call.
+type checks struct {
+	log   *slog.Logger
+	bad   sync.Map // undecodable requests (strictCodec)
+	links *Links
+}
+
+func (s *checks) undecodable(ctx context.Context, m any) error {
+	e, ok := s.bad.LoadAndDelete(m)
 	if !ok {
 		return nil
 	}
@@ -38,22 +49,22 @@ func (s *Server) undecodable(ctx context.Context, m any) error {
 		who = p.Addr.String()
 	}
 	s.log.Warn("undecodable request refused", "peer", who, "err", e)
-	return refuse(codes.InvalidArgument, ReasonBadRequest, "undecodable message: %v", e)
+	return refuse(codes.InvalidArgument, refusal.BadRequest, "undecodable message: %v", e)
 }
 
-func (s *Server) unaryCheck(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
+func (s *checks) unaryCheck(ctx context.Context, req any, info *grpc.UnaryServerInfo, h grpc.UnaryHandler) (any, error) {
 	if err := s.undecodable(ctx, req); err != nil {
-		s.noteCall(ctx, info.FullMethod, err)
+		s.links.noteCall(ctx, info.FullMethod, err)
 		return nil, err
 	}
 	reply, err := h(ctx, req)
-	s.noteCall(ctx, info.FullMethod, err)
+	s.links.noteCall(ctx, info.FullMethod, err)
 	return reply, err
 }
 
 type checkedStream struct {
 	grpc.ServerStream
-	s *Server
+	s *checks
 }
 
 func (c checkedStream) RecvMsg(m any) error {
@@ -63,7 +74,7 @@ func (c checkedStream) RecvMsg(m any) error {
 	return c.s.undecodable(c.Context(), m)
 }
 
-func (s *Server) streamCheck(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
-	s.noteCall(ss.Context(), info.FullMethod, nil) // a stream's start is its request
+func (s *checks) streamCheck(srv any, ss grpc.ServerStream, info *grpc.StreamServerInfo, h grpc.StreamHandler) error {
+	s.links.noteCall(ss.Context(), info.FullMethod, nil) // a stream's start is its request
 	return h(srv, checkedStream{ServerStream: ss, s: s})
 }

@@ -1,9 +1,9 @@
 package server
 
 import (
+	"log/slog"
 	"net"
 	"sync"
-	"sync/atomic"
 
 	"google.golang.org/grpc/credentials"
 )
@@ -13,48 +13,27 @@ import (
 // cabinet often sees only a closed connection, so the clear reason is here.
 type refusingCreds struct {
 	credentials.TransportCredentials
-	s *Server
+	links *Links
 }
 
 func (c refusingCreds) ServerHandshake(conn net.Conn) (net.Conn, credentials.AuthInfo, error) {
 	nc, ai, err := c.TransportCredentials.ServerHandshake(conn)
 	if err != nil {
-		c.s.refused.note(err)
-		c.s.log.Warn("TLS handshake refused", "peer", conn.RemoteAddr().String(), "err", err)
+		c.links.refused.note(err)
+		c.links.log.Warn("TLS handshake refused", "peer", conn.RemoteAddr().String(), "err", err)
 	}
 	return nc, ai, err
 }
 
 func (c refusingCreds) Clone() credentials.TransportCredentials {
-	return refusingCreds{TransportCredentials: c.TransportCredentials.Clone(), s: c.s}
-}
-
-type refusals struct {
-	n    atomic.Int64
-	mu   sync.Mutex
-	last error
-}
-
-func (r *refusals) note(err error) {
-	r.n.Add(1)
-	r.mu.Lock()
-	r.last = err
-	r.mu.Unlock()
-}
-
-// HandshakeRefusals returns how many TLS handshakes the server refused and
-// the last reason.
-func (s *Server) HandshakeRefusals() (int64, error) {
-	s.refused.mu.Lock()
-	defer s.refused.mu.Unlock()
-	return s.refused.n.Load(), s.refused.last
+	return refusingCreds{TransportCredentials: c.TransportCredentials.Clone(), links: c.links}
 }
 
 // limitListener serves at most n connections at once: Accept waits for a
 // slot (the kernel's backlog holds the rest), and says so in the log.
 type limitListener struct {
 	net.Listener
-	s      *Server
+	log    *slog.Logger
 	slots  chan struct{}
 	closed chan struct{}
 	once   sync.Once
@@ -65,19 +44,19 @@ func (l *limitListener) Close() error {
 	return l.Listener.Close()
 }
 
-func (s *Server) limit(l net.Listener) net.Listener {
-	n := s.cfg.MaxConnections
+// limit serves at most n connections of l at once (0: DefaultMaxConns).
+func limit(l net.Listener, n int, log *slog.Logger) net.Listener {
 	if n <= 0 {
 		n = DefaultMaxConns
 	}
-	return &limitListener{Listener: l, s: s, slots: make(chan struct{}, n), closed: make(chan struct{})}
+	return &limitListener{Listener: l, log: log, slots: make(chan struct{}, n), closed: make(chan struct{})}
 }
 
 func (l *limitListener) Accept() (net.Conn, error) {
 	select {
 	case l.slots <- struct{}{}:
 	default:
-		l.s.log.Warn("connection limit reached: new connections wait", "limit", cap(l.slots))
+		l.log.Warn("connection limit reached: new connections wait", "limit", cap(l.slots))
 		select {
 		case l.slots <- struct{}{}:
 		case <-l.closed:

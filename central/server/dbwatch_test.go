@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 

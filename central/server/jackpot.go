@@ -63,7 +63,7 @@ type jackpotPrefetcher interface {
 
 // prefetchJackpots is the store's beforeTails: the batch's rounds'
 // contributions, handed to the jackpot engine's Prefetch.
-func (s *Server) prefetchJackpots(p jackpotPrefetcher) func(tx *sql.Tx, payloads []any) error {
+func prefetchJackpots(p jackpotPrefetcher) func(tx *sql.Tx, payloads []any) error {
 	return func(tx *sql.Tx, payloads []any) error {
 		cs := make([]Contribution, 0, len(payloads))
 		for _, v := range payloads {
@@ -85,23 +85,28 @@ var tierNames = map[engine.Jackpot]string{engine.Mini: "mini", engine.Minor: "mi
 
 // riskCap returns the round cap Risk must respect for g and whether g has
 // Risk at all: a game may say so with RiskCap(stake) (cap, ok); otherwise
-// only Magic Stars has Risk, capped by MS-7's 500 000 CZK
-// (magicstars.RoundCap).
+// a game whose layout offers Risk (Magic Stars) has it, capped by its
+// RoundCap or MS-7's 500 000 CZK.
 func riskCap(g engine.Game, stake engine.Money) (engine.Money, bool) {
 	if c, ok := g.(interface {
 		RiskCap(engine.Money) (engine.Money, bool)
 	}); ok {
 		return c.RiskCap(stake)
 	}
+	// A game that states no layout (a test's game) offers no Risk.
+	risk := false
+	if lg, ok := g.(engine.Layouter); ok {
+		risk = lg.Layout().Risk
+	}
 	switch c := g.(type) {
 	case interface {
 		RoundCap(engine.Money) engine.Money
 	}:
-		return c.RoundCap(stake), g.ID() == engine.MagicStars
+		return c.RoundCap(stake), risk
 	case interface{ RoundCap() engine.Money }:
-		return c.RoundCap(), g.ID() == engine.MagicStars
+		return c.RoundCap(), risk
 	}
-	if g.ID() == engine.MagicStars {
+	if risk {
 		return 500_000, true
 	}
 	return 0, false

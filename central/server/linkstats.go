@@ -7,6 +7,7 @@ import (
 	"path"
 	"sort"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"google.golang.org/genproto/googleapis/rpc/errdetails"
@@ -64,7 +65,7 @@ func defaultNodeID() string {
 }
 
 // NodeID is the node's name (Config.NodeID).
-func (s *Server) NodeID() string { return s.cfg.NodeID }
+func (s *Links) NodeID() string { return s.cfg.NodeID }
 
 // linkMem is what this node alone knows of its cabinets' links.
 type linkMem struct {
@@ -82,7 +83,7 @@ type cabLink struct {
 
 // noteCall records a call the node answered for the cabinet the caller's
 // certificate names (the kind is the RPC method's name).
-func (s *Server) noteCall(ctx context.Context, method string, err error) {
+func (s *Links) noteCall(ctx context.Context, method string, err error) {
 	p, ok := peer.FromContext(ctx)
 	if !ok {
 		return
@@ -135,7 +136,7 @@ func (s *Server) noteCall(ctx context.Context, method string, err error) {
 }
 
 // noteHello stores what a Hello told of the link (inside its transaction).
-func (s *Server) noteHello(tx *sql.Tx, cab string, now time.Time, software string, cabinetNano int64) error {
+func (s *Links) noteHello(tx *sql.Tx, cab string, now time.Time, software string, cabinetNano int64) error {
 	var off int64
 	if cabinetNano != 0 {
 		off = cabinetNano - now.UnixNano()
@@ -147,7 +148,7 @@ func (s *Server) noteHello(tx *sql.Tx, cab string, now time.Time, software strin
 }
 
 // noteStream stores that a command stream opened on this node.
-func (s *Server) noteStream(ctx context.Context, cab string, at time.Time) {
+func (s *Links) noteStream(ctx context.Context, cab string, at time.Time) {
 	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		_, err := tx.Exec(`INSERT INTO cabinet_link(cabinet, stream_at, stream_node) VALUES(?,?,?)
 			ON CONFLICT(cabinet) DO UPDATE SET stream_at=excluded.stream_at, stream_node=excluded.stream_node`,
@@ -196,7 +197,7 @@ func Reasons(m map[string]int64) []string {
 }
 
 // Link returns cab's link statistics as of the server's clock.
-func (s *Server) Link(ctx context.Context, cab string) (LinkStats, error) {
+func (s *Links) Link(ctx context.Context, cab string) (LinkStats, error) {
 	now := s.now()
 	ls := LinkStats{Node: s.cfg.NodeID, RefusalsNode: s.cfg.NodeID, Refusals24h: map[string]int64{}, Alarms24h: map[string]int64{}}
 	s.subMu.Lock()
@@ -253,4 +254,25 @@ func (s *Server) Link(ctx context.Context, cab string) (LinkStats, error) {
 		ls.Alarms24h[r] = n
 	}
 	return ls, rows.Err()
+}
+
+type refusals struct {
+	n    atomic.Int64
+	mu   sync.Mutex
+	last error
+}
+
+func (r *refusals) note(err error) {
+	r.n.Add(1)
+	r.mu.Lock()
+	r.last = err
+	r.mu.Unlock()
+}
+
+// HandshakeRefusals returns how many TLS handshakes the server refused and
+// the last reason.
+func (s *Links) HandshakeRefusals() (int64, error) {
+	s.refused.mu.Lock()
+	defer s.refused.mu.Unlock()
+	return s.refused.n.Load(), s.refused.last
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
 	"github.com/polaris-vlt/polaris/internal/poll"
@@ -15,7 +16,7 @@ import (
 
 func linkOf(t *testing.T, s *server.Server, cab string) server.LinkStats {
 	t.Helper()
-	ls, err := s.Link(context.Background(), cab)
+	ls, err := s.Links().Link(context.Background(), cab)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,14 +83,14 @@ func TestLinkStats(t *testing.T) {
 	}
 
 	// A refusal by reason; a mismatched meter report is an alarm.
-	if err := e.Server.Disable(ctx, "CAB-1", "test"); err != nil {
+	if err := e.Server.Cabinets().Disable(ctx, "CAB-1", "test"); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := c.RequestOutcome(ctx, 4, testenv.GameID, testenv.TheGame.ModelID(), 5); link.Reason(err) != server.ReasonCabinetDisabled {
+	if _, err := c.RequestOutcome(ctx, 4, testenv.GameID, testenv.TheGame.ModelID(), 5); link.Refusal(err) != refusal.CabinetDisabled {
 		t.Fatalf("disabled cabinet's round: %v", err)
 	}
 	ls = linkOf(t, e.Server, "CAB-1")
-	if ls.Refusals24h[server.ReasonCabinetDisabled] != 1 || ls.LastKind != "RequestOutcome" {
+	if ls.Refusals24h[string(refusal.CabinetDisabled)] != 1 || ls.LastKind != "RequestOutcome" {
 		t.Fatalf("refusals %v, last %q", ls.Refusals24h, ls.LastKind)
 	}
 	if _, err := e.Server.DB().Exec(`INSERT INTO alarms(cabinet, at, reason, text) VALUES('CAB-1', ?, 'TEST_ALARM', 'x'), ('CAB-1', ?, 'OLD_ALARM', 'x')`,

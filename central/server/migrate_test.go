@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
-
 	"github.com/polaris-vlt/polaris/central/server"
 )
 

@@ -11,11 +11,11 @@ import (
 	"github.com/polaris-vlt/polaris/central/jackpot"
 	"github.com/polaris-vlt/polaris/central/jackpot/jpserver"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -121,7 +121,7 @@ func TestTwoNodesRace(t *testing.T) {
 				k = (k + i*5) % vouchers
 				h, err := c.RedeemVoucher(sctx(t), numbers[k])
 				if err != nil {
-					if r := link.Reason(err); r != server.ReasonVoucherHeld && r != server.ReasonVoucherRedeemed {
+					if r := link.Refusal(err); r != refusal.VoucherHeld && r != refusal.VoucherRedeemed {
 						t.Errorf("redeem: %v", err)
 					}
 					continue
@@ -272,10 +272,10 @@ func TestTwoNodesOneOpenRound(t *testing.T) {
 			race.Wait()
 			drawn := 0
 			for _, err := range []error{ea, eb} {
-				switch r := link.Reason(err); {
+				switch r := link.Refusal(err); {
 				case err == nil:
 					drawn++
-				case r != server.ReasonRoundOpen && r != server.ReasonRoundSequence:
+				case r != refusal.RoundOpen && r != refusal.RoundSequence:
 					t.Errorf("%s: %v", id, err)
 				}
 			}

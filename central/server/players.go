@@ -10,6 +10,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/players"
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
 
 // Players are the registered players (central/players implements it): the
@@ -34,15 +35,23 @@ type Players interface {
 	RefusedWager(tx *sql.Tx, cabinet string, round uint64, stake int64, reason string) error
 }
 
+// playerDesk is the server's side of the registered players: it gives the
+// registry (Config.Players) the store, asks it before a round is drawn,
+// books the drawn wins to the round's player and answers the cabinet's
+// player calls, each inside a store write.
+type playerDesk struct {
+	base
+}
+
 // PlayersWrite runs fn in a store write transaction (players.Store): the
 // operator's player commands go through the same single writer as rounds.
-func (s *Server) PlayersWrite(ctx context.Context, fn func(tx *sql.Tx) error) error {
+func (s *playerDesk) PlayersWrite(ctx context.Context, fn func(tx *sql.Tx) error) error {
 	return s.st.write(ctx, fn)
 }
 
-// setupPlayers runs the registry's Setup (the tables are the store's migration 2)
+// setup runs the registry's Setup (the tables are the store's migration 2)
 // and attaches it to the store.
-func (s *Server) setupPlayers() error {
+func (s *playerDesk) setup() error {
 	if s.cfg.Players == nil {
 		return nil
 	}
@@ -60,15 +69,15 @@ func playerRefused(err error) error {
 		return err
 	}
 	code := codes.FailedPrecondition
-	if r.Reason == players.ReasonInvalid {
+	if r.Reason == refusal.PlayerInvalid {
 		code = codes.InvalidArgument
 	}
 	return refuse(code, r.Reason, "%s", r.Message)
 }
 
-// playerWager is the wager path's question: may this cabinet's player
+// wager is the wager path's question: may this cabinet's player
 // (or, where the market allows, no player) stake on round n?
-func (s *Server) playerWager(tx *sql.Tx, cab string, n uint64, stake int64) error {
+func (s *playerDesk) wager(tx *sql.Tx, cab string, n uint64, stake int64) error {
 	if s.cfg.Players == nil {
 		return nil
 	}
@@ -90,29 +99,25 @@ func (s *Server) playerWager(tx *sql.Tx, cab string, n uint64, stake int64) erro
 	return nil
 }
 
-// playerWin books a drawn win (round total or Risk change) to the round's player.
-func (s *Server) playerWin(tx *sql.Tx, cab string, n uint64, amount int64) error {
+// win books a drawn win (round total or Risk change) to the round's player.
+func (s *playerDesk) win(tx *sql.Tx, cab string, n uint64, amount int64) error {
 	if s.cfg.Players == nil {
 		return nil
 	}
 	return s.cfg.Players.Win(tx, cab, n, amount)
 }
 
-func (s *Server) noPlayers() error {
-	return refuse(codes.Unimplemented, ReasonBadRequest, "this central system keeps no player accounts")
+func (s *playerDesk) noPlayers() error {
+	return refuse(codes.Unimplemented, refusal.BadRequest, "this central system keeps no player accounts")
 }
 
-// PlayerChallenge gives a challenge for the card in the cabinet's reader.
-func (s *Server) PlayerChallenge(ctx context.Context, req *pb.PlayerChallengeRequest) (*pb.PlayerChallengeReply, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+// challenge gives a challenge for the card in the cabinet's reader.
+func (s *playerDesk) challenge(ctx context.Context, c *cabinet, req *pb.PlayerChallengeRequest) (*pb.PlayerChallengeReply, error) {
 	if s.cfg.Players == nil {
 		return nil, s.noPlayers()
 	}
 	out := &pb.PlayerChallengeReply{}
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		ch, exp, err := s.cfg.Players.Challenge(tx, c.id, req.GetCardId())
 		out.Challenge, out.ExpiresUnixNano = ch, exp.UnixNano()
 		return err
@@ -123,18 +128,14 @@ func (s *Server) PlayerChallenge(ctx context.Context, req *pb.PlayerChallengeReq
 	return out, nil
 }
 
-// PlayerLogin opens the card's session at this cabinet.
-func (s *Server) PlayerLogin(ctx context.Context, req *pb.PlayerLoginRequest) (*pb.PlayerState, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+// login opens the card's session at this cabinet.
+func (s *playerDesk) login(ctx context.Context, c *cabinet, req *pb.PlayerLoginRequest) (*pb.PlayerState, error) {
 	if s.cfg.Players == nil {
 		return nil, s.noPlayers()
 	}
 	var st *players.State
 	var refused *players.Refusal
-	err = s.st.write(ctx, func(tx *sql.Tx) (err error) {
+	err := s.st.write(ctx, func(tx *sql.Tx) (err error) {
 		st, refused, err = s.cfg.Players.Login(tx, c.id, req.GetCardId(), req.GetChallenge(), req.GetResponse())
 		return err
 	})
@@ -147,31 +148,27 @@ func (s *Server) PlayerLogin(ctx context.Context, req *pb.PlayerLoginRequest) (*
 	return statePB(st), nil
 }
 
-// PlayerLogout ends the cabinet's session.
-func (s *Server) PlayerLogout(ctx context.Context, req *pb.PlayerLogoutRequest) (*pb.PlayerState, error) {
-	return s.playerCall(ctx, func(tx *sql.Tx, cab string) (*players.State, error) {
-		return s.cfg.Players.Logout(tx, cab, req.GetReason())
+// logout ends the cabinet's session.
+func (s *playerDesk) logout(ctx context.Context, c *cabinet, req *pb.PlayerLogoutRequest) (*pb.PlayerState, error) {
+	return s.call(ctx, c, func(tx *sql.Tx) (*players.State, error) {
+		return s.cfg.Players.Logout(tx, c.id, req.GetReason())
 	})
 }
 
-// GetPlayerState answers the cabinet's session state.
-func (s *Server) GetPlayerState(ctx context.Context, _ *pb.PlayerStateRequest) (*pb.PlayerState, error) {
-	return s.playerCall(ctx, func(tx *sql.Tx, cab string) (*players.State, error) {
-		return s.cfg.Players.SessionState(tx, cab)
+// state answers the cabinet's session state.
+func (s *playerDesk) state(ctx context.Context, c *cabinet) (*pb.PlayerState, error) {
+	return s.call(ctx, c, func(tx *sql.Tx) (*players.State, error) {
+		return s.cfg.Players.SessionState(tx, c.id)
 	})
 }
 
-func (s *Server) playerCall(ctx context.Context, fn func(tx *sql.Tx, cab string) (*players.State, error)) (*pb.PlayerState, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+func (s *playerDesk) call(ctx context.Context, c *cabinet, fn func(tx *sql.Tx) (*players.State, error)) (*pb.PlayerState, error) {
 	if s.cfg.Players == nil {
 		return nil, s.noPlayers()
 	}
 	var st *players.State
-	err = s.st.write(ctx, func(tx *sql.Tx) (err error) {
-		st, err = fn(tx, c.id)
+	err := s.st.write(ctx, func(tx *sql.Tx) (err error) {
+		st, err = fn(tx)
 		return err
 	})
 	if err != nil {
@@ -198,7 +195,3 @@ func statePB(st *players.State) *pb.PlayerState {
 	}
 	return out
 }
-
-// Players returns the configured player accounts (nil: none), for the
-// operator's commands.
-func (s *Server) Players() Players { return s.cfg.Players }

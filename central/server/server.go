@@ -9,20 +9,15 @@ import (
 	"fmt"
 	"log/slog"
 	"net"
-	"sort"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"google.golang.org/grpc"
-	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/credentials"
 	"google.golang.org/grpc/encoding"
 	healthpb "google.golang.org/grpc/health/grpc_health_v1"
 	"google.golang.org/grpc/keepalive"
-	"google.golang.org/grpc/peer"
-	"google.golang.org/grpc/status"
 
 	"github.com/polaris-vlt/polaris/central/pki"
 	pb "github.com/polaris-vlt/polaris/central/proto"
@@ -71,30 +66,28 @@ type Config struct {
 	Log       *slog.Logger
 }
 
-// Server is the reference central system.
+// Server is the reference central system: the gRPC adapter (grpc.go)
+// over its services, each the owner of its state and invariants, which it
+// composes and wires in New.
 type Server struct {
 	pb.UnimplementedCentralServer
 
-	cfg   Config
-	st    *store
-	games map[engine.GameID]engine.Game
-	src   engine.Source // used only by the store writer goroutine
-	pub   ed25519.PublicKey
-	grpc  *grpc.Server
-	log   *slog.Logger
+	cfg  Config
+	st   *store
+	pub  ed25519.PublicKey
+	grpc *grpc.Server
+	log  *slog.Logger
 
-	cabMu sync.Mutex
-	cabs  map[string]*cabinet
-	reg   *pki.RegistryCheck // nil: no registry
+	cabinets *Cabinets
+	links    *Links
+	alarms   *Alarms
+	mirror   *Mirror
+	rounds   *Rounds
+	vouchers *vouchers
+	players  *playerDesk
+	intake   *intake
+	checks   *checks
 
-	badMsgs sync.Map // undecodable requests (codec.go)
-
-	subMu sync.Mutex
-	subs  map[*subscriber]struct{}
-
-	refused refusals
-	alarms  alarms
-	link    linkMem // linkstats.go
 	stopJP  func()
 	stopDBW func() // watchDatabase (PostgreSQL)
 	jpDone  chan struct{}
@@ -103,11 +96,15 @@ type Server struct {
 	serving atomic.Int32 // Serve loops running
 }
 
-type cabinet struct {
-	id, hall string
-	enabled  bool
-	reason   string
+// base is what every service shares: the configuration (read only once
+// New returns), the store and the log.
+type base struct {
+	cfg *Config
+	st  *store
+	log *slog.Logger
 }
+
+func (b *base) now() time.Time { return b.cfg.Now() }
 
 // New opens the store and prepares the service; Serve or Listen starts it.
 func New(cfg Config) (*Server, error) {
@@ -165,27 +162,29 @@ func New(cfg Config) (*Server, error) {
 	if cfg.Games == nil {
 		cfg.Games = engine.Games()
 	}
-	s := &Server{
-		cfg:   cfg,
-		games: map[engine.GameID]engine.Game{},
-		src:   cfg.NewSource(),
-		pub:   cfg.SigningKey.Public().(ed25519.PublicKey),
-		log:   cfg.Log,
-		cabs:  map[string]*cabinet{},
-		subs:  map[*subscriber]struct{}{},
-		reg:   rc,
-	}
+	s := &Server{cfg: cfg, pub: cfg.SigningKey.Public().(ed25519.PublicKey), log: cfg.Log}
+	games := map[engine.GameID]engine.Game{}
 	for _, g := range cfg.Games {
-		s.games[g.ID()] = g
+		games[g.ID()] = g
 	}
 	st, err := openStore(cfg.DBPath, cfg.StoreMarker, cfg.InitStore)
 	if err != nil {
 		return nil, err
 	}
+	s.st = st
+	b := base{cfg: &s.cfg, st: st, log: cfg.Log}
+	s.alarms = &Alarms{base: b}
+	s.links = &Links{base: b, games: games, subs: map[*subscriber]struct{}{}}
+	s.cabinets = &Cabinets{base: b, reg: rc, links: s.links, cabs: map[string]*cabinet{}}
+	s.mirror = &Mirror{base: b, alarms: s.alarms}
+	s.players = &playerDesk{base: b}
+	s.rounds = &Rounds{base: b, games: games, src: cfg.NewSource(), cabinets: s.cabinets, mirror: s.mirror, players: s.players, alarms: s.alarms}
+	s.vouchers = &vouchers{base: b, cabinets: s.cabinets, mirror: s.mirror, alarms: s.alarms}
+	s.intake = &intake{base: b, alarms: s.alarms}
+	s.checks = &checks{log: cfg.Log, links: s.links}
 	st.onBroken = func(err error) {
 		s.log.Error("central store failed: refusing every request until restarted", "err", err)
 	}
-	s.st = st
 	switch h := cfg.Jackpots.(type) {
 	case interface{ Committed() }:
 		st.committed = h.Committed
@@ -196,9 +195,9 @@ func New(cfg Config) (*Server, error) {
 		st.rolledBack = h.RolledBack
 	}
 	if p, ok := cfg.Jackpots.(jackpotPrefetcher); ok {
-		st.beforeTails, st.afterTails = s.prefetchJackpots(p), p.Finish
+		st.beforeTails, st.afterTails = prefetchJackpots(p), p.Finish
 	}
-	if err := s.setupPlayers(); err != nil {
+	if err := s.players.setup(); err != nil {
 		st.close()
 		return nil, fmt.Errorf("central server: players setup: %w", err)
 	}
@@ -228,7 +227,7 @@ func New(cfg Config) (*Server, error) {
 		go func() {
 			defer close(s.jpDone)
 			for range ch {
-				s.PublishJackpots()
+				s.links.PublishJackpots()
 			}
 		}()
 	}
@@ -236,7 +235,7 @@ func New(cfg Config) (*Server, error) {
 		s.stopDBW = watchDatabase(cfg.DBPath, s.log, 100*time.Millisecond)
 	}
 	s.grpc = grpc.NewServer(
-		grpc.Creds(refusingCreds{TransportCredentials: credentials.NewTLS(cfg.TLS), s: s}),
+		grpc.Creds(refusingCreds{TransportCredentials: credentials.NewTLS(cfg.TLS), links: s.links}),
 		grpc.KeepaliveEnforcementPolicy(keepalive.EnforcementPolicy{MinTime: 2 * time.Second, PermitWithoutStream: true}),
 		grpc.KeepaliveParams(keepalive.ServerParameters{Time: 15 * time.Second, Timeout: 5 * time.Second}),
 		// Thousands of mostly idle cabinet connections share write buffers:
@@ -253,9 +252,9 @@ func New(cfg Config) (*Server, error) {
 		grpc.MaxRecvMsgSize(MaxMessageBytes),
 		grpc.ConnectionTimeout(HandshakeTimeout),
 		grpc.MaxConcurrentStreams(MaxStreamsPerConn),
-		grpc.ForceServerCodecV2(strictCodec{CodecV2: encoding.GetCodecV2("proto"), bad: &s.badMsgs}),
-		grpc.UnaryInterceptor(s.unaryCheck),
-		grpc.StreamInterceptor(s.streamCheck),
+		grpc.ForceServerCodecV2(strictCodec{CodecV2: encoding.GetCodecV2("proto"), bad: &s.checks.bad}),
+		grpc.UnaryInterceptor(s.checks.unaryCheck),
+		grpc.StreamInterceptor(s.checks.streamCheck),
 	)
 	pb.RegisterCentralServer(s.grpc, s)
 	healthpb.RegisterHealthServer(s.grpc, &healthService{s: s})
@@ -278,7 +277,7 @@ const (
 func (s *Server) Serve(l net.Listener) error {
 	s.serving.Add(1)
 	defer s.serving.Add(-1)
-	return s.grpc.Serve(s.limit(l))
+	return s.grpc.Serve(limit(l, s.cfg.MaxConnections, s.log))
 }
 
 // Listen binds addr and serves in the background; it returns the bound address.
@@ -290,7 +289,7 @@ func (s *Server) Listen(addr string) (net.Addr, error) {
 	s.serving.Add(1)
 	go func() {
 		defer s.serving.Add(-1)
-		if err := s.grpc.Serve(s.limit(l)); err != nil {
+		if err := s.grpc.Serve(limit(l, s.cfg.MaxConnections, s.log)); err != nil {
 			s.log.Error("central server stopped", "err", err)
 		}
 	}()
@@ -324,11 +323,7 @@ func (s *Server) Close() error {
 	}
 	s.closed = true
 	s.closeMu.Unlock()
-	s.subMu.Lock()
-	for sub := range s.subs {
-		sub.cancel()
-	}
-	s.subMu.Unlock()
+	s.links.stop()
 	done := make(chan struct{})
 	go func() { s.grpc.GracefulStop(); close(done) }()
 	select {
@@ -345,175 +340,40 @@ func (s *Server) Close() error {
 	return s.st.close()
 }
 
-// DB is the store, for reports and tests; write only through the server.
+// DB is the store, for central/reports and the tests; write only through
+// the server.
 func (s *Server) DB() *sql.DB { return s.st.db }
+
+// Write runs fn in the store's single writer's transaction (its own
+// savepoint: fn's error undoes what fn did) and returns once it is
+// committed. The back office writes its own tables (users, sessions, audit,
+// payouts) and a voucher void (VoidVoucherTx) through here, never beside
+// the writer.
+func (s *Server) Write(ctx context.Context, fn func(tx *sql.Tx) error) error {
+	return s.st.write(ctx, fn)
+}
 
 // PublicKey is the key cabinets verify bodies with.
 func (s *Server) PublicKey() ed25519.PublicKey { return s.pub }
 
-func (s *Server) now() time.Time { return s.cfg.Now() }
+// The services, for the operator's tools (the admin socket, the back
+// office) and the tests.
 
-// admit identifies the caller from its verified certificate and admits it.
-func (s *Server) admit(ctx context.Context) (*cabinet, error) {
-	p, ok := peer.FromContext(ctx)
-	if !ok {
-		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "no peer")
-	}
-	ti, ok := p.AuthInfo.(credentials.TLSInfo)
-	if !ok {
-		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "not a TLS peer")
-	}
-	id, err := pki.CabinetID(ti.State)
-	if err != nil {
-		return nil, refuse(codes.Unauthenticated, ReasonUnknownCabinet, "%v", err)
-	}
-	if s.reg != nil {
-		// Checked on every call too: a connection made before the
-		// certificate was revoked ends with it.
-		if err := s.reg.Check(ti.State.VerifiedChains[0][0]); err != nil {
-			s.log.Warn("revoked certificate refused", "cabinet", id, "err", err)
-			return nil, refuse(codes.Unauthenticated, ReasonRevoked, "%v", err)
-		}
-	}
-	s.cabMu.Lock()
-	c := s.cabs[id]
-	s.cabMu.Unlock()
-	if c != nil {
-		return c, nil
-	}
-	hall, named := s.cfg.Halls[id]
-	if !named {
-		if !s.cfg.AllowUnknownCabinets {
-			return nil, refuse(codes.PermissionDenied, ReasonUnknownCabinet, "cabinet %q is not configured", id)
-		}
-		hall = s.cfg.DefaultHall
-	}
-	now := s.now().UnixNano()
-	// The cache is filled inside the write job: jobs run one at a time, so
-	// a Disable cannot slip in between reading the row and caching it.
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(`INSERT INTO cabinets(id, hall, first_seen, last_seen) VALUES(?,?,?,?)
-			ON CONFLICT(id) DO UPDATE SET hall=excluded.hall`, id, hall, now, now); err != nil {
-			return err
-		}
-		nc := &cabinet{id: id, hall: hall}
-		var en int
-		if err := tx.QueryRow(`SELECT enabled, reason FROM cabinets WHERE id=?`, id).Scan(&en, &nc.reason); err != nil {
-			return err
-		}
-		nc.enabled = en != 0
-		s.cabMu.Lock()
-		if c = s.cabs[id]; c == nil {
-			c = nc
-			s.cabs[id] = c
-		}
-		s.cabMu.Unlock()
-		return nil
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	return c, nil
-}
+// Cabinets admits cabinets and enables or disables them.
+func (s *Server) Cabinets() *Cabinets { return s.cabinets }
 
-func (s *Server) cabinetState(id string) (enabled bool, reason string) {
-	s.cabMu.Lock()
-	defer s.cabMu.Unlock()
-	if c := s.cabs[id]; c != nil {
-		return c.enabled, c.reason
-	}
-	return true, ""
-}
+// Links are the cabinets' streams and link statistics on this node.
+func (s *Server) Links() *Links { return s.links }
 
-func (s *Server) models() []*pb.GameModel {
-	out := make([]*pb.GameModel, 0, len(s.games))
-	for _, g := range s.games {
-		out = append(out, &pb.GameModel{Game: string(g.ID()), ModelId: g.ModelID()})
-	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Game < out[j].Game })
-	return out
-}
+// Alarms are the stored and counted alarms and audit rows.
+func (s *Server) Alarms() *Alarms { return s.alarms }
 
-// Hello implements the time sync and the model check.
-func (s *Server) Hello(ctx context.Context, req *pb.HelloRequest) (*pb.HelloReply, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
-	var diffs []string
-	for _, m := range req.GetModels() {
-		g, ok := s.games[engine.GameID(m.GetGame())]
-		switch {
-		case !ok:
-			diffs = append(diffs, fmt.Sprintf("%s: not played here", m.GetGame()))
-		case g.ModelID() != m.GetModelId():
-			diffs = append(diffs, fmt.Sprintf("%s: cabinet model %s, central model %s", m.GetGame(), m.GetModelId(), g.ModelID()))
-		}
-	}
-	if len(diffs) > 0 {
-		return nil, refuse(codes.FailedPrecondition, ReasonModelMismatch, "%s", strings.Join(diffs, "; "))
-	}
-	var ms []string
-	for _, m := range req.GetModels() {
-		ms = append(ms, m.GetGame()+"="+m.GetModelId())
-	}
-	now := s.now()
-	var last sql.NullInt64
-	var mirrorCredit int64
-	var differs bool
-	var meterErr error
-	var suspect []string
-	cm := req.GetMeters()
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
-		if _, err := tx.Exec(`UPDATE cabinets SET models=?, last_seen=? WHERE id=?`, strings.Join(ms, ","), now.UnixNano(), c.id); err != nil {
-			return err
-		}
-		if err := s.noteHello(tx, c.id, now, req.GetSoftwareVersion(), req.GetCabinetTimeUnixNano()); err != nil {
-			return err
-		}
-		if err := tx.QueryRow(`SELECT max(round) FROM rounds WHERE cabinet=?`, c.id).Scan(&last); err != nil {
-			return err
-		}
-		// Reconciliation: the cabinet's meters against the mirror.
-		if suspect, err = s.voidUnprinted(tx, c.id, cm.GetUnprinted()); err != nil {
-			return err
-		}
-		m, err := s.loadMirror(tx, c.id)
-		if err != nil {
-			return err
-		}
-		meterErr, differs = nil, false
-		if cm.GetPresent() {
-			if err := s.keepHelloMeters(tx, c.id, now, cm.GetCredit(), cm.GetBase(), cm.GetBillsIn(), cm.GetWinsToCredit(), cm.GetHandpayCancelled()); err != nil {
-				return err
-			}
-			if err := s.report(tx, c.id, m, cm); err != nil {
-				if _, ok := status.FromError(err); !ok {
-					return err
-				}
-				meterErr = err // kept as they were; an alarm, but Hello goes on
-			}
-			differs = m.credit() != cm.GetCredit()
-		}
-		mirrorCredit = m.credit()
-		return nil
-	})
-	if err != nil {
-		return nil, storeErr(err)
-	}
-	if meterErr != nil {
-		s.raised(c.id, meterErr)
-	}
-	for _, t := range suspect {
-		s.alarm(c.id, ReasonUnprintedSuspect, t)
-	}
-	if differs {
-		s.alarm(c.id, ReasonMirrorDiffers, fmt.Sprintf("Hello: cabinet credit %d, central mirror %d", cm.GetCredit(), mirrorCredit))
-	}
-	en, reason := s.cabinetState(c.id)
-	return &pb.HelloReply{
-		Cabinet: c.id, Hall: c.hall, ServerTimeUnixNano: now.UnixNano(),
-		Models: s.models(), SigningPublicKey: s.pub, LastRound: uint64(last.Int64),
-		Enabled: en, DisabledReason: reason, MirrorCredit: mirrorCredit, MirrorDiffers: differs,
-	}, nil
-}
+// Mirror is the cabinets' credit mirrors and their corrections.
+func (s *Server) Mirror() *Mirror { return s.mirror }
+
+// Rounds draws the rounds; the operator voids one through it.
+func (s *Server) Rounds() *Rounds { return s.rounds }
+
+// Players returns the configured player accounts (nil: none), for the
+// operator's commands.
+func (s *Server) Players() Players { return s.cfg.Players }

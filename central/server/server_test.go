@@ -17,6 +17,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -125,7 +126,7 @@ func TestTooManySettledRefused(t *testing.T) {
 		req.Settled = append(req.Settled, 1)
 	}
 	_, err := api.RequestOutcome(ctx, req)
-	if status.Code(err) != codes.InvalidArgument || !strings.HasPrefix(status.Convert(err).Message(), server.ReasonBadRequest) {
+	if status.Code(err) != codes.InvalidArgument || !strings.HasPrefix(status.Convert(err).Message(), string(refusal.BadRequest)) {
 		t.Fatalf("65 settled rounds: %v", err)
 	}
 	if e.Count("rounds", "") != 1 || e.Count("rounds", "committed_at IS NOT NULL") != 0 {
@@ -183,7 +184,7 @@ func TestUndecodableRequestInvalidArgument(t *testing.T) {
 	// Hello: an empty request would be a valid one.
 	for _, m := range []string{"Hello", "RequestOutcome", "IssueVoucher", "ReportEvents"} {
 		err := conn.Invoke(context.Background(), "/polaris.central.v1.Central/"+m, []byte{0x0a, 0xff, 0xff, 0xff, 0xff}, &out, grpc.ForceCodecV2(rawCodec{}))
-		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), server.ReasonBadRequest) {
+		if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), string(refusal.BadRequest)) {
 			t.Errorf("%s with garbage: %v", m, err)
 		}
 	}

@@ -14,10 +14,10 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/internal/testenv"
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/internal/pgcluster"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -88,16 +88,16 @@ var storeCases = []struct {
 		if err != nil || !bytes.Equal(a.Body, again.Body) || !bytes.Equal(a.Signature, again.Signature) {
 			t.Fatalf("round asked again: %v, same bytes %v", err, err == nil && bytes.Equal(a.Body, again.Body))
 		}
-		if _, err := c.RequestOutcome(sctx(t), 1, testenv.GameID, model, 50); link.Reason(err) != server.ReasonRoundConflict {
+		if _, err := c.RequestOutcome(sctx(t), 1, testenv.GameID, model, 50); link.Refusal(err) != refusal.RoundConflict {
 			t.Fatalf("round 1 at another stake: %v", err)
 		}
-		if _, err := c.RequestOutcome(sctx(t), 2, testenv.GameID, model, 10); link.Reason(err) != server.ReasonRoundOpen {
+		if _, err := c.RequestOutcome(sctx(t), 2, testenv.GameID, model, 10); link.Refusal(err) != refusal.RoundOpen {
 			t.Fatalf("round 2 while 1 is open: %v", err)
 		}
 		if err := c.CommitOutcome(sctx(t), 1); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.RequestOutcome(sctx(t), 1+server.MaxRoundGap+1, testenv.GameID, model, 10); link.Reason(err) != server.ReasonRoundSequence {
+		if _, err := c.RequestOutcome(sctx(t), 1+server.MaxRoundGap+1, testenv.GameID, model, 10); link.Refusal(err) != refusal.RoundSequence {
 			t.Fatalf("a round far ahead: %v", err)
 		}
 		if _, err := c.RequestOutcome(sctx(t), 2, testenv.GameID, model, 10); err != nil {
@@ -138,7 +138,7 @@ var storeCases = []struct {
 			if err != nil || !bytes.Equal(r1.Body, r2.Body) {
 				t.Fatalf("risk step asked again: %v", err)
 			}
-			if _, err := c.RequestRiskStep(sctx(t), n, 1, engine.Black); link.Reason(err) != server.ReasonRiskConflict {
+			if _, err := c.RequestRiskStep(sctx(t), n, 1, engine.Black); link.Refusal(err) != refusal.RiskConflict {
 				t.Fatalf("the other choice: %v", err)
 			}
 			if e.Count("risk_steps", "") != 1 {
@@ -174,7 +174,7 @@ var storeCases = []struct {
 				for i, num := range numbers {
 					h, err := c.RedeemVoucher(sctx(t), num)
 					if err != nil {
-						if r := link.Reason(err); r != server.ReasonVoucherHeld && r != server.ReasonVoucherRedeemed {
+						if r := link.Refusal(err); r != refusal.VoucherHeld && r != refusal.VoucherRedeemed {
 							t.Errorf("redeem: %v", err)
 						}
 						continue
@@ -209,18 +209,18 @@ var storeCases = []struct {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, ok, err := e.Server.MirrorCredit(sctx(t), "cab-1")
+		got, ok, err := e.Server.Mirror().Credit(sctx(t), "cab-1")
 		// The cabinet says it credited no win (WinsToCredit 0).
 		if err != nil || !ok || got != 1000-10 {
 			t.Fatalf("mirror %d %v %v, want 990 (round won %d)", got, ok, err, o.Result.Total)
 		}
-		if _, err := c.IssueVoucher(sctx(t), 991, 1); link.Reason(err) != server.ReasonVoucherAboveCredit {
+		if _, err := c.IssueVoucher(sctx(t), 991, 1); link.Refusal(err) != refusal.VoucherAboveCredit {
 			t.Fatalf("a voucher above the mirror: %v", err)
 		}
 		if _, err := c.IssueVoucher(sctx(t), 990, 1); err != nil {
 			t.Fatal(err)
 		}
-		if got, _, _ := e.Server.MirrorCredit(sctx(t), "cab-1"); got != 0 {
+		if got, _, _ := e.Server.Mirror().Credit(sctx(t), "cab-1"); got != 0 {
 			t.Fatalf("mirror after the voucher: %d", got)
 		}
 	}},
@@ -252,7 +252,7 @@ var storeCases = []struct {
 				t.Fatal(err)
 			}
 		}
-		if _, err := e.Client("cab-9", nil).RequestOutcome(sctx(t), 1, testenv.GameID, model, 10); link.Reason(err) != server.ReasonJackpot {
+		if _, err := e.Client("cab-9", nil).RequestOutcome(sctx(t), 1, testenv.GameID, model, 10); link.Refusal(err) != refusal.Jackpot {
 			t.Fatalf("refused by the jackpot: %v", err)
 		}
 		if e.Count("fake_jackpot", "") != 5 || e.Count("rounds", "") != 5 {
@@ -281,7 +281,7 @@ var storeCases = []struct {
 		} else if err := b.cluster.Kill(); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := c.RequestOutcome(sctx(t), 1, testenv.GameID, model, 10); err == nil || !strings.Contains(err.Error(), server.ReasonStoreFailed) {
+		if _, err := c.RequestOutcome(sctx(t), 1, testenv.GameID, model, 10); err == nil || !strings.Contains(err.Error(), string(refusal.StoreFailed)) {
 			t.Fatalf("round asked with the store gone: %v", err)
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), poll.Scaled(2*time.Second))

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -47,7 +48,7 @@ func adminHandler(s *server.Server) http.Handler {
 			http.Error(w, "cabinet missing", http.StatusBadRequest)
 			return
 		}
-		if err := s.Disable(r.Context(), id, r.URL.Query().Get("reason")); err != nil {
+		if err := s.Cabinets().Disable(r.Context(), id, r.URL.Query().Get("reason")); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
@@ -59,7 +60,7 @@ func adminHandler(s *server.Server) http.Handler {
 			http.Error(w, "cabinet missing", http.StatusBadRequest)
 			return
 		}
-		if err := s.Enable(r.Context(), id); err != nil {
+		if err := s.Cabinets().Enable(r.Context(), id); err != nil {
 			http.Error(w, err.Error(), http.StatusInternalServerError)
 			return
 		}
@@ -67,7 +68,7 @@ func adminHandler(s *server.Server) http.Handler {
 	})
 	playersRoutes(mux, s)
 	mux.HandleFunc("POST /time", func(w http.ResponseWriter, r *http.Request) {
-		s.SendTime()
+		s.Links().SendTime()
 		fmt.Fprintln(w, "time sent")
 	})
 	mux.HandleFunc("GET /cabinets", func(w http.ResponseWriter, r *http.Request) {
@@ -98,7 +99,7 @@ func adminHandler(s *server.Server) http.Handler {
 	})
 	mux.HandleFunc("GET /alarms", func(w http.ResponseWriter, r *http.Request) {
 		limit, _ := strconv.Atoi(r.URL.Query().Get("limit"))
-		out, err := s.ListAlarms(r.Context(), r.URL.Query().Get("cabinet"), limit)
+		out, err := reports.ListAlarms(r.Context(), s.DB(), r.URL.Query().Get("cabinet"), limit)
 		writeJSON(w, out, err)
 	})
 	mux.HandleFunc("POST /void", func(w http.ResponseWriter, r *http.Request) {
@@ -108,7 +109,7 @@ func adminHandler(s *server.Server) http.Handler {
 			http.Error(w, "round: not a round number: "+q.Get("round"), http.StatusBadRequest)
 			return
 		}
-		v, err := s.VoidRound(r.Context(), q.Get("cabinet"), n, operator(r), q.Get("reason"))
+		v, err := s.Rounds().Void(r.Context(), q.Get("cabinet"), n, operator(r), q.Get("reason"))
 		writeJSON(w, v, err)
 	})
 	mux.HandleFunc("POST /mirror/set", func(w http.ResponseWriter, r *http.Request) {
@@ -118,12 +119,12 @@ func adminHandler(s *server.Server) http.Handler {
 			http.Error(w, "credit: not an amount in minor units: "+q.Get("credit"), http.StatusBadRequest)
 			return
 		}
-		mc, err := s.SetMirror(r.Context(), q.Get("cabinet"), credit, operator(r), q.Get("reason"))
+		mc, err := s.Mirror().Set(r.Context(), q.Get("cabinet"), credit, operator(r), q.Get("reason"))
 		writeJSON(w, mc, err)
 	})
 	mux.HandleFunc("POST /mirror/reconcile", func(w http.ResponseWriter, r *http.Request) {
 		q := r.URL.Query()
-		mc, err := s.ReconcileMirror(r.Context(), q.Get("cabinet"), operator(r), q.Get("reason"))
+		mc, err := s.Mirror().Reconcile(r.Context(), q.Get("cabinet"), operator(r), q.Get("reason"))
 		writeJSON(w, mc, err)
 	})
 	return mux

@@ -11,6 +11,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/pki/mint"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -130,7 +131,7 @@ func TestAdminOperatorActions(t *testing.T) {
 	if err := admin("alarms", "cab-1"); err != nil {
 		t.Fatal(err)
 	}
-	rows, err := s.ListAlarms(context.Background(), "cab-1", 0)
+	rows, err := reports.ListAlarms(context.Background(), s.DB(), "cab-1", 0)
 	if err != nil || len(rows) != 2 || rows[0].Reason != server.ReasonMirrorAdjusted {
 		t.Fatalf("alarms: %+v %v", rows, err)
 	}

@@ -18,6 +18,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -71,7 +72,7 @@ func playersRoutes(mux *http.ServeMux, s *server.Server) {
 		dec := json.NewDecoder(io.LimitReader(req.Body, 1<<16))
 		dec.DisallowUnknownFields()
 		if err := dec.Decode(&g); err != nil {
-			return nil, &players.Refusal{Reason: players.ReasonInvalid, Message: "registration: " + err.Error()}
+			return nil, &players.Refusal{Reason: refusal.PlayerInvalid, Message: "registration: " + err.Error()}
 		}
 		return p.Register(req.Context(), g)
 	})
@@ -92,7 +93,7 @@ func playersRoutes(mux *http.ServeMux, s *server.Server) {
 		if a := arg(req, "amount"); a != "none" {
 			v, err := strconv.ParseInt(a, 10, 64)
 			if err != nil {
-				return nil, &players.Refusal{Reason: players.ReasonInvalid, Message: fmt.Sprintf("amount %q: a whole number of minor units or none", a)}
+				return nil, &players.Refusal{Reason: refusal.PlayerInvalid, Message: fmt.Sprintf("amount %q: a whole number of minor units or none", a)}
 			}
 			amount = &v
 		}
@@ -117,7 +118,7 @@ func playersRoutes(mux *http.ServeMux, s *server.Server) {
 			if s := arg(req, t.k); s != "" {
 				v, err := time.Parse(time.RFC3339, s)
 				if err != nil {
-					return nil, &players.Refusal{Reason: players.ReasonInvalid, Message: fmt.Sprintf("%s %q: RFC 3339", t.k, s)}
+					return nil, &players.Refusal{Reason: refusal.PlayerInvalid, Message: fmt.Sprintf("%s %q: RFC 3339", t.k, s)}
 				}
 				*t.v = v
 			}
@@ -130,7 +131,7 @@ func playersRoutes(mux *http.ServeMux, s *server.Server) {
 	handle("POST /players/review", func(p *players.Registry, req *http.Request) (any, error) {
 		id, err := strconv.ParseInt(arg(req, "id"), 10, 64)
 		if err != nil {
-			return nil, &players.Refusal{Reason: players.ReasonInvalid, Message: fmt.Sprintf("review %q: a number", arg(req, "id"))}
+			return nil, &players.Refusal{Reason: refusal.PlayerInvalid, Message: fmt.Sprintf("review %q: a number", arg(req, "id"))}
 		}
 		return p.DecideReview(req.Context(), id, arg(req, "decision"), arg(req, "by"), arg(req, "note"))
 	})

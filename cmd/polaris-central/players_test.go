@@ -14,6 +14,7 @@ import (
 	"github.com/polaris-vlt/polaris/central/pki"
 	"github.com/polaris-vlt/polaris/central/pki/mint"
 	"github.com/polaris-vlt/polaris/central/players"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/central/server"
 )
 
@@ -53,10 +54,10 @@ func TestPlayersCommands(t *testing.T) {
 	if err := run("register", "-name", "Jan Novák", "-birth", "1980-01-31", "-doc", "AB123456", "-verified-by", "clerk 7"); err != nil {
 		t.Fatal(err)
 	}
-	if err := run("register", "-name", "Jan Novák", "-birth", "1980-01-31", "-doc", "AB123456", "-verified-by", "clerk 7"); err == nil || !strings.Contains(err.Error(), players.ReasonDuplicate) {
+	if err := run("register", "-name", "Jan Novák", "-birth", "1980-01-31", "-doc", "AB123456", "-verified-by", "clerk 7"); err == nil || !strings.Contains(err.Error(), string(refusal.PlayerDuplicate)) {
 		t.Fatalf("second account of one document: %v", err)
 	}
-	if err := run("register", "-name", "Not Seen", "-birth", "1980-01-31", "-doc", "ZZ123456"); err == nil || !strings.Contains(err.Error(), players.ReasonNotVerified) {
+	if err := run("register", "-name", "Not Seen", "-birth", "1980-01-31", "-doc", "ZZ123456"); err == nil || !strings.Contains(err.Error(), string(refusal.PlayerNotVerified)) {
 		t.Fatalf("registration without a clerk: %v", err)
 	}
 	id := "P000000000001"

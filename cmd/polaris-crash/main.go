@@ -43,7 +43,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/childproc"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -387,7 +387,7 @@ func drawnSummary(dataDir, store, cabinet string) string {
 		return "rounds drawn: " + err.Error()
 	}
 	defer db.Close()
-	rs, err := server.DrawnRounds(context.Background(), db, cabinet)
+	rs, err := reports.DrawnRounds(context.Background(), db, cabinet)
 	if err != nil {
 		return "rounds drawn: " + err.Error()
 	}
@@ -425,7 +425,7 @@ func waitDrawn(dataDir, store, cabinet string, d time.Duration) bool {
 	defer db.Close()
 	n := -1
 	for deadline := time.Now().Add(d); time.Now().Before(deadline); time.Sleep(25 * time.Millisecond) {
-		rs, err := server.DrawnRounds(context.Background(), db, cabinet)
+		rs, err := reports.DrawnRounds(context.Background(), db, cabinet)
 		if err != nil {
 			continue
 		}
@@ -447,7 +447,7 @@ func waitIssued(dataDir, store, cabinet string, d time.Duration) bool {
 	}
 	defer db.Close()
 	newest := func() (string, bool) {
-		vs, err := server.Vouchers(context.Background(), db, "", "", 1)
+		vs, err := reports.Vouchers(context.Background(), db, "", "", 1)
 		if err != nil {
 			return "", false
 		}

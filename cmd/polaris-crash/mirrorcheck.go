@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
 )
@@ -29,7 +30,7 @@ func (mc *mirrorCheck) check() ([]string, error) {
 		return nil, err
 	}
 	defer db.Close()
-	alarms, err := server.AlarmList(context.Background(), db, server.AlarmFilter{Cabinet: mc.cabinet, Limit: 1 << 20})
+	alarms, err := reports.AlarmList(context.Background(), db, reports.AlarmFilter{Cabinet: mc.cabinet, Limit: 1 << 20})
 	if err != nil {
 		return nil, err
 	}

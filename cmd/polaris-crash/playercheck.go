@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/players"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/firmware/devkit"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 )
@@ -145,7 +145,7 @@ func (pc *playerCheck) check(final, inBreak bool) (kinds []string, bad []string,
 	}
 	defer db.Close()
 	ctx := context.Background()
-	drawn, err := server.DrawnRounds(ctx, db, pc.cabinet)
+	drawn, err := reports.DrawnRounds(ctx, db, pc.cabinet)
 	if err != nil {
 		return kinds, bad, err
 	}
@@ -203,7 +203,7 @@ func (pc *playerCheck) check(final, inBreak bool) (kinds []string, bad []string,
 			}
 		}
 	}
-	isDrawn := map[uint64]server.DrawnRound{}
+	isDrawn := map[uint64]reports.DrawnRound{}
 	for _, d := range drawn {
 		isDrawn[d.Round] = d
 		b, ok := booked[d.Round]

@@ -101,7 +101,7 @@ func TestSoftwareErrorRefusesPlay(t *testing.T) {
 	}
 	a.Cabinet.Post(cabinet.Press{Button: view.Start})
 	a.Cabinet.Post(cabinet.Press{Button: view.Collect})
-	a.Cabinet.Do(func() {}) // both presses decided on the loop, the snapshot published after them
+	a.Cabinet.Sync() // both presses decided on the loop, the snapshot published after them
 	if s := a.Cabinet.View(); s.Mode != view.ModeSoftware || s.Round != nil {
 		t.Fatalf("mode %s round %v", s.Mode, s.Round)
 	}

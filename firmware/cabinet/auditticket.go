@@ -2,6 +2,7 @@ package cabinet
 
 import (
 	"context"
+	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
@@ -15,7 +16,7 @@ import (
 
 // printAudit sends the audit ticket to the printer off the loop.
 func (c *Cabinet) printAudit() {
-	t := &c.menus.tech
+	t := &c.tech
 	if t.audit == auditPrinting {
 		return
 	}
@@ -26,20 +27,21 @@ func (c *Cabinet) printAudit() {
 	if p := c.cfg.Printer; p == nil {
 		t.audit = "no printer"
 	} else {
-		doc := c.auditTicket(by)
+		m, _ := c.led.Meters(ledger.ScopeCabinet)
+		doc := c.paper.audit(m, c.cfg.Software, by, c.wall())
 		t.audit = auditPrinting
 		c.logEvent("audit_ticket", by, "printing", 0)
-		c.async(func(context.Context) Event {
+		c.loop.async(func(context.Context) Event {
 			_, err := p.Print(doc)
 			return techReply{apply: func(c *Cabinet) {
 				if err != nil {
-					c.menus.tech.audit = err.Error()
+					c.tech.audit = err.Error()
 					c.logEvent("audit_ticket", "cabinet", "refused by the printer: "+err.Error(), 0)
 				} else {
-					c.menus.tech.audit = auditPrinted
+					c.tech.audit = auditPrinted
 					c.logEvent("audit_ticket", "cabinet", "printed", 0)
 				}
-				if c.menus.menu != nil && c.menus.test == nil {
+				if c.menus.menu != nil && c.test == nil {
 					c.showMenu()
 				}
 			}}
@@ -53,11 +55,12 @@ const (
 	auditPrinted  = "printed"
 )
 
-func (c *Cabinet) auditTicket(by string) document.AuditTicket {
-	m, _ := c.led.Meters(ledger.ScopeCabinet)
-	a := document.AuditTicket{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID,
-		Machine: c.cfg.ID, Printed: c.wall(), Currency: c.docCurrency(), Version: c.cfg.Software.Version,
-		Software: c.cfg.Software.ID, By: by}
+// audit is the audit ticket of the cabinet's meters m, running sw,
+// printed for by at now.
+func (p paper) audit(m map[ledger.Meter]int64, sw Software, by string, now time.Time) document.AuditTicket {
+	a := document.AuditTicket{Lang: document.Lang(p.market.Language), Site: p.site.Name, SiteID: p.site.ID,
+		Machine: p.id, Printed: now, Currency: p.market.Currency, Version: sw.Version,
+		Software: sw.ID, By: by}
 	for _, k := range ledger.CabinetMeters {
 		a.Meters = append(a.Meters, document.AuditMeter{Name: string(k), Value: m[k], Money: !countMeters[k]})
 	}

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 
 	"github.com/polaris-vlt/polaris/internal/poll"
 )

@@ -21,8 +21,8 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/health"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // Config is what a cabinet is built from.
@@ -97,114 +97,40 @@ type Hooks struct {
 }
 
 // Cabinet is the state machine. Create with New, run with Run; everything
-// else goes through Post. Its state is in parts, each owned by the files
-// that change it and all on the loop's goroutine: play (the round and its
-// presentation, play.go, risk.go), cond (what stops play, conditions.go,
-// read only through the priority table in priority.go), moneyIn (the
-// acceptor's escrow) and cashOut (vouchers), both in money.go, menus (the
-// keys' pages and test mode, menus.go, testmode.go) and pub (the snapshot,
-// snapshot.go, a pure function of the others).
+// else goes through Post. Its state is in parts, all on the loop's
+// goroutine, each a type whose methods keep its rules and whose fields
+// only its own files write (structure_test.go lists them): play (the round
+// and its presentation, Auto, the status line), cond (what stops play,
+// read only through the priority table in priority.go), handpay, moneyIn,
+// cashOut, menus, player and the smaller ones below, and pub (the
+// snapshot, a pure function of the others). The Cabinet's own methods
+// compose them: an event goes to the parts it concerns, and what one part
+// needs of another it is handed as an argument.
 type Cabinet struct {
-	cfg    Config
-	led    *ledger.Ledger
-	events chan Event
-	pub    publisher
+	cfg  Config
+	led  *ledger.Ledger
+	loop loop
+	pub  publisher
 
-	ctx        context.Context
-	cancel     context.CancelFunc
-	wg         sync.WaitGroup
 	poweredOff bool
 
-	play    playState
-	cond    condState
-	moneyIn moneyInState
-	cashOut cashOutState
-	menus   menuState
-	player  playerState // the player card and its session (player.go)
+	play     playState
+	cond     condState
+	moneyIn  moneyInState
+	cashOut  cashOutState
+	menus    menuState
+	player   playerState  // the player card and its session (player.go)
+	paper    paper        // what every printed document says of the cabinet (paper.go)
+	outcomes outcomes     // verifies the outcomes the ledger keeps again (recovery.go)
+	handpay  handpayState // the attendant's side of the lockups: who, the PIN, the paper (handpay.go)
+
+	test     *testState // test mode (check 28), nil outside it (testmode.go, testlights.go)
+	info     *infoState // the player's information pages (info.go), nil outside them
+	sound    soundState // the volume and the sound test (info.go)
+	tech     techState  // the technician's actions' results (techpages.go)
+	gameMenu playerMenu // the player's game menu and language (gamemenu.go)
 
 	selfTest selfTestState // check 10
-}
-
-// playState is the player-facing state: the game, the bets, Auto, the
-// round and what of it is on screen.
-type playState struct {
-	game         engine.GameID
-	bets         map[engine.GameID]engine.Money // kept between games (MS-2)
-	auto         bool
-	win          engine.Money // the Win field
-	nextAuto     time.Time    // earliest time Auto may start the next round
-	lastEnd      time.Time    // end of the last round
-	startedAt    time.Time    // start of the last round (minimum round time)
-	pendingStart bool         // Start pressed before the minimum round time ended
-
-	round     *roundState
-	shown     *view.Round // the last round on screen
-	riskShown *view.RiskView
-
-	jackpots      []view.Jackpot
-	message       string // the status line (view.Msg*): one slot (messages.go)
-	messageAmount engine.Money
-	after         afterRound // the status line's expiry and the win's count-up (messages.go)
-}
-
-// condState is what may stop play; the priority table (priority.go) is
-// the one reader that decides what it blocks.
-type condState struct {
-	doors    map[string]bool
-	tilts    map[string]tilt
-	lockups  []ledger.Doc // handpays waiting for the attendant
-	handpay  handpayState // the attendant's side of them: who, the PIN, the paper (handpay.go)
-	keys     map[string]bool
-	linkUp   bool
-	disabled string // reason the central system disabled the cabinet
-	ramError bool
-	started  bool // power-up recovery is done
-
-	off      *offState // the last power-down, as power-up found it (check 18)
-	lastBeat time.Time // last heartbeat written to the ledger
-}
-
-// moneyInState is the acceptor's side: the document in escrow and the
-// acceptor's last command.
-type moneyInState struct {
-	escrow        *escrowState
-	hooked        *id003.Document // stacked through BeforeAck; its Stacked event follows
-	acceptorOn    bool            // last command sent: enabled
-	acceptorKnown bool
-	reconcileAt   time.Time // when pending escrows of a past power-up count as returned
-}
-
-// cashOutState is the printer's side: the voucher being issued and what
-// the printer last reported.
-type cashOutState struct {
-	voucher       *cashoutState
-	printerFaults printer.Faults
-	ticketInChute bool // the last voucher waits to be taken
-	printerOnline bool // the printer's status has been read since power-up
-}
-
-// menuState is the keys' pages and test mode.
-type menuState struct {
-	menu       *view.MenuPage
-	menuPage   int
-	recall     []recallGame // read when a menu opens
-	recallStep int          // the step on a recall page
-	test       *testState   // test mode (check 28), nil outside it
-	// handpayChoice: the attendant's key is on a large-win lockup the
-	// market lets go to the credit meter; Start or the key back decides.
-	handpayChoice bool
-	info          *infoState // the player's information pages (info.go), nil outside them
-	sound         soundState // the volume and the sound test (info.go)
-	tech          techState  // the technician's actions' results (techpages.go)
-	player        playerMenu // the player's game menu and language (gamemenu.go)
-}
-
-type tilt struct {
-	reason string
-	source string
-	// manual tilts end only with the technician key; others when their
-	// condition clears.
-	manual bool
 }
 
 // New builds a cabinet. It does not touch devices or the network until Run.
@@ -225,18 +151,17 @@ func New(cfg Config) (*Cabinet, error) {
 		cfg.Hooks.Logf = func(string, ...any) {}
 	}
 	c := &Cabinet{
-		cfg:     cfg,
-		led:     cfg.Ledger,
-		events:  make(chan Event, 256),
-		play:    playState{bets: map[engine.GameID]engine.Money{}},
-		cond:    condState{doors: map[string]bool{}, tilts: map[string]tilt{}, keys: map[string]bool{}, linkUp: cfg.LinkUp},
-		cashOut: cashOutState{printerFaults: printer.Faults{}},
+		cfg:      cfg,
+		led:      cfg.Ledger,
+		play:     newPlayState(cfg.Market),
+		cond:     newCondState(cfg.LinkUp),
+		cashOut:  cashOutState{printerFaults: printer.Faults{}},
+		player:   newPlayerState(cfg.Central, cfg.Market.CardRequired),
+		sound:    soundState{market: cfg.Market, config: cfg.Ledger},
+		paper:    paper{market: cfg.Market, site: cfg.Site, id: cfg.ID},
+		outcomes: outcomes{key: cfg.SigningKey, cabinet: cfg.ID},
 	}
-	for _, g := range cfg.Market.Games {
-		c.play.bets[g.ID] = g.DefaultStake // MS-6: the default bet after start-up
-	}
-	c.play.game = cfg.Market.Games[0].ID
-	c.ctx, c.cancel = context.WithCancel(context.Background())
+	c.loop.init(cfg.CallTimeout)
 	c.pub.init()
 	c.publish()
 	return c, nil
@@ -244,36 +169,18 @@ func New(cfg Config) (*Cabinet, error) {
 
 // Post hands an event to the loop. It never blocks the caller for long:
 // device and network goroutines post their events here.
-func (c *Cabinet) Post(e Event) {
-	select {
-	case c.events <- e:
-	case <-c.ctx.Done():
-	}
-}
+func (c *Cabinet) Post(e Event) { c.loop.post(e) }
 
-// View returns the latest snapshot; safe from any goroutine.
-func (c *Cabinet) View() *view.Snapshot { return c.pub.snap.Load() }
-
-// Changed returns a channel closed when the next snapshot is published:
-// a consumer waits on it instead of polling View; safe from any goroutine.
-func (c *Cabinet) Changed() <-chan struct{} { return *c.pub.next.Load() }
-
-// Do runs fn on the loop and waits: for tests and the scenario runner to
-// read state consistently.
-func (c *Cabinet) Do(fn func()) {
-	done := make(chan struct{})
-	c.Post(call{fn: fn, done: done})
-	select {
-	case <-done:
-	case <-c.ctx.Done():
-	}
-}
+// Sync returns once the loop has handled every event posted before it
+// (it takes its events in order) and published what they changed: whoever
+// posted an input (the scenario runner, a test) then sees its effect.
+func (c *Cabinet) Sync() { c.loop.do(func() {}) }
 
 // Blocked says why a Start would not play now (view.BlockReasons; ""
 // none), asked of the loop: for the scenario runner and diagnostics.
 func (c *Cabinet) Blocked() string {
 	var why string
-	c.Do(func() { why = c.blocked() })
+	c.loop.do(func() { why = c.blocked() })
 	return why
 }
 
@@ -281,12 +188,11 @@ func (c *Cabinet) Blocked() string {
 // then handles events until ctx ends or a PowerOff arrives.
 func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 	defer func() {
-		c.cancel() // calls in flight end now; their replies are dropped
-		c.wg.Wait()
+		c.loop.stop() // calls in flight end now; their replies are dropped
 	}()
 	c.powerUp()
 	c.tickSelfTest()
-	c.cond.started = true
+	c.cond.start()
 	c.publish()
 	t := time.NewTicker(tick)
 	defer t.Stop()
@@ -294,7 +200,7 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
-		case e := <-c.events:
+		case e := <-c.loop.events:
 			c.handle(e)
 		case <-t.C:
 			c.handle(Tick{})
@@ -302,19 +208,8 @@ func (c *Cabinet) Run(ctx context.Context, tick time.Duration) error {
 		if c.poweredOff {
 			return nil
 		}
-		c.tellMeters()
+		c.pub.tellMeters(c.led.Seq(), c.cfg.Hooks.MetersChanged)
 		c.publish()
-	}
-}
-
-// tellMeters calls MetersChanged once after an event that committed a
-// ledger write (the ledger's sequence moved).
-func (c *Cabinet) tellMeters() {
-	if seq := c.led.Seq(); seq != c.pub.ledgerSeq {
-		c.pub.ledgerSeq = seq
-		if c.cfg.Hooks.MetersChanged != nil {
-			c.cfg.Hooks.MetersChanged()
-		}
 	}
 }
 
@@ -324,19 +219,6 @@ func (c *Cabinet) tellMeters() {
 // and logged: the clock following the central system's.
 func (c *Cabinet) now() time.Time  { return clock.Raw(c.cfg.Clock).Now() }
 func (c *Cabinet) wall() time.Time { return c.cfg.Clock.Now() }
-
-// async runs fn off the loop with a deadline and posts what it returns.
-func (c *Cabinet) async(fn func(ctx context.Context) Event) {
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		ctx, cancel := context.WithTimeout(c.ctx, c.cfg.CallTimeout)
-		defer cancel()
-		if e := fn(ctx); e != nil {
-			c.Post(e)
-		}
-	}()
-}
 
 func (c *Cabinet) handle(e Event) {
 	switch e := e.(type) {
@@ -356,17 +238,20 @@ func (c *Cabinet) handle(e Event) {
 	case Door:
 		c.door(string(e.Name), e.Open)
 	case DoorWhileOff:
-		c.doorWhileOff(e)
+		if c.cond.off != nil {
+			kind, what := e.logged()
+			c.logDoorWhileOff(e.Name, kind, what)
+		}
 	case LinkState:
 		c.linkState(e.Up)
 	case JackpotValues:
-		c.play.jackpots = e.Values
+		c.play.setJackpots(e.Values)
 	case StorageHealth:
 		c.storageHealth(e)
 	case CentralCommand:
 		c.centralCommand(e)
 	case TimeChanged:
-		c.timeChanged(e)
+		c.logTimeStep("central", e.Step)
 	case selfTestReply:
 		c.selfTestDone(e)
 	case outcomeReply:
@@ -386,7 +271,10 @@ func (c *Cabinet) handle(e Event) {
 	case printReply:
 		c.printStarted(e)
 	case testPrinted:
-		c.testPrintedReply(e)
+		if c.test != nil {
+			c.test.printedReply(e.err)
+			c.showTest()
+		}
 	case PrinterEvent:
 		c.printerEvent(e.E)
 	case handpayPrinted:
@@ -427,18 +315,16 @@ func (c *Cabinet) logEvent(kind, source, text string, amount engine.Money) {
 // say sets the status line (view.Msg*), with the amount it names or 0.
 
 func (c *Cabinet) setTilt(key, reason string, manual bool) {
-	if old, ok := c.cond.tilts[key]; ok && old.reason == reason {
+	if !c.cond.setTilt(key, tilt{reason: reason, source: key, manual: manual}) {
 		return
 	}
-	c.cond.tilts[key] = tilt{reason: reason, source: key, manual: manual}
 	c.cfg.Hooks.Logf("cabinet: tilt %s: %s", key, reason)
 	c.refused("the tilt "+key, c.led.SetTilt(key, reason, manual), recordWrite)
-	c.play.auto = false
+	c.play.stopAuto("tilt: " + key)
 }
 
 func (c *Cabinet) clearTilt(key string) {
-	if _, ok := c.cond.tilts[key]; ok {
-		delete(c.cond.tilts, key)
+	if _, ok := c.cond.clearTilt(key); ok {
 		c.refused("the tilt cleared "+key, c.led.ClearTilt(key, key, ""), recordWrite)
 	}
 }
@@ -449,65 +335,18 @@ func (c *Cabinet) credit() engine.Money {
 	return engine.Money(cr)
 }
 
-func (c *Cabinet) doorOpen() bool {
-	for _, o := range c.cond.doors {
-		if o {
-			return true
-		}
-	}
-	return false
-}
-
-// tower is the tower light's state, the one place it is decided (the app
-// lights the tiers, app.setTower): an open door; "call" where an attendant
-// must come (a handpay or jackpot lockup, a lost card reader where the
-// market plays only with a card: play stops until it is back); a tilt or a
-// RAM error.
-func (c *Cabinet) tower() string {
-	if t := c.testTower(); t != "" {
-		return t
-	}
-	switch {
-	case c.doorOpen():
-		return "door"
-	case len(c.cond.lockups) > 0:
-		return "call"
-	case len(c.cond.tilts) > 0 || c.cond.ramError:
-		return "tilt"
-	case c.holds(condNoReader):
-		return "call"
-	}
-	return "off"
-}
-
 // BeforeAck is the acceptor driver's hook at VEND VALID: it journals the
 // credit on the loop and returns only when it is committed, so the
 // acceptor is told ACK only after the ledger holds the credit (check 19).
 func (c *Cabinet) BeforeAck(s id003.Stacked) error {
-	return c.hook(func() error { return c.journalStack(s) })
+	return c.loop.hook(func() error { return c.journalStack(s) })
 }
 
 // BeforeReset is the acceptor driver's hook at a power-up with a document
 // inside: what became of the document is journaled before the RESET after
 // which the acceptor no longer says (a kill between the two lost a note).
 func (c *Cabinet) BeforeReset(e id003.PowerUpWithBill) error {
-	return c.hook(func() error { return c.powerUpWithBill(e) })
-}
-
-// hook runs fn on the loop for a driver and returns its error once done.
-func (c *Cabinet) hook(fn func() error) error {
-	done := make(chan error, 1)
-	select {
-	case c.events <- hookCall{fn: fn, done: done}:
-	case <-c.ctx.Done():
-		return errors.New("cabinet: stopped")
-	}
-	select {
-	case err := <-done:
-		return err
-	case <-c.ctx.Done():
-		return errors.New("cabinet: stopped")
-	}
+	return c.loop.hook(func() error { return c.powerUpWithBill(e) })
 }
 
 // jackpotsFor are the meters a player of game at stake can win: its
@@ -521,4 +360,88 @@ func jackpotsFor(out, all []view.Jackpot, game engine.GameID, stake engine.Money
 		}
 	}
 	return out
+}
+
+// loop is the cabinet loop's plumbing: the events it takes one at a time,
+// and the calls it makes off the loop, whose replies come back as events.
+type loop struct {
+	events  chan Event
+	ctx     context.Context // ends when the loop stops: calls in flight end
+	cancel  context.CancelFunc
+	wg      sync.WaitGroup // the calls in flight
+	timeout time.Duration  // bounds each call
+}
+
+func (l *loop) init(timeout time.Duration) {
+	l.events = make(chan Event, 256)
+	l.ctx, l.cancel = context.WithCancel(context.Background())
+	l.timeout = timeout
+}
+
+// stop ends the calls in flight and waits for them; their replies are dropped.
+func (l *loop) stop() {
+	l.cancel()
+	l.wg.Wait()
+}
+
+// post hands an event to the loop; it never blocks the caller for long.
+func (l *loop) post(e Event) {
+	select {
+	case l.events <- e:
+	case <-l.ctx.Done():
+	}
+}
+
+// do runs fn on the loop and waits: a question asked of the loop's state
+// (Blocked, SetVolume) is answered between two events.
+func (l *loop) do(fn func()) {
+	done := make(chan struct{})
+	l.post(call{fn: fn, done: done})
+	select {
+	case <-done:
+	case <-l.ctx.Done():
+	}
+}
+
+// async runs fn off the loop with a deadline and posts what it returns;
+// a nil fn is a part that had nothing to ask.
+func (l *loop) async(fn func(ctx context.Context) Event) {
+	if fn == nil {
+		return
+	}
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		ctx, cancel := context.WithTimeout(l.ctx, l.timeout)
+		defer cancel()
+		if e := fn(ctx); e != nil {
+			l.post(e)
+		}
+	}()
+}
+
+// background runs fn off the loop without a deadline (until the loop
+// stops) and posts what it returns.
+func (l *loop) background(fn func(ctx context.Context) Event) {
+	l.wg.Add(1)
+	go func() {
+		defer l.wg.Done()
+		l.post(fn(l.ctx))
+	}()
+}
+
+// hook runs fn on the loop for a driver and returns its error once done.
+func (l *loop) hook(fn func() error) error {
+	done := make(chan error, 1)
+	select {
+	case l.events <- hookCall{fn: fn, done: done}:
+	case <-l.ctx.Done():
+		return errors.New("cabinet: stopped")
+	}
+	select {
+	case err := <-done:
+		return err
+	case <-l.ctx.Done():
+		return errors.New("cabinet: stopped")
+	}
 }

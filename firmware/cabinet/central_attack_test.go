@@ -9,11 +9,12 @@ import (
 	"testing"
 	"time"
 
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -77,7 +78,7 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	if len(r.eventsOf(seq, "round_drawn_elsewhere")) != 1 || len(r.eventsOf(seq, "tilt")) != 1 {
 		t.Fatalf("not logged: %+v", r.eventsSince(seq))
 	}
-	if a := r.central.Server.Alarms("cab-1"); a[server.ReasonRoundConflict] != 1 {
+	if a := r.central.Server.Alarms().Count("cab-1"); a[string(refusal.RoundConflict)] != 1 {
 		t.Fatalf("central alarms %v", a)
 	}
 	r.powerCut()
@@ -88,7 +89,8 @@ func TestCopiedKeyDrawsNextRoundCabinetTilts(t *testing.T) {
 	// system's to resolve: asked again, it tilts again, never refunded.
 	r.cab.Post(Key{Name: "technician", On: true})
 	r.cab.Post(Key{Name: "technician", On: false})
-	r.cab.Do(func() { r.cab.linkState(false); r.cab.linkState(true) })
+	r.cab.Post(LinkState{Up: false})
+	r.cab.Post(LinkState{Up: true})
 	r.until("tilt after the link came back", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeTilt })
 	check("asked again")
 	// The operator voids the round the copy drew: the cabinet, asking for
@@ -136,19 +138,19 @@ func TestBadSignatureTilts(t *testing.T) {
 		t.Fatalf("not logged: %+v", r.eventsSince(seq))
 	}
 	// The central system still holds the round open, its stake booked.
-	mirror, _, err := r.central.Server.MirrorCredit(context.Background(), "cab-1")
+	mirror, _, err := r.central.Server.Mirror().Credit(context.Background(), "cab-1")
 	if err != nil {
 		t.Fatal(err)
 	}
-	rounds, err := server.DrawnRounds(context.Background(), r.central.Server.DB(), "cab-1")
+	rounds, err := reports.DrawnRounds(context.Background(), r.central.Server.DB(), "cab-1")
 	if err != nil || len(rounds) == 0 || rounds[len(rounds)-1].Round != rd.Number || rounds[len(rounds)-1].Committed {
 		t.Fatalf("central rounds %+v %v", rounds, err)
 	}
 	r.voidOnServer(rd.Number, "signature did not verify")
-	if after, _, _ := r.central.Server.MirrorCredit(context.Background(), "cab-1"); after != mirror+int64(stake) {
+	if after, _, _ := r.central.Server.Mirror().Credit(context.Background(), "cab-1"); after != mirror+int64(stake) {
 		t.Fatalf("central mirror %d -> %d after the void of a stake of %d", mirror, after, stake)
 	}
-	if _, err := r.central.Server.VoidRound(context.Background(), "cab-1", rd.Number, "test operator", "again"); !errors.Is(err, server.ErrRoundSettled) {
+	if _, err := r.central.Server.Rounds().Void(context.Background(), "cab-1", rd.Number, "test operator", "again"); !errors.Is(err, server.ErrRoundSettled) {
 		t.Fatalf("a second void: %v", err)
 	}
 	r.waitRefunded("refunded after the void")

@@ -44,7 +44,6 @@ func (r *rig) stake(v engine.Money) {
 func (r *rig) taken() {
 	r.t.Helper()
 	games, credit := r.meter(ledger.GamesPlayed), r.credit()
-	r.cab.Do(func() { r.cab.say("", 0) })
 	s := r.playOne()
 	if r.meter(ledger.GamesPlayed) != games+1 {
 		r.t.Fatalf("round at stake %d not played: %q (credit %d)", s.Bet, s.Message, s.Credit)
@@ -62,12 +61,12 @@ func (r *rig) refusedRound(reason string) *view.Snapshot {
 	r.t.Helper()
 	games, credit, next := r.meter(ledger.GamesPlayed), r.credit(), r.led.NextRound()
 	in, back := r.meter(ledger.CoinIn), r.meter(ledger.WagersRefunded)
-	r.cab.Do(func() { r.cab.say("", 0) })
 	r.press(view.Start)
 	var round bool
 	s := r.until("round refused "+reason, 50*time.Millisecond, func(s *view.Snapshot) bool {
 		r.cab.Do(func() { round = r.cab.play.round != nil })
-		return s.Message == view.MsgPlayer+reason && !round && s.Credit == credit
+		rd, ok := r.led.Round(next) // this press's round, refunded: the message is its
+		return ok && rd.Status == ledger.RoundRefunded && s.Message == view.MsgPlayer+reason && !round && s.Credit == credit
 	})
 	if r.meter(ledger.GamesPlayed) != games || r.credit() != credit {
 		r.t.Fatalf("refused round %s: games %d→%d credit %d→%d", reason, games, r.meter(ledger.GamesPlayed), credit, r.credit())
@@ -86,8 +85,8 @@ func (r *rig) refusedRound(reason string) *view.Snapshot {
 func (r *cardRig) noGame(why string) {
 	r.t.Helper()
 	games, credit, next := r.gamesPlayed(), r.credit(), r.led.NextRound()
-	r.cab.Do(func() { r.cab.say("", 0) })
 	r.press(view.Start)
+	r.handled() // a round this press began is in the ledger now
 	r.untilReal("start refused: "+why, func(s *view.Snapshot) bool { return s.Message == view.MsgBlocked+why })
 	if r.gamesPlayed() != games || r.credit() != credit || r.led.NextRound() != next {
 		r.t.Fatalf("blocked %s: games %d→%d credit %d→%d round %d→%d", why, games, r.gamesPlayed(), credit, r.credit(), next, r.led.NextRound())

@@ -143,7 +143,7 @@ func TestCheck38ClockFollowsCentral(t *testing.T) {
 	// Within the tolerance: no step, no event.
 	ahead.Add(int64(tol / 2))
 	n := seen.Load()
-	r.central.Server.SendTime()
+	r.central.Server.Links().SendTime()
 	poll.Until(t, 10*time.Second, "the TIME command", func() bool { return seen.Load() > n }, func() string { return "" })
 	if len(changes(1)) != 1 {
 		t.Fatal("a difference within the tolerance was stepped")
@@ -151,7 +151,7 @@ func TestCheck38ClockFollowsCentral(t *testing.T) {
 	// 30 s back: stepped back and logged.
 	ahead.Store(int64(60 * time.Second))
 	last := r.led.Events(1)[0]
-	r.central.Server.SendTime()
+	r.central.Server.Links().SendTime()
 	tc = changes(2)[1]
 	if by := tc.New.Sub(tc.Old); by > -30*time.Second+tol || by < -30*time.Second-2*tol {
 		t.Fatalf("the step back: %v -> %v (%v), want -30.5 s", tc.Old, tc.New, by)

@@ -12,8 +12,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/printertest"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // stalledPrinter takes a voucher and never reports on it: the power goes

@@ -17,8 +17,8 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/draw"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
@@ -449,11 +449,12 @@ func TestTicketAgainBeforeItsConfirmationIsRefused(t *testing.T) {
 	number := r.redeemUnconfirmed()
 	for i, what := range []string{"before the confirmation", "again"} {
 		seq := r.lastEventSeq()
-		r.cab.Do(func() { r.cab.play.message = "" })
 		r.acc.doc = id003.Document{Kind: id003.DocTicket, Ticket: number}
 		returns := r.acc.count("return")
 		r.cab.Post(AcceptorEvent{id003.Escrow{Doc: r.acc.doc}})
-		r.until(what+": refused", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "ticket_refused" })
+		r.until(what+": refused", time.Millisecond, func(s *view.Snapshot) bool {
+			return s.Message == "ticket_refused" && len(r.eventsOf(seq, "ticket_refused")) > 0
+		})
 		r.returnedAfter("check 24 "+what, returns)
 		if r.credit() != 2000 || r.meter(ledger.TicketsInCount) != 1 {
 			t.Fatalf("check 24 %s: double redemption: credit %d, tickets in %d", what, r.credit(), r.meter(ledger.TicketsInCount))

@@ -45,7 +45,7 @@ type settableClock interface {
 // configPress handles a button on the configuration page; false: the
 // button pages as on any other page.
 func (c *Cabinet) configPress(b view.Button) bool {
-	t := &c.menus.tech.edit
+	t := &c.tech.edit
 	if b == view.Start {
 		t.setting = (t.setting + 1) % (configTime + 1)
 		if _, ok := c.cfg.Clock.(settableClock); t.setting == configTime && !ok {
@@ -57,7 +57,7 @@ func (c *Cabinet) configPress(b view.Button) bool {
 	}
 	switch t.setting {
 	case configVolume:
-		v := c.soundView().Volume
+		v := c.sound.view(c.test != nil).Volume
 		switch b {
 		case view.BetPlus:
 			v = min(v+volumeStep, 100)
@@ -68,7 +68,7 @@ func (c *Cabinet) configPress(b view.Button) bool {
 		default:
 			return true
 		}
-		if v != c.soundView().Volume {
+		if v != c.sound.view(c.test != nil).Volume {
 			_ = c.setVolume(v) // a refusal is logged there
 		}
 	case configTime:

@@ -3,6 +3,7 @@ package cabinet
 import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // The player's game menu: Risk in idle (it has nothing to gamble there)
@@ -26,30 +27,35 @@ type playerMenu struct {
 }
 
 // gameMenuOffered: the market gives the player something to choose.
-func (c *Cabinet) gameMenuOffered() bool {
-	return len(c.cfg.Market.Games) > 1 || len(c.cfg.Market.PlayerLanguages()) > 1
+func gameMenuOffered(m *market.Profile) bool {
+	return len(m.Games) > 1 || len(m.PlayerLanguages()) > 1
 }
 
 // openGameMenu opens the game menu from idle.
 func (c *Cabinet) openGameMenu() {
-	if !c.gameMenuOffered() || c.play.round != nil || c.cashOut.voucher != nil || c.frozen() {
+	if !gameMenuOffered(c.cfg.Market) || c.play.round != nil || c.cashOut.voucher != nil || c.conditions().frozen() {
 		return
 	}
-	c.menus.player.cursor = 0
-	for i, g := range c.cfg.Market.Games {
-		if g.ID == c.play.game {
-			c.menus.player.cursor = i
-		}
-	}
-	c.showGameMenu()
+	c.gameMenu.open(c.cfg.Market, c.play.game)
+	c.menus.show(c.gameMenu.page(c.cfg.Market, c.language()))
 }
 
-func (c *Cabinet) showGameMenu() {
-	m := c.cfg.Market
+// open puts the cursor on game.
+func (pm *playerMenu) open(m *market.Profile, game engine.GameID) {
+	pm.cursor = 0
+	for i, g := range m.Games {
+		if g.ID == game {
+			pm.cursor = i
+		}
+	}
+}
+
+// page is the game menu of market m, the screen in lang.
+func (pm *playerMenu) page(m *market.Profile, lang string) *view.MenuPage {
 	p := &view.MenuPage{Title: menuGames, Page: 1, Pages: 1}
 	row := 0
 	line := func(key string, args ...view.Arg) {
-		if row == c.menus.player.cursor {
+		if row == pm.cursor {
 			key += "_on"
 		}
 		p.Lines = append(p.Lines, view.Line(key, args...))
@@ -61,19 +67,19 @@ func (c *Cabinet) showGameMenu() {
 		}
 	}
 	if langs := m.PlayerLanguages(); len(langs) > 1 {
-		line("menu.games.language", view.Key("language."+c.language()))
+		line("menu.games.language", view.Key("language."+lang))
 	}
 	p.Lines = append(p.Lines, view.Line("menu.games.credit")) // the buttons are the footer's (menu.games.help)
-	c.menus.menu = p
+	return p
 }
 
 // gameMenuRows is how many rows the cursor moves over.
-func (c *Cabinet) gameMenuRows() int {
+func gameMenuRows(m *market.Profile) int {
 	n := 0
-	if len(c.cfg.Market.Games) > 1 {
-		n = len(c.cfg.Market.Games)
+	if len(m.Games) > 1 {
+		n = len(m.Games)
 	}
-	if len(c.cfg.Market.PlayerLanguages()) > 1 {
+	if len(m.PlayerLanguages()) > 1 {
 		n++
 	}
 	return n
@@ -81,51 +87,51 @@ func (c *Cabinet) gameMenuRows() int {
 
 // gameMenuPress handles the game menu's buttons.
 func (c *Cabinet) gameMenuPress(b view.Button) {
-	pm := &c.menus.player
-	rows := c.gameMenuRows()
+	m := c.cfg.Market
 	switch b {
-	case view.BetPlus:
-		pm.cursor = (pm.cursor + 1) % rows
-	case view.BetMinus:
-		pm.cursor = (pm.cursor + rows - 1) % rows
+	case view.BetPlus, view.BetMinus:
+		c.gameMenu.move(b == view.BetPlus, gameMenuRows(m))
 	case view.Stop, view.Risk:
-		c.menus.menu = nil
+		c.menus.close()
 		return
 	case view.Start:
-		games := c.cfg.Market.Games
-		if len(games) > 1 && pm.cursor < len(games) {
-			c.chooseGame(games[pm.cursor].ID)
+		if games := m.Games; len(games) > 1 && c.gameMenu.cursor < len(games) {
+			// The game is taken and the menu left; the credit stays.
+			c.menus.close()
+			if id := games[c.gameMenu.cursor].ID; id != c.play.game {
+				c.selectGame(id)
+				c.logEvent("game_chosen", "player", string(id), 0)
+			}
 			return
 		}
-		c.nextLanguage()
+		c.gameMenu.nextLanguage(m, c.language(), c.player.gen, c.player.session != nil)
 	default:
 		return
 	}
-	c.showGameMenu()
+	c.menus.show(c.gameMenu.page(m, c.language()))
 }
 
-// chooseGame takes the game and leaves the menu; the credit stays.
-func (c *Cabinet) chooseGame(id engine.GameID) {
-	c.menus.menu = nil
-	if id != c.play.game {
-		c.selectGame(id)
-		c.logEvent("game_chosen", "player", string(id), 0)
+// move moves the cursor down (or up) over rows.
+func (pm *playerMenu) move(down bool, rows int) {
+	if down {
+		pm.cursor = (pm.cursor + 1) % rows
+	} else {
+		pm.cursor = (pm.cursor + rows - 1) % rows
 	}
 }
 
-// nextLanguage steps the player's language through the market's list.
-func (c *Cabinet) nextLanguage() {
-	langs := c.cfg.Market.PlayerLanguages()
-	cur := c.language()
+// nextLanguage steps the player's language, cur now, through the market's
+// list; it holds for the session of card gen if one is open.
+func (pm *playerMenu) nextLanguage(m *market.Profile, cur string, gen uint64, session bool) {
+	langs := m.PlayerLanguages()
 	next := langs[0]
 	for i, l := range langs {
 		if l == cur {
 			next = langs[(i+1)%len(langs)]
 		}
 	}
-	pm := &c.menus.player
-	pm.lang, pm.langGen, pm.langSession = next, c.player.gen, c.player.session != nil
-	if next == c.cfg.Market.Language {
+	pm.lang, pm.langGen, pm.langSession = next, gen, session
+	if next == m.Language {
 		pm.lang = ""
 	}
 }
@@ -133,12 +139,17 @@ func (c *Cabinet) nextLanguage() {
 // language is the screen's language: the player's choice while it holds,
 // else the market's.
 func (c *Cabinet) language() string {
-	pm := c.menus.player
+	return c.gameMenu.language(c.cfg.Market, c.player.gen, c.player.session != nil)
+}
+
+// language is the player's choice while it holds (the session of card gen
+// it was chosen in, if any, still open), else the market's.
+func (pm *playerMenu) language(m *market.Profile, gen uint64, session bool) string {
 	if pm.lang == "" {
-		return c.cfg.Market.Language
+		return m.Language
 	}
-	if pm.langSession && (c.player.session == nil || c.player.gen != pm.langGen) {
-		return c.cfg.Market.Language // the session it was chosen in ended
+	if pm.langSession && (!session || gen != pm.langGen) {
+		return m.Language // the session it was chosen in ended
 	}
 	return pm.lang
 }

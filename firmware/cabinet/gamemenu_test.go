@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	pb "github.com/polaris-vlt/polaris/central/proto"
 	"github.com/polaris-vlt/polaris/firmware/view"
 )
 
@@ -64,9 +65,12 @@ func TestGameMenuChoosesTheGameAndKeepsTheCredit(t *testing.T) {
 // A market with one game and several languages offers the language row
 // alone; the choice ends with the player's session (the card out).
 func TestLanguageEndsWithThePlayerSession(t *testing.T) {
-	r := newRig(t, "at")
+	stub := &stubPlayers{state: &pb.PlayerState{Active: true, Name: "Jana Nováková"}}
+	r := newRig(t, "at", func(c *Config) { stub.Client = c.Central.(*link.Client); c.Central = stub })
+	card := r.fakeReader()
 	r.idle()
-	r.cab.Do(func() { r.cab.player.session, r.cab.player.gen = &link.PlayerState{}, 7 })
+	card.Insert(cardA, nil)
+	r.until("logged in", time.Millisecond, func(s *view.Snapshot) bool { return s.Player != nil })
 	r.press(view.Risk)
 	s := r.until("game menu", time.Millisecond, func(s *view.Snapshot) bool { return s.Menu != nil && s.Menu.Title == menuGames })
 	if s.Menu.Lines[0].Key != "menu.games.language_on" || len(s.Menu.Lines) != 2 {
@@ -75,25 +79,21 @@ func TestLanguageEndsWithThePlayerSession(t *testing.T) {
 	r.press(view.Start)
 	r.until("English", time.Millisecond, func(s *view.Snapshot) bool { return s.Language == "en" })
 	r.press(view.Stop)
-	r.cab.Do(func() { r.cab.player.session = nil }) // card out: the session ended
-	r.press(view.BetPlus)                           // any change publishes again
-	r.until("German again", time.Millisecond, func(s *view.Snapshot) bool { return s.Language == "de" })
+	card.Remove() // the session ends: its language with it
+	r.until("German again", time.Millisecond, func(s *view.Snapshot) bool { return s.Language == "de" && s.Player == nil })
 }
 
 // A market with one game and one language has no game menu: Risk in idle
 // does nothing.
 func TestNoGameMenuWithNothingToChoose(t *testing.T) {
-	r := newRig(t, "cz")
+	r := newRig(t, "cz", func(c *Config) { c.Market.Languages = nil })
 	r.idle()
-	r.cab.Do(func() {
-		r.cab.cfg.Market.Languages = nil
-		r.cab.press(view.Risk)
-		if r.cab.menus.menu != nil {
-			t.Errorf("menu %s opened", r.cab.menus.menu.Title)
-		}
-		r.cab.play.message = "x" // publish again
-	})
-	if l := r.until("published", time.Millisecond, func(s *view.Snapshot) bool { return s.Message == "x" }).Lamps[view.Risk]; l != view.LampOff {
+	r.press(view.Risk)
+	s := r.state()
+	if s.Menu != nil {
+		t.Errorf("menu %s opened", s.Menu.Title)
+	}
+	if l := s.Lamps[view.Risk]; l != view.LampOff {
 		t.Fatalf("Risk lamp %v with nothing to choose", l)
 	}
 }

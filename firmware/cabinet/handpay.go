@@ -10,8 +10,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // A handpay (large win, cancel-credit, jackpot) is paid in three steps:
@@ -69,52 +69,88 @@ func (handpayPrinted) event() {}
 
 // handpayKey: the attendant's key turned on a lockup.
 func (c *Cabinet) handpayKey() {
-	if c.cond.handpay.print != nil {
-		c.showHandpayWaits() // already authorised: the printer decides
+	if c.handpay.print != nil {
+		c.menus.show(c.handpay.print.page()) // already authorised: the printer decides
 		return
 	}
 	if c.cfg.Market.AttendantID != market.AttendantPIN {
-		c.cond.handpay.who = market.AttendantKey
+		c.handpay.identified(market.AttendantKey)
 	}
-	if c.cond.handpay.who == "" {
-		if c.cond.handpay.wrong >= pinTriesPerKeyOn {
+	if c.handpay.who == "" {
+		if !c.handpay.askPIN() {
 			c.say(view.MsgPINRefused, 0)
 			return
 		}
-		c.cond.handpay.pin = &pinEntry{}
-		c.showPIN()
+		c.menus.show(pinPage(c.handpay.pin, c.cond.lockups[0].Amount))
 		return
 	}
 	c.attendantKnown()
 }
 
-// handpayKeyOff: the key turned back; who the attendant was is forgotten,
-// a paper already authorised still prints when the printer is ready.
-func (c *Cabinet) handpayKeyOff() {
-	c.cond.handpay.who, c.cond.handpay.pin, c.cond.handpay.wrong = "", nil, 0
-	if c.menus.menu != nil && (c.menus.menu.Title == menuAttendantPIN || c.menus.menu.Title == menuHandpayWaits) {
-		c.menus.menu = nil
+// keyOff: the key turned back; who the attendant was is forgotten, a
+// paper already authorised still prints when the printer is ready.
+func (h *handpayState) keyOff() { h.who, h.pin, h.wrong = "", nil, 0 }
+
+// identified: the attendant is who.
+func (h *handpayState) identified(who string) { h.who = who }
+
+// askPIN starts a PIN's entry; false: the wrong PINs of this key turn are
+// spent.
+func (h *handpayState) askPIN() bool {
+	if h.wrong >= pinTriesPerKeyOn {
+		return false
 	}
+	h.pin = &pinEntry{}
+	return true
+}
+
+// wrongPIN counts a wrong PIN and reports how many were wrong.
+func (h *handpayState) wrongPIN() int {
+	h.pin = nil
+	h.wrong++
+	return h.wrong
+}
+
+// authorise: the first lockup's paper, by who, is to print.
+func (h *handpayState) authorise(d ledger.Doc, who string) *handpayPrint {
+	if who == "" {
+		who = market.AttendantKey
+	}
+	h.print = &handpayPrint{doc: d, who: who}
+	return h.print
+}
+
+// printed: the paper is done with (printed, a manual form, or the lockup
+// gone); it returns the paper.
+func (h *handpayState) printed() *handpayPrint {
+	hp := h.print
+	h.print = nil
+	return hp
 }
 
 // attendantKnown: the market's transfer choice, or straight to the paper.
 func (c *Cabinet) attendantKnown() {
-	if c.transferOffered() {
-		c.offerTransfer()
+	if c.cond.transferOffered(c.cfg.Market.Limits.HandpayToCredit) {
+		c.menus.offerTransfer(c.cond.lockups[0].Amount)
 		return
 	}
-	c.menus.menu = nil
+	c.menus.close()
 	c.resetHandpay()
 }
 
 // handpayPress is a deck button on a handpay page; false: not one.
 func (c *Cabinet) handpayPress(b view.Button) bool {
 	switch {
-	case c.cond.handpay.pin != nil && c.menus.menu != nil && c.menus.menu.Title == menuAttendantPIN:
-		c.pinPress(b)
+	case c.handpay.pin != nil && c.menus.menu != nil && c.menus.menu.Title == menuAttendantPIN:
+		switch changed, complete := c.handpay.pin.press(b); {
+		case complete:
+			c.checkPIN(string(c.handpay.pin.digits))
+		case changed:
+			c.menus.show(pinPage(c.handpay.pin, c.cond.lockups[0].Amount))
+		}
 		return true
-	case c.cond.handpay.print != nil && c.menus.menu != nil && c.menus.menu.Title == menuHandpayWaits:
-		if b == view.Collect && !c.cond.handpay.print.sent {
+	case c.handpay.print != nil && c.menus.menu != nil && c.menus.menu.Title == menuHandpayWaits:
+		if b == view.Collect && !c.handpay.print.sent {
 			c.manualForm()
 		}
 		return true
@@ -130,8 +166,9 @@ func (c *Cabinet) handpayPress(b view.Button) bool {
 	return false
 }
 
-func (c *Cabinet) pinPress(b view.Button) {
-	p := c.cond.handpay.pin
+// press is a deck button on the PIN page; it reports whether the page
+// changed and whether the PIN is complete.
+func (p *pinEntry) press(b view.Button) (changed, complete bool) {
 	switch b {
 	case view.BetPlus:
 		p.cur = (p.cur + 1) % 10
@@ -143,42 +180,40 @@ func (c *Cabinet) pinPress(b view.Button) {
 		p.digits = append(p.digits, '0'+p.cur)
 		p.cur = 0
 		if len(p.digits) == market.PINLen {
-			c.checkPIN(string(p.digits))
-			return
+			return false, true
 		}
 	default:
-		return
+		return false, false
 	}
-	c.showPIN()
+	return true, false
 }
 
 // checkPIN identifies the attendant, or refuses the PIN and logs it (the
 // PIN itself is never logged).
 func (c *Cabinet) checkPIN(pin string) {
-	c.cond.handpay.pin = nil
 	a, ok := c.cfg.Market.AttendantByPIN(pin)
 	if !ok {
-		c.cond.handpay.wrong++
-		c.logEvent("attendant_pin_refused", "attendant", fmt.Sprintf("wrong PIN (%d of %d)", c.cond.handpay.wrong, pinTriesPerKeyOn), 0)
+		wrong := c.handpay.wrongPIN()
+		c.logEvent("attendant_pin_refused", "attendant", fmt.Sprintf("wrong PIN (%d of %d)", wrong, pinTriesPerKeyOn), 0)
 		c.say(view.MsgPINRefused, 0)
-		if c.cond.handpay.wrong < pinTriesPerKeyOn {
-			c.cond.handpay.pin = &pinEntry{}
-			c.showPIN()
+		if c.handpay.askPIN() {
+			c.menus.show(pinPage(c.handpay.pin, c.cond.lockups[0].Amount))
 		} else {
-			c.menus.menu = nil
+			c.menus.close()
 		}
 		return
 	}
-	c.cond.handpay.who = a.ID
+	c.handpay.pin = nil
+	c.handpay.identified(a.ID)
 	c.logEvent("attendant_identified", a.ID, "PIN", 0)
 	c.attendantKnown()
 }
 
-func (c *Cabinet) showPIN() {
-	p := c.cond.handpay.pin
+// pinPage is the PIN's page for a lockup of amount.
+func pinPage(p *pinEntry, amount int64) *view.MenuPage {
 	shown := strings.Repeat("* ", len(p.digits)) + string('0'+p.cur) + strings.Repeat(" _", market.PINLen-len(p.digits)-1)
-	c.menus.menu = &view.MenuPage{Title: menuAttendantPIN, Lines: []view.MenuLine{
-		view.Line("menu.handpay.amount", view.Money(c.cond.lockups[0].Amount)),
+	return &view.MenuPage{Title: menuAttendantPIN, Lines: []view.MenuLine{
+		view.Line("menu.handpay.amount", view.Money(amount)),
 		view.Line("menu.handpay.pin", view.Text(shown)),
 		view.Line("menu.handpay.pin_help"),
 		view.Line("menu.handpay.pin_cancel")}, Hint: hintPIN}
@@ -195,65 +230,71 @@ const hintHandpayChoice = "menu.hint.handpay"
 // receipt or the jackpot form is printed, and the handpay is journaled
 // when it has (MS-18).
 func (c *Cabinet) resetHandpay() {
-	if len(c.cond.lockups) == 0 || c.cond.handpay.print != nil {
+	if len(c.cond.lockups) == 0 || c.handpay.print != nil {
 		return
 	}
-	who := c.cond.handpay.who
-	if who == "" {
-		who = market.AttendantKey
-	}
-	c.cond.handpay.print = &handpayPrint{doc: c.cond.lockups[0], who: who}
+	c.handpay.authorise(c.cond.lockups[0], c.handpay.who)
 	c.tryHandpayPrint()
 }
 
 // tryHandpayPrint sends the paper if the printer is ready; otherwise the
 // lockup waits and the screen says why.
 func (c *Cabinet) tryHandpayPrint() {
-	hp := c.cond.handpay.print
+	hp := c.handpay.print
 	if hp == nil || hp.sent {
 		return
 	}
-	if why := c.printerNotReady(); why != "" {
-		if hp.why != why {
-			hp.why = why
+	if why := c.cashOut.notReady(c.cfg.Printer != nil); why != "" {
+		if hp.waits(why) {
 			c.logEvent("handpay_waits_printer", hp.who, why, engine.Money(hp.doc.Amount))
 		}
 		c.say(view.MsgHandpayWaitsPrinter, engine.Money(hp.doc.Amount))
 		if c.cond.keys["attendant"] {
-			c.showHandpayWaits()
+			c.menus.show(hp.page())
 		}
 		return
 	}
-	hp.sent, hp.job = true, 0
+	hp.send()
 	c.say(view.MsgHandpayPrinting, engine.Money(hp.doc.Amount))
-	if c.menus.menu != nil && c.menus.menu.Title == menuHandpayWaits {
-		c.menus.menu = nil
-	}
-	doc, p, id := c.handpayDocument(hp.doc, hp.who, c.wall(), false), c.cfg.Printer, hp.doc.ID
-	c.async(func(ctx context.Context) Event {
+	c.menus.closeIf(menuHandpayWaits)
+	doc, p, id := c.paper.handpay(hp.doc, hp.who, c.wall(), false), c.cfg.Printer, hp.doc.ID
+	c.loop.async(func(ctx context.Context) Event {
 		job, err := p.Print(doc)
 		return handpayPrinted{doc: id, job: job, err: err}
 	})
 }
 
-// printerNotReady says why the printer cannot print now, or "".
-func (c *Cabinet) printerNotReady() string {
-	if c.cfg.Printer == nil {
-		return "no printer"
+// waits: the paper waits for the printer, for why; it reports whether
+// that is a new reason.
+func (hp *handpayPrint) waits(why string) bool {
+	if hp.why == why {
+		return false
 	}
-	for f, on := range c.cashOut.printerFaults {
-		if on && f.Blocking() {
-			return "printer: " + f.String()
-		}
-	}
-	if c.cashOut.ticketInChute {
-		return "printer: a ticket waits in the chute"
-	}
-	return ""
+	hp.why = why
+	return true
 }
 
-func (c *Cabinet) showHandpayWaits() {
-	hp := c.cond.handpay.print
+// send: the paper goes to the printer.
+func (hp *handpayPrint) send() { hp.sent, hp.job = true, 0 }
+
+// ours: a printer event about the paper's job. Only one job is ever in
+// flight: an event may name it before Print has returned.
+func (hp *handpayPrint) ours(job printer.JobID) bool {
+	if hp.job == 0 {
+		hp.job = job
+	}
+	return hp.job == job
+}
+
+// notPrinted: the paper did not print; it waits for the printer, tried
+// again after a pause.
+func (hp *handpayPrint) notPrinted(why string, now time.Time) {
+	hp.sent, hp.job, hp.retryAt = false, 0, now.Add(handpayRetryAfter)
+	hp.why = "printer: " + why
+}
+
+// page is the attendant's page while the paper waits or prints.
+func (hp *handpayPrint) page() *view.MenuPage {
 	lines := []view.MenuLine{view.Line("menu.handpay.amount", view.Money(hp.doc.Amount)), view.Line("menu.handpay.printing")}
 	if !hp.sent {
 		// why is the device's own words, as on the tilt screen
@@ -261,7 +302,7 @@ func (c *Cabinet) showHandpayWaits() {
 			view.Line("menu.handpay.waiting", view.Text(hp.why)),
 			view.Line("menu.handpay.manual"), view.Line("menu.handpay.when_ready")}
 	}
-	c.menus.menu = &view.MenuPage{Title: menuHandpayWaits, Lines: lines}
+	return &view.MenuPage{Title: menuHandpayWaits, Lines: lines}
 }
 
 // handpayPrintReply: Print refused the job (nothing printed: the lockup
@@ -274,7 +315,7 @@ func (c *Cabinet) handpayPrintReply(e handpayPrinted) {
 		}
 		return
 	}
-	hp := c.cond.handpay.print
+	hp := c.handpay.print
 	if hp == nil || hp.doc.ID != e.doc || !hp.sent {
 		return
 	}
@@ -282,41 +323,32 @@ func (c *Cabinet) handpayPrintReply(e handpayPrinted) {
 		c.handpayNotPrinted(e.err.Error())
 		return
 	}
-	if hp.job == 0 {
-		hp.job = e.job
-	}
+	hp.ours(e.job)
 }
 
 // handpayNotPrinted: the paper did not print; the lockup waits for the
 // printer, retried after a pause.
 func (c *Cabinet) handpayNotPrinted(why string) {
-	hp := c.cond.handpay.print
-	hp.sent, hp.job, hp.retryAt = false, 0, c.now().Add(handpayRetryAfter)
+	hp := c.handpay.print
+	hp.notPrinted(why, c.now())
 	c.cfg.Hooks.Logf("cabinet: handpay %d not printed: %s", hp.doc.ID, why)
-	hp.why = "printer: " + why
 	c.say(view.MsgHandpayWaitsPrinter, engine.Money(hp.doc.Amount))
 }
 
 // handpayPrinterEvent follows the handpay's job. Only one job is ever in
 // flight: an event may name it before Print has returned.
 func (c *Cabinet) handpayPrinterEvent(e printer.Event) {
-	hp := c.cond.handpay.print
+	hp := c.handpay.print
 	if hp == nil || !hp.sent {
 		return
 	}
-	ours := func(j printer.JobID) bool {
-		if hp.job == 0 {
-			hp.job = j
-		}
-		return hp.job == j
-	}
 	switch e := e.(type) {
 	case printer.PrintComplete:
-		if ours(e.Job) {
+		if hp.ours(e.Job) {
 			c.handpayPaid(hp.who, "")
 		}
 	case printer.PrintFailed:
-		if ours(e.Job) {
+		if hp.ours(e.Job) {
 			c.handpayNotPrinted(e.Reason)
 		}
 	}
@@ -324,15 +356,15 @@ func (c *Cabinet) handpayPrinterEvent(e printer.Event) {
 
 // tickHandpay prints a waiting receipt once the printer is back.
 func (c *Cabinet) tickHandpay(now time.Time) {
-	hp := c.cond.handpay.print
+	hp := c.handpay.print
 	if hp == nil || hp.sent || now.Before(hp.retryAt) {
 		return
 	}
 	if len(c.cond.lockups) == 0 || c.cond.lockups[0].ID != hp.doc.ID {
-		c.cond.handpay.print = nil // cleared with the memory (RAM clear)
+		c.handpay.printed() // cleared with the memory (RAM clear)
 		return
 	}
-	if why := c.printerNotReady(); why == "" || why != hp.why {
+	if why := c.cashOut.notReady(c.cfg.Printer != nil); why == "" || why != hp.why {
 		c.tryHandpayPrint() // prints, or says the new reason
 	}
 }
@@ -340,20 +372,19 @@ func (c *Cabinet) tickHandpay(now time.Time) {
 // manualForm: the attendant pays the waiting lockup with a hand-written
 // form; logged with who and why before the handpay is journaled.
 func (c *Cabinet) manualForm() {
-	hp := c.cond.handpay.print
+	hp := c.handpay.print
 	why := hp.why
 	if why == "" {
 		why = "printer not ready"
 	}
 	c.logEvent("handpay_manual_form", hp.who, fmt.Sprintf("%s %d: %s", hp.doc.Kind, hp.doc.ID, why), engine.Money(hp.doc.Amount))
-	c.menus.menu = nil
+	c.menus.close()
 	c.handpayPaid(hp.who, "manual form")
 }
 
 // handpayPaid journals the handpay the paper (or the manual form) proves.
 func (c *Cabinet) handpayPaid(who, how string) {
-	d := c.cond.handpay.print.doc
-	c.cond.handpay.print = nil
+	d := c.handpay.printed().doc
 	if err := c.led.HandpayPaid(d.ID, who); err != nil {
 		c.ledgerFailed("the handpay reset", err)
 		return
@@ -365,7 +396,7 @@ func (c *Cabinet) handpayPaid(who, how string) {
 	}
 	c.say(msg, engine.Money(d.Amount))
 	c.refreshLockups()
-	if len(c.cond.lockups) > 0 && c.cond.keys["attendant"] && c.cond.handpay.who != "" {
+	if len(c.cond.lockups) > 0 && c.cond.keys["attendant"] && c.handpay.who != "" {
 		c.attendantKnown() // the next lockup, by the same attendant
 	}
 }
@@ -378,28 +409,29 @@ func (c *Cabinet) reprintHandpay() {
 		return
 	}
 	r := paid[0]
-	if why := c.printerNotReady(); why != "" {
+	if why := c.cashOut.notReady(c.cfg.Printer != nil); why != "" {
 		c.say(view.MsgHandpayWaitsPrinter, engine.Money(r.Amount))
 		return
 	}
 	c.logEvent("handpay_reprint", "attendant", fmt.Sprintf("%s %d duplicate", r.Kind, r.ID), engine.Money(r.Amount))
-	doc, p := c.handpayDocument(r.Doc, r.By, r.Done, true), c.cfg.Printer
-	c.async(func(ctx context.Context) Event {
+	doc, p := c.paper.handpay(r.Doc, r.By, r.Done, true), c.cfg.Printer
+	c.loop.async(func(ctx context.Context) Event {
 		_, err := p.Print(doc)
 		return handpayPrinted{doc: r.ID, err: err, duplicate: true}
 	})
 	c.say(view.MsgHandpayReprinted, engine.Money(r.Amount))
 }
 
-// handpayDocument is the paper of a handpay paid at by who: MS-18's form
-// for a CZK jackpot, otherwise the handpay receipt.
-func (c *Cabinet) handpayDocument(d ledger.Doc, who string, at time.Time, duplicate bool) document.Document {
-	lang := document.Lang(c.cfg.Market.Language)
+// handpay is the paper of a handpay paid at by who: MS-18's form for a
+// CZK jackpot, otherwise the handpay receipt.
+func (p paper) handpay(d ledger.Doc, who string, at time.Time, duplicate bool) document.Document {
+	lang := document.Lang(p.market.Language)
+	cur := p.market.Currency
 	reason := document.HandpayLargeWin
 	switch {
-	case d.Kind == ledger.DocHandpayJackpot && document.Is(c.docCurrency(), document.CZK):
-		return document.JackpotForm{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Won: at,
-			Amount: d.Amount, Currency: c.docCurrency(), JackpotID: fmt.Sprintf("%s-%d", c.cfg.ID, d.Round), Sequence: uint32(d.ID),
+	case d.Kind == ledger.DocHandpayJackpot && document.Is(cur, document.CZK):
+		return document.JackpotForm{Lang: lang, Site: p.site.Name, SiteID: p.site.ID, Machine: p.id, Won: at,
+			Amount: d.Amount, Currency: cur, JackpotID: fmt.Sprintf("%s-%d", p.id, d.Round), Sequence: uint32(d.ID),
 			Attendant: who, Duplicate: duplicate}
 	case d.Kind == ledger.DocHandpayJackpot:
 		// MS-18's form is the Czech one, in CZK; a market in another
@@ -408,6 +440,6 @@ func (c *Cabinet) handpayDocument(d ledger.Doc, who string, at time.Time, duplic
 	case d.Kind == ledger.DocHandpayCancel:
 		reason = document.HandpayCancelCredit
 	}
-	return document.HandpayReceipt{Lang: lang, Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID, Machine: c.cfg.ID, Paid: at,
-		Amount: d.Amount, Currency: c.docCurrency(), Sequence: uint32(d.ID), Reason: reason, Attendant: who, Duplicate: duplicate}
+	return document.HandpayReceipt{Lang: lang, Site: p.site.Name, SiteID: p.site.ID, Machine: p.id, Paid: at,
+		Amount: d.Amount, Currency: cur, Sequence: uint32(d.ID), Reason: reason, Attendant: who, Duplicate: duplicate}
 }

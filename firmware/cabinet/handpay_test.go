@@ -9,8 +9,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // testPIN is attendant A17's PIN in withAttendants' market.
@@ -101,7 +101,7 @@ func TestHandpayWaitsForItsReceipt(t *testing.T) {
 	r.until("the failed job handled", time.Millisecond, func(*view.Snapshot) bool {
 		var failed bool
 		r.cab.Do(func() {
-			hp := r.cab.cond.handpay.print
+			hp := r.cab.handpay.print
 			failed = hp != nil && !hp.sent && r.cab.cashOut.printerFaults[printer.PaperOut]
 		})
 		return failed && len(r.printed()) == 1

@@ -6,8 +6,8 @@ import (
 	"strconv"
 
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // The player's information pages and the speaker's settings: what the
@@ -22,6 +22,10 @@ type infoState struct {
 // soundState is the technician's volume, read from the ledger's
 // configuration once.
 type soundState struct {
+	market *market.Profile // its sound settings: the volume unless the technician set one
+	config interface {
+		Config(key string) (string, bool)
+	} // the ledger's configuration, where the technician's volume is kept
 	loaded bool
 	volume int // -1: the market's
 	// test counts the sound test's presses; testCue is the last one's.
@@ -32,55 +36,50 @@ type soundState struct {
 // volumeKey is the ledger configuration key of the technician's volume.
 const volumeKey = "sound.volume"
 
-// infoAllowed: from idle only — no round, cash-out, menu, test mode or
-// anything that blocks play except a missing link (reading the rules
-// needs no central system).
-func (c *Cabinet) infoAllowed() bool {
-	b := c.blocked()
-	return c.play.round == nil && c.cashOut.voucher == nil && c.menus.test == nil && c.menus.menu == nil && (b == "" || b == "link_down" || b == "disabled")
-}
-
-// enterInfo opens the first page for the selected game.
+// enterInfo opens the first page for the selected game: from idle only —
+// no round, cash-out, menu, test mode or anything that blocks play except
+// a missing link (reading the rules needs no central system).
 func (c *Cabinet) enterInfo() {
-	if !c.infoAllowed() {
+	b := c.blocked()
+	if c.play.round != nil || c.cashOut.voucher != nil || c.test != nil || c.menus.menu != nil || b != "" && b != "link_down" && b != "disabled" {
 		return
 	}
-	c.play.auto, c.play.pendingStart = false, false
-	c.menus.info = &infoState{}
+	c.play.halt("info")
+	c.info = &infoState{}
 }
 
 // infoPress: Bet+ and Bet− page, Info, Collect or Start close. Start does
 // not start a game from the rules: the player sees the game first.
-func (c *Cabinet) infoPress(b view.Button) {
-	n := len(view.InfoPages(c.play.game))
+// press pages through the n pages; it reports whether the pages closed.
+func (i *infoState) press(b view.Button, n int) (closed bool) {
 	switch b {
 	case view.BetPlus:
-		c.menus.info.page = (c.menus.info.page + 1) % n
+		i.page = (i.page + 1) % n
 	case view.BetMinus:
-		c.menus.info.page = (c.menus.info.page + n - 1) % n
+		i.page = (i.page + n - 1) % n
 	case view.InfoButton, view.Collect, view.Start:
-		c.menus.info = nil
+		return true
 	}
+	return false
 }
 
-// infoView is the snapshot's Info.
-func (c *Cabinet) infoView() *view.Info {
-	if c.menus.info == nil {
+// view is the snapshot's Info: game's rules at stake, in market m.
+func (i *infoState) view(m *market.Profile, game engine.GameID, stake engine.Money) *view.Info {
+	if i == nil {
 		return nil
 	}
-	stake := c.play.bets[c.play.game]
-	mi := c.cfg.Market.Info
+	mi := m.Info
 	if mi == nil {
 		mi = &market.InfoDefault
 	}
-	v := &view.Info{Page: c.menus.info.page, Game: c.play.game, Stake: stake, MaxWin: maxWin(c.play.game, stake),
+	v := &view.Info{Page: i.page, Game: game, Stake: stake, MaxWin: maxWin(game, stake),
 		Helpline: mi.Helpline, MinAge: mi.MinAge, RTPNote: mi.RTPNote}
-	v.RTP, v.RTPKnown = gameRTP(c.play.game, stake)
+	v.RTP, v.RTPKnown = gameRTP(game, stake)
 	return v
 }
 
 // infoLamps: the buttons that do something on the information pages.
-func (c *Cabinet) infoLamps(l map[view.Button]view.Lamp) {
+func infoLamps(l map[view.Button]view.Lamp) {
 	for _, b := range []view.Button{view.BetPlus, view.BetMinus, view.Collect, view.Start} {
 		l[b] = view.LampOn
 	}
@@ -101,26 +100,27 @@ func maxWin(g engine.GameID, stake engine.Money) engine.Money {
 	return 0
 }
 
-// soundView is the snapshot's Sound.
-func (c *Cabinet) soundView() view.Sound {
-	ms := c.cfg.Market.Sound
+// view is the snapshot's Sound; testing: test mode, where the sound test
+// plays and nothing else.
+func (sd *soundState) view(testing bool) view.Sound {
+	ms := sd.market.Sound
 	if ms == nil {
 		ms = &market.DefaultSound
 	}
-	if !c.menus.sound.loaded {
-		c.menus.sound.loaded, c.menus.sound.volume = true, -1
-		if v, ok := c.led.Config(volumeKey); ok {
+	if !sd.loaded {
+		sd.loaded, sd.volume = true, -1
+		if v, ok := sd.config.Config(volumeKey); ok {
 			if n, err := strconv.Atoi(v); err == nil && n >= 0 && n <= 100 {
-				c.menus.sound.volume = n
+				sd.volume = n
 			}
 		}
 	}
 	s := view.Sound{Volume: ms.Volume, AttractSilent: !ms.Attract}
-	if c.menus.sound.volume >= 0 {
-		s.Volume = c.menus.sound.volume
+	if sd.volume >= 0 {
+		s.Volume = sd.volume
 	}
-	if c.menus.test != nil {
-		s.Muted, s.Test, s.TestSeq = true, c.menus.sound.testCue, c.menus.sound.test
+	if testing {
+		s.Muted, s.Test, s.TestSeq = true, sd.testCue, sd.test
 	}
 	return s
 }
@@ -132,13 +132,16 @@ var soundTestCues = map[view.Button]string{
 	view.Risk: "jackpot", view.BetPlus: "button", view.BetMinus: "door_alarm",
 }
 
-// soundTest plays the pressed button's sound in test mode.
-func (c *Cabinet) soundTest(b view.Button) {
+// play plays the pressed button's sound in test mode.
+func (sd *soundState) play(b view.Button) {
 	if cue, ok := soundTestCues[b]; ok {
-		c.menus.sound.test++
-		c.menus.sound.testCue = cue
+		sd.test++
+		sd.testCue = cue
 	}
 }
+
+// set is the technician's volume, journaled.
+func (sd *soundState) set(level int) { sd.loaded, sd.volume = true, level }
 
 // ErrVolumeRefused: the volume is set only with the technician's key on.
 var ErrVolumeRefused = errors.New("cabinet: the volume is set with the technician key turned")
@@ -149,7 +152,7 @@ var ErrVolumeRefused = errors.New("cabinet: the volume is set with the technicia
 // cuts. A refusal is logged and changes nothing.
 func (c *Cabinet) SetVolume(level int) error {
 	var err error
-	c.Do(func() { err = c.setVolume(level) })
+	c.loop.do(func() { err = c.setVolume(level) })
 	return err
 }
 
@@ -167,7 +170,7 @@ func (c *Cabinet) setVolume(level int) error {
 		c.ledgerFailed("the volume", err)
 		return err
 	}
-	c.menus.sound.loaded, c.menus.sound.volume = true, level
+	c.sound.set(level)
 	c.cfg.Hooks.Logf("cabinet: volume set to %d by the technician", level)
 	return nil
 }

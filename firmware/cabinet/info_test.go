@@ -53,7 +53,7 @@ func TestInfoPagesFromIdleOnly(t *testing.T) {
 			t.Fatal("Start began no round")
 		}
 		r.cab.press(view.InfoButton)
-		if r.cab.menus.info != nil {
+		if r.cab.info != nil {
 			t.Error("info opened during a round")
 		}
 	})
@@ -62,7 +62,7 @@ func TestInfoPagesFromIdleOnly(t *testing.T) {
 	r.cab.Post(Key{Name: "technician", On: true})
 	r.press(view.InfoButton)
 	r.cab.Do(func() {
-		if r.cab.menus.info != nil {
+		if r.cab.info != nil {
 			t.Error("info opened over the technician's menu")
 		}
 	})

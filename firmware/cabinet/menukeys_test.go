@@ -12,8 +12,8 @@ import (
 	"github.com/polaris-vlt/polaris/display/i18n"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // lines is a page as the display words it in lang, for tests that read
@@ -140,28 +140,25 @@ func TestEveryMenuKeyInEveryCatalogue(t *testing.T) {
 	}
 	// The game menu, every row under the cursor, in every market.
 	for _, id := range market.Names() {
-		gc := &Cabinet{cfg: Config{Market: mustMarket(t, id)}}
-		for row := range gc.gameMenuRows() {
-			gc.menus.player.cursor = row
-			gc.showGameMenu()
-			check(id+" game menu", gc.menus.menu)
+		m := mustMarket(t, id)
+		for row := range gameMenuRows(m) {
+			pm := playerMenu{cursor: row}
+			check(id+" game menu", pm.page(m, m.Language))
 		}
 	}
 	// The pages the cabinet sets itself.
 	c := &Cabinet{cfg: Config{Market: mustMarket(t, "cz")}}
-	c.cond.lockups = []ledger.Doc{{Kind: ledger.DocHandpayWin, Amount: 250000}}
-	c.offerTransfer()
+	c.menus.offerTransfer(250000)
 	check("handpay choice", c.menus.menu)
+	var tm *testState
 	for _, b := range append([]view.Button{view.InfoButton}, view.Buttons...) {
-		c.menus.test = &testState{button: b, printer: "printed", printed: 1,
+		tm = &testState{button: b, printer: "printed", printed: 1,
 			read: &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(2000)}}}
-		c.showTest()
-		check("test mode", c.menus.menu)
+		check("test mode", tm.page(defaultTower))
 	}
 	for step := range len(defaultTower) + 2 {
-		c.menus.test.outputs = testOutputsState{step: step, pulses: []meterPulse{{meter: "in"}, {meter: "out"}, {meter: "drop"}, {meter: "jackpot"}, {meter: "games", err: "x"}, {meter: "other"}}}
-		c.showTest()
-		check("test mode outputs", c.menus.menu)
+		out := &testState{button: tm.button, printer: tm.printer, printed: tm.printed, read: tm.read, outputs: testOutputsState{step: step, pulses: []meterPulse{{meter: "in"}, {meter: "out"}, {meter: "drop"}, {meter: "jackpot"}, {meter: "games", err: "x"}, {meter: "other"}}}}
+		check("test mode outputs", out.page(defaultTower))
 	}
 	for _, k := range []string{"menu.ram_clear.start", "menu.software_changed.start", "menu.text", "menu.test_mode.note_unknown",
 		"menu.test_mode.ticket", "menu.test_mode.refused"} {

@@ -8,9 +8,88 @@ import (
 
 	"github.com/polaris-vlt/polaris/central/link"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
+
+// menuState is the keys' pages and test mode.
+type menuState struct {
+	menu       *view.MenuPage
+	menuPage   int
+	recall     []recallGame // read when a menu opens
+	recallStep int          // the step on a recall page
+	// handpayChoice: the attendant's key is on a large-win lockup the
+	// market lets go to the credit meter; Start or the key back decides.
+	handpayChoice bool
+}
+
+// show opens page p (or shows it again).
+func (m *menuState) show(p *view.MenuPage) { m.menu = p }
+
+// close closes the page open.
+func (m *menuState) close() { m.menu = nil }
+
+// closeIf closes the page open if it is one of titles.
+func (m *menuState) closeIf(titles ...string) {
+	if m.menu != nil && slices.Contains(titles, m.menu.Title) {
+		m.menu = nil
+	}
+}
+
+// closeAll: the keys are off; nothing of their pages stays.
+func (m *menuState) closeAll() { m.menu, m.recall = nil, nil }
+
+// offerTransfer asks the attendant, key turned, about a large-win lockup
+// of amount: Start puts the win on the credit meter; turning the key back
+// pays it by hand.
+func (m *menuState) offerTransfer(amount int64) {
+	m.handpayChoice = true
+	m.menu = &view.MenuPage{Title: "menu.handpay", Lines: []view.MenuLine{
+		view.Line("menu.handpay.amount", view.Money(amount)),
+		view.Line("menu.handpay.start"), view.Line("menu.handpay.key")}, Hint: hintHandpayChoice}
+}
+
+// transferDecided: the attendant chose (Start, or the key back).
+func (m *menuState) transferDecided() {
+	m.handpayChoice = false
+	m.menu = nil
+}
+
+// open starts the keys' pages at their first page.
+func (m *menuState) open(recall []recallGame) {
+	m.menuPage, m.recallStep = 0, 0
+	m.recall = recall
+}
+
+// page moves through the pages (Bet±) and a recall's steps (Start, Stop);
+// false: b is not one of those.
+func (m *menuState) page(b view.Button) bool {
+	switch b {
+	case view.BetPlus:
+		m.menuPage++
+		m.recallStep = 0
+	case view.BetMinus:
+		if m.menuPage > 0 {
+			m.menuPage--
+		}
+		m.recallStep = 0
+	case view.Start:
+		m.recallStep++
+	case view.Stop:
+		m.recallStep--
+	default:
+		return false
+	}
+	return true
+}
+
+// showPages shows the page the menu is on of ps, read from src.
+func (m *menuState) showPages(ps []page, src pageSource) {
+	m.menuPage = min(max(m.menuPage, 0), len(ps)-1)
+	p := ps[m.menuPage](src)
+	p.Page, p.Pages = m.menuPage+1, len(ps)
+	m.menu = p
+}
 
 // key handles the key switches. The attendant key resets a lockup, or
 // opens the attendant pages (recall, money history); the technician key
@@ -18,29 +97,28 @@ import (
 // opens a menu during play or a cash-out unless a fault stopped it
 // (check 29).
 func (c *Cabinet) key(name string, on bool) {
-	c.cond.keys[name] = on
-	if c.menus.test != nil {
+	c.cond.setKey(name, on)
+	if c.test != nil {
 		// Test mode ends only with the technician key; other keys do
 		// nothing meanwhile.
 		if name == "technician" && !on {
 			c.leaveTest()
-			c.menus.menu, c.menus.recall = nil, nil
+			c.menus.closeAll()
 		}
 		return
 	}
 	if !on && name == "attendant" && c.menus.handpayChoice {
 		// The key turned back without Start: paid by hand.
-		c.menus.handpayChoice = false
-		c.menus.test = nil
-		c.menus.menu = nil
+		c.menus.transferDecided()
 		c.resetHandpay()
 	}
 	if !on && name == "attendant" {
-		c.handpayKeyOff()
+		c.handpay.keyOff()
+		c.menus.closeIf(menuAttendantPIN, menuHandpayWaits)
 	}
 	if !on {
 		if !c.cond.keys["attendant"] && !c.cond.keys["technician"] {
-			c.menus.menu, c.menus.recall = nil, nil
+			c.menus.closeAll()
 		} else if c.menus.menu != nil {
 			c.showMenu()
 		}
@@ -53,47 +131,53 @@ func (c *Cabinet) key(name string, on bool) {
 			c.handpayKey()
 			return
 		}
-		if c.voucherUnanswered() {
-			c.offerVoucherHandpay()
+		if co := c.cashOut.voucher; co != nil && co.unanswered(c.holds(condLinkDown)) {
+			c.menus.show(voucherUnansweredPage(co.amount))
 			return
 		}
 	case "technician":
 		if c.cond.ramError {
-			c.menus.menu = &view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}}
+			c.menus.show(&view.MenuPage{Title: "menu.ram_clear", Lines: []view.MenuLine{view.Line("menu.ram_clear.start")}})
 			return
 		}
-		for k, t := range c.cond.tilts {
-			if t.manual && k != tiltSoftwareChanged {
-				delete(c.cond.tilts, k)
-				c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "technician", t.reason), recordWrite)
-			}
+		// A ledger copy that could not be written is rebuilt from the good
+		// one first: until then no tilt's end could be journaled. Still
+		// unfit, its tilt stays with the new cause; no good copy left is a
+		// RAM error.
+		if err := c.led.Repair("technician"); c.refused("the ledger copy's repair", err, moneyWrite) {
+			break
+		}
+		if c.cond.powerUpOwed {
+			c.cond.owePowerUp(c.refused("the power-up", c.led.PowerUp(), moneyWrite))
+		}
+		for k, t := range c.cond.clearManualTilts(tiltSoftwareChanged) {
+			c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "technician", t.reason), recordWrite)
 		}
 		if _, ok := c.cond.tilts[tiltSoftwareChanged]; ok {
 			// A changed program is accepted only with Start (check 9).
-			c.menus.menu = &view.MenuPage{Title: "menu.software_changed", Lines: []view.MenuLine{
+			c.menus.show(&view.MenuPage{Title: "menu.software_changed", Lines: []view.MenuLine{
 				view.Line("menu.text", view.Text(c.cond.tilts[tiltSoftwareChanged].reason)),
-				view.Line("menu.software_changed.start")}}
+				view.Line("menu.software_changed.start")}})
 			return
 		}
 	default:
 		return
 	}
-	if c.menus.menu == nil && !c.menuAllowed() {
+	// Menus open in idle and in error states, never in a round or a
+	// cash-out that no fault has stopped (check 29).
+	if allowed := c.play.round == nil && c.cashOut.voucher == nil || c.conditions().faulted(); c.menus.menu == nil && !allowed {
 		c.say(view.MsgMenuRefused, 0)
 		c.logEvent("menu_refused", name, "during play or cash-out", 0)
 		return
 	}
-	c.menus.menuPage = 0
-	c.menus.recallStep = 0
-	c.menus.tech.edit, c.menus.tech.seed = configEdit{}, nil
-	c.loadRecall()
-	c.showMenu()
+	c.tech.opened()
+	c.openMenu()
 }
 
-// menuAllowed: menus open in idle and in error states, never in a round
-// or a cash-out that no fault has stopped (check 29).
-func (c *Cabinet) menuAllowed() bool {
-	return c.play.round == nil && c.cashOut.voucher == nil || c.faulted()
+// openMenu opens the keys' pages at the first, the recall read again.
+func (c *Cabinet) openMenu() {
+	c.menus.open(loadRecall(c.led, c.outcomes))
+	c.showMenu()
 }
 
 // menuPress pages through the menu with Bet− and Bet+; on a recall page
@@ -130,8 +214,7 @@ func (c *Cabinet) menuPress(b view.Button) {
 	}
 	if c.menus.handpayChoice {
 		if b == view.Start {
-			c.menus.handpayChoice = false
-			c.menus.menu = nil
+			c.menus.transferDecided()
 			c.transferHandpay()
 		}
 		return
@@ -142,23 +225,9 @@ func (c *Cabinet) menuPress(b view.Button) {
 		}
 		return
 	}
-	switch b {
-	case view.BetPlus:
-		c.menus.menuPage++
-		c.menus.recallStep = 0
-	case view.BetMinus:
-		if c.menus.menuPage > 0 {
-			c.menus.menuPage--
-		}
-		c.menus.recallStep = 0
-	case view.Start:
-		c.menus.recallStep++
-	case view.Stop:
-		c.menus.recallStep--
-	default:
-		return
+	if c.menus.page(b) {
+		c.showMenu()
 	}
-	c.showMenu()
 }
 
 // menuPages lists the open menu's pages: the technician's audit pages and
@@ -223,19 +292,15 @@ func (c *Cabinet) pageSource() pageSource {
 		ls = &st
 	}
 	_, settable := c.cfg.Clock.(settableClock)
-	return pageSource{link: ls, tech: c.menus.tech, now: c.wall(),
+	return pageSource{link: ls, tech: c.tech, now: c.wall(),
 		clockSettable: settable, led: c.led, market: c.cfg.Market, id: c.cfg.ID, site: c.cfg.Site, software: c.cfg.Software,
 		softwareFailed: c.holds(condSoftware), recall: c.menus.recall, recallStep: c.menus.recallStep,
-		linkUp: c.cond.linkUp, volume: c.soundView().Volume}
+		linkUp: c.cond.linkUp, volume: c.sound.view(c.test != nil).Volume}
 }
 
 func (c *Cabinet) showMenu() {
 	src := c.pageSource()
-	ps := menuPages(src, c.cond.keys["technician"], len(c.menus.recall))
-	c.menus.menuPage = min(max(c.menus.menuPage, 0), len(ps)-1)
-	p := ps[c.menus.menuPage](src)
-	p.Page, p.Pages = c.menus.menuPage+1, len(ps)
-	c.menus.menu = p
+	c.menus.showPages(menuPages(src, c.cond.keys["technician"], len(c.menus.recall)), src)
 }
 
 // countMeters are the meters that count events; the others count money
@@ -407,13 +472,11 @@ func (c *Cabinet) ramClear() {
 	if c.refused("the RAM clear", c.led.RAMClear("technician", "RAM clear at the cabinet"), retriedWrite) {
 		return // the technician may press Start again
 	}
-	c.cond.ramError = false
-	c.menus.menu = nil
-	c.play.round, c.cashOut.voucher, c.moneyIn.escrow = nil, nil, nil
-	c.menus.handpayChoice = false
-	c.cond.tilts = map[string]tilt{}
-	c.cond.lockups = nil
-	c.play.win = 0
-	c.play.shown, c.play.riskShown = nil, nil
+	c.cond.ramCleared()
+	c.menus.close()
+	c.play.clear()
+	c.cashOut.end()
+	c.moneyIn.clear()
+	c.menus.transferDecided()
 	c.say(view.MsgRAMCleared, 0)
 }

@@ -5,7 +5,7 @@ import (
 	"testing"
 
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // stubLedger is a ledgerView with fixed contents: no ledger, no writes.

@@ -34,79 +34,82 @@ const refusalShown = 4 * time.Second
 func expires(msg string) bool { return view.Refusal(msg) }
 
 // say puts msg (a view.Msg*, "" for none) with its amount on the status line.
-func (c *Cabinet) say(msg string, amount engine.Money) {
-	a := &c.play.after
+func (c *Cabinet) say(msg string, amount engine.Money) { c.play.say(msg, amount, c.now()) }
+
+// say puts msg on the status line at now.
+func (p *playState) say(msg string, amount engine.Money, now time.Time) {
+	a := &p.after
 	switch {
-	case msg != "" && expires(msg) && !expires(c.play.message):
-		a.under, a.underAmount = c.play.message, c.play.messageAmount
+	case msg != "" && expires(msg) && !expires(p.message):
+		a.under, a.underAmount = p.message, p.messageAmount
 	case !expires(msg):
 		a.under, a.underAmount = "", 0
 	}
-	c.play.message, c.play.messageAmount = msg, amount
+	p.message, p.messageAmount = msg, amount
 	a.messageUntil = time.Time{}
 	if expires(msg) {
-		a.messageUntil = c.now().Add(refusalShown)
+		a.messageUntil = now.Add(refusalShown)
 	}
 }
 
 // unsay takes msg off the status line (or from under a refusal) if it is there.
-func (c *Cabinet) unsay(msg string) {
-	if c.play.after.under == msg {
-		c.play.after.under, c.play.after.underAmount = "", 0
+func (p *playState) unsay(msg string, now time.Time) {
+	if p.after.under == msg {
+		p.after.under, p.after.underAmount = "", 0
 	}
-	if c.play.message == msg {
-		c.endMessage()
+	if p.message == msg {
+		p.endMessage(now)
 	}
 }
 
 // endMessage ends the message on the line: the one it covered shows again.
-func (c *Cabinet) endMessage() {
-	under, amount := c.play.after.under, c.play.after.underAmount
-	c.say(under, amount)
+func (p *playState) endMessage(now time.Time) {
+	under, amount := p.after.under, p.after.underAmount
+	p.say(under, amount, now)
 }
 
 // tickMessage ends an expired refusal.
-func (c *Cabinet) tickMessage(now time.Time) {
-	if c.play.message != "" && !c.play.after.messageUntil.IsZero() && !now.Before(c.play.after.messageUntil) {
-		c.endMessage()
+func (p *playState) tickMessage(now time.Time) {
+	if p.message != "" && !p.after.messageUntil.IsZero() && !now.Before(p.after.messageUntil) {
+		p.endMessage(now)
 	}
 }
 
 // ticketTaken: "Voucher printed – please take it" becomes "Paid out" with
 // the amount (check 33 keeps the amount until the next game).
-func (c *Cabinet) ticketTaken() {
-	a := &c.play.after
+func (p *playState) ticketTaken(now time.Time) {
+	a := &p.after
 	if a.under == view.MsgCashoutDone {
 		a.under = view.MsgCashoutPaid
 	}
-	if c.play.message == view.MsgCashoutDone {
-		c.say(view.MsgCashoutPaid, c.play.messageAmount)
+	if p.message == view.MsgCashoutDone {
+		p.say(view.MsgCashoutPaid, p.messageAmount, now)
 	}
-	c.unsay(view.MsgTakeTicket)
+	p.unsay(view.MsgTakeTicket, now)
 }
 
 // moneyCame: credit came in (a note, a ticket, perhaps the voucher just
 // printed): the cash-out's line is over.
-func (c *Cabinet) moneyCame() {
-	c.unsay(view.MsgCashoutDone)
-	c.unsay(view.MsgCashoutPaid)
-	c.unsay(view.MsgNoteRefused)
-	c.unsay(view.MsgTicketRefused)
-	if c.play.message == view.MsgInsufficientCredit && c.credit() >= c.play.bets[c.play.game] {
-		c.endMessage()
+func (p *playState) moneyCame(credit engine.Money, now time.Time) {
+	p.unsay(view.MsgCashoutDone, now)
+	p.unsay(view.MsgCashoutPaid, now)
+	p.unsay(view.MsgNoteRefused, now)
+	p.unsay(view.MsgTicketRefused, now)
+	if p.message == view.MsgInsufficientCredit && credit >= p.bets[p.game] {
+		p.endMessage(now)
 	}
 }
 
 // ---- the count-up ------------------------------------------------------
 
 // startCountUp: the round's win, already credited, counts up on screen.
-func (c *Cabinet) startCountUp(r *roundState, credited engine.Money) {
-	c.play.after.countUp = nil
+func (p *playState) startCountUp(r *roundState, credited engine.Money, tm Timing, now time.Time) {
+	p.after.countUp = nil
 	if credited <= 0 {
 		return
 	}
 	tier := view.TierOf(credited, r.stake)
-	d := c.cfg.Timing.countUpFor(tier)
+	d := tm.countUpFor(tier)
 	if d <= 0 {
 		return
 	}
@@ -120,20 +123,18 @@ func (c *Cabinet) startCountUp(r *roundState, credited engine.Money) {
 			from = max(min(r.result.Total-r.result.Steps[n-1].Pay, credited), 0)
 		}
 	}
-	now := c.now()
-	c.play.after.countUp = &view.CountUp{Round: r.n, Amount: credited, From: from, Stake: r.stake, Start: now, End: now.Add(d), Tier: tier}
+	p.after.countUp = &view.CountUp{Round: r.n, Amount: credited, From: from, Stake: r.stake, Start: now, End: now.Add(d), Tier: tier}
 	// Auto plays on once the player has seen the win.
-	c.play.nextAuto = c.play.after.countUp.End
+	p.nextAuto = p.after.countUp.End
 }
 
 // skipCountUp: a button while the win counts up brings it to the final
 // amount. Start, Auto, Risk, Stop and Info do nothing else (no new round
 // from that press; Stop also ends Auto) and it reports the press taken;
 // Collect and the bet buttons go on to do what they do.
-func (c *Cabinet) skipCountUp(b view.Button) bool {
-	now := c.now()
-	cu := c.play.after.countUp
-	if c.play.round != nil || !cu.Running(now) {
+func (p *playState) skipCountUp(b view.Button, now time.Time) bool {
+	cu := p.after.countUp
+	if p.round != nil || !cu.Running(now) {
 		return false
 	}
 	done := *cu
@@ -141,13 +142,13 @@ func (c *Cabinet) skipCountUp(b view.Button) bool {
 	if done.End.Before(done.Start) {
 		done.End = done.Start
 	}
-	c.play.after.countUp = &done
-	if now.Before(c.play.nextAuto) {
-		c.play.nextAuto = now
+	p.after.countUp = &done
+	if now.Before(p.nextAuto) {
+		p.nextAuto = now
 	}
 	switch b {
 	case view.Stop:
-		c.play.auto = false
+		p.stopAuto("stop")
 	case view.Collect, view.BetPlus, view.BetMinus:
 		return false
 	}

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/central/server"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
@@ -44,7 +45,7 @@ func TestHelloMidPrintMatchesTheMirror(t *testing.T) {
 	if info.MirrorDiffers || info.MirrorCredit != 0 {
 		t.Fatalf("Hello mid-print: mirror %d, differs %v; want 0, no difference", info.MirrorCredit, info.MirrorDiffers)
 	}
-	if n := r.central.Server.Alarms("cab-1")[server.ReasonMirrorDiffers]; n != 0 {
+	if n := r.central.Server.Alarms().Count("cab-1")[server.ReasonMirrorDiffers]; n != 0 {
 		t.Fatalf("%d MIRROR_DIFFERS alarms", n)
 	}
 }
@@ -79,7 +80,7 @@ func TestHelloWithAStakeInFlightDoesNotCompare(t *testing.T) {
 	if !open || rd.Outcome != nil || r.credit() != credit-engine.Money(rd.Stake) {
 		t.Fatalf("after the cut: round %+v open %v, credit %d from %d", rd, open, r.credit(), credit)
 	}
-	if rounds, err := server.DrawnRounds(t.Context(), r.central.Server.DB(), "cab-1"); err != nil || len(rounds) != 0 {
+	if rounds, err := reports.DrawnRounds(t.Context(), r.central.Server.DB(), "cab-1"); err != nil || len(rounds) != 0 {
 		t.Fatalf("central rounds %+v %v, want none drawn", rounds, err)
 	}
 	helloDoesNotDiffer(t, r, "with the stake in flight")
@@ -103,7 +104,7 @@ func helloDoesNotDiffer(t *testing.T, r *rig, when string) {
 	if info.MirrorDiffers {
 		t.Fatalf("Hello %s: mirror %d differs from the credit %d", when, info.MirrorCredit, r.credit())
 	}
-	if n := r.central.Server.Alarms("cab-1")[server.ReasonMirrorDiffers]; n != 0 {
+	if n := r.central.Server.Alarms().Count("cab-1")[server.ReasonMirrorDiffers]; n != 0 {
 		t.Fatalf("Hello %s: %d MIRROR_DIFFERS alarms", when, n)
 	}
 }

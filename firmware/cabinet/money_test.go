@@ -10,8 +10,8 @@ import (
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // Cash-out prints a voucher and debits the credit only once its

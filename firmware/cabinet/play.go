@@ -12,7 +12,31 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
+
+// playState is the player-facing state: the game, the bets, Auto, the
+// round and what of it is on screen.
+type playState struct {
+	game         engine.GameID
+	bets         map[engine.GameID]engine.Money // kept between games (MS-2)
+	auto         bool
+	autoStopped  string       // why Auto last stopped (stopAuto): for tests and diagnostics
+	win          engine.Money // the Win field
+	nextAuto     time.Time    // earliest time Auto may start the next round
+	lastEnd      time.Time    // end of the last round
+	startedAt    time.Time    // start of the last round (minimum round time)
+	pendingStart bool         // Start pressed before the minimum round time ended
+
+	round     *roundState
+	shown     *view.Round // the last round on screen
+	riskShown *view.RiskView
+
+	jackpots      []view.Jackpot
+	message       string // the status line (view.Msg*): one slot (messages.go)
+	messageAmount engine.Money
+	after         afterRound // the status line's expiry and the win's count-up (messages.go)
+}
 
 type phase int
 
@@ -65,6 +89,16 @@ type outcomeEnvelope struct {
 	Signature []byte `json:"sig"`
 }
 
+// hold keeps r open, waiting for the central system's void (void.go).
+func (r *roundState) hold(now time.Time) {
+	r.ask.held = true
+	r.ask.holdPoll = min(max(2*r.ask.holdPoll, HeldRoundPoll), MaxHeldRoundPoll)
+	r.ask.retryAt = now.Add(r.ask.holdPoll)
+}
+
+// askAt: the outcome is asked (again) at t, once the link is up.
+func (r *roundState) askAt(t time.Time) { r.ask.retryAt = t }
+
 // features reports whether the round went beyond its base spin: Risk is
 // not offered for such wins (MS-9).
 func (r *roundState) features() bool {
@@ -72,7 +106,7 @@ func (r *roundState) features() bool {
 }
 
 func (c *Cabinet) press(b view.Button) {
-	if c.menus.test != nil {
+	if c.test != nil {
 		c.testPress(b)
 		return
 	}
@@ -80,14 +114,16 @@ func (c *Cabinet) press(b view.Button) {
 		c.menuPress(b)
 		return
 	}
-	if c.menus.info != nil {
-		c.infoPress(b)
+	if c.info != nil {
+		if c.info.press(b, len(view.InfoPages(c.play.game))) {
+			c.info = nil
+		}
 		return
 	}
-	if c.frozen() {
+	if c.conditions().frozen() {
 		return
 	}
-	if c.skipCountUp(b) {
+	if c.play.skipCountUp(b, c.now()) {
 		return
 	}
 	if r := c.play.round; r != nil {
@@ -101,15 +137,15 @@ func (c *Cabinet) press(b view.Button) {
 	case view.Start:
 		c.startRound()
 	case view.Auto:
-		c.play.auto = !c.play.auto
-		if c.play.auto {
+		if c.play.toggleAuto() {
 			c.play.nextAuto = c.now()
 		}
 	case view.Stop:
-		c.play.auto = false
-		c.play.pendingStart = false
+		c.play.halt("stop")
 	case view.BetPlus, view.BetMinus:
-		c.changeBet(b == view.BetPlus)
+		if g, ok := c.cfg.Market.Game(c.play.game); ok {
+			c.play.changeBet(g.Stakes, b == view.BetPlus, c.credit(), c.now())
+		}
 	case view.Collect:
 		c.collect()
 	case view.InfoButton:
@@ -123,7 +159,7 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 	switch r.phase {
 	case phaseWaitOutcome:
 		if b == view.Stop || b == view.Auto {
-			c.play.auto = false
+			c.play.stopAuto("stop")
 		}
 	case phasePresenting:
 		if r.inFeature() {
@@ -131,35 +167,40 @@ func (c *Cabinet) pressInRound(r *roundState, b view.Button) {
 		}
 		switch b {
 		case view.Stop:
-			c.play.auto = false
-			c.shortenSpin(r)
+			c.play.stopAuto("stop")
+			if r.shortenSpin(c.now(), c.cfg.Timing) {
+				c.play.showRound(r)
+			}
 		case view.Auto:
-			c.play.auto = !c.play.auto
+			c.play.toggleAuto()
 		}
 	case phaseRiskOffer:
 		switch b {
 		case view.Risk:
 			r.phase = phaseRisk
-			c.showRisk(r)
+			c.play.showRisk(r)
 		case view.Start:
 			c.settle(r)
 			c.startRound()
 		case view.Collect:
 			c.settle(r)
 		case view.Auto:
-			c.play.auto = !c.play.auto
+			c.play.toggleAuto()
 		case view.Stop:
-			c.play.auto = false
+			c.play.stopAuto("stop")
 		}
 	case phaseRisk:
 		if r.gamble.asking {
 			return
 		}
 		switch b {
-		case view.BetMinus:
-			c.askRisk(r, engine.Red)
-		case view.BetPlus:
-			c.askRisk(r, engine.Black)
+		case view.BetMinus, view.BetPlus:
+			choice := engine.Red
+			if b == view.BetPlus {
+				choice = engine.Black
+			}
+			c.loop.async(r.askRisk(c.cfg.Central, choice))
+			c.play.showRisk(r)
 		case view.Collect, view.Start:
 			if len(r.gamble.steps) == 0 {
 				return // MS-9: once started, at least one Risk round is played
@@ -176,28 +217,25 @@ func (r *roundState) inFeature() bool {
 	return r.result != nil && r.step > 0 && r.step < len(r.result.Steps)
 }
 
-func (c *Cabinet) changeBet(up bool) {
-	g, ok := c.cfg.Market.Game(c.play.game)
-	if !ok {
-		return
-	}
-	cur := c.play.bets[c.play.game]
+// changeBet steps the game's bet through its stakes.
+func (p *playState) changeBet(stakes []engine.Money, up bool, credit engine.Money, now time.Time) {
+	cur := p.bets[p.game]
 	i := 0
-	for i < len(g.Stakes) && g.Stakes[i] != cur {
+	for i < len(stakes) && stakes[i] != cur {
 		i++
 	}
 	switch {
-	case up && i+1 < len(g.Stakes):
-		c.play.bets[c.play.game] = g.Stakes[i+1]
-	case !up && i > 0 && i < len(g.Stakes):
-		c.play.bets[c.play.game] = g.Stakes[i-1]
+	case up && i+1 < len(stakes):
+		p.bets[p.game] = stakes[i+1]
+	case !up && i > 0 && i < len(stakes):
+		p.bets[p.game] = stakes[i-1]
 	}
 	// A bet above the credit is said at once, not only at Start; a bet
 	// within it takes that line away.
-	if bet, credit := c.play.bets[c.play.game], c.credit(); credit > 0 && bet > credit {
-		c.say(view.MsgInsufficientCredit, 0)
+	if bet := p.bets[p.game]; credit > 0 && bet > credit {
+		p.say(view.MsgInsufficientCredit, 0, now)
 	} else {
-		c.unsay(view.MsgInsufficientCredit)
+		p.unsay(view.MsgInsufficientCredit, now)
 	}
 }
 
@@ -206,10 +244,106 @@ func (c *Cabinet) selectGame(id engine.GameID) {
 		return
 	}
 	if _, ok := c.cfg.Market.Game(id); ok {
-		c.play.game = id
-		c.play.shown, c.play.riskShown, c.play.win = nil, nil, 0
-		c.play.after.countUp = nil
+		c.play.selectGame(id)
 	}
+}
+
+// selectGame puts game id on screen, nothing of the last game's round with it.
+func (p *playState) selectGame(id engine.GameID) {
+	p.game = id
+	p.shown, p.riskShown, p.win = nil, nil, 0
+	p.after.countUp = nil
+}
+
+// newPlayState is the play part at power-up: every game at its default
+// bet (MS-6), the market's first game on screen.
+func newPlayState(m *market.Profile) playState {
+	p := playState{bets: map[engine.GameID]engine.Money{}, game: m.Games[0].ID}
+	for _, g := range m.Games {
+		p.bets[g.ID] = g.DefaultStake
+	}
+	return p
+}
+
+// stopAuto is the one way Auto ends; why names the rule that ended it.
+func (p *playState) stopAuto(why string) {
+	if p.auto {
+		p.autoStopped = why
+	}
+	p.auto = false
+}
+
+// toggleAuto is the Auto button: on, or off; it reports whether Auto is on.
+func (p *playState) toggleAuto() bool {
+	if p.auto {
+		p.stopAuto("auto")
+		return false
+	}
+	p.auto = true
+	return true
+}
+
+// halt ends Auto and forgets a Start that waits for the minimum round time.
+func (p *playState) halt(why string) {
+	p.stopAuto(why)
+	p.pendingStart = false
+}
+
+// setJackpots are the central system's jackpot meters.
+func (p *playState) setJackpots(v []view.Jackpot) { p.jackpots = v }
+
+// deferStart: a Start before the jurisdiction's shortest round (min after
+// the last start) waits: Auto's next round, or the press itself. It
+// reports whether the start waits.
+func (p *playState) deferStart(min time.Duration, now time.Time) bool {
+	if p.startedAt.IsZero() || !now.Before(p.startedAt.Add(min)) {
+		p.pendingStart = false
+		return false
+	}
+	if p.auto {
+		p.nextAuto = p.startedAt.Add(min)
+	} else {
+		p.pendingStart = true
+	}
+	return true
+}
+
+// begin puts the wagered round r on screen; the last round's win goes.
+func (p *playState) begin(r *roundState, now time.Time) {
+	p.say("", 0, now)
+	p.win = 0
+	p.riskShown = nil
+	p.after.countUp = nil
+	p.startedAt = now
+	p.round = r
+}
+
+// resume puts a round found open at power-up back on screen.
+func (p *playState) resume(r *roundState, now time.Time) {
+	p.game = r.game
+	p.round = r
+	p.startedAt = now
+}
+
+// endRound: the round ends without a settlement (refunded or voided).
+func (p *playState) endRound(why string) {
+	p.round = nil
+	p.stopAuto(why)
+}
+
+// settled: round r's win is booked; Auto may play on from now.
+func (p *playState) settled(r *roundState, now time.Time) {
+	p.win = r.pending
+	p.round = nil
+	p.lastEnd = now
+	p.nextAuto = now
+}
+
+// clear is the RAM clear: no round, nothing of one on screen.
+func (p *playState) clear() {
+	p.round = nil
+	p.win = 0
+	p.shown, p.riskShown = nil, nil
 }
 
 // startRound is step 1 of the round protocol: journal the wager, then ask
@@ -217,27 +351,20 @@ func (c *Cabinet) selectGame(id engine.GameID) {
 func (c *Cabinet) startRound() {
 	if why := c.blocked(); why != "" {
 		c.say(view.MsgBlocked+why, 0)
-		c.play.auto = false
+		c.play.stopAuto("blocked: " + why)
 		return
 	}
 	if c.play.round != nil || c.cashOut.voucher != nil {
 		return
 	}
 	now := c.now()
-	// The jurisdiction's shortest round: a Start before it waits.
-	if min := time.Duration(c.cfg.Market.Timers.MinRoundMs) * time.Millisecond; !c.play.startedAt.IsZero() && now.Before(c.play.startedAt.Add(min)) {
-		if c.play.auto {
-			c.play.nextAuto = c.play.startedAt.Add(min)
-		} else {
-			c.play.pendingStart = true
-		}
+	if c.play.deferStart(time.Duration(c.cfg.Market.Timers.MinRoundMs)*time.Millisecond, now) {
 		return
 	}
-	c.play.pendingStart = false
 	stake := c.play.bets[c.play.game]
 	if c.credit() < stake {
 		c.say(view.MsgInsufficientCredit, 0)
-		c.play.auto = false // MS-5: Auto stops when credit is too low
+		c.play.stopAuto("credit") // MS-5: Auto stops when credit is too low
 		return
 	}
 	if !c.verify("before game") {
@@ -248,13 +375,9 @@ func (c *Cabinet) startRound() {
 		c.ledgerFailed("the wager", err)
 		return
 	}
-	c.say("", 0)
-	c.play.win = 0
-	c.play.riskShown = nil
-	c.play.after.countUp = nil
-	c.play.startedAt = now
-	c.play.round = &roundState{n: n, game: c.play.game, stake: stake, phase: phaseWaitOutcome}
-	c.askOutcome(c.play.round)
+	r := &roundState{n: n, game: c.play.game, stake: stake, phase: phaseWaitOutcome}
+	c.play.begin(r, now)
+	c.askOutcome(r)
 }
 
 func (c *Cabinet) askOutcome(r *roundState) {
@@ -265,7 +388,7 @@ func (c *Cabinet) askOutcome(r *roundState) {
 	}
 	r.ask.inFlight = true
 	n, game, model, stake := r.n, r.game, g.ModelID(), r.stake
-	c.async(func(ctx context.Context) Event {
+	c.loop.async(func(ctx context.Context) Event {
 		o, err := c.cfg.Central.RequestOutcome(ctx, n, game, model, stake)
 		return outcomeReply{round: n, outcome: o, err: err}
 	})
@@ -289,7 +412,7 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 		if errors.As(e.err, &sig) || errors.As(e.err, &body) {
 			// Bytes the central key did not sign, or not this round's:
 			// as a mirror mismatch, nothing is paid and a technician looks.
-			c.refuseOutcome(r, e.err)
+			c.holdRound(r, "outcome_refused", e.err, "outcome", "outcome mismatch: "+e.err.Error())
 			return
 		}
 		var refused *link.RefusedError
@@ -298,7 +421,11 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 			return
 		}
 		if errors.As(e.err, &refused) && (r.ask.held || !link.DrewNothing(refused.Reason)) {
-			c.refusalHeld(r, refused)
+			// Refused in a way that does not prove it was never drawn (an
+			// admission refusal, a refused held round): held, not refunded;
+			// the round ends as the central system then answers it (its
+			// outcome, or ROUND_VOID).
+			c.holdRound(r, "round_refusal_held", refused, "central_refused", fmt.Sprintf("central system refused round %d (%s): held, not refunded", r.n, refused.Reason))
 			return
 		}
 		if errors.As(e.err, &refused) {
@@ -311,17 +438,16 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 			if !c.playerRefusal(refused) {
 				c.say(view.MsgRoundRefused, 0)
 			}
-			c.play.round = nil
-			c.play.auto = false
+			c.play.endRound("refused")
 			return
 		}
 		// No reply: the wager stays open and is asked again (idempotent
 		// on the round number) once the link is back.
-		r.ask.retryAt = c.now().Add(2 * time.Second)
+		r.askAt(c.now().Add(2 * time.Second))
 		return
 	}
-	if err := c.check(r, e.outcome); err != nil {
-		c.refuseOutcome(r, err)
+	if err := checkOutcome(r, e.outcome); err != nil {
+		c.holdRound(r, "outcome_refused", err, "outcome", "outcome mismatch: "+err.Error())
 		return
 	}
 	env, _ := json.Marshal(outcomeEnvelope{Body: e.outcome.Body, Signature: e.outcome.Signature})
@@ -329,12 +455,12 @@ func (c *Cabinet) outcomeArrived(e outcomeReply) {
 		c.ledgerFailed("the outcome", err)
 		return
 	}
-	c.present(r, e.outcome)
+	c.play.present(r, e.outcome, c.now(), c.cfg.Timing)
 }
 
-// check verifies that the outcome answers this round and that the engine
-// reproduces it from its tape (house rule 3).
-func (c *Cabinet) check(r *roundState, o *link.Outcome) error {
+// checkOutcome verifies that the outcome answers round r and that the
+// engine reproduces it from its tape (house rule 3).
+func checkOutcome(r *roundState, o *link.Outcome) error {
 	if o == nil || o.Result == nil {
 		return errors.New("empty outcome")
 	}
@@ -358,24 +484,20 @@ func (c *Cabinet) check(r *roundState, o *link.Outcome) error {
 // the central system has is the open one if it is exactly this one;
 // otherwise the cabinet tilts for a technician with the wager left open.
 func (c *Cabinet) roundDrawnElsewhere(r *roundState, e *link.RoundDrawnError) {
-	if o := e.Open; o != nil && !e.Committed && c.check(r, o) == nil {
+	if o := e.Open; o != nil && !e.Committed && checkOutcome(r, o) == nil {
 		env, _ := json.Marshal(outcomeEnvelope{Body: o.Body, Signature: o.Signature})
 		if err := c.led.Outcome(r.n, int64(o.Result.Total), env); err != nil {
 			c.ledgerFailed("the outcome", err)
 			return
 		}
-		c.present(r, o)
+		c.play.present(r, o, c.now(), c.cfg.Timing)
 		return
 	}
-	if !r.ask.held {
-		c.logEvent("round_drawn_elsewhere", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
-	}
-	c.setTilt("central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason), true)
-	c.holdRound(r)
+	c.holdRound(r, "round_drawn_elsewhere", e, "central_round", fmt.Sprintf("central round differs from journal round %d: %v", r.n, e.Refusal.Reason))
 }
 
 // present is step 5: lay the round out on the clock.
-func (c *Cabinet) present(r *roundState, o *link.Outcome) {
+func (p *playState) present(r *roundState, o *link.Outcome, now time.Time, tm Timing) {
 	r.outcome, r.result = o, o.Result
 	if o.Jackpot != nil {
 		r.jackpot = o.Jackpot.Amount
@@ -383,20 +505,18 @@ func (c *Cabinet) present(r *roundState, o *link.Outcome) {
 	r.phase = phasePresenting
 	r.step, r.paid, r.pending = 0, 0, o.Result.Total
 	r.timeline = make([]view.StepTime, len(r.result.Steps))
-	c.plan(r, 0, c.now())
-	c.showRound(r)
+	r.plan(0, now, tm)
+	p.showRound(r)
 }
 
-func (c *Cabinet) showRound(r *roundState) {
+func (p *playState) showRound(r *roundState) {
 	v := &view.Round{Number: r.n, Game: r.game, Stake: r.stake, Steps: r.result.Steps,
 		Timeline: append([]view.StepTime(nil), r.timeline...), Total: r.result.Total, Jackpot: r.jackpot}
-	c.play.shown = v
+	p.shown = v
 }
 
 // plan places steps from..end on the clock starting at t.
-func (c *Cabinet) plan(r *roundState, from int, t time.Time) { c.planWith(r, from, t, c.cfg.Timing) }
-
-func (c *Cabinet) planWith(r *roundState, from int, t time.Time, tm Timing) {
+func (r *roundState) plan(from int, t time.Time, tm Timing) {
 	for i := from; i < len(r.result.Steps); i++ {
 		s := &r.result.Steps[i]
 		st := view.StepTime{Start: t}
@@ -404,10 +524,8 @@ func (c *Cabinet) planWith(r *roundState, from int, t time.Time, tm Timing) {
 		if s.Kind != engine.StepBase {
 			spin = tm.FreeSpin
 		}
-		reels := 5
-		if r.game == engine.MagicStars {
-			reels = 3
-		}
+		layout, _ := engine.LayoutOf(r.game)
+		reels := layout.Reels
 		for k := 0; k < 5; k++ {
 			if k < reels {
 				st.Stops[k] = t.Add(spin + time.Duration(k)*tm.ReelGap)
@@ -436,56 +554,59 @@ func (c *Cabinet) planWith(r *roundState, from int, t time.Time, tm Timing) {
 	}
 }
 
-// shortenSpin: Stop brings the reels of the current step to rest now.
-func (c *Cabinet) shortenSpin(r *roundState) {
-	now := c.now()
+// shortenSpin: Stop brings the reels of the current step to rest now; it
+// reports whether the timeline changed.
+func (r *roundState) shortenSpin(now time.Time, tm Timing) bool {
 	st := r.timeline[r.step]
 	if !now.Before(st.Stops[4]) {
-		return
+		return false
 	}
-	quick := c.cfg.Timing
+	quick := tm
 	quick.Spin, quick.ReelGap = 0, quick.ReelGap/4
-	c.planWith(r, r.step, now, quick)
-	c.plan(r, r.step+1, r.timeline[r.step].End)
-	c.showRound(r)
+	r.plan(r.step, now, quick)
+	r.plan(r.step+1, r.timeline[r.step].End, tm)
+	return true
 }
 
-// advance moves the presentation along the clock; a door opened during
-// presentation stops it at the end of the current step (check 16).
-func (c *Cabinet) advance(r *roundState) {
-	now := c.now()
+// advance moves the presentation along the clock; held (a door open, a
+// RAM error: check 16) stops it at the end of the current step. It
+// reports whether the whole round has been shown.
+func (p *playState) advance(r *roundState, now time.Time, held bool) bool {
 	for r.step < len(r.result.Steps) && !now.Before(r.timeline[r.step].End) {
 		r.paid += r.result.Steps[r.step].Pay
-		c.play.win = r.paid
+		p.win = r.paid
 		r.step++
-		if r.step < len(r.result.Steps) && (c.doorOpen() || c.cond.ramError) {
+		if r.step < len(r.result.Steps) && held {
 			r.paused = true
-			return
+			return false
 		}
 	}
 	if r.step < len(r.result.Steps) {
-		return
+		return false
 	}
-	c.play.win = r.result.Total
-	c.presented(r)
+	p.win = r.result.Total
+	return true
 }
 
-// presented: the whole round has been shown. Offer Risk where the rules
-// allow it, else settle.
-func (c *Cabinet) presented(r *roundState) {
-	if c.riskAllowed(r) {
-		r.phase = phaseRiskOffer
-		r.gamble.offerUntil = c.now().Add(c.cfg.Timing.RiskOffer)
-		return
+// unpause: the door closed; the presentation goes on from the step it
+// stopped at. It reports whether it was paused.
+func (p *playState) unpause(r *roundState, now time.Time, tm Timing) bool {
+	if r.phase != phasePresenting || !r.paused {
+		return false
 	}
-	c.settle(r)
+	r.paused = false
+	r.plan(r.step, now, tm)
+	p.showRound(r)
+	return true
 }
 
-// riskAllowed: Magic Stars only, a win of the standard game without free
-// spins or a jackpot, whose double stays within the round cap (MS-9, MS-7).
-func (c *Cabinet) riskAllowed(r *roundState) bool {
-	return r.game == engine.MagicStars && r.jackpot == 0 && !r.features() &&
-		engine.RiskAllowed(r.pending, roundCap(r.game)) && r.pending < c.cfg.Market.Limits.LargeWin
+// riskAllowed: a game whose layout offers Risk (Magic Stars), a win of the
+// standard game without free spins or a jackpot, whose double stays within
+// the round cap and below the large win (MS-9, MS-7).
+func (r *roundState) riskAllowed(largeWin engine.Money) bool {
+	layout, _ := engine.LayoutOf(r.game)
+	return layout.Risk && r.jackpot == 0 && !r.features() &&
+		engine.RiskAllowed(r.pending, roundCap(r.game)) && r.pending < largeWin
 }
 
 // roundCap is the most a round of game g may pay with its Risk steps: the
@@ -513,12 +634,10 @@ func (c *Cabinet) settle(r *roundState) {
 		return
 	}
 	c.verify("after game")
-	c.play.win = r.pending
-	c.play.round = nil
-	c.play.lastEnd = c.now()
-	c.play.nextAuto = c.play.lastEnd
-	c.player.pollAt = c.play.lastEnd // what is left of the player's limits moved
-	c.startCountUp(r, engine.Money(s.Credit))
+	now := c.now()
+	c.play.settled(r, now)
+	c.player.pollNow(now) // what is left of the player's limits moved
+	c.play.startCountUp(r, engine.Money(s.Credit), c.cfg.Timing, now)
 	c.refreshLockups()
 }
 
@@ -535,8 +654,15 @@ func (c *Cabinet) tick() {
 				c.askOutcome(r)
 			}
 		case phasePresenting:
-			if !r.paused {
-				c.advance(r)
+			if r.paused || !c.play.advance(r, now, c.cond.doorOpen() || c.cond.ramError) {
+				break
+			}
+			// The whole round has been shown: Risk where the rules allow
+			// it, else the settlement.
+			if r.riskAllowed(c.cfg.Market.Limits.LargeWin) {
+				r.offerRisk(c.now().Add(c.cfg.Timing.RiskOffer))
+			} else {
+				c.settle(r)
 			}
 		case phaseRiskOffer:
 			if c.play.auto && !now.Before(r.gamble.offerUntil) {
@@ -548,14 +674,14 @@ func (c *Cabinet) tick() {
 		c.startRound()
 	}
 	if c.play.auto && c.play.round == nil && c.cashOut.voucher == nil && !now.Before(c.play.nextAuto) {
-		if c.blocked() != "" {
-			c.play.auto = false
+		if why := c.blocked(); why != "" {
+			c.play.stopAuto("blocked: " + why)
 		} else {
 			c.startRound()
 		}
 	}
 	c.tickMoney(now)
-	c.tickMessage(now)
+	c.play.tickMessage(now)
 	c.tickPlayer(now)
 	c.tickPowerOff(now)
 }

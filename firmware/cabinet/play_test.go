@@ -6,8 +6,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 func withMarket(fn func(*market.Profile)) rigOption {
@@ -200,4 +200,20 @@ func TestPresentationTimelineAndStop(t *testing.T) {
 		t.Fatal("settled before the presentation ended")
 	}
 	r.until("settled", 100*time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeIdle })
+}
+
+// Auto ends only through stopAuto, which keeps why: here a door opened.
+func TestAutoStopsWithItsReason(t *testing.T) {
+	r := newRig(t, "demo")
+	r.idle()
+	r.insertNote(5000, 2)
+	r.press(view.Auto)
+	r.until("auto on", time.Millisecond, func(s *view.Snapshot) bool { return s.Auto })
+	r.cab.Post(Door{Name: "main", Open: true})
+	r.until("door open, auto off", time.Millisecond, func(s *view.Snapshot) bool { return s.Mode == view.ModeDoorOpen && !s.Auto })
+	var why string
+	r.cab.Do(func() { why = r.cab.play.autoStopped })
+	if why != "door: main" {
+		t.Fatalf("Auto stopped for %q, want the door", why)
+	}
 }

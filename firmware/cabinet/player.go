@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/drivers/cardreader"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/view"
@@ -40,7 +41,12 @@ const PlayerPoll = time.Minute
 // the central system opened for it.
 type playerState struct {
 	reader CardReader
-	card   string // the card in the reader, "" none
+	// players is the central system's side of the sessions; nil: the
+	// Central keeps no players and a card is never logged in.
+	players Players
+	// cardRequired: the market allows no game without a player logged in.
+	cardRequired bool
+	card         string // the card in the reader, "" none
 	// gen counts cards: a login or a poll answered for an earlier card is
 	// dropped.
 	gen     uint64
@@ -83,24 +89,23 @@ func (loginReply) event()       {}
 func (playerStateReply) event() {}
 
 // SetCardReader gives the cabinet its player card reader; call it before
-// Run. (Config has the 15 fields a type may have.)
+// Run.
 func (c *Cabinet) SetCardReader(r CardReader) { c.player.reader = r }
 
-func (c *Cabinet) players() Players {
-	p, _ := c.cfg.Central.(Players)
-	return p
+// newPlayerState is the player part of a cabinet whose Central is
+// central, in a market that may require a card.
+func newPlayerState(central Central, cardRequired bool) playerState {
+	p, _ := central.(Players)
+	return playerState{players: p, cardRequired: cardRequired}
 }
-
-// cardRequired: the market allows no game without a player logged in.
-func (c *Cabinet) cardRequired() bool { return c.cfg.Market.CardRequired }
 
 // noPlayer is the condition condNoCard: the market requires a card, the
 // cabinet has a working reader and no session is open. A cabinet without
 // a reader leaves it to the central system, which refuses the round
 // (PLAYER_NO_SESSION) where it keeps the players: that check is where the
 // money moves.
-func (c *Cabinet) noPlayer() bool {
-	return c.cardRequired() && c.player.reader != nil && !c.player.readerLost && c.player.session == nil
+func (p *playerState) noPlayer() bool {
+	return p.cardRequired && p.reader != nil && !p.readerLost && p.session == nil
 }
 
 // readerLost is the condition condNoReader: the market requires a card
@@ -109,38 +114,54 @@ func (c *Cabinet) noPlayer() bool {
 // a card that was in ends (the reader reports it removed first) once the
 // round on screen completes, and the screen says why, in place of asking
 // for a card that could not be read. A market without cards plays on.
-func (c *Cabinet) readerLost() bool {
-	return c.cardRequired() && c.player.reader != nil && c.player.readerLost
+func (p *playerState) lost() bool {
+	return p.cardRequired && p.reader != nil && p.readerLost
 }
 
 // inBreak is the condition condBreak: the player's session is in its break.
-func (c *Cabinet) inBreak() bool { return c.player.session != nil && c.player.session.GetInBreak() }
+func (p *playerState) inBreak() bool { return p.session != nil && p.session.GetInBreak() }
+
+// leavingNow is the condition condLeaving: the last session's logout is
+// not yet confirmed.
+func (p *playerState) leavingNow() bool { return p.leaving != "" }
+
+// readerIs: the reader was lost, or is back (or a card was seen in it).
+func (p *playerState) readerIs(lost bool) { p.readerLost = lost }
+
+// inserted: card is in the reader (the one before it is out).
+func (p *playerState) inserted(card string) {
+	p.readerLost = false
+	p.gen++
+	p.card = card
+}
+
+// pollNow: the session is asked for at the next tick (its limits moved,
+// or it may have ended).
+func (p *playerState) pollNow(now time.Time) { p.pollAt = now }
 
 func (c *Cabinet) cardEvent(e cardreader.Event) {
 	switch e := e.(type) {
 	case cardreader.CardInserted:
-		c.player.readerLost = false
 		c.cardOut("card_swapped") // a card that was in is out
-		c.player.gen++
-		c.player.card = e.CardID
+		c.player.inserted(e.CardID)
 		c.logEvent("card_inserted", "cardreader", e.CardID, 0)
-		c.startLogin()
+		c.loop.async(c.player.startLogin())
 	case cardreader.CardRemoved:
 		c.cardOut("card_removed")
 	case cardreader.ReaderLost:
 		c.cardOut("reader_lost")
-		c.player.readerLost = true
+		c.player.readerIs(true)
 		c.cfg.Hooks.Logf("cabinet: card reader lost: %v", e.Err)
 		c.logEvent("card_reader_lost", "cardreader", errText(e.Err), 0)
-		if c.readerLost() {
-			c.play.auto = false
+		if c.player.lost() {
+			c.play.stopAuto("card reader lost")
 			c.say(view.MsgBlocked+conditionTable[condNoReader].reason, 0)
 		}
 	case cardreader.UnknownCard:
 		c.cfg.Hooks.Logf("cabinet: unknown card: %s", e.Reason)
-		c.say(view.MsgPlayer+"CARD_UNKNOWN", 0)
+		c.say(view.MsgPlayer+string(refusal.CardUnknown), 0)
 	case cardreader.ReaderBack:
-		c.player.readerLost = false
+		c.player.readerIs(false)
 		c.logEvent("card_reader_back", "cardreader", "", 0)
 		if c.play.message == view.MsgBlocked+conditionTable[condNoReader].reason {
 			c.say("", 0)
@@ -155,20 +176,22 @@ func errText(err error) string {
 	return err.Error()
 }
 
-func (c *Cabinet) startLogin() {
-	p, rd := c.players(), c.player.reader
-	if p == nil || rd == nil || c.player.card == "" {
-		return
+// startLogin is the login of the card in the reader, to run off the loop;
+// nil: none now.
+func (ps *playerState) startLogin() func(context.Context) Event {
+	p, rd := ps.players, ps.reader
+	if p == nil || rd == nil || ps.card == "" {
+		return nil
 	}
-	if c.player.leaving != "" {
+	if ps.leaving != "" {
 		// The last session's logout first: sent beside it, the login could
 		// land first and the logout end the new session (logoutArrived
 		// logs the card in).
-		return
+		return nil
 	}
-	c.player.login = true
-	gen, card := c.player.gen, c.player.card
-	c.async(func(ctx context.Context) Event {
+	ps.login = true
+	gen, card := ps.gen, ps.card
+	return func(ctx context.Context) Event {
 		st, err := p.PlayerLogin(ctx, card, func(ch []byte) ([]byte, error) {
 			resp, err := rd.Authenticate(ctx, ch)
 			if err != nil {
@@ -180,7 +203,7 @@ func (c *Cabinet) startLogin() {
 			return resp.MAC, nil
 		})
 		return loginReply{gen: gen, state: st, err: err}
-	})
+	}
 }
 
 func (c *Cabinet) loginArrived(e loginReply) {
@@ -188,11 +211,11 @@ func (c *Cabinet) loginArrived(e loginReply) {
 		if e.err == nil && !c.player.login && c.player.session == nil {
 			// The card left before its session opened: end it (a newer
 			// card's login, in flight, replaces it at the central system).
-			c.logoutNow("card_removed")
+			c.loop.async(c.player.logoutNow("card_removed"))
 		}
 		return
 	}
-	c.player.login = false
+	c.player.loginAnswered()
 	if e.err != nil {
 		reason := link.Reason(e.err)
 		if reason == "" {
@@ -205,8 +228,11 @@ func (c *Cabinet) loginArrived(e loginReply) {
 	}
 	c.logEvent("player_login", "central", e.state.GetAccount(), 0)
 	c.say("", 0)
-	c.setSession(e.state)
+	c.player.setSession(e.state, c.now())
 }
+
+// loginAnswered: the login's answer came.
+func (p *playerState) loginAnswered() { p.login = false }
 
 // cardOut ends the card's session: at once, or after the round on screen
 // is settled (it completes first).
@@ -215,29 +241,40 @@ func (c *Cabinet) cardOut(why string) {
 		return
 	}
 	c.logEvent("card_out", "cardreader", why, 0)
-	c.player.card = ""
-	c.player.gen++
-	c.player.login = false
-	if c.player.session == nil {
+	if !c.player.out() {
 		return
 	}
 	if c.play.round != nil {
-		c.player.logout = why
-		c.play.auto = false
+		c.player.logoutAfterRound(why)
+		c.play.stopAuto("card out")
 		return
 	}
-	c.logoutNow(why)
+	c.loop.async(c.player.logoutNow(why))
 }
 
-// logoutNow closes the session at the central system and on screen.
-func (c *Cabinet) logoutNow(why string) {
-	c.player.logout = ""
-	c.player.session, c.player.shown = nil, nil
-	c.player.paidAtBreak = false
-	if c.players() != nil {
-		c.player.leaving, c.player.leaveWait = why, 0
-		c.askLogout()
+// out: the card left the reader; it reports whether a session is open.
+func (p *playerState) out() bool {
+	p.card = ""
+	p.gen++
+	p.login = false
+	return p.session != nil
+}
+
+// logoutAfterRound: the session ends, for why, once the round on screen
+// is settled.
+func (p *playerState) logoutAfterRound(why string) { p.logout = why }
+
+// logoutNow closes the session on screen, and returns the call that
+// closes it at the central system (nil: no players there).
+func (p *playerState) logoutNow(why string) func(context.Context) Event {
+	p.logout = ""
+	p.session, p.shown = nil, nil
+	p.paidAtBreak = false
+	if p.players == nil {
+		return nil
 	}
+	p.leaving, p.leaveWait = why, 0
+	return p.askLogout()
 }
 
 // Retries of a logout the central system did not answer.
@@ -248,14 +285,17 @@ const (
 
 // askLogout asks the central system to end the session (idempotent: a
 // session already ended is answered as ended).
-func (c *Cabinet) askLogout() {
-	p, why := c.players(), c.player.leaving
-	c.player.leaveCall, c.player.leaveAt = true, time.Time{}
-	c.async(func(ctx context.Context) Event {
+func (ps *playerState) askLogout() func(context.Context) Event {
+	p, why := ps.players, ps.leaving
+	ps.leaveCall, ps.leaveAt = true, time.Time{}
+	return func(ctx context.Context) Event {
 		_, err := p.PlayerLogout(ctx, why)
 		return logoutReply{err: err}
-	})
+	}
 }
+
+// askLogoutAgain: the logout waits for an answer and the link is back.
+func (p *playerState) askLogoutAgain() bool { return p.leaving != "" && !p.leaveCall }
 
 type logoutReply struct{ err error }
 
@@ -265,35 +305,49 @@ func (logoutReply) event() {}
 // (no session to end: nothing to wait for), and a card put in meanwhile
 // logs in now; without an answer it is asked again.
 func (c *Cabinet) logoutArrived(e logoutReply) {
-	c.player.leaveCall = false
 	if e.err != nil && answerUnknown(e.err) {
 		c.cfg.Hooks.Logf("cabinet: player logout: no answer from the central system, asked again: %v", e.err)
-		c.player.leaveWait = min(max(2*c.player.leaveWait, leaveRetry), maxLeaveRetry)
-		c.player.leaveAt = c.now().Add(c.player.leaveWait)
+		c.player.logoutUnanswered(c.now())
 		return
 	}
 	if e.err != nil {
 		c.cfg.Hooks.Logf("cabinet: player logout refused: %v", e.err)
 	}
-	c.player.leaving = ""
-	if c.player.card != "" && !c.player.login && c.player.session == nil {
-		c.startLogin()
-	}
+	c.loop.async(c.player.loggedOut())
 }
 
-func (c *Cabinet) setSession(st *link.PlayerState) {
+// logoutUnanswered: the logout is asked again after a wait that doubles
+// (leaveRetry to maxLeaveRetry).
+func (p *playerState) logoutUnanswered(now time.Time) {
+	p.leaveCall = false
+	p.leaveWait = min(max(2*p.leaveWait, leaveRetry), maxLeaveRetry)
+	p.leaveAt = now.Add(p.leaveWait)
+}
+
+// loggedOut: the central system ended the session (or had none); a card
+// put in meanwhile logs in now: its login is returned.
+func (p *playerState) loggedOut() func(context.Context) Event {
+	p.leaveCall = false
+	p.leaving = ""
+	if p.card != "" && !p.login && p.session == nil {
+		return p.startLogin()
+	}
+	return nil
+}
+
+// setSession is the session as the central system answered it at now.
+func (p *playerState) setSession(st *link.PlayerState, now time.Time) {
 	if st == nil || !st.GetActive() {
-		c.player.session, c.player.shown = nil, nil
+		p.session, p.shown = nil, nil
 		return
 	}
-	c.player.session = st
-	c.player.shown = playerView(st)
-	c.player.pollAt = c.now().Add(PlayerPoll)
+	p.session = st
+	p.shown = playerView(st)
+	p.pollAt = now.Add(PlayerPoll)
 }
 
 func (c *Cabinet) stateArrived(e playerStateReply) {
-	c.player.polling = false
-	if e.gen != c.player.gen || c.player.session == nil {
+	if !c.player.polled(e.gen) {
 		return
 	}
 	if e.err != nil {
@@ -301,19 +355,59 @@ func (c *Cabinet) stateArrived(e playerStateReply) {
 		c.cfg.Hooks.Logf("cabinet: player state: %v", e.err)
 		return
 	}
-	c.setSession(e.state)
+	c.player.setSession(e.state, c.now())
 	if c.player.session == nil {
 		// Ended at the central system (no call for 15 minutes while the
 		// link was down): the card still in logs in again.
 		c.logEvent("player_session_ended", "central", "", 0)
-		c.startLogin()
+		c.loop.async(c.player.startLogin())
+	}
+}
+
+// polled: a poll's answer came; false: it is for an earlier card or no
+// session, and dropped.
+func (p *playerState) polled(gen uint64) bool {
+	p.polling = false
+	return gen == p.gen && p.session != nil
+}
+
+// poll is the session's poll, to run off the loop, when one is due at now.
+func (ps *playerState) poll(now time.Time) func(context.Context) Event {
+	p := ps.players
+	if ps.session == nil || ps.polling || now.Before(ps.pollAt) || p == nil {
+		return nil
+	}
+	ps.polling = true
+	ps.pollAt = now.Add(PlayerPoll)
+	gen := ps.gen
+	return func(ctx context.Context) Event {
+		st, err := p.PlayerState(ctx)
+		return playerStateReply{gen: gen, state: st, err: err}
+	}
+}
+
+// payAtBreak: the market pays the credit out at the break, and this
+// break's has not been; it is taken as paid.
+func (p *playerState) payAtBreak() bool {
+	s := p.session
+	if !s.GetInBreak() || s.GetBreakCredit() != "payout" || p.paidAtBreak {
+		return false
+	}
+	p.paidAtBreak = true
+	return true
+}
+
+// breakOver: the break ended; the next one pays out again.
+func (p *playerState) breakOver() {
+	if p.session != nil && !p.session.GetInBreak() {
+		p.paidAtBreak = false
 	}
 }
 
 // tickPlayer polls the session, ends one whose card left during a
 // finished round, and applies the market's rule for the credit at a break.
 func (c *Cabinet) tickPlayer(now time.Time) {
-	if c.play.message == "" && c.play.round == nil && c.readerLost() {
+	if c.play.message == "" && c.play.round == nil && c.player.lost() {
 		// Said again once a round's messages are gone: the reason stays on
 		// screen while the reader is lost.
 		c.say(view.MsgBlocked+conditionTable[condNoReader].reason, 0)
@@ -323,34 +417,20 @@ func (c *Cabinet) tickPlayer(now time.Time) {
 		c.settle(r)
 	}
 	if c.player.logout != "" && c.play.round == nil {
-		c.logoutNow(c.player.logout)
+		c.loop.async(c.player.logoutNow(c.player.logout))
 	}
-	if c.player.leaving != "" && !c.player.leaveCall && c.cond.linkUp && !c.player.leaveAt.IsZero() && !now.Before(c.player.leaveAt) {
-		c.askLogout()
+	if c.player.askLogoutAgain() && c.cond.linkUp && !c.player.leaveAt.IsZero() && !now.Before(c.player.leaveAt) {
+		c.loop.async(c.player.askLogout())
 	}
-	s := c.player.session
-	if s == nil {
+	if c.player.session == nil {
 		return
 	}
-	if !c.player.polling && !now.Before(c.player.pollAt) {
-		if p := c.players(); p != nil {
-			c.player.polling = true
-			c.player.pollAt = now.Add(PlayerPoll)
-			gen := c.player.gen
-			c.async(func(ctx context.Context) Event {
-				st, err := p.PlayerState(ctx)
-				return playerStateReply{gen: gen, state: st, err: err}
-			})
-		}
-	}
-	if s.GetInBreak() && s.GetBreakCredit() == "payout" && !c.player.paidAtBreak && c.play.round == nil && c.cashOut.voucher == nil && c.credit() > 0 {
-		c.player.paidAtBreak = true
-		c.play.auto = false
+	c.loop.async(c.player.poll(now))
+	if c.play.round == nil && c.cashOut.voucher == nil && c.credit() > 0 && c.player.payAtBreak() {
+		c.play.stopAuto("break")
 		c.collect()
 	}
-	if !s.GetInBreak() {
-		c.player.paidAtBreak = false
-	}
+	c.player.breakOver()
 }
 
 // playerView is the session as the screen shows it.
@@ -378,12 +458,13 @@ func (c *Cabinet) playerRefusal(e error) bool {
 	if !errors.As(e, &r) || !link.DrewNothing(r.Reason) {
 		return false
 	}
-	switch r.Reason {
-	case "PLAYER_NO_SESSION", "PLAYER_EXCLUDED", "PLAYER_BLOCKED", "PLAYER_LIMIT", "PLAYER_LIMITS_UNDECIDED", "PLAYER_BREAK", "CARD_BLOCKED":
+	switch reason := refusal.Reason(r.Reason); reason {
+	case refusal.PlayerNoSession, refusal.PlayerExcluded, refusal.PlayerBlocked, refusal.PlayerLimit,
+		refusal.PlayerLimitsUndecided, refusal.PlayerBreak, refusal.CardBlocked:
 		c.say(view.MsgPlayer+r.Reason, 0)
-		if r.Reason != "PLAYER_LIMIT" {
+		if reason != refusal.PlayerLimit {
 			// Ask now: the session may have ended or its break begun.
-			c.player.pollAt = c.now()
+			c.player.pollNow(c.now())
 		}
 		return true
 	}

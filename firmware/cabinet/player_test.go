@@ -111,14 +111,9 @@ func TestPlayerBreakNoNewGameCreditKept(t *testing.T) {
 	r, stub, _ := newPlayerRig(t, "keep")
 	r.insertNote(100, 0)
 	r.press(view.Start)
-	r.until("a round", time.Millisecond, func(s *view.Snapshot) bool {
+	r.settleRound(r.until("a round", time.Millisecond, func(s *view.Snapshot) bool {
 		return r.meter("games_played") == 1 && s.Mode == view.ModeIdle || s.RiskOffer
-	})
-	r.cab.Do(func() {
-		if r.cab.play.round != nil {
-			r.cab.settle(r.cab.play.round)
-		}
-	})
+	}))
 	stub.set(func(s *pb.PlayerState) {
 		s.InBreak, s.BreakUntilUnixNano = true, r.clock.Now().Add(15*time.Minute).UnixNano()
 	})
@@ -185,11 +180,9 @@ func TestPlayerReaderLostDemoPlaysOn(t *testing.T) {
 		r.cab.Do(func() { lost = r.cab.player.readerLost })
 		return lost
 	})
-	r.cab.Do(func() {
-		if why := r.cab.blocked(); why != "" || r.cab.play.message != "" || r.cab.tower() != "off" {
-			t.Errorf("demo, reader lost: blocked %q, message %q, tower %q", why, r.cab.play.message, r.cab.tower())
-		}
-	})
+	if why, s := r.cab.Blocked(), r.state(); why != "" || s.Message != "" || s.Tower != "off" {
+		t.Errorf("demo, reader lost: blocked %q, message %q, tower %q", why, s.Message, s.Tower)
+	}
 }
 
 // A lost reader in cz stops play until it is back, so an attendant must

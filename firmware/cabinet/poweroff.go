@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"time"
+
+	"github.com/polaris-vlt/polaris/firmware/ledger"
 )
 
 // Doors opened while unpowered (check 18). The ledger keeps, in its
@@ -31,22 +33,15 @@ type offState struct {
 	done     bool            // every door is accounted for
 }
 
-// readOffState runs at power-up, before the ledger logs the power-up.
-func (c *Cabinet) readOffState() {
-	rs := c.led.Resume()
-	o := &offState{doors: rs.Doors, seen: map[string]bool{}, on: c.now(), lastBeat: rs.Beat}
+// readOffState runs at power-up (now), before the ledger logs the power-up.
+func readOffState(led *ledger.Ledger, now time.Time) *offState {
+	rs := led.Resume()
+	o := &offState{doors: rs.Doors, seen: map[string]bool{}, on: now, lastBeat: rs.Beat}
 	// The last event logged is a sign of life too (a door, a key, a tilt).
-	if es := c.led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
+	if es := led.Events(1); len(es) > 0 && es[0].Wall.After(o.lastBeat) {
 		o.lastBeat = es[0].Wall
 	}
-	// A door open at the cut stays open (play and money stay off) until
-	// it reports itself, or doorGrace passes without a word.
-	for name, open := range o.doors {
-		if open {
-			c.cond.doors[name] = true
-		}
-	}
-	c.cond.off = o
+	return o
 }
 
 func (o *offState) window() string {
@@ -59,18 +54,19 @@ func (o *offState) window() string {
 
 // firstDoorInput compares a door's first input since power-up with its
 // state at power-off.
-func (c *Cabinet) firstDoorInput(name string, open bool) {
-	o := c.cond.off
+// It returns the event to log and what happened, or "" if nothing did.
+func (o *offState) firstDoorInput(name string, open bool) (kind, what string) {
 	if o == nil || o.done || o.seen[name] {
-		return
+		return "", ""
 	}
 	o.seen[name] = true
 	switch was := o.doors[name]; {
 	case open && !was:
-		c.logDoorWhileOff(name, "door_opened_unpowered", "opened")
+		return "door_opened_unpowered", "opened"
 	case !open && was:
-		c.logDoorWhileOff(name, "door_closed_unpowered", "closed")
+		return "door_closed_unpowered", "closed"
 	}
+	return "", ""
 }
 
 // DoorWhileOff is a door switch change a board's battery-backed latch
@@ -82,15 +78,12 @@ type DoorWhileOff struct {
 
 func (DoorWhileOff) event() {}
 
-func (c *Cabinet) doorWhileOff(e DoorWhileOff) {
-	if c.cond.off == nil {
-		return
-	}
-	what, kind := "closed", "door_closed_unpowered"
+// logged is the event the latch's change is logged as, and what happened.
+func (e DoorWhileOff) logged() (kind, what string) {
 	if e.Open {
-		what, kind = "opened", "door_opened_unpowered"
+		return "door_opened_unpowered", "opened (board latch)"
 	}
-	c.logDoorWhileOff(string(e.Name), kind, what+" (board latch)")
+	return "door_closed_unpowered", "closed (board latch)"
 }
 
 func (c *Cabinet) logDoorWhileOff(name, kind, what string) {
@@ -116,8 +109,7 @@ func (c *Cabinet) tickPowerOff(now time.Time) {
 	if c.cond.ramError || c.holds(condSoftware) {
 		return
 	}
-	if c.cond.lastBeat.IsZero() || now.Sub(c.cond.lastBeat) >= beatEvery || now.Before(c.cond.lastBeat) {
-		c.cond.lastBeat = now
+	if c.cond.beatDue(now) {
 		c.refused("the heartbeat", c.led.Heartbeat(c.wall()), recordWrite)
 	}
 }

@@ -102,10 +102,9 @@ func TestTimelineHoldsFeatureScreens(t *testing.T) {
 		{Kind: engine.StepFree, Pay: 300, Wins: []engine.Win{{Kind: engine.WinWays, Amount: 300}}},
 		{Kind: engine.StepFree, Pay: 0},
 	}
-	c := &Cabinet{cfg: Config{Timing: DefaultTiming}}
 	r := &roundState{game: engine.WishStar, result: &engine.Round{Steps: steps}, timeline: make([]view.StepTime, 3)}
 	t0 := time.Date(2026, 12, 1, 12, 0, 0, 0, time.UTC)
-	c.plan(r, 0, t0)
+	r.plan(0, t0, DefaultTiming)
 	tl := r.timeline
 	if tl[0].Banner.IsZero() || tl[0].End.Sub(tl[0].Banner) != DefaultTiming.FeatureIntro {
 		t.Errorf("free spins intro %v .. %v", tl[0].Banner, tl[0].End)
@@ -126,7 +125,7 @@ func TestTimelineHoldsFeatureScreens(t *testing.T) {
 	lock := []engine.Step{{Kind: engine.StepBase}, {Kind: engine.StepLockSpin, RespinsLeft: 3, Locked: 7},
 		{Kind: engine.StepLockSpin, Pay: 20000, Wins: []engine.Win{{Kind: engine.WinJackpot, Jackpot: engine.Grand, Amount: 20000}}}}
 	r = &roundState{game: engine.WishStar, result: &engine.Round{Steps: lock}, timeline: make([]view.StepTime, 3)}
-	c.plan(r, 0, t0)
+	r.plan(0, t0, DefaultTiming)
 	tl = r.timeline
 	if b := view.BannerOf(lock, 0); b.Kind != view.BannerLockIntro || b.Locked != 7 || b.Count != 3 || tl[0].Banner.IsZero() {
 		t.Errorf("Lock & Spin intro %+v at %v", b, tl[0].Banner)

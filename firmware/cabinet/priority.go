@@ -87,9 +87,9 @@ func (c *Cabinet) holds(k condition) bool {
 	case condRAMError:
 		return c.cond.ramError
 	case condSelfTest:
-		return c.selfTestStarting()
+		return c.selfTest.starting()
 	case condDoorOpen:
-		return c.doorOpen()
+		return c.cond.doorOpen()
 	case condTilt:
 		return len(c.cond.tilts) > 0
 	case condLockup:
@@ -101,22 +101,35 @@ func (c *Cabinet) holds(k condition) bool {
 	case condDisabled:
 		return c.cond.disabled != ""
 	case condNoReader:
-		return c.readerLost()
+		return c.player.lost()
 	case condNoCard:
-		return c.noPlayer()
+		return c.player.noPlayer()
 	case condBreak:
-		return c.inBreak()
+		return c.player.inBreak()
 	case condLeaving:
-		return c.player.leaving != ""
+		return c.player.leavingNow()
 	}
 	return false
 }
 
+// conditions are the conditions that hold at one instant, read from the
+// parts (holds) at once: the table's questions are asked of them.
+type conditions [conditionCount]bool
+
+// conditions reads which conditions hold now.
+func (c *Cabinet) conditions() conditions {
+	var s conditions
+	for k := range conditionCount {
+		s[k] = c.holds(k)
+	}
+	return s
+}
+
 // first is the highest-priority condition that holds and has the property
 // want, if any.
-func (c *Cabinet) first(want func(conditionRule) bool) (condition, bool) {
+func (s conditions) first(want func(conditionRule) bool) (condition, bool) {
 	for k := range conditionCount {
-		if want(conditionTable[k]) && c.holds(k) {
+		if want(conditionTable[k]) && s[k] {
 			return k, true
 		}
 	}
@@ -127,28 +140,31 @@ func (c *Cabinet) first(want func(conditionRule) bool) (condition, bool) {
 // game, cash-out or money in may start while it reports a condition.
 // Power-up recovery runs before the loop takes any event, so condStarting
 // is not asked here (recovery itself settles rounds and reconciles money).
-func (c *Cabinet) blocker() (condition, bool) {
-	return c.first(func(r conditionRule) bool { return r.blocks && r.reason != "" })
+func (s conditions) blocker() (condition, bool) {
+	return s.first(func(r conditionRule) bool { return r.blocks && r.reason != "" })
 }
 
-// blocked says why no new game, cash-out or money-in may start now, or "".
-func (c *Cabinet) blocked() string {
-	if k, ok := c.blocker(); ok {
+// blocked says why no new game, cash-out or money-in may start, or "".
+func (s conditions) blocked() string {
+	if k, ok := s.blocker(); ok {
 		return conditionTable[k].reason
 	}
 	return ""
 }
 
-// frozen: the player's buttons do nothing now (keys and menus still work).
-func (c *Cabinet) frozen() bool {
-	_, ok := c.first(func(r conditionRule) bool { return r.freezes })
+// blocked says why no new game, cash-out or money-in may start now, or "".
+func (c *Cabinet) blocked() string { return c.conditions().blocked() }
+
+// frozen: the player's buttons do nothing (keys and menus still work).
+func (s conditions) frozen() bool {
+	_, ok := s.first(func(r conditionRule) bool { return r.freezes })
 	return ok
 }
 
 // faulted: a fault stopped play, so a menu may open over a round or a
 // cash-out (check 29).
-func (c *Cabinet) faulted() bool {
-	_, ok := c.first(func(r conditionRule) bool { return r.fault })
+func (s conditions) faulted() bool {
+	_, ok := s.first(func(r conditionRule) bool { return r.fault })
 	return ok
 }
 
@@ -156,10 +172,10 @@ func (c *Cabinet) faulted() bool {
 // what is in progress, else the round's or the cash-out's own mode.
 func (c *Cabinet) mode() view.Mode {
 	playing := c.play.round != nil || c.cashOut.voucher != nil
-	if k, ok := c.first(func(r conditionRule) bool { return r.mode != "" && (r.overPlay || !playing) }); ok {
+	if k, ok := c.conditions().first(func(r conditionRule) bool { return r.mode != "" && (r.overPlay || !playing) }); ok {
 		return conditionTable[k].mode
 	}
-	if c.menus.info != nil {
+	if c.info != nil {
 		return view.ModeInfo
 	}
 	if r := c.play.round; r != nil {

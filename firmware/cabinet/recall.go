@@ -27,13 +27,13 @@ type recallGame struct {
 	problem string
 }
 
-// loadRecall reads the last games for the recall pages. It only reads:
-// recall changes no meter and no credit.
-func (c *Cabinet) loadRecall() {
-	rounds := c.led.Recall(recallGames)
-	outs := c.led.DocsOut()
-	events := c.led.Events(2000)
-	c.menus.recall = make([]recallGame, 0, len(rounds))
+// loadRecall reads the last games for the recall pages, their outcomes
+// verified by v. It only reads: recall changes no meter and no credit.
+func loadRecall(led *ledger.Ledger, v outcomes) []recallGame {
+	rounds := led.Recall(recallGames)
+	outs := led.DocsOut()
+	events := led.Events(2000)
+	recall := make([]recallGame, 0, len(rounds))
 	for i, lr := range rounds {
 		g := recallGame{round: lr}
 		// Cash-outs after this game and before the next one.
@@ -55,29 +55,30 @@ func (c *Cabinet) loadRecall() {
 		if len(lr.Outcome) > 0 {
 			if eg, err := engine.Lookup(engine.GameID(lr.Game)); err != nil {
 				g.problem = err.Error()
-			} else if o, err := c.recalledOutcome(lr, eg); err != nil {
+			} else if o, err := v.recalled(lr, eg); err != nil {
 				g.problem = "outcome does not verify: " + err.Error()
 			} else {
 				g.steps = o.Result.Steps
 			}
 		}
 		for _, s := range lr.Risk {
-			g.risk = append(g.risk, c.recallRisk(lr.Number, s))
+			g.risk = append(g.risk, v.risk(lr.Number, s))
 		}
-		c.menus.recall = append(c.menus.recall, g)
+		recall = append(recall, g)
 	}
+	return recall
 }
 
 // recallRisk is a Risk step with its card, from the signed card kept with
 // it (the choice is not journaled: the one the signature covers is it).
-func (c *Cabinet) recallRisk(round uint64, s ledger.RiskStep) engine.RiskStep {
+func (v outcomes) risk(round uint64, s ledger.RiskStep) engine.RiskStep {
 	out := engine.RiskStep{Step: s.Step, Before: engine.Money(s.Stake), After: engine.Money(s.Won), Won: s.Won > 0}
 	var env outcomeEnvelope
-	if json.Unmarshal(s.Payload, &env) != nil || c.cfg.SigningKey == nil {
+	if json.Unmarshal(s.Payload, &env) != nil || v.key == nil {
 		return out
 	}
 	for _, choice := range []engine.Colour{engine.Red, engine.Black} {
-		if card, err := link.VerifyRisk(c.cfg.SigningKey, c.cfg.ID, round, s.Step, choice, env.Body, env.Signature); err == nil {
+		if card, err := link.VerifyRisk(v.key, v.cabinet, round, s.Step, choice, env.Body, env.Signature); err == nil {
 			return card.Step
 		}
 	}

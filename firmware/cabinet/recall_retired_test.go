@@ -54,14 +54,14 @@ func TestRecallOfARetiredModelRound(t *testing.T) {
 				return
 			}
 		}
-		r.cab.loadRecall()
-		if len(r.cab.menus.recall) == 0 {
+		recall := loadRecall(r.cab.led, r.cab.outcomes)
+		if len(recall) == 0 {
 			t.Error("no game in the recall")
 			return
 		}
-		problem, steps = r.cab.menus.recall[0].problem, r.cab.menus.recall[0].steps
+		problem, steps = recall[0].problem, recall[0].steps
 		// The current model alone refuses it.
-		if _, err := r.cab.storedOutcome(r.cab.menus.recall[0].round, wishstar.Default); err == nil {
+		if _, err := r.cab.outcomes.stored(recall[0].round, wishstar.Default); err == nil {
 			t.Error("the current model verified a model 1 round")
 		}
 	})

@@ -7,8 +7,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/engine"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 func hasStep(k engine.StepKind) func(*engine.Round) bool {

@@ -1,6 +1,7 @@
 package cabinet
 
 import (
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"time"
@@ -16,13 +17,17 @@ import (
 // its own outcome (asked again when it had none: the central system
 // answers with the same one).
 func (c *Cabinet) powerUp() {
-	c.readOffState()
+	c.cond.poweredUp(readOffState(c.led, c.now()))
 	if err := c.led.PowerUp(); err != nil {
 		c.ledgerFailed("the power-up", err)
+		c.cond.owePowerUp(errors.Is(err, ledger.ErrCopyFault))
 	}
 	if c.led.RAMError() != nil {
-		c.cond.ramError = true
+		c.cond.ramFailed()
 		return
+	}
+	for _, f := range c.led.Faults() {
+		c.setTilt(copyFaultTilt(f))
 	}
 	if c.holds(condSoftware) {
 		c.logEvent("software_verification_failed", "cabinet", c.cfg.Software.Error, 0)
@@ -33,7 +38,7 @@ func (c *Cabinet) powerUp() {
 		// reports the condition gone (check 6). Any other ends with the
 		// power cut (its condition is checked again), said in the log.
 		if t.Manual || k == "acceptor" && c.cfg.Acceptor != nil || k == "printer" && c.cfg.Printer != nil {
-			c.cond.tilts[k] = tilt{reason: t.Reason, source: k, manual: t.Manual}
+			c.cond.setTilt(k, tilt{reason: t.Reason, source: k, manual: t.Manual})
 			continue
 		}
 		c.refused("the tilt cleared "+k, c.led.ClearTilt(k, "cabinet", "not kept across the power cut: "+t.Reason), recordWrite)
@@ -47,11 +52,11 @@ func (c *Cabinet) powerUp() {
 			// (answered with the same voucher, or issued now), then
 			// printed and debited as any; play stays locked meanwhile.
 			co := &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), phase: voucherAsking, resumed: true}
-			c.cashOut.voucher = co
+			c.cashOut.start(co)
 			if c.cond.linkUp {
-				c.askVoucher(co)
+				c.loop.async(co.askVoucher(c.cfg.Central))
 			} else {
-				co.retryAt = c.now()
+				co.askAt(c.now())
 			}
 			continue
 		}
@@ -62,12 +67,12 @@ func (c *Cabinet) powerUp() {
 			// then (a ticket found waiting in the chute is the original:
 			// debited as it is). The number is redeemable once, whichever
 			// paper comes back; voiding it here would pay it twice.
-			c.cashOut.voucher = &cashoutState{doc: d.ID, amount: engine.Money(d.Amount), validation: d.Number, phase: voucherHeld, reprint: true}
+			c.cashOut.start(&cashoutState{doc: d.ID, amount: engine.Money(d.Amount), validation: d.Number, phase: voucherHeld, reprint: true})
 			c.setTilt(tiltVoucher, "voucher print interrupted by power loss: printing it again", false)
 		}
 	}
-	if d := c.pendingEscrows(); d > 0 {
-		c.moneyIn.reconcileAt = c.now().Add(reconcileGrace)
+	if d := pendingEscrows(c.led); d > 0 {
+		c.moneyIn.reconcileAfter(c.now().Add(reconcileGrace))
 	} else {
 		c.resumeRedeems()
 	}
@@ -80,35 +85,25 @@ func (c *Cabinet) powerUp() {
 		c.setTilt("game", "open round of unknown game "+lr.Game, true)
 		return
 	}
-	c.play.game = g.ID()
 	r := &roundState{n: lr.Number, game: g.ID(), stake: engine.Money(lr.Stake), phase: phaseWaitOutcome}
-	c.play.round = r
-	c.play.startedAt = c.now()
+	c.play.resume(r, c.now())
 	if lr.Status == ledger.RoundWagered {
 		if c.cond.linkUp {
 			c.askOutcome(r)
 		} else {
-			r.ask.retryAt = c.now()
+			r.askAt(c.now())
 		}
 		return
 	}
-	o, err := c.storedOutcome(lr, g)
+	o, err := c.outcomes.stored(lr, g)
 	if err != nil {
 		c.setTilt("outcome", "stored outcome of round unreadable: "+err.Error(), true)
 		return
 	}
-	c.present(r, o)
+	c.play.present(r, o, c.now(), c.cfg.Timing)
 	if len(lr.Risk) > 0 {
-		// Risk had started: the presentation is over; go on from the
-		// pending win (MS-9: the step already played counts).
-		r.step = len(r.result.Steps)
-		r.paid = r.result.Total
-		r.pending = engine.Money(lr.PendingWin)
-		for _, s := range lr.Risk {
-			r.gamble.steps = append(r.gamble.steps, engine.RiskStep{Step: s.Step, Before: engine.Money(s.Stake), After: engine.Money(s.Won), Won: s.Won > 0})
-		}
-		r.phase = phaseRisk
-		c.showRisk(r)
+		r.resumeRisk(lr)
+		c.play.showRisk(r)
 		if r.pending == 0 || !engine.RiskAllowed(r.pending, roundCap(r.game)) {
 			c.settle(r)
 		}
@@ -120,9 +115,10 @@ func (c *Cabinet) powerUp() {
 // as returned.
 const reconcileGrace = 5 * time.Second
 
-func (c *Cabinet) pendingEscrows() int {
+// pendingEscrows counts the notes and tickets the ledger holds in escrow.
+func pendingEscrows(led *ledger.Ledger) int {
 	n := 0
-	for _, d := range c.led.PendingDocs() {
+	for _, d := range led.PendingDocs() {
 		if d.Kind == ledger.DocBill || d.Kind == ledger.DocTicketIn {
 			n++
 		}
@@ -130,34 +126,42 @@ func (c *Cabinet) pendingEscrows() int {
 	return n
 }
 
-func (c *Cabinet) storedOutcome(lr ledger.Round, g engine.Game) (*link.Outcome, error) {
+// outcomes verifies the signed outcomes the ledger keeps again: the
+// central system's key and the cabinet they were drawn for.
+type outcomes struct {
+	key     ed25519.PublicKey
+	cabinet string
+}
+
+// stored is the outcome of round lr of game g, verified and mirrored again.
+func (v outcomes) stored(lr ledger.Round, g engine.Game) (*link.Outcome, error) {
 	var env outcomeEnvelope
 	if err := json.Unmarshal(lr.Outcome, &env); err != nil {
 		return nil, err
 	}
-	if c.cfg.SigningKey == nil {
+	if v.key == nil {
 		return nil, errors.New("no signing key to verify it")
 	}
-	o, err := link.VerifyOutcome(c.cfg.SigningKey, c.cfg.ID, link.OutcomeRequest{Round: lr.Number, Game: g.ID(),
+	o, err := link.VerifyOutcome(v.key, v.cabinet, link.OutcomeRequest{Round: lr.Number, Game: g.ID(),
 		ModelID: g.ModelID(), Stake: engine.Money(lr.Stake)}, env.Body, env.Signature)
 	if err != nil {
 		return nil, err
 	}
 	r := &roundState{n: lr.Number, game: g.ID(), stake: engine.Money(lr.Stake)}
-	if err := c.check(r, o); err != nil {
+	if err := checkOutcome(r, o); err != nil {
 		return nil, err
 	}
 	return o, nil
 }
 
-// recalledOutcome is storedOutcome for the recall, which also shows a
+// recalled is stored for the recall, which also shows a
 // round played on a retired model of its game (engine.RetiredModels): a
 // round the cabinet played before a model change is shown as it was paid,
 // verified and mirrored on the model it was drawn on. Only the recall: an
 // open round is resumed on the current model alone.
-func (c *Cabinet) recalledOutcome(lr ledger.Round, g engine.Game) (*link.Outcome, error) {
-	o, err := c.storedOutcome(lr, g)
-	if err == nil || c.cfg.SigningKey == nil {
+func (v outcomes) recalled(lr ledger.Round, g engine.Game) (*link.Outcome, error) {
+	o, err := v.stored(lr, g)
+	if err == nil || v.key == nil {
 		return o, err
 	}
 	var env outcomeEnvelope
@@ -169,7 +173,7 @@ func (c *Cabinet) recalledOutcome(lr ledger.Round, g engine.Game) (*link.Outcome
 		if lerr != nil {
 			continue
 		}
-		ro, verr := link.VerifyOutcome(c.cfg.SigningKey, c.cfg.ID, link.OutcomeRequest{Round: lr.Number, Game: g.ID(),
+		ro, verr := link.VerifyOutcome(v.key, v.cabinet, link.OutcomeRequest{Round: lr.Number, Game: g.ID(),
 			ModelID: id, Stake: engine.Money(lr.Stake)}, env.Body, env.Signature)
 		if verr != nil {
 			continue // signed for another model

@@ -30,7 +30,15 @@ func (c *Cabinet) refused(what string, err error, kind writeKind) bool {
 		return false
 	}
 	if errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
+		c.cond.ramFailed()
+		return true
+	}
+	var cf *ledger.CopyFault
+	if errors.As(err, &cf) {
+		// One copy cannot be written and the other holds everything: a
+		// technician's fault, not a RAM error, whatever the write. Nothing
+		// of it happened; every write is refused until the repair.
+		c.setTilt(copyFaultTilt(*cf))
 		return true
 	}
 	switch kind {
@@ -40,6 +48,14 @@ func (c *Cabinet) refused(what string, err error, kind writeKind) bool {
 		c.cfg.Hooks.Logf("cabinet: ledger refused %s: %v", what, err)
 	}
 	return true
+}
+
+// copyFaultTilt is the technician's tilt for a ledger copy that cannot be
+// written. The reason names the copy and the cause only (not the write that
+// found it), so the tilt's own refused record sets the same tilt again and
+// stops there.
+func copyFaultTilt(f ledger.CopyFault) (key, reason string, manual bool) {
+	return "ledger_copy_" + f.Copy, fmt.Sprintf("ledger copy %s (%s) cannot be written: %s; nothing is lost, play waits for the technician's key after the medium is fixed", f.Copy, f.Dir, f.Cause), true
 }
 
 // ledgerFailed is refused for a money or game step whose error is known

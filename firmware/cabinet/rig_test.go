@@ -20,9 +20,9 @@ import (
 	"github.com/polaris-vlt/polaris/engine"
 	_ "github.com/polaris-vlt/polaris/engine/games"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/outbox"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // fakeAcceptor records commands and, on Stack, behaves as the ID-003 driver
@@ -219,7 +219,7 @@ func (r *rig) press(b view.Button) { r.cab.Post(Press{Button: b}) }
 // handled returns once the loop has handled every event posted before it
 // (the loop takes its events in order): the positive proof that a press,
 // a key or a device event the test posted has been decided on.
-func (r *rig) handled() { r.cab.Do(func() {}) }
+func (r *rig) handled() { r.cab.Sync() }
 
 // returnedAfter waits until the acceptor has been told to return a
 // document more than before times (before: acc.count("return") taken

@@ -16,27 +16,45 @@ import (
 // the card that took the win, and "lost", before the reels come back.
 const RiskLostShown = 2500 * time.Millisecond
 
-func (c *Cabinet) showRisk(r *roundState) {
+func (p *playState) showRisk(r *roundState) {
 	v := &view.RiskView{Step: len(r.gamble.steps), Win: r.pending, CanRed: !r.gamble.asking, CanLeave: len(r.gamble.steps) > 0,
 		History: append([]engine.RiskStep(nil), r.gamble.steps...)}
 	if len(r.gamble.steps) > 0 {
 		last := r.gamble.steps[len(r.gamble.steps)-1]
 		v.Last = &last
 	}
-	c.play.riskShown = v
-	c.play.win = r.pending
+	p.riskShown = v
+	p.win = r.pending
+}
+
+// offerRisk: the win may be gambled (MS-9) until the offer ends.
+func (r *roundState) offerRisk(until time.Time) {
+	r.phase = phaseRiskOffer
+	r.gamble.offerUntil = until
+}
+
+// resumeRisk: a round found open at power-up had started Risk: its
+// presentation is over and it goes on from the pending win (MS-9: the
+// step already played counts).
+func (r *roundState) resumeRisk(lr ledger.Round) {
+	r.step = len(r.result.Steps)
+	r.paid = r.result.Total
+	r.pending = engine.Money(lr.PendingWin)
+	for _, s := range lr.Risk {
+		r.gamble.steps = append(r.gamble.steps, engine.RiskStep{Step: s.Step, Before: engine.Money(s.Stake), After: engine.Money(s.Won), Won: s.Won > 0})
+	}
+	r.phase = phaseRisk
 }
 
 // askRisk draws one card centrally for the next step (MS-10); nothing
 // changes until the signed card is back and journaled.
-func (c *Cabinet) askRisk(r *roundState, choice engine.Colour) {
+func (r *roundState) askRisk(central Central, choice engine.Colour) func(context.Context) Event {
 	r.gamble.asking = true
 	n, step := r.n, len(r.gamble.steps)+1
-	c.async(func(ctx context.Context) Event {
-		card, err := c.cfg.Central.RequestRiskStep(ctx, n, step, choice)
+	return func(ctx context.Context) Event {
+		card, err := central.RequestRiskStep(ctx, n, step, choice)
 		return riskReply{round: n, step: step, card: card, err: err}
-	})
-	c.showRisk(r)
+	}
 }
 
 func (c *Cabinet) riskArrived(e riskReply) {
@@ -55,7 +73,7 @@ func (c *Cabinet) riskArrived(e riskReply) {
 		// No card: the player may choose again; the step is idempotent on
 		// (round, step) at the central system.
 		c.say(view.MsgRiskUnavailable, 0)
-		c.showRisk(r)
+		c.play.showRisk(r)
 		return
 	}
 	s := e.card.Step
@@ -70,7 +88,7 @@ func (c *Cabinet) riskArrived(e riskReply) {
 	}
 	r.gamble.steps = append(r.gamble.steps, s)
 	r.pending = s.After
-	c.showRisk(r)
+	c.play.showRisk(r)
 	switch {
 	case !s.Won:
 		c.play.riskShown.ShowUntil = c.now().Add(RiskLostShown)

@@ -6,8 +6,8 @@ import (
 
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
-	"github.com/polaris-vlt/polaris/firmware/market"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // winForRisk plays Magic Stars until a win that Risk may take.
@@ -97,7 +97,6 @@ func TestRiskOfferRules(t *testing.T) {
 		t.Fatal(err)
 	}
 	prof.Limits.LargeWin = 1 << 40
-	c := &Cabinet{cfg: Config{Market: prof}}
 	base := &engine.Round{Steps: []engine.Step{{Kind: engine.StepBase}}}
 	free := &engine.Round{Steps: []engine.Step{{Kind: engine.StepBase}, {Kind: engine.StepFree}}}
 	cases := []struct {
@@ -113,7 +112,7 @@ func TestRiskOfferRules(t *testing.T) {
 		{"wish upon a star", roundState{game: engine.WishStar, result: base, pending: 100}, false},
 	}
 	for _, tc := range cases {
-		if got := c.riskAllowed(&tc.r); got != tc.want {
+		if got := tc.r.riskAllowed(prof.Limits.LargeWin); got != tc.want {
 			t.Errorf("%s: risk allowed %v, want %v", tc.name, got, tc.want)
 		}
 	}
@@ -134,11 +133,11 @@ func TestFreeSpinsIgnoreButtons(t *testing.T) {
 		c := r.cab
 		rs := &roundState{n: 99, game: engine.MagicStars, stake: 5, phase: phasePresenting, result: res, pending: 30}
 		rs.timeline = make([]view.StepTime, 3)
-		c.plan(rs, 0, c.now())
-		c.play.round = rs
-		c.showRound(rs)
+		rs.plan(0, c.now(), c.cfg.Timing)
+		c.play.resume(rs, c.now())
+		c.play.showRound(rs)
 		rs.step = 1 // the first free spin is on screen
-		c.play.auto = false
+		c.play.stopAuto("test")
 		c.publish()
 		before = *c.View()
 		for _, b := range view.Buttons {
@@ -146,7 +145,7 @@ func TestFreeSpinsIgnoreButtons(t *testing.T) {
 		}
 		c.publish()
 		after = *c.View()
-		c.play.round = nil // not a journaled round: leave nothing behind
+		c.play.endRound("test") // not a journaled round: leave nothing behind
 	})
 	if after.Auto != before.Auto || after.Mode != before.Mode || after.Round.Timeline[1] != before.Round.Timeline[1] {
 		t.Fatalf("MS-13: a button acted during free spins: auto %v→%v, mode %s→%s", before.Auto, after.Auto, before.Mode, after.Mode)
@@ -157,12 +156,12 @@ func TestFreeSpinsIgnoreButtons(t *testing.T) {
 		c := r.cab
 		rs := &roundState{n: 99, game: engine.MagicStars, stake: 5, phase: phasePresenting, result: res, pending: 30,
 			timeline: make([]view.StepTime, 3)}
-		c.plan(rs, 0, c.now())
-		c.play.round = rs
+		rs.plan(0, c.now(), c.cfg.Timing)
+		c.play.resume(rs, c.now())
 		r.clock.Advance(rs.timeline[1].End.Sub(c.now())) // two steps over, the third still on
-		c.advance(rs)
+		c.play.advance(rs, c.now(), false)
 		win = c.play.win
-		c.play.round = nil
+		c.play.endRound("test")
 	})
 	if win != 10 {
 		t.Fatalf("MS-12: Win field %d after the base spin (10) and a losing free spin, want 10", win)

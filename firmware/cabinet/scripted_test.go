@@ -66,7 +66,7 @@ func (s *scriptedCentral) IssueVoucher(ctx context.Context, amount engine.Money,
 	}
 	s.mu.Unlock()
 	if s.srv != nil {
-		if err := s.srv.AdjustCredit(ctx, "cab-1", int64(delta), "scripted rounds"); err != nil {
+		if err := s.srv.Mirror().Adjust(ctx, "cab-1", int64(delta), "scripted rounds"); err != nil {
 			return nil, err
 		}
 	}

@@ -43,24 +43,23 @@ func (c *Cabinet) tickSelfTest() {
 	}
 	st.sched.Started(now)
 	st.running = true
-	own := health.RunSelfTests(c.ctx, c.ownSelfTests())
+	own := health.RunSelfTests(c.loop.ctx, c.ownSelfTests())
 	if len(c.cfg.Software.SelfTests) == 0 {
 		c.selfTestDone(selfTestReply{own: own})
 		return
 	}
 	others := c.cfg.Software.SelfTests
-	c.wg.Add(1)
-	go func() {
-		defer c.wg.Done()
-		c.Post(selfTestReply{own: own, other: health.RunSelfTests(c.ctx, others)})
-	}()
+	// No deadline: the software's digests take as long as they take.
+	c.loop.background(func(ctx context.Context) Event {
+		return selfTestReply{own: own, other: health.RunSelfTests(ctx, others)}
+	})
 }
 
 func (c *Cabinet) ownSelfTests() []health.SelfTest {
 	ts := []health.SelfTest{{Name: "critical_memory", Run: func(context.Context) error {
 		_, err := c.led.Verify("self_test")
 		if errors.Is(err, ledger.ErrRAMError) {
-			c.cond.ramError = true
+			c.cond.ramFailed()
 		}
 		return err
 	}}}
@@ -92,5 +91,5 @@ func (c *Cabinet) selfTestDone(e selfTestReply) {
 	c.setTilt(tiltSelfTest, failed.Error(), true)
 }
 
-// selfTestStarting: the start-up self-tests have not reported yet.
-func (c *Cabinet) selfTestStarting() bool { return !c.selfTest.started }
+// starting: the start-up self-tests have not reported yet.
+func (st *selfTestState) starting() bool { return !st.started }

@@ -28,6 +28,24 @@ func (p *publisher) init() {
 	p.next.Store(&ch)
 }
 
+// View returns the latest snapshot; safe from any goroutine.
+func (c *Cabinet) View() *view.Snapshot { return c.pub.snap.Load() }
+
+// Changed returns a channel closed when the next snapshot is published:
+// a consumer waits on it instead of polling View; safe from any goroutine.
+func (c *Cabinet) Changed() <-chan struct{} { return *c.pub.next.Load() }
+
+// tellMeters calls changed once after an event that committed a ledger
+// write (the ledger's sequence moved to seq).
+func (p *publisher) tellMeters(seq uint64, changed func()) {
+	if seq != p.ledgerSeq {
+		p.ledgerSeq = seq
+		if changed != nil {
+			changed()
+		}
+	}
+}
+
 // publish stores the snapshot of the parts if it draws differently from
 // the last one published (view.SameView): an idle cabinet publishes
 // nothing, and every publication has a new Seq. Now is the instant of the
@@ -68,8 +86,8 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		Message:       c.play.message,
 		MessageAmount: c.play.messageAmount,
 		Menu:          c.menus.menu,
-		Sound:         c.soundView(),
-		Info:          c.infoView(),
+		Sound:         c.sound.view(c.test != nil),
+		Info:          c.info.view(p, c.play.game, c.play.bets[c.play.game]),
 		Player:        c.player.shown,
 		CountUp:       c.play.after.countUp,
 		Games:         s.Games[:0],
@@ -123,7 +141,12 @@ func (c *Cabinet) snapshot(s *view.Snapshot) {
 		s.Lamps = map[view.Button]view.Lamp{}
 	}
 	c.lamps(s.Mode, credit, s.Lamps)
-	s.Tower = c.tower()
+	if c.test != nil { // the board's tiers are asked only in test mode: reading them may wait on the GPIO bank
+		s.Tower = c.test.tower(c.tech.towerColours())
+	}
+	if s.Tower == "" {
+		s.Tower = c.cond.tower(c.holds(condNoReader))
+	}
 }
 
 // published is a copy of the scratch snapshot that shares nothing the
@@ -158,14 +181,14 @@ func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view
 	for _, b := range view.Buttons {
 		l[b] = view.LampOff
 	}
-	if c.menus.test != nil {
-		c.testLamps(l)
+	if c.test != nil {
+		c.test.lamps(l)
 		return
 	}
 	on := func(b view.Button) { l[b] = view.LampOn }
 	switch m {
 	case view.ModeInfo:
-		c.infoLamps(l)
+		infoLamps(l)
 	case view.ModeIdle:
 		// Start and Auto lit only when a game would start: a condition
 		// without a screen of its own (no card, a logout under way, a
@@ -180,7 +203,7 @@ func (c *Cabinet) lamps(m view.Mode, credit engine.Money, l map[view.Button]view
 		if credit > 0 {
 			on(view.Collect)
 		}
-		if c.gameMenuOffered() {
+		if gameMenuOffered(c.cfg.Market) {
 			on(view.Risk) // the game menu (gamemenu.go)
 		}
 	case view.ModeMenu:

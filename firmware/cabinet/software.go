@@ -42,12 +42,9 @@ func (c *Cabinet) acceptSoftware() {
 	if c.refused("the software identity", c.led.AcceptSoftware(c.cfg.Software.ID, "technician"), moneyWrite) {
 		return
 	}
-	t := c.cond.tilts[tiltSoftwareChanged]
-	delete(c.cond.tilts, tiltSoftwareChanged)
+	t, _ := c.cond.clearTilt(tiltSoftwareChanged)
 	c.refused("the tilt cleared "+tiltSoftwareChanged, c.led.ClearTilt(tiltSoftwareChanged, "technician", t.reason), recordWrite)
-	c.menus.menuPage, c.menus.recallStep = 0, 0
-	c.loadRecall()
-	c.showMenu()
+	c.openMenu()
 }
 
 func short(id string) string {

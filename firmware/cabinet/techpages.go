@@ -24,6 +24,9 @@ type techState struct {
 	outputs TestOutputs // the board's, for test mode (SetTestOutputs); nil without a board
 }
 
+// opened: the keys' pages opened; no setting is being edited, no seed entered.
+func (t *techState) opened() { t.edit, t.seed = configEdit{}, nil }
+
 // techReply is an action's result, applied on the loop.
 type techReply struct{ apply func(c *Cabinet) }
 
@@ -84,7 +87,7 @@ func (e *seedEntry) hex() string {
 // with the entered seed; Stop goes back a digit and, at the first, leaves
 // the entry.
 func (c *Cabinet) seedPress(b view.Button) bool {
-	t := &c.menus.tech
+	t := &c.tech
 	e := t.seed
 	if e == nil {
 		switch b {
@@ -132,7 +135,7 @@ func (c *Cabinet) seedPress(b view.Button) bool {
 // cabinet itself draws nothing, check 30); the request, with an entered
 // seed, and its result, with the seed, are logged.
 func (c *Cabinet) askSeeded(seed []byte) {
-	t := &c.menus.tech
+	t := &c.tech
 	if t.seeded != nil && t.seeded.working {
 		return
 	}
@@ -148,7 +151,7 @@ func (c *Cabinet) askSeeded(seed []byte) {
 	} else {
 		c.logEvent("software_seeded", "technician", fmt.Sprintf("seeded digest asked for with the entered seed %x", seed), 0)
 	}
-	c.async(func(context.Context) Event {
+	c.loop.async(func(context.Context) Event {
 		seed, d, err := fn(seed)
 		return techReply{apply: func(c *Cabinet) {
 			sd.working, sd.seed = false, hex.EncodeToString(seed)

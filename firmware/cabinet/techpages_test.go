@@ -451,7 +451,7 @@ func TestAuditTicketFromTheMenus(t *testing.T) {
 	r.press(view.Auto)
 	r.until("refusal shown", time.Millisecond, func(*view.Snapshot) bool {
 		var ok bool
-		r.cab.Do(func() { ok = r.cab.menus.tech.audit == "paper out" })
+		r.cab.Do(func() { ok = r.cab.tech.audit == "paper out" })
 		return ok
 	})
 	r.cab.Do(func() { r.prn.Refuse = nil })

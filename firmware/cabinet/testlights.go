@@ -45,10 +45,11 @@ type meterPulse struct{ meter, err string }
 var hardMeters = map[string]bool{"in": true, "out": true, "drop": true, "jackpot": true, "games": true}
 
 // SetTestOutputs gives test mode the board's outputs; call before Run.
-func (c *Cabinet) SetTestOutputs(o TestOutputs) { c.menus.tech.outputs = o }
+func (c *Cabinet) SetTestOutputs(o TestOutputs) { c.tech.outputs = o }
 
-func (c *Cabinet) towerColours() []string {
-	if o := c.menus.tech.outputs; o != nil {
+// towerColours are the tower's tiers test mode lights in turn.
+func (t *techState) towerColours() []string {
+	if o := t.outputs; o != nil {
 		return o.TowerColours()
 	}
 	return defaultTower
@@ -56,10 +57,8 @@ func (c *Cabinet) towerColours() []string {
 
 // testOutputsPress steps the output tests.
 func (c *Cabinet) testOutputsPress() {
-	t := c.menus.test
-	cols := c.towerColours()
-	t.outputs.step = (t.outputs.step + 1) % (len(cols) + 2)
-	switch s := t.outputs.step; {
+	cols := c.tech.towerColours()
+	switch s := c.test.stepOutputs(len(cols)); {
 	case s >= 1 && s <= len(cols):
 		c.logEvent("test_mode", "technician", "tower light test: "+cols[s-1], 0)
 	case s == len(cols)+1:
@@ -70,13 +69,13 @@ func (c *Cabinet) testOutputsPress() {
 // pulseTest gives each wired hard meter one test pulse, off the loop (the
 // GPIO bank may be slow), and logs each.
 func (c *Cabinet) pulseTest() {
-	o := c.menus.tech.outputs
+	o := c.tech.outputs
 	if o == nil {
-		c.menus.test.outputs.pulsed = "-"
+		c.test.pulsing(false)
 		return
 	}
-	c.menus.test.outputs.pulsed = "…"
-	c.async(func(context.Context) Event {
+	c.test.pulsing(true)
+	c.loop.async(func(context.Context) Event {
 		var pulses []meterPulse
 		for _, m := range o.Meters() {
 			p := meterPulse{meter: m}
@@ -93,34 +92,49 @@ func (c *Cabinet) pulseTest() {
 					c.logEvent("meter_test", "technician", "test pulse refused: "+p.meter+": "+p.err, 0)
 				}
 			}
-			if c.menus.test == nil {
+			if c.test == nil {
 				return
 			}
-			c.menus.test.outputs.pulsed, c.menus.test.outputs.pulses = "", pulses
-			if len(pulses) == 0 {
-				c.menus.test.outputs.pulsed = "-"
-			}
+			c.test.pulsed(pulses)
 			c.showTest()
 		}}
 	})
 }
 
-// testTower is the snapshot's Tower in test mode, "" when no tier is tested.
-func (c *Cabinet) testTower() string {
-	if c.menus.test == nil {
-		return ""
+// stepOutputs steps the output tests over the tower's n tiers, then the
+// meters, then off; it returns the step now.
+func (t *testState) stepOutputs(n int) int {
+	t.outputs.step = (t.outputs.step + 1) % (n + 2)
+	return t.outputs.step
+}
+
+// pulsing: the meter test began; false: there is no meter to pulse.
+func (t *testState) pulsing(meters bool) {
+	t.outputs.pulsed = "-"
+	if meters {
+		t.outputs.pulsed = "…"
 	}
-	cols := c.towerColours()
-	if s := c.menus.test.outputs.step; s >= 1 && s <= len(cols) {
+}
+
+// pulsed are the meters' answers to the meter test.
+func (t *testState) pulsed(pulses []meterPulse) {
+	t.outputs.pulsed, t.outputs.pulses = "", pulses
+	if len(pulses) == 0 {
+		t.outputs.pulsed = "-"
+	}
+}
+
+// tower is the snapshot's Tower in test mode (cols: the tiers), "" when
+// no tier is tested.
+func (t *testState) tower(cols []string) string {
+	if s := t.outputs.step; s >= 1 && s <= len(cols) {
 		return "test:" + cols[s-1]
 	}
 	return ""
 }
 
-// testOutputLines are the test page's lines of the output tests.
-func (c *Cabinet) testOutputLines() []view.MenuLine {
-	t := c.menus.test
-	cols := c.towerColours()
+// outputLines are the test page's lines of the output tests.
+func (t *testState) outputLines(cols []string) []view.MenuLine {
 	tower := view.Text("-")
 	if s := t.outputs.step; s >= 1 && s <= len(cols) {
 		tower = view.Key("colour." + cols[s-1])

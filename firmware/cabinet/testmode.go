@@ -2,12 +2,11 @@ package cabinet
 
 import (
 	"context"
-	"time"
 
 	"github.com/polaris-vlt/polaris/drivers/id003"
-	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
+	"github.com/polaris-vlt/polaris/market"
 )
 
 // Test mode (check 28): the technician enters it from the technician's
@@ -41,17 +40,14 @@ type testPrinted struct{ err error }
 
 func (testPrinted) event() {}
 
-func (c *Cabinet) testPrintedReply(e testPrinted) {
-	if c.menus.test == nil {
-		return
-	}
-	if e.err != nil {
-		c.menus.test.printer = e.err.Error()
+// printedReply is the printer's answer to a test ticket.
+func (t *testState) printedReply(err error) {
+	if err != nil {
+		t.printer = err.Error()
 	} else {
-		c.menus.test.printed++
-		c.menus.test.printer = "printed"
+		t.printed++
+		t.printer = "printed"
 	}
-	c.showTest()
 }
 
 const (
@@ -64,18 +60,15 @@ func testPage(pageSource) *view.MenuPage {
 		view.Line("menu.test.devices"), view.Line("menu.test.no_meters"), view.Line("menu.test.start")}}
 }
 
-// testAllowed: not during play, a cash-out, a document in the acceptor or
-// a lockup.
-func (c *Cabinet) testAllowed() bool {
-	return c.play.round == nil && c.cashOut.voucher == nil && c.moneyIn.escrow == nil && len(c.cond.lockups) == 0 && !c.cond.ramError
-}
-
+// enterTest: the technician's Start on the test page; not during play, a
+// cash-out, a document in the acceptor or a lockup.
 func (c *Cabinet) enterTest() {
-	if c.menus.test != nil || !c.cond.keys["technician"] || !c.testAllowed() {
+	allowed := c.play.round == nil && c.cashOut.voucher == nil && c.moneyIn.escrow == nil && len(c.cond.lockups) == 0 && !c.cond.ramError
+	if c.test != nil || !c.cond.keys["technician"] || !allowed {
 		return
 	}
-	c.play.auto, c.play.pendingStart = false, false
-	c.menus.test = &testState{digest: c.led.StateDigest(testVolatile)}
+	c.play.halt("test mode")
+	c.test = &testState{digest: c.led.StateDigest(testVolatile)}
 	c.logEvent("test_mode", "technician", "entered", 0)
 	c.showTest()
 }
@@ -83,11 +76,11 @@ func (c *Cabinet) enterTest() {
 // leaveTest ends test mode and checks that the critical state is the
 // one it was entered with.
 func (c *Cabinet) leaveTest() {
-	t := c.menus.test
+	t := c.test
 	if t == nil {
 		return
 	}
-	c.menus.test = nil
+	c.test = nil
 	if now := c.led.StateDigest(testVolatile); now != t.digest {
 		c.logEvent("test_mode", "cabinet", "critical state changed in test mode: "+t.digest[:12]+" → "+now[:12], 0)
 		c.setTilt("test", "critical state changed in test mode", true)
@@ -96,8 +89,11 @@ func (c *Cabinet) leaveTest() {
 	c.logEvent("test_mode", "technician", "left; critical state unchanged "+t.digest[:12], 0)
 }
 
-func (c *Cabinet) showTest() {
-	t := c.menus.test
+// showTest shows test mode's page.
+func (c *Cabinet) showTest() { c.menus.show(c.test.page(c.tech.towerColours())) }
+
+// page is test mode's page; cols are the tower's tiers.
+func (t *testState) page(cols []string) *view.MenuPage {
 	last := view.Text("-")
 	if t.button != "" {
 		last = view.Key("hint." + string(t.button)) // the button as its label names it
@@ -118,23 +114,20 @@ func (c *Cabinet) showTest() {
 		view.Line("menu.test_mode.acceptor"), read,
 		view.Line("menu.test_mode.printer", view.Count(int64(t.printed)), printer),
 	}
-	lines = append(append(lines, c.testOutputLines()...), view.Line("menu.test_mode.leave"))
-	c.menus.menu = &view.MenuPage{Title: menuTestMode, Lines: lines, Page: 1, Pages: 1}
+	lines = append(append(lines, t.outputLines(cols)...), view.Line("menu.test_mode.leave"))
+	return &view.MenuPage{Title: menuTestMode, Lines: lines, Page: 1, Pages: 1}
 }
 
 func (c *Cabinet) testPress(b view.Button) {
-	c.menus.test.button = b
-	c.soundTest(b)
+	c.test.pressed(b)
+	c.sound.play(b)
 	if b == view.InfoButton {
 		c.testOutputsPress()
 	}
 	if b == view.Collect && c.cfg.Printer != nil {
-		now := c.wall()
-		doc := document.Voucher{Lang: document.Lang(c.cfg.Market.Language), Site: c.cfg.Site.Name, SiteID: c.cfg.Site.ID,
-			Machine: c.cfg.ID, Issued: now, Amount: 100, Currency: c.docCurrency(), Validation: document.TestValidation,
-			Type: document.TestTicket, Expiry: now.Add(time.Minute)}
+		doc := c.paper.testTicket(c.wall())
 		p := c.cfg.Printer
-		c.async(func(ctx context.Context) Event {
+		c.loop.async(func(ctx context.Context) Event {
 			_, err := p.Print(doc)
 			return testPrinted{err: err}
 		})
@@ -142,31 +135,33 @@ func (c *Cabinet) testPress(b view.Button) {
 	c.showTest()
 }
 
-// testEscrow: in test mode a document is read, shown and returned.
-func (c *Cabinet) testEscrow(d id003.Document) {
+// pressed: b was the last button pressed.
+func (t *testState) pressed(b view.Button) { t.button = b }
+
+// readDoc: the acceptor read a document, as the page words it.
+func (t *testState) readDoc(l *view.MenuLine) { t.read = l }
+
+// testRead is what the test page says of document d, in market m.
+func testRead(m *market.Profile, d id003.Document) *view.MenuLine {
 	switch d.Kind {
 	case id003.DocNote:
-		if v := c.billValue(d); v > 0 {
-			c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
-		} else {
-			c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
+		if v := billValue(m, d); v > 0 {
+			return &view.MenuLine{Key: "menu.test_mode.note", Args: []view.Arg{view.Money(int64(v))}}
 		}
+		return &view.MenuLine{Key: "menu.test_mode.note_unknown", Args: []view.Arg{view.Text(d.String())}}
 	case id003.DocTicket:
-		c.menus.test.read = &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
-	default:
-		c.menus.test.read = &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}
+		return &view.MenuLine{Key: "menu.test_mode.ticket", Args: []view.Arg{view.Text(ledger.Mask(d.Ticket))}}
 	}
-	c.acceptor(Acceptor.Return, "return (test mode)")
-	c.showTest()
+	return &view.MenuLine{Key: "menu.text", Args: []view.Arg{view.Text(d.String())}}
 }
 
-// testLamps: every button's lamp lights in test mode (a lamp test), the
-// last pressed blinks.
-func (c *Cabinet) testLamps(l map[view.Button]view.Lamp) {
+// lamps: every button's lamp lights in test mode (a lamp test), the last
+// pressed blinks.
+func (t *testState) lamps(l map[view.Button]view.Lamp) {
 	for _, b := range view.Buttons {
 		l[b] = view.LampOn
 	}
-	if c.menus.test.button != "" {
-		l[c.menus.test.button] = view.LampBlink
+	if t.button != "" {
+		l[t.button] = view.LampBlink
 	}
 }

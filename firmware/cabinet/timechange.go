@@ -29,8 +29,6 @@ type timeChange struct {
 	New time.Time `json:"new"`
 }
 
-func (c *Cabinet) timeChanged(e TimeChanged) { c.logTimeStep("central", e.Step) }
-
 // logTimeStep logs a step of the clock by who made it: the central system
 // or the technician (configpage.go).
 func (c *Cabinet) logTimeStep(who string, s clock.Step) {
@@ -43,6 +41,6 @@ func (c *Cabinet) logTimeStep(who string, s clock.Step) {
 		s.Old.UTC().Format(time.RFC3339Nano), s.New.UTC().Format(time.RFC3339Nano), s.By().Seconds())
 	c.cfg.Hooks.Logf("cabinet: %s", text)
 	if err := c.led.LogEvent(EventTimeChange, who, text, 0, data); err != nil && errors.Is(err, ledger.ErrRAMError) {
-		c.cond.ramError = true
+		c.cond.ramFailed()
 	}
 }

@@ -29,23 +29,18 @@ const (
 	MaxHeldRoundPoll = 2 * time.Minute
 )
 
-// refuseOutcome: the outcome of round r does not answer it, mirror or
-// verify. Nothing is paid, nothing refunded: the cabinet tilts, logs
-// outcome_refused (the central system raises an alarm on it) and holds
-// the wager.
-func (c *Cabinet) refuseOutcome(r *roundState, why error) {
+// holdRound: the cabinet cannot accept the drawn round r (its outcome
+// does not answer it, mirror or verify; the central system holds another
+// round drawn; it refused in a way that does not prove nothing was drawn).
+// Nothing is paid, nothing refunded: the cabinet tilts for a technician
+// (tilt: text), logs kind with why the first time (the central system
+// raises an alarm on it) and holds the wager, asking again.
+func (c *Cabinet) holdRound(r *roundState, kind string, why error, tilt, text string) {
 	if !r.ask.held {
-		c.logEvent("outcome_refused", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, why), r.stake)
+		c.logEvent(kind, "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, why), r.stake)
 	}
-	c.setTilt("outcome", "outcome mismatch: "+why.Error(), true)
-	c.holdRound(r)
-}
-
-// holdRound keeps r open, waiting for the central system's void.
-func (c *Cabinet) holdRound(r *roundState) {
-	r.ask.held = true
-	r.ask.holdPoll = min(max(2*r.ask.holdPoll, HeldRoundPoll), MaxHeldRoundPoll)
-	r.ask.retryAt = c.now().Add(r.ask.holdPoll)
+	c.setTilt(tilt, text, true)
+	r.hold(c.now())
 }
 
 // roundVoided: the central operator voided the round; its stake goes back
@@ -58,19 +53,5 @@ func (c *Cabinet) roundVoided(r *roundState, v *link.RefusedError) {
 	}
 	c.logEvent("round_voided", "central", fmt.Sprintf("round %d: %s", r.n, v.Message), r.stake)
 	c.say(view.MsgRoundRefused, 0)
-	c.play.round = nil
-	c.play.auto = false
-}
-
-// refusalHeld: the central system refused the round in a way that does not
-// prove it was never drawn (an admission refusal, a refused held round):
-// no refund; the cabinet tilts and holds the wager, asking again, and the
-// round ends as the central system then answers it (its outcome, or
-// ROUND_VOID).
-func (c *Cabinet) refusalHeld(r *roundState, e *link.RefusedError) {
-	if !r.ask.held {
-		c.logEvent("round_refusal_held", "central", fmt.Sprintf("round %d %s stake %d: %v", r.n, r.game, r.stake, e), r.stake)
-	}
-	c.setTilt("central_refused", fmt.Sprintf("central system refused round %d (%s): held, not refunded", r.n, e.Reason), true)
-	c.holdRound(r)
+	c.play.endRound("voided")
 }

@@ -67,7 +67,7 @@ func (r *rig) waitRefunded(what string) {
 // the operator's admin command does.
 func (r *rig) voidOnServer(n uint64, why string) {
 	r.t.Helper()
-	if _, err := r.central.Server.VoidRound(context.Background(), "cab-1", n, "test operator", why); err != nil {
+	if _, err := r.central.Server.Rounds().Void(context.Background(), "cab-1", n, "test operator", why); err != nil {
 		r.t.Fatal(err)
 	}
 }

@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/link"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/drivers/printer"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/firmware/view"
-
 	"github.com/polaris-vlt/polaris/internal/poll"
 )
 
@@ -76,7 +76,7 @@ func (r *rig) voucherSettled(what string) *view.Snapshot {
 func centralMatchesLedger(t *testing.T, r *rig) {
 	t.Helper()
 	ctx := context.Background()
-	issued, err := server.Vouchers(ctx, r.central.Server.DB(), "", "issued", 100)
+	issued, err := reports.Vouchers(ctx, r.central.Server.DB(), "", "issued", 100)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func centralMatchesLedger(t *testing.T, r *rig) {
 	if outstanding != onPaper {
 		t.Errorf("central system's outstanding vouchers %d, the ledger's %d", outstanding, onPaper)
 	}
-	mirror, ok, err := r.central.Server.MirrorCredit(ctx, "cab-1")
+	mirror, ok, err := r.central.Server.Mirror().Credit(ctx, "cab-1")
 	if err != nil || !ok {
 		t.Fatalf("mirror: %d %v %v", mirror, ok, err)
 	}
@@ -253,7 +253,7 @@ func TestHelloWithAVoucherRequestedDoesNotCompare(t *testing.T) {
 type refusingVouchers struct{ Central }
 
 func (refusingVouchers) IssueVoucher(context.Context, engine.Money, uint64) (*link.Voucher, error) {
-	return nil, &link.RefusedError{Reason: server.ReasonVoucherAboveCredit, Message: "VOUCHER_ABOVE_CREDIT: test"}
+	return nil, &link.RefusedError{Reason: string(refusal.VoucherAboveCredit), Message: "VOUCHER_ABOVE_CREDIT: test"}
 }
 
 // A refused request ends the cash-out at once: the central system issued
@@ -341,7 +341,7 @@ func TestUnansweredVoucherPaidByHand(t *testing.T) {
 		t.Fatalf("Hello after the handpay: %+v %v", info, err)
 	}
 	centralMatchesLedger(t, r)
-	voided, err := server.Vouchers(t.Context(), r.central.Server.DB(), "", "void", 10)
+	voided, err := reports.Vouchers(t.Context(), r.central.Server.DB(), "", "void", 10)
 	if err != nil || len(voided) != 1 || voided[0].Amount != 10000 {
 		t.Fatalf("voided at the central system %+v %v, want the voucher of 100.00", voided, err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/polaris-vlt/polaris/board"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 	id003emu "github.com/polaris-vlt/polaris/drivers/id003/emulator"
 	"github.com/polaris-vlt/polaris/drivers/printer/document"
 	"github.com/polaris-vlt/polaris/drivers/printer/tclemu"
@@ -118,7 +118,7 @@ func noteValue(code byte, prof *market.Profile) int64 {
 // emulators physically stacked and printed. In flight at a kill (settledAll
 // false) a document may be ahead of the ledger by what the ledger still
 // holds as pending: the recovery after the restart must settle it.
-func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db server.Querier, prof *market.Profile, settledAll bool, badf func(string, ...any)) error {
+func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db reports.Querier, prof *market.Profile, settledAll bool, badf func(string, ...any)) error {
 	ph, err := readPhysical(r.DataDir, prof)
 	if err != nil {
 		return err
@@ -192,11 +192,11 @@ func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db server.Querier, p
 		}
 		for n := range inBox {
 			// (Whether a credited one was redeemed there, Check asks.)
-			if _, err := server.LookupVoucher(ctx, db, n); err != nil {
+			if _, err := reports.LookupVoucher(ctx, db, n); err != nil {
 				badf("ticket %s in the cash box is unknown to the central system", ledger.Mask(n))
 			}
 		}
-		if redeemed, err := server.RedeemedAt(ctx, db, r.CabinetID); err == nil {
+		if redeemed, err := reports.RedeemedAt(ctx, db, r.CabinetID); err == nil {
 			for _, n := range redeemed {
 				if inBox[n] == 0 {
 					badf("ticket %s redeemed at the central system but not in the cash box", ledger.Mask(n))
@@ -228,7 +228,7 @@ func (r *Reconciler) reconcileDocuments(led *ledger.Ledger, db server.Querier, p
 				}
 				continue
 			}
-			issued, err := server.LookupVoucher(ctx, db, v.number)
+			issued, err := reports.LookupVoucher(ctx, db, v.number)
 			if err != nil || issued.Cabinet != r.CabinetID {
 				badf("voucher %s printed but not issued by the central system", ledger.Mask(v.number))
 				continue

@@ -135,7 +135,7 @@ func (h *Headless) set(name string, active bool) error {
 // each event, so the next step sees the snapshot after the input.
 func (h *Headless) handled(err error) error {
 	if err == nil {
-		h.App.Cabinet.Do(func() {})
+		h.App.Cabinet.Sync()
 	}
 	return err
 }

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/polaris-vlt/polaris/central/jackpot"
-	"github.com/polaris-vlt/polaris/central/server"
+	"github.com/polaris-vlt/polaris/central/reports"
 	"github.com/polaris-vlt/polaris/firmware/ledger"
 	"github.com/polaris-vlt/polaris/market"
 )
@@ -100,7 +100,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 	}
 	defer db.Close()
 	ctx := context.Background()
-	rounds, err := server.DrawnRounds(ctx, db, cabinetID)
+	rounds, err := reports.DrawnRounds(ctx, db, cabinetID)
 	if err != nil {
 		return nil, fmt.Errorf("central store: %w", err)
 	}
@@ -169,7 +169,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 			continue
 		}
 		rc.debited[d.Number] = true
-		if v, err := server.LookupVoucher(ctx, db, d.Number); err != nil || v.Cabinet != cabinetID {
+		if v, err := reports.LookupVoucher(ctx, db, d.Number); err != nil || v.Cabinet != cabinetID {
 			badf("voucher %s debited by the ledger is unknown to the central system", ledger.Mask(d.Number))
 		} else if v.Amount != d.Amount {
 			badf("voucher %s: %d debited, %d issued", ledger.Mask(d.Number), d.Amount, v.Amount)
@@ -179,7 +179,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 		// Every voucher the central system issued for the cabinet is one
 		// the ledger debited (or it voided it, reported unprinted): one
 		// that no ticket carries is a liability the hall never owes.
-		vs, err := server.Vouchers(ctx, db, "", "", 1<<20)
+		vs, err := reports.Vouchers(ctx, db, "", "", 1<<20)
 		if err != nil {
 			return nil, fmt.Errorf("central store: %w", err)
 		}
@@ -198,7 +198,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 			badf("ticket %s credited twice", ledger.Mask(d.Number))
 		}
 		seen[d.Number] = true
-		if v, err := server.LookupVoucher(ctx, db, d.Number); err != nil {
+		if v, err := reports.LookupVoucher(ctx, db, d.Number); err != nil {
 			badf("ticket %s credited but unknown to the central system", ledger.Mask(d.Number))
 		} else if v.Amount != d.Amount {
 			badf("ticket %s: %d credited, %d at the central system", ledger.Mask(d.Number), d.Amount, v.Amount)
@@ -216,7 +216,7 @@ func (rc *Reconciler) Check(settledAll bool) ([]string, error) {
 // made are the ones paid (meters) or waiting for the attendant; every
 // progressive hit the central system recorded for the cabinet is a round
 // the ledger settled with that jackpot.
-func reconcileLockups(led *ledger.Ledger, db server.Querier, cabinetID string, settled map[uint64]ledger.Settlement, badf func(string, ...any)) {
+func reconcileLockups(led *ledger.Ledger, db reports.Querier, cabinetID string, settled map[uint64]ledger.Settlement, badf func(string, ...any)) {
 	var wins, jackpots int64
 	for _, s := range settled {
 		wins += s.Handpay

@@ -13,7 +13,7 @@ func (rc *Reconciler) openStore() (*sql.DB, error) { return OpenStore(rc.DataDir
 // the embedded one in dataDir, else store, the SQLite file of a
 // polaris-central node or the PostgreSQL database several nodes share
 // (the crash harness against real central nodes). The audit reads
-// (server.DrawnRounds, …) take either.
+// (reports.DrawnRounds, …) take either.
 func OpenStore(dataDir, store string) (*sql.DB, error) {
 	switch {
 	case store == "":

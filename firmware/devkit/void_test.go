@@ -65,7 +65,7 @@ func TestReconcileFindsARefundWithoutVoid(t *testing.T) {
 		t.Fatalf("a refund of a drawn round: %q %v", bad, err)
 	}
 	central(func(c *embedded.Central) {
-		if _, err := c.Server.VoidRound(ctx, "dev-1", n, "op", "test"); err != nil {
+		if _, err := c.Server.Rounds().Void(ctx, "dev-1", n, "op", "test"); err != nil {
 			t.Fatal(err)
 		}
 	})

@@ -132,7 +132,7 @@ func benchmarkMoneyCommit(b *testing.B, parallel bool) {
 	l := fullLedger(b, o)
 	defer l.Close()
 	insertBill(b, l, 1<<40)
-	var commit, fsync []time.Duration
+	var commit, fsync, check []time.Duration
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		n := l.NextRound()
@@ -143,6 +143,7 @@ func benchmarkMoneyCommit(b *testing.B, parallel bool) {
 		must(b, l.Outcome(n, 0, []byte("o")))
 		must(b, l.Settle(n, Settlement{}))
 		fsync = append(fsync, rawFsync(b, o.DirA, 1)...)
+		check = append(check, storageCheck(b, l))
 		b.StartTimer()
 	}
 	b.StopTimer()
@@ -151,6 +152,38 @@ func benchmarkMoneyCommit(b *testing.B, parallel bool) {
 	b.ReportMetric(percentile(fsync, 0.5), "fsync-p50-ms")
 	b.ReportMetric(percentile(fsync, 0.99), "fsync-p99-ms")
 	b.ReportMetric(percentile(commit, 0.99)/percentile(fsync, 0.99), "p99-ratio")
+	// the storage check is inside the commit timed above; shown apart
+	b.ReportMetric(percentile(check, 0.5)*1000, "check-p50-us")
+	b.ReportMetric(percentile(check, 0.99)*1000, "check-p99-us")
+}
+
+// storageCheck times the check run before every transaction (statfs and
+// access on both copies), once more on its own.
+func storageCheck(b *testing.B, l *Ledger) time.Duration {
+	t := time.Now()
+	for _, s := range l.stores {
+		if err := s.health(l.o.FreeReserve); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return time.Since(t)
+}
+
+// BenchmarkStorageCheck is that check alone, many times.
+func BenchmarkStorageCheck(b *testing.B) {
+	o := testOptions(b)
+	l := fullLedger(b, o)
+	defer l.Close()
+	b.ResetTimer()
+	c := cpuTime()
+	for i := 0; i < b.N; i++ {
+		for _, s := range l.stores {
+			if err := s.health(l.o.FreeReserve); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+	reportCPU(b, c)
 }
 
 func BenchmarkMoneyCommit(b *testing.B)         { benchmarkMoneyCommit(b, false) }

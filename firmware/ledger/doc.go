@@ -7,7 +7,8 @@
 // Every transaction is one canonical entry sealed into a SHA-256 hash chain
 // together with a digest of the whole resulting state; both copies hold the
 // chain. Copies are checked at Open and on every Verify call; one bad copy is
-// rebuilt from the good one, no good copy is a persisted RAM error that only
-// a logged RAMClear ends. Writes are serialized, and each row has one
+// rebuilt from the good one; a copy that cannot be written (full, read-only,
+// I/O error) is a CopyFault, every write refused until Repair rebuilds it;
+// no good copy is a persisted RAM error that only a logged RAMClear ends. Writes are serialized, and each row has one
 // writing goroutine (README.md, "Who writes"); reads are safe from any.
 package ledger

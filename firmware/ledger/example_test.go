@@ -1,6 +1,7 @@
 package ledger_test
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,4 +46,37 @@ func Example_round() {
 	// credit 1150
 	// coin in 100 coin out 250
 	// round 1 settled credit 1000 → 1150
+}
+
+// What the cabinet does with a copy fault (one medium full, read-only or
+// failing): the step refused with it did not happen, play stops with a
+// technician's tilt naming the copy, and the technician's retry is Repair.
+// (No output: making a medium fail needs root; fault_linux_test.go does.)
+func ExampleCopyFault() {
+	dir, _ := os.MkdirTemp("", "ledger")
+	defer os.RemoveAll(dir)
+	l, err := ledger.Create(ledger.Options{DirA: filepath.Join(dir, "a"), DirB: filepath.Join(dir, "b")}, "installer")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	defer l.Close()
+	tilt := func(f ledger.CopyFault) {
+		fmt.Printf("technician: ledger copy %s cannot be written: %s\n", f.Copy, f.Cause)
+	}
+
+	for _, f := range l.Faults() { // after Open: a fault from before the restart
+		tilt(f)
+	}
+	note := l.NextDocID()
+	err = l.Escrow(note, ledger.DocBill, 1000, "")
+	var cf *ledger.CopyFault
+	if errors.As(err, &cf) {
+		tilt(*cf) // no escrow journaled: the note must not be stacked
+	}
+
+	// the technician freed space, remounted or replaced the medium:
+	if err := l.Repair("technician 7"); err == nil {
+		fmt.Println("copies equal again; play resumes")
+	}
 }

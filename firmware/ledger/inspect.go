@@ -121,6 +121,12 @@ func Inspect(dirA, dirB string) (*Inspection, error) {
 	if marker {
 		in.Verdict = "RAM error persisted (marker present); " + in.Verdict
 	}
+	for _, f := range l.readFaults() {
+		if f != nil {
+			in.Verdict += fmt.Sprintf("; copy %s faulted since %s at transaction %d (%s): at the next open rebuilt from the other copy if its medium takes writes again, else writes stay refused",
+				f.Copy, f.Since, f.Seq, f.Cause)
+		}
+	}
 	if l.kv == nil {
 		l.kv = map[string][]byte{}
 	}

@@ -37,6 +37,11 @@ type Options struct {
 	// Parallel commits a transaction to both copies at once instead of A
 	// then B. Either way transaction n+1 starts only after both hold n.
 	Parallel bool
+	// FreeReserve is the free space (bytes) each copy's file system must
+	// keep before a transaction is written; below it the copy is faulted
+	// (a *CopyFault) and the transaction refused, before a write can fail.
+	// 0 means DefaultFreeReserve; negative turns the check off.
+	FreeReserve int64
 }
 
 func (o Options) withDefaults() (Options, error) {
@@ -54,6 +59,9 @@ func (o Options) withDefaults() (Options, error) {
 	}
 	if o.ChainKeep == 0 {
 		o.ChainKeep = 256
+	}
+	if o.FreeReserve == 0 {
+		o.FreeReserve = DefaultFreeReserve
 	}
 	if o.ChainKeep < 16 {
 		return o, invalid("ChainKeep %d < 16", o.ChainKeep)
@@ -88,6 +96,8 @@ type Ledger struct {
 	digest [32]byte
 
 	ram      *RAMError
+	faults   [2]*CopyFault // copies that cannot be written (fault.go)
+	deferred []Event       // events found while a copy was faulted, logged by Repair
 	copies   [2]*copyImage // what each copy held, in RAM error (for the dump)
 	closed   bool
 	readonly bool // an Inspection
@@ -121,21 +131,32 @@ func Open(o Options) (*Ledger, error) {
 		return nil, err
 	}
 	l := newLedger(o)
-	for _, s := range l.stores {
-		if err := os.MkdirAll(s.dir, 0o700); err != nil {
-			return nil, fmt.Errorf("%w: copy %s: %v", ErrStorage, s.name, err)
+	var dirErr [2]error
+	for i, s := range l.stores {
+		if dirErr[i] = os.MkdirAll(s.dir, 0o700); dirErr[i] != nil {
+			// one medium gone: the other copy may still hold everything
+			dirErr[i] = fmt.Errorf("%w: copy %s: %v", ErrStorage, s.name, dirErr[i])
+			continue
 		}
 		os.Remove(filepath.Join(s.dir, rebuildName))
 		os.Remove(filepath.Join(s.dir, createName))
+	}
+	if dirErr[0] != nil && dirErr[1] != nil {
+		return nil, dirErr[0]
 	}
 	if m := l.readMarker(); m != nil {
 		l.loadSuspect(m)
 		return l, nil
 	}
+	marks := l.readFaults()
 	var imgs [2]*copyImage
 	var errs [2]error
 	missing := 0
 	for i, s := range l.stores {
+		if dirErr[i] != nil {
+			errs[i] = dirErr[i]
+			continue
+		}
 		if _, err := os.Stat(s.path()); os.IsNotExist(err) {
 			errs[i] = errMissing
 			missing++
@@ -149,6 +170,19 @@ func Open(o Options) (*Ledger, error) {
 	}
 	if missing == 2 {
 		return nil, ErrNoLedger
+	}
+	for i := range dirErr {
+		if dirErr[i] != nil && errs[1-i] == errMissing {
+			return nil, dirErr[i] // nothing to open: no ledger here, or not one we can reach
+		}
+	}
+	for i, f := range marks {
+		// A copy faulted before the restart is never the source: a write
+		// it failed may still show in its files (a failed fsync). It
+		// counts as good only when it equals the other copy.
+		if f != nil && errs[i] == nil && marks[1-i] == nil && errs[1-i] == nil && !sameImage(imgs[i], imgs[1-i]) {
+			errs[i] = fmt.Errorf("faulted since %s (%s) and differs from copy %s", f.Since, f.Cause, l.stores[1-i].name)
+		}
 	}
 	good, notes, rebuild, interrupted, err := reconcile(imgs, errs)
 	if err != nil {
@@ -165,8 +199,9 @@ func Open(o Options) (*Ledger, error) {
 			continue
 		}
 		if err := l.rebuild(i, good); err != nil {
-			l.enterRAMError(fmt.Sprintf("rebuild of copy %s failed: %v", l.stores[i].name, err), imgs)
-			return l, nil
+			// the good copy holds everything: a fault, not a RAM error
+			l.setFault(i, "open", fmt.Errorf("%s; rebuild failed: %w", notes[i], err))
+			continue
 		}
 		kind := EventCopyRebuilt
 		if interrupted[i] {
@@ -174,15 +209,43 @@ func Open(o Options) (*Ledger, error) {
 		}
 		events = append(events, Event{Kind: kind, Source: "copy " + l.stores[i].name, Text: notes[i]})
 	}
-	for _, e := range events {
-		l.findings = append(l.findings, e.Kind+": "+e.Source+": "+e.Text)
-		if err := l.exec("event", e, func(t *tx) error {
-			t.event(e.Kind, e.Source, e.Text, 0, nil)
-			return nil
-		}); err != nil {
-			return l, nil // RAM error set by exec
+	for i, s := range l.stores {
+		if l.faults[i] != nil {
+			continue
+		}
+		if err := s.health(o.FreeReserve); err != nil {
+			l.setFault(i, "open", err)
 		}
 	}
+	for _, e := range events {
+		l.findings = append(l.findings, e.Kind+": "+e.Source+": "+e.Text)
+	}
+	var unlogged [2]*CopyFault // marker faults whose events are not written yet
+	for i, f := range marks {
+		if f == nil || f.Seq != l.head.Seq {
+			continue // none, or Repair logged it and stopped before removing the marker
+		}
+		if g := l.faults[i]; g != nil {
+			g.Since, g.Op, g.Seq = f.Since, f.Op, f.Seq // the same fault goes on
+		} else {
+			unlogged[i] = f
+		}
+	}
+	events = append(faultEvents(unlogged, "open"), events...)
+	if l.faulted() {
+		for _, f := range l.faults {
+			if f != nil {
+				l.findings = append(l.findings, EventCopyFault+": copy "+f.Copy+": "+f.Cause)
+			}
+		}
+		l.deferred = events
+		l.persistFaults()
+		return l, nil
+	}
+	if err := l.logEvents(events); err != nil {
+		return l, nil // a RAM error or a fault, set by exec
+	}
+	l.removeFaultMarkers()
 	if err := l.migrate(); err != nil {
 		return l, nil // RAM error set by exec
 	}
@@ -284,6 +347,9 @@ func (l *Ledger) exec(op string, args any, fn func(*tx) error) error {
 	if l.ram != nil {
 		return l.ram
 	}
+	if f := l.fault(); f != nil {
+		return f
+	}
 	t := newTx(l)
 	if err := fn(t); err != nil {
 		return err
@@ -313,7 +379,16 @@ func (l *Ledger) exec(op string, args any, fn func(*tx) error) error {
 	}
 	sort.Slice(writes, func(i, j int) bool { return writes[i].k < writes[j].k })
 
+	if err := l.precheck(op); err != nil {
+		return err
+	}
+	// A transaction is committed when both copies hold it. One copy that
+	// fails it (full, read-only, I/O error) refuses it on both: the other
+	// copy, if it took it, takes it back, and the copy is faulted. So the
+	// cabinet never sees a refused step that happened anyway, and the good
+	// copy holds exactly what was acknowledged.
 	var errs [2]error
+	var done [2]bool
 	if l.o.Parallel {
 		var wg sync.WaitGroup
 		for i, s := range l.stores {
@@ -321,14 +396,38 @@ func (l *Ledger) exec(op string, args any, fn func(*tx) error) error {
 			go func() { defer wg.Done(); errs[i] = s.commit(writes, row, l.o.ChainKeep) }()
 		}
 		wg.Wait()
+		done = [2]bool{errs[0] == nil, errs[1] == nil}
 	} else {
 		for i, s := range l.stores {
-			errs[i] = s.commit(writes, row, l.o.ChainKeep)
+			if errs[i] = s.commit(writes, row, l.o.ChainKeep); errs[i] != nil {
+				break // the other copy is not written: nothing to take back
+			}
+			done[i] = true
 		}
 	}
 	if errs[0] != nil && errs[1] != nil {
 		l.enterRAMError(fmt.Sprintf("write to both copies failed: A: %v; B: %v", errs[0], errs[1]), [2]*copyImage{})
 		return l.ram
+	}
+	for i, e := range errs {
+		if e == nil {
+			continue
+		}
+		g := l.stores[1-i]
+		if done[1-i] {
+			if err := g.undo(writes, l.kv, seq); err != nil {
+				l.enterRAMError(fmt.Sprintf("copy %s failed a write (%v) and copy %s could not take it back: %v",
+					l.stores[i].name, e, g.name, err), [2]*copyImage{})
+				return l.ram
+			}
+			if _, err := l.checkStore(g); err != nil {
+				l.enterRAMError(fmt.Sprintf("copy %s failed a write (%v) and copy %s differs from memory after taking it back: %v",
+					l.stores[i].name, e, g.name, err), [2]*copyImage{})
+				return l.ram
+			}
+		}
+		l.setFault(i, op, e)
+		return l.persistFaults()
 	}
 	for k, v := range t.w {
 		if v == nil {
@@ -340,20 +439,6 @@ func (l *Ledger) exec(op string, args any, fn func(*tx) error) error {
 	l.dig.apply(pd)
 	l.digest = pd.total
 	l.head = chainRow{Seq: seq, Hash: row.Hash, Digest: pd.total}
-	for i, e := range errs {
-		if e == nil {
-			continue
-		}
-		if err := l.rebuild(i, 1-i); err != nil {
-			l.enterRAMError(fmt.Sprintf("copy %s failed a write (%v) and could not be rebuilt: %v", l.stores[i].name, e, err), [2]*copyImage{})
-			return l.ram
-		}
-		text := fmt.Sprintf("copy %s failed a write (%v); rebuilt from copy %s", l.stores[i].name, e, l.stores[1-i].name)
-		return l.exec("event", nil, func(t *tx) error {
-			t.event(EventCopyRebuilt, "copy "+l.stores[i].name, text, 0, nil)
-			return nil
-		})
-	}
 	return nil
 }
 
@@ -480,6 +565,7 @@ type Status struct {
 	Digest      string // state digest, hex
 	LedgerID    string
 	RAMError    *RAMError
+	Faults      []CopyFault // copies that cannot be written (writes refused)
 	InvariantOK bool
 	Invariant   string // why it is broken
 }
@@ -499,6 +585,11 @@ func (l *Ledger) Status() Status {
 	defer l.mu.RUnlock()
 	st := Status{Seq: l.head.Seq, Head: hex.EncodeToString(l.head.Hash[:]),
 		Digest: hex.EncodeToString(l.digest[:]), RAMError: l.ram, InvariantOK: true}
+	for _, f := range l.faults {
+		if f != nil {
+			st.Faults = append(st.Faults, *f)
+		}
+	}
 	st.LedgerID = string(l.kv["meta/ledger_id"])
 	if v, ok := l.kv["inv/broken"]; ok {
 		st.InvariantOK = false

@@ -168,6 +168,39 @@ func (s *store) commit(writes []kvWrite, row chainRow, keep int) error {
 	return tx.Commit()
 }
 
+// undo takes transaction seq back out of this copy, after the other copy
+// failed it: every row it wrote gets its value from before (old, the
+// memory that did not take it; absent = deleted) and its chain row goes.
+// The chain row its commit pruned is not put back: this copy's chain
+// window is one row shorter until the next commit prunes the other copy
+// to the same start, and no check compares the windows' lengths.
+func (s *store) undo(writes []kvWrite, old map[string][]byte, seq uint64) error {
+	if s.db == nil {
+		return fmt.Errorf("copy %s is not open", s.name)
+	}
+	s.fpValid = false
+	tx, err := s.db.Begin()
+	if err != nil {
+		return err
+	}
+	for _, w := range writes {
+		if v, ok := old[w.k]; ok {
+			_, err = tx.Stmt(s.ins).Exec(w.k, v)
+		} else {
+			_, err = tx.Stmt(s.del).Exec(w.k)
+		}
+		if err != nil {
+			tx.Rollback()
+			return err
+		}
+	}
+	if _, err = tx.Exec(`DELETE FROM chain WHERE seq = ?`, int64(seq)); err != nil {
+		tx.Rollback()
+		return err
+	}
+	return tx.Commit()
+}
+
 // copyImage is what a copy holds, as read from its files.
 type copyImage struct {
 	kv     map[string][]byte

@@ -156,6 +156,7 @@ const (
 	EventRAMClear        = "ram_clear"
 	EventCopyRebuilt     = "copy_rebuilt"
 	EventInterrupted     = "interrupted_write"
+	EventCopyFault       = "copy_fault"
 	EventInvariantBroken = "invariant_broken"
 	EventInvariantOK     = "invariant_restored"
 )

@@ -47,6 +47,21 @@ func (l *Ledger) Verify(reason string) (VerifyReport, error) {
 	if l.ram != nil {
 		return rep, l.ram
 	}
+	if l.faulted() {
+		// Play is stopped; the copy that still holds everything is
+		// checked all the same, since losing it too is a RAM error.
+		for i, s := range l.stores {
+			if l.faults[i] != nil {
+				continue
+			}
+			if _, err := l.checkStore(s); err != nil {
+				l.enterRAMError(fmt.Sprintf("verify (%s): copy %s bad (%v) while copy %s is faulted (%s)",
+					reason, s.name, err, l.stores[1-i].name, l.faults[1-i].Cause), [2]*copyImage{})
+				return rep, l.ram
+			}
+		}
+		return rep, l.fault()
+	}
 	var bad [2]error
 	var wg sync.WaitGroup
 	for i, s := range l.stores { // the copies are on two media: check both at once
@@ -64,8 +79,10 @@ func (l *Ledger) Verify(reason string) (VerifyReport, error) {
 		}
 		s := l.stores[i]
 		if err := l.rebuild(i, 1-i); err != nil {
-			l.enterRAMError(fmt.Sprintf("verify (%s): copy %s bad (%v) and rebuild failed: %v", reason, s.name, bad[i], err), [2]*copyImage{})
-			return rep, l.ram
+			// the other copy was just found equal to memory: it holds
+			// everything, so this is the copy's fault, not a RAM error
+			l.setFault(i, "verify ("+reason+")", fmt.Errorf("copy bad (%v) and rebuild failed: %w", bad[i], err))
+			return rep, l.persistFaults()
 		}
 		text := fmt.Sprintf("verify (%s): copy %s bad (%v); rebuilt from copy %s", reason, s.name, bad[i], l.stores[1-i].name)
 		rep.Rebuilt = append(rep.Rebuilt, text)
@@ -209,6 +226,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	}
 	for _, s := range l.stores {
 		os.Remove(filepath.Join(s.dir, markerName))
+		os.Remove(filepath.Join(s.dir, faultName)) // it named transactions of the old ledger
 		syncDir(s.dir)
 	}
 	nl, err := Open(l.o)
@@ -218,6 +236,7 @@ func (l *Ledger) RAMClear(who, reason string) error {
 	nl.mu.Lock()
 	l.stores, l.kv, l.dig, l.head, l.digest = nl.stores, nl.kv, nl.dig, nl.head, nl.digest
 	l.ram, l.copies, l.findings = nl.ram, nl.copies, nl.findings
+	l.faults, l.deferred = nl.faults, nl.deferred
 	nl.mu.Unlock()
 	if l.ram != nil {
 		return l.ram

@@ -1,27 +1,14 @@
-package server
+package reports
 
 import (
 	"context"
-	"database/sql"
 	"errors"
 	"fmt"
 )
 
 // The store's records as an auditor reads them: a crash reconciliation
 // (firmware/devkit.Reconciler) compares them with a cabinet's ledger
-// without knowing the store's schema. They read through any Querier, so
-// they work on a live server's DB() and on a store opened with
-// OpenReadOnly while nothing runs.
-
-// Querier reads; *sql.DB, *sql.Conn and *sql.Tx have it.
-type Querier interface {
-	QueryContext(ctx context.Context, query string, args ...any) (*sql.Rows, error)
-}
-
-// OpenReadOnly opens the store file at path for reading only.
-func OpenReadOnly(path string) (*sql.DB, error) {
-	return sql.Open("sqlite", "file:"+path+"?mode=ro")
-}
+// without knowing the store's schema.
 
 // DrawnRound is a round the central system drew for a cabinet.
 type DrawnRound struct {
@@ -39,14 +26,14 @@ func DrawnRounds(ctx context.Context, db Querier, cabinet string) ([]DrawnRound,
 	rows, err := db.QueryContext(ctx, `SELECT round, stake, total, jackpot_amount, body, committed_at IS NOT NULL,
 		EXISTS(SELECT 1 FROM voids v WHERE v.cabinet = rounds.cabinet AND v.round = rounds.round) FROM rounds WHERE cabinet = ? ORDER BY round`, cabinet)
 	if err != nil {
-		return nil, fmt.Errorf("server: rounds: %w", err)
+		return nil, fmt.Errorf("reports: rounds: %w", err)
 	}
 	defer rows.Close()
 	var out []DrawnRound
 	for rows.Next() {
 		var r DrawnRound
 		if err := rows.Scan(&r.Round, &r.Stake, &r.Total, &r.Jackpot, &r.Body, &r.Committed, &r.Voided); err != nil {
-			return nil, fmt.Errorf("server: rounds: %w", err)
+			return nil, fmt.Errorf("reports: rounds: %w", err)
 		}
 		out = append(out, r)
 	}
@@ -62,25 +49,25 @@ type VoucherRecord struct {
 }
 
 // ErrNoVoucher: the central system never issued that number.
-var ErrNoVoucher = errors.New("server: no such voucher")
+var ErrNoVoucher = errors.New("reports: no such voucher")
 
 // LookupVoucher reads the voucher numbered number; ErrNoVoucher when
 // there is none.
 func LookupVoucher(ctx context.Context, db Querier, number string) (VoucherRecord, error) {
 	rows, err := db.QueryContext(ctx, `SELECT number, cabinet, amount, state FROM vouchers WHERE number = ?`, number)
 	if err != nil {
-		return VoucherRecord{}, fmt.Errorf("server: voucher: %w", err)
+		return VoucherRecord{}, fmt.Errorf("reports: voucher: %w", err)
 	}
 	defer rows.Close()
 	if !rows.Next() {
 		if err := rows.Err(); err != nil {
-			return VoucherRecord{}, fmt.Errorf("server: voucher: %w", err)
+			return VoucherRecord{}, fmt.Errorf("reports: voucher: %w", err)
 		}
 		return VoucherRecord{}, ErrNoVoucher
 	}
 	var v VoucherRecord
 	if err := rows.Scan(&v.Number, &v.Cabinet, &v.Amount, &v.State); err != nil {
-		return VoucherRecord{}, fmt.Errorf("server: voucher: %w", err)
+		return VoucherRecord{}, fmt.Errorf("reports: voucher: %w", err)
 	}
 	return v, nil
 }
@@ -89,14 +76,14 @@ func LookupVoucher(ctx context.Context, db Querier, number string) (VoucherRecor
 func RedeemedAt(ctx context.Context, db Querier, cabinet string) ([]string, error) {
 	rows, err := db.QueryContext(ctx, `SELECT number FROM vouchers WHERE state = 'redeemed' AND hold_cabinet = ? ORDER BY number`, cabinet)
 	if err != nil {
-		return nil, fmt.Errorf("server: redeemed vouchers: %w", err)
+		return nil, fmt.Errorf("reports: redeemed vouchers: %w", err)
 	}
 	defer rows.Close()
 	var out []string
 	for rows.Next() {
 		var n string
 		if err := rows.Scan(&n); err != nil {
-			return nil, fmt.Errorf("server: redeemed vouchers: %w", err)
+			return nil, fmt.Errorf("reports: redeemed vouchers: %w", err)
 		}
 		out = append(out, n)
 	}

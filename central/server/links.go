@@ -2,18 +2,43 @@ package server
 
 import (
 	"context"
-	"database/sql"
-	"errors"
-	"fmt"
 	"sort"
+	"sync"
 	"time"
 
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 	"github.com/polaris-vlt/polaris/engine"
 	"github.com/polaris-vlt/polaris/engine/wishstar"
 )
+
+// Links are the cabinets' connections as this node sees them: the command
+// streams open now (commands, jackpot values), the calls it answered and
+// refused, the TLS handshakes it refused, and what the store keeps of
+// each cabinet's link (linkstats.go).
+type Links struct {
+	base
+	games map[engine.GameID]engine.Game // read only: their fixed jackpots
+
+	subMu  sync.Mutex
+	subs   map[*subscriber]struct{}
+	closed bool // the server is stopping: no new stream
+
+	link    linkMem
+	refused refusals
+}
+
+// stop ends every stream and refuses new ones.
+func (s *Links) stop() {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	s.closed = true
+	for sub := range s.subs {
+		sub.cancel()
+	}
+}
 
 type subscriber struct {
 	cabinet, hall string
@@ -26,22 +51,19 @@ type subscriber struct {
 	since, at time.Time
 }
 
-// Subscribe streams jackpot values and commands to one cabinet.
-func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeServer) error {
-	c, err := s.admit(stream.Context())
-	if err != nil {
-		return err
-	}
+// serve streams jackpot values and commands to one admitted cabinet
+// until its stream ends or the server stops. The stream starts with the
+// cabinet's state as state says it once the stream is registered: a
+// Disable after that reaches it as a command.
+func (s *Links) serve(c *cabinet, stream pb.Central_SubscribeServer, state func(id string) (enabled bool, reason string)) error {
 	ctx, cancel := context.WithCancel(stream.Context())
 	defer cancel()
 	sub := &subscriber{cabinet: c.id, hall: c.hall, kick: make(chan struct{}, 1), cmds: make(chan *pb.Command, 32), cancel: cancel, since: time.Now(), at: s.now()}
-	s.closeMu.Lock()
-	closed := s.closed
-	s.closeMu.Unlock()
-	if closed {
-		return refuse(codes.Unavailable, ReasonStopping, "server is stopping")
-	}
 	s.subMu.Lock()
+	if s.closed {
+		s.subMu.Unlock()
+		return refuse(codes.Unavailable, refusal.Stopping, "server is stopping")
+	}
 	// At most MaxSubscribers streams per cabinet: a cabinet that
 	// reconnects before its old stream timed out keeps working, the
 	// oldest goes.
@@ -72,7 +94,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 		s.subMu.Unlock()
 	}()
 	// The state first: enable or disable, the time, the values.
-	en, reason := s.cabinetState(c.id)
+	en, reason := state(c.id)
 	first := &pb.Command{Kind: pb.Command_ENABLE, ServerTimeUnixNano: s.now().UnixNano()}
 	if !en {
 		first = &pb.Command{Kind: pb.Command_DISABLE, Reason: reason, ServerTimeUnixNano: s.now().UnixNano()}
@@ -92,7 +114,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 		select {
 		case <-ctx.Done():
 			if stream.Context().Err() == nil {
-				return refuse(codes.Unavailable, ReasonStopping, "subscription ended by the server")
+				return refuse(codes.Unavailable, refusal.Stopping, "subscription ended by the server")
 			}
 			return ctx.Err()
 		case cmd := <-sub.cmds:
@@ -123,7 +145,7 @@ func (s *Server) Subscribe(_ *pb.SubscribeRequest, stream pb.Central_SubscribeSe
 
 // JackpotValues returns what a cabinet of hall shows: the progressive pools
 // and every game's fixed jackpots per stake.
-func (s *Server) JackpotValues(hall string) []JackpotValue {
+func (s *Links) JackpotValues(hall string) []JackpotValue {
 	var out []JackpotValue
 	if s.cfg.Jackpots != nil {
 		out = append(out, s.cfg.Jackpots.Values(hall)...)
@@ -156,7 +178,7 @@ func (s *Server) JackpotValues(hall string) []JackpotValue {
 	return out
 }
 
-func (s *Server) jackpotNotice(hall string) *pb.Notice {
+func (s *Links) jackpotNotice(hall string) *pb.Notice {
 	vals := s.JackpotValues(hall)
 	jv := &pb.JackpotValues{Values: make([]*pb.JackpotValue, len(vals))}
 	for i, v := range vals {
@@ -166,7 +188,7 @@ func (s *Server) jackpotNotice(hall string) *pb.Notice {
 }
 
 // PublishJackpots tells every subscriber to send the current values.
-func (s *Server) PublishJackpots() {
+func (s *Links) PublishJackpots() {
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
 	for sub := range s.subs {
@@ -177,7 +199,7 @@ func (s *Server) PublishJackpots() {
 	}
 }
 
-func (s *Server) sendCommand(cabinet string, cmd *pb.Command) {
+func (s *Links) send(cabinet string, cmd *pb.Command) {
 	s.subMu.Lock()
 	defer s.subMu.Unlock()
 	for sub := range s.subs {
@@ -194,66 +216,9 @@ func (s *Server) sendCommand(cabinet string, cmd *pb.Command) {
 	}
 }
 
-func (s *Server) setEnabled(ctx context.Context, cabinet string, enabled bool, reason string) error {
-	now := s.now().UnixNano()
-	err := s.st.write(ctx, func(tx *sql.Tx) error {
-		hall, ok := s.cfg.Halls[cabinet]
-		if !ok {
-			hall = s.cfg.DefaultHall
-		}
-		// A mistyped id must not report success: the cabinet is one that
-		// connected, is configured, or has a registered certificate.
-		var seen int
-		if err := tx.QueryRow(`SELECT count(*) FROM cabinets WHERE id=?`, cabinet).Scan(&seen); err != nil {
-			return err
-		}
-		if seen == 0 && !ok && (s.reg == nil || !s.reg.Has(cabinet)) {
-			return fmt.Errorf("%w: %q has never connected, is not configured and has no registered certificate", ErrUnknownCabinet, cabinet)
-		}
-		en := 0
-		if enabled {
-			en = 1
-		}
-		_, err := tx.Exec(`INSERT INTO cabinets(id, hall, enabled, reason, first_seen, last_seen) VALUES(?,?,?,?,?,?)
-			ON CONFLICT(id) DO UPDATE SET enabled=excluded.enabled, reason=excluded.reason`, cabinet, hall, en, reason, now, now)
-		if err != nil {
-			return err
-		}
-		s.cabMu.Lock()
-		if c := s.cabs[cabinet]; c != nil {
-			c.enabled, c.reason = enabled, reason
-		}
-		s.cabMu.Unlock()
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	kind := pb.Command_DISABLE
-	if enabled {
-		kind = pb.Command_ENABLE
-	}
-	s.sendCommand(cabinet, &pb.Command{Kind: kind, Reason: reason, ServerTimeUnixNano: now})
-	return nil
-}
-
-// ErrUnknownCabinet refuses Disable or Enable of a cabinet id nobody knows.
-var ErrUnknownCabinet = errors.New("central server: unknown cabinet")
-
-// Disable stops a cabinet from drawing new rounds (stored rounds are still
-// answered) and tells it so on its stream. The state is durable.
-func (s *Server) Disable(ctx context.Context, cabinet, reason string) error {
-	return s.setEnabled(ctx, cabinet, false, reason)
-}
-
-// Enable lifts Disable.
-func (s *Server) Enable(ctx context.Context, cabinet string) error {
-	return s.setEnabled(ctx, cabinet, true, "")
-}
-
 // SendTime sends the server time to every connected cabinet.
-func (s *Server) SendTime() {
-	s.sendCommand("", &pb.Command{Kind: pb.Command_TIME, ServerTimeUnixNano: s.now().UnixNano()})
+func (s *Links) SendTime() {
+	s.send("", &pb.Command{Kind: pb.Command_TIME, ServerTimeUnixNano: s.now().UnixNano()})
 }
 
 // wishstarFixed reads Wish Upon a Star's fixed jackpots (WS-10) from the
@@ -270,6 +235,17 @@ func (w wishstarFixed) FixedJackpots(stake engine.Money) map[engine.Jackpot]engi
 		if f, ok := m.Jackpots[wishstar.JackpotName(t)]; ok {
 			out[t] = engine.Money(f * int64(stake) / wishstar.Unit)
 		}
+	}
+	return out
+}
+
+// Connected lists the cabinets with a command stream open now (online).
+func (s *Links) Connected() map[string]bool {
+	s.subMu.Lock()
+	defer s.subMu.Unlock()
+	out := map[string]bool{}
+	for sub := range s.subs {
+		out[sub.cabinet] = true
 	}
 	return out
 }

@@ -8,7 +8,16 @@ import (
 	"google.golang.org/grpc/codes"
 
 	pb "github.com/polaris-vlt/polaris/central/proto"
+	"github.com/polaris-vlt/polaris/central/proto/refusal"
 )
+
+// intake stores what the cabinets report (events and meter snapshots),
+// each message once, and raises the alarm of a cabinet that refused a
+// drawn outcome.
+type intake struct {
+	base
+	alarms *Alarms
+}
 
 // dedupe records (cabinet, message id) and reports whether it was new.
 func dedupe(tx *sql.Tx, cab string, id int64, kind string, now int64) (bool, error) {
@@ -29,23 +38,19 @@ const (
 	MaxMetersPerReport = 1000
 )
 
-// ReportEvents stores a batch of events once per message id.
-func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+// events stores a batch of events once per message id.
+func (s *intake) events(ctx context.Context, c *cabinet, req *pb.EventBatch) (*pb.Ack, error) {
 	id := req.GetMessageId()
 	if id <= 0 {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "message id %d is not positive", id)
 	}
 	if n := len(req.GetEvents()); n > MaxEventsPerBatch {
-		s.log.Warn("report refused", "cabinet", c.id, "reason", ReasonBadRequest, "events", n)
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d events in one batch, at most %d", n, MaxEventsPerBatch)
+		s.log.Warn("report refused", "cabinet", c.id, "reason", refusal.BadRequest, "events", n)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "%d events in one batch, at most %d", n, MaxEventsPerBatch)
 	}
 	dup := false
 	var refused []string
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		refused = refused[:0]
 		fresh, err := dedupe(tx, c.id, id, "events", s.now().UnixNano())
 		if err != nil || !fresh {
@@ -74,27 +79,23 @@ func (s *Server) ReportEvents(ctx context.Context, req *pb.EventBatch) (*pb.Ack,
 		refused = append(refused[:maxRefusedAlarms-1], fmt.Sprintf("and %d more outcome_refused events in message %d", len(refused)-maxRefusedAlarms+1, id))
 	}
 	for _, t := range refused {
-		s.alarm(c.id, ReasonOutcomeRefused, t)
+		s.alarms.raise(c.id, ReasonOutcomeRefused, t)
 	}
 	return &pb.Ack{MessageId: id, Duplicate: dup}, nil
 }
 
-// ReportMeters stores a meter snapshot once per message id.
-func (s *Server) ReportMeters(ctx context.Context, req *pb.MeterReport) (*pb.Ack, error) {
-	c, err := s.admit(ctx)
-	if err != nil {
-		return nil, err
-	}
+// meters stores a meter snapshot once per message id.
+func (s *intake) meters(ctx context.Context, c *cabinet, req *pb.MeterReport) (*pb.Ack, error) {
 	id := req.GetMessageId()
 	if id <= 0 {
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "message id %d is not positive", id)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "message id %d is not positive", id)
 	}
 	if n := len(req.GetMeters()); n > MaxMetersPerReport {
-		s.log.Warn("report refused", "cabinet", c.id, "reason", ReasonBadRequest, "meters", n)
-		return nil, refuse(codes.InvalidArgument, ReasonBadRequest, "%d meters in one report, at most %d", n, MaxMetersPerReport)
+		s.log.Warn("report refused", "cabinet", c.id, "reason", refusal.BadRequest, "meters", n)
+		return nil, refuse(codes.InvalidArgument, refusal.BadRequest, "%d meters in one report, at most %d", n, MaxMetersPerReport)
 	}
 	dup := false
-	err = s.st.write(ctx, func(tx *sql.Tx) error {
+	err := s.st.write(ctx, func(tx *sql.Tx) error {
 		fresh, err := dedupe(tx, c.id, id, "meters", s.now().UnixNano())
 		if err != nil || !fresh {
 			dup = !fresh

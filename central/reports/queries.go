@@ -1,15 +1,10 @@
-package server
+package reports
 
 import (
 	"context"
-	"database/sql"
-	"errors"
 	"fmt"
+	"time"
 )
-
-// Read queries for the operator's back office (central/backoffice). They
-// read through any Querier with `?` placeholders and portable SQL (no
-// SQLite-only functions), and write nothing but VoidVoucherTx.
 
 // CabinetRow is a cabinet as the back office lists it.
 type CabinetRow struct {
@@ -39,7 +34,7 @@ func Cabinets(ctx context.Context, db Querier) ([]CabinetRow, error) {
 		(SELECT coalesce(max(drawn_at), 0) FROM rounds r WHERE r.cabinet = c.id)
 		FROM cabinets c ORDER BY c.id`)
 	if err != nil {
-		return nil, fmt.Errorf("server: cabinets: %w", err)
+		return nil, fmt.Errorf("reports: cabinets: %w", err)
 	}
 	defer rows.Close()
 	var out []CabinetRow
@@ -47,7 +42,7 @@ func Cabinets(ctx context.Context, db Querier) ([]CabinetRow, error) {
 		var c CabinetRow
 		var en int
 		if err := rows.Scan(&c.ID, &c.Hall, &en, &c.Reason, &c.Models, &c.FirstSeen, &c.LastSeen, &c.Rounds, &c.Stakes, &c.Wins, &c.LastTilt, &c.LastTiltClear, &c.LastRoundAt); err != nil {
-			return nil, fmt.Errorf("server: cabinets: %w", err)
+			return nil, fmt.Errorf("reports: cabinets: %w", err)
 		}
 		c.Enabled = en != 0
 		out = append(out, c)
@@ -69,14 +64,14 @@ const nsPerHour = int64(3600) * 1e9
 func RoundsPerHour(ctx context.Context, db Querier, since int64) ([]HourBucket, error) {
 	rows, err := db.QueryContext(ctx, `SELECT drawn_at / ? AS h, count(*), coalesce(sum(stake), 0) FROM rounds WHERE drawn_at >= ? GROUP BY 1 ORDER BY h`, nsPerHour, since)
 	if err != nil {
-		return nil, fmt.Errorf("server: rounds per hour: %w", err)
+		return nil, fmt.Errorf("reports: rounds per hour: %w", err)
 	}
 	defer rows.Close()
 	var out []HourBucket
 	for rows.Next() {
 		var b HourBucket
 		if err := rows.Scan(&b.Hour, &b.Rounds, &b.Stakes); err != nil {
-			return nil, fmt.Errorf("server: rounds per hour: %w", err)
+			return nil, fmt.Errorf("reports: rounds per hour: %w", err)
 		}
 		out = append(out, b)
 	}
@@ -99,7 +94,7 @@ type AlarmFilter struct {
 }
 
 // AlarmList is the one reader of the alarms, newest first; the back office
-// and the operator's admin socket (Server.ListAlarms) both read through it.
+// and the operator's admin socket (ListAlarms) both read through it.
 func AlarmList(ctx context.Context, db Querier, f AlarmFilter) ([]AlarmRecord, error) {
 	if f.Limit <= 0 {
 		f.Limit = 100
@@ -107,14 +102,14 @@ func AlarmList(ctx context.Context, db Querier, f AlarmFilter) ([]AlarmRecord, e
 	rows, err := db.QueryContext(ctx, `SELECT id, cabinet, at, reason, text FROM alarms
 		WHERE (?='' OR cabinet=?) AND at >= ? ORDER BY at DESC, id DESC LIMIT ?`, f.Cabinet, f.Cabinet, f.Since, f.Limit)
 	if err != nil {
-		return nil, fmt.Errorf("server: alarms: %w", err)
+		return nil, fmt.Errorf("reports: alarms: %w", err)
 	}
 	defer rows.Close()
 	var out []AlarmRecord
 	for rows.Next() {
 		var a AlarmRecord
 		if err := rows.Scan(&a.ID, &a.Cabinet, &a.At, &a.Reason, &a.Text); err != nil {
-			return nil, fmt.Errorf("server: alarms: %w", err)
+			return nil, fmt.Errorf("reports: alarms: %w", err)
 		}
 		out = append(out, a)
 	}
@@ -138,7 +133,7 @@ func LastRounds(ctx context.Context, db Querier, cabinet string, limit int) ([]R
 	rows, err := db.QueryContext(ctx, `SELECT round, game, model_id, stake, total, jackpot_pool, jackpot_amount, risk_ok, drawn_at, coalesce(committed_at, 0), body, sig
 		FROM rounds WHERE cabinet = ? ORDER BY round DESC LIMIT ?`, cabinet, limit)
 	if err != nil {
-		return nil, fmt.Errorf("server: rounds: %w", err)
+		return nil, fmt.Errorf("reports: rounds: %w", err)
 	}
 	defer rows.Close()
 	var out []RoundRow
@@ -146,7 +141,7 @@ func LastRounds(ctx context.Context, db Querier, cabinet string, limit int) ([]R
 		var r RoundRow
 		var risk int
 		if err := rows.Scan(&r.Round, &r.Game, &r.Model, &r.Stake, &r.Total, &r.JackpotPool, &r.Jackpot, &risk, &r.DrawnAt, &r.CommittedAt, &r.Body, &r.Sig); err != nil {
-			return nil, fmt.Errorf("server: rounds: %w", err)
+			return nil, fmt.Errorf("reports: rounds: %w", err)
 		}
 		r.RiskOK, r.Committed = risk != 0, r.CommittedAt != 0
 		out = append(out, r)
@@ -165,14 +160,14 @@ type EventRow struct {
 func LastEvents(ctx context.Context, db Querier, cabinet string, limit int) ([]EventRow, error) {
 	rows, err := db.QueryContext(ctx, `SELECT at, kind, text, amount FROM events WHERE cabinet = ? ORDER BY at DESC, message_id DESC, seq DESC LIMIT ?`, cabinet, limit)
 	if err != nil {
-		return nil, fmt.Errorf("server: events: %w", err)
+		return nil, fmt.Errorf("reports: events: %w", err)
 	}
 	defer rows.Close()
 	var out []EventRow
 	for rows.Next() {
 		var e EventRow
 		if err := rows.Scan(&e.At, &e.Kind, &e.Text, &e.Amount); err != nil {
-			return nil, fmt.Errorf("server: events: %w", err)
+			return nil, fmt.Errorf("reports: events: %w", err)
 		}
 		out = append(out, e)
 	}
@@ -190,14 +185,14 @@ type MeterRow struct {
 func LatestMeters(ctx context.Context, db Querier, cabinet string) ([]MeterRow, error) {
 	rows, err := db.QueryContext(ctx, `SELECT name, value, at FROM meters WHERE cabinet = ? AND message_id = (SELECT max(message_id) FROM meters WHERE cabinet = ?) ORDER BY name`, cabinet, cabinet)
 	if err != nil {
-		return nil, fmt.Errorf("server: meters: %w", err)
+		return nil, fmt.Errorf("reports: meters: %w", err)
 	}
 	defer rows.Close()
 	var out []MeterRow
 	for rows.Next() {
 		var m MeterRow
 		if err := rows.Scan(&m.Name, &m.Value, &m.At); err != nil {
-			return nil, fmt.Errorf("server: meters: %w", err)
+			return nil, fmt.Errorf("reports: meters: %w", err)
 		}
 		out = append(out, m)
 	}
@@ -219,14 +214,14 @@ func JackpotWins(ctx context.Context, db Querier) ([]JackpotWin, error) {
 	rows, err := db.QueryContext(ctx, `SELECT r.cabinet, coalesce(c.hall, ''), r.jackpot_pool, r.round, r.jackpot_amount, r.drawn_at
 		FROM rounds r LEFT JOIN cabinets c ON c.id = r.cabinet WHERE r.jackpot_amount > 0 ORDER BY r.drawn_at DESC, r.cabinet, r.round DESC`)
 	if err != nil {
-		return nil, fmt.Errorf("server: jackpot wins: %w", err)
+		return nil, fmt.Errorf("reports: jackpot wins: %w", err)
 	}
 	defer rows.Close()
 	var out []JackpotWin
 	for rows.Next() {
 		var w JackpotWin
 		if err := rows.Scan(&w.Cabinet, &w.Hall, &w.Pool, &w.Round, &w.Amount, &w.At); err != nil {
-			return nil, fmt.Errorf("server: jackpot wins: %w", err)
+			return nil, fmt.Errorf("reports: jackpot wins: %w", err)
 		}
 		out = append(out, w)
 	}
@@ -248,39 +243,18 @@ func Vouchers(ctx context.Context, db Querier, q, state string, limit int) ([]Vo
 		WHERE (? = '' OR v.number LIKE ?) AND (? = '' OR v.state = ?) ORDER BY v.issued_at DESC, v.number LIMIT ?`,
 		q, "%"+q+"%", state, state, limit)
 	if err != nil {
-		return nil, fmt.Errorf("server: vouchers: %w", err)
+		return nil, fmt.Errorf("reports: vouchers: %w", err)
 	}
 	defer rows.Close()
 	var out []VoucherRow
 	for rows.Next() {
 		var v VoucherRow
 		if err := rows.Scan(&v.Number, &v.Cabinet, &v.Hall, &v.State, &v.RedeemedAt, &v.Amount, &v.IssuedAt, &v.ExpiresAt, &v.RedeemedAtNs); err != nil {
-			return nil, fmt.Errorf("server: vouchers: %w", err)
+			return nil, fmt.Errorf("reports: vouchers: %w", err)
 		}
 		out = append(out, v)
 	}
 	return out, rows.Err()
-}
-
-// ErrVoucherNotVoidable: only an issued voucher (not held at a cabinet,
-// redeemed or void already) can be voided.
-var ErrVoucherNotVoidable = errors.New("server: voucher is not outstanding")
-
-// VoidVoucherTx voids an issued voucher inside tx (Server.Write): the
-// cabinet that presents it is then refused (VOUCHER_VOID).
-func VoidVoucherTx(tx *sql.Tx, number string) error {
-	var state string
-	if err := tx.QueryRow(`SELECT state FROM vouchers WHERE number = ?`, number).Scan(&state); err != nil {
-		if errors.Is(err, sql.ErrNoRows) {
-			return ErrNoVoucher
-		}
-		return err
-	}
-	if state != "issued" {
-		return fmt.Errorf("%w (it is %s)", ErrVoucherNotVoidable, state)
-	}
-	_, err := tx.Exec(`UPDATE vouchers SET state = 'void' WHERE number = ? AND state = 'issued'`, number)
-	return err
 }
 
 // DayRow is one cabinet's totals of one UTC day (Day = unix ns / 24h).
@@ -338,26 +312,49 @@ func DailyTotals(ctx context.Context, db Querier, from, to int64) ([]DayRow, err
 	for _, qq := range queries {
 		rows, err := db.QueryContext(ctx, qq.q, nsPerDay, from, to)
 		if err != nil {
-			return nil, fmt.Errorf("server: daily totals: %w", err)
+			return nil, fmt.Errorf("reports: daily totals: %w", err)
 		}
 		for rows.Next() {
 			var day, a, b, c int64
 			var cab, hall string
 			if err := rows.Scan(&day, &cab, &hall, &a, &b, &c); err != nil {
 				rows.Close()
-				return nil, fmt.Errorf("server: daily totals: %w", err)
+				return nil, fmt.Errorf("reports: daily totals: %w", err)
 			}
 			qq.add(get(day, cab, hall), a, b, c)
 		}
 		err = rows.Err()
 		rows.Close()
 		if err != nil {
-			return nil, fmt.Errorf("server: daily totals: %w", err)
+			return nil, fmt.Errorf("reports: daily totals: %w", err)
 		}
 	}
 	out := make([]DayRow, 0, len(acc))
 	for _, r := range acc {
 		out = append(out, *r)
+	}
+	return out, nil
+}
+
+// AlarmRow is one stored alarm or audit row.
+type AlarmRow struct {
+	ID      int64  `json:"id"`
+	Cabinet string `json:"cabinet"`
+	At      string `json:"at"`
+	Reason  string `json:"reason"`
+	Text    string `json:"text"`
+}
+
+// ListAlarms is AlarmList as the admin socket answers it (JSON, times as
+// RFC 3339): of one cabinet ("" all), at most limit of them (0: 100).
+func ListAlarms(ctx context.Context, db Querier, cab string, limit int) ([]AlarmRow, error) {
+	recs, err := AlarmList(ctx, db, AlarmFilter{Cabinet: cab, Limit: limit})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]AlarmRow, 0, len(recs))
+	for _, a := range recs {
+		out = append(out, AlarmRow{ID: a.ID, Cabinet: a.Cabinet, At: time.Unix(0, a.At).UTC().Format(time.RFC3339Nano), Reason: a.Reason, Text: a.Text})
 	}
 	return out, nil
 }
