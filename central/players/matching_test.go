@@ -240,15 +240,21 @@ func TestRegisterFreshness(t *testing.T) {
 	today := r.e.Clock.Now().Format("2006-01-02")
 	tomorrow := r.e.Clock.Now().Add(24 * time.Hour).Format("2006-01-02")
 	imp := func(b []byte) (*players.ImportResult, error) { return r.reg.ImportExclusions(r.ctx(), b) }
-	morning := players.SignRegister(r.regKey, today, 1000, nil)
-	noon := players.SignRegister(r.regKey, today, 1001, []string{"NOVÁK Jan|1980-01-31|"})
+	// Serials after the rig's own register of today.
+	st, err := r.reg.Exclusions(r.ctx())
+	if err != nil || st.Date != today {
+		t.Fatalf("the rig's register: %+v %v", st, err)
+	}
+	s := st.Serial
+	morning := players.SignRegister(r.regKey, today, s+1, nil)
+	noon := players.SignRegister(r.regKey, today, s+2, []string{"NOVÁK Jan|1980-01-31|"})
 	if _, err := imp(noon); err != nil {
 		t.Fatal(err)
 	}
-	_, err := imp(morning)
+	_, err = imp(morning)
 	wantReason(t, err, refusal.PlayerInvalid)
 	// The same serial again with other content: refused too.
-	_, err = imp(players.SignRegister(r.regKey, today, 1001, nil))
+	_, err = imp(players.SignRegister(r.regKey, today, s+2, nil))
 	wantReason(t, err, refusal.PlayerInvalid)
 	_, err = imp(players.SignRegister(r.regKey, tomorrow, 1, nil))
 	wantReason(t, err, refusal.PlayerInvalid)
@@ -259,7 +265,7 @@ func TestRegisterFreshness(t *testing.T) {
 	if in, _ := r.reg.Show(r.ctx(), id); !in.Excluded {
 		t.Fatal("a refused register lifted an exclusion")
 	}
-	if st, err := r.reg.Exclusions(r.ctx()); err != nil || st.Date != today || st.Serial != 1001 || st.Entries != 1 {
+	if st, err := r.reg.Exclusions(r.ctx()); err != nil || st.Date != today || st.Serial != s+2 || st.Entries != 1 {
 		t.Fatalf("the register in force: %+v %v", st, err)
 	}
 	imports, logs := r.e.Count("player_exclusion_imports", ""), r.e.Count("player_log", "")
@@ -268,7 +274,7 @@ func TestRegisterFreshness(t *testing.T) {
 		t.Fatalf("the file in force again: %+v %v", res, err)
 	}
 	// Today's next genuine file still imports (tomorrow's did not block it).
-	if _, err := imp(players.SignRegister(r.regKey, today, 1002, nil)); err != nil {
+	if _, err := imp(players.SignRegister(r.regKey, today, s+3, nil)); err != nil {
 		t.Fatal(err)
 	}
 	if in, _ := r.reg.Show(r.ctx(), id); in.Excluded {
