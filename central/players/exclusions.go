@@ -432,6 +432,8 @@ func (r *Registry) exclusion(tx *sql.Tx, a *acct, now time.Time) (int, error) {
 			var decision string
 			err := tx.QueryRow(`SELECT decision FROM player_reviews WHERE account=? AND kind=? AND subject=?`, a.id, ReviewExclusion, e).Scan(&decision)
 			switch {
+			case errors.Is(err, sql.ErrNoRows) && a.closed:
+				// A closed account plays no more: nothing for staff to decide.
 			case errors.Is(err, sql.ErrNoRows):
 				if err := r.openReview(tx, a.id, ReviewExclusion, e, "probably the person of an entry of the register of excluded persons", now); err != nil {
 					return matchNone, err
