@@ -117,6 +117,19 @@ var catalog = map[string]map[string]string{
 		"err.notvoidable": "This voucher cannot be voided.", "err.report": "Bad report parameters.",
 		"role.administrator": "administrator", "role.manager": "hall manager", "role.auditor": "auditor", "role.attendant": "attendant",
 		"back": "Back", "outcome": "Outcome (as the recall shows it)", "sig.ok": "signature of the central system checked", "sig.bad": "SIGNATURE OR BODY WRONG", "nav.cabinet": "Cabinet", "nav.login": "Login", "nav.forbidden": "Forbidden", "nav.error": "Error",
+
+		// Reviews of probable matches (central/players README "Matching names").
+		"p.reviews":          "Probable matches for review",
+		"p.review.exclusion": "register of excluded persons",
+		"p.review.duplicate": "another account",
+		"p.review.same":      "same person",
+		"p.review.different": "another person",
+		"p.review.decide":    "Decide",
+		"p.review.note":      "why (what you checked)",
+		"p.review.open":      "waiting for a decision",
+		"p.inreview":         "held for review: no play",
+		"h.review":           "review",
+		"h.excluded":         "excluded",
 	},
 	"cs": {
 		"h.bet":          "sázka",
@@ -230,6 +243,19 @@ var catalog = map[string]map[string]string{
 		"err.notvoidable": "Tento tiket nelze zneplatnit.", "err.report": "Chybné parametry výkazu.",
 		"role.administrator": "administrátor", "role.manager": "vedoucí herny", "role.auditor": "auditor", "role.attendant": "obsluha",
 		"back": "Zpět", "outcome": "Výsledek (jako v historii her)", "sig.ok": "podpis centrálního systému ověřen", "sig.bad": "PODPIS NEBO OBSAH CHYBNÝ",
+
+		// Reviews of probable matches (central/players README "Matching names").
+		"p.reviews":          "Pravděpodobné shody k posouzení",
+		"p.review.exclusion": "rejstřík vyloučených osob",
+		"p.review.duplicate": "jiný účet",
+		"p.review.same":      "tatáž osoba",
+		"p.review.different": "jiná osoba",
+		"p.review.decide":    "Rozhodnout",
+		"p.review.note":      "proč (co jste ověřili)",
+		"p.review.open":      "čeká na rozhodnutí",
+		"p.inreview":         "pozastaveno k posouzení: nehraje",
+		"h.review":           "posouzení",
+		"h.excluded":         "vyloučení",
 	},
 	"de": {
 		"h.bet":          "Einsatz",
@@ -343,6 +369,19 @@ var catalog = map[string]map[string]string{
 		"err.notvoidable": "Dieses Ticket kann nicht storniert werden.", "err.report": "Falsche Berichtsparameter.",
 		"role.administrator": "Administrator", "role.manager": "Hallenleiter", "role.auditor": "Prüfer", "role.attendant": "Aufsicht",
 		"back": "Zurück", "outcome": "Ergebnis (wie in der Spielhistorie)", "sig.ok": "Signatur des Zentralsystems geprüft", "sig.bad": "SIGNATUR ODER INHALT FALSCH",
+
+		// Reviews of probable matches (central/players README "Matching names").
+		"p.reviews":          "Wahrscheinliche Treffer zur Prüfung",
+		"p.review.exclusion": "Register gesperrter Personen",
+		"p.review.duplicate": "anderes Konto",
+		"p.review.same":      "dieselbe Person",
+		"p.review.different": "andere Person",
+		"p.review.decide":    "Entscheiden",
+		"p.review.note":      "warum (was Sie geprüft haben)",
+		"p.review.open":      "wartet auf Entscheidung",
+		"p.inreview":         "zur Prüfung angehalten: kein Spiel",
+		"h.review":           "Prüfung",
+		"h.excluded":         "gesperrt",
 	},
 }
 

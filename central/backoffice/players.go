@@ -51,8 +51,13 @@ func (c *Console) players(w http.ResponseWriter, r *http.Request, s *session) {
 		c.fail(w, r, err)
 		return
 	}
+	open, err := reg.Reviews(r.Context(), false)
+	if err != nil {
+		c.fail(w, r, err)
+		return
+	}
 	c.render(w, r, s, http.StatusOK, "players", map[string]any{
-		"Q": q, "Found": found, "Ex": ex, "ExAt": ns(ex.ImportedAt), "ExBy": c.exclusionImporter(r),
+		"Q": q, "Found": found, "Ex": ex, "ExAt": ns(ex.ImportedAt), "ExBy": c.exclusionImporter(r), "Reviews": open,
 		"CanAct": c.canAct(s.User), "Msg": r.URL.Query().Get("msg"),
 	})
 }
@@ -131,6 +136,13 @@ func (c *Console) playerSummary(r *http.Request, id string) string {
 	for _, l := range in.Limits {
 		fmt.Fprintf(&b, " %s=%s", l.Kind, limitText(l))
 	}
+	for _, v := range in.Reviews {
+		if v.Decided {
+			fmt.Fprintf(&b, " review%d=%s(%s: %s)", v.ID, v.Decision, v.DecidedBy, v.Note)
+		} else {
+			fmt.Fprintf(&b, " review%d=open", v.ID)
+		}
+	}
 	return b.String()
 }
 
@@ -189,12 +201,15 @@ func (c *Console) playersPost(w http.ResponseWriter, r *http.Request, s *session
 			c.playerErr(w, r, s, err)
 			return
 		}
-		after := fmt.Sprintf("date=%s entries=%d", res.Date, res.Entries)
+		after := fmt.Sprintf("date=%s serial=%d entries=%d", res.Date, res.Serial, res.Entries)
 		if res.Already {
 			after += " (already imported)"
 		}
 		if len(res.Excluded) > 0 {
 			after += " excluded accounts: " + strings.Join(res.Excluded, ",")
+		}
+		if len(res.Review) > 0 {
+			after += " held for review: " + strings.Join(res.Review, ",")
 		}
 		c.writeAudit(ctx, s.User.Name, clientAddr(r), "players.import", "exclusion register", fmt.Sprintf("date=%s entries=%d", before.Date, before.Entries), after)
 		http.Redirect(w, r, "/players?msg=imported", http.StatusSeeOther)
@@ -246,6 +261,15 @@ func (c *Console) playerPost(w http.ResponseWriter, r *http.Request, s *session)
 			amt = &n
 		}
 		_, err = c.reg.SetLimit(ctx, id, r.PostFormValue("kind"), amt)
+	case "review":
+		// A probable match (central/players README "Matching names"): the
+		// decision is the user's, named in the account's log and here.
+		rid, perr := strconv.ParseInt(r.PostFormValue("review"), 10, 64)
+		if perr != nil {
+			c.badRequest(w, r, s, "review: a number")
+			return
+		}
+		_, err = c.reg.DecideReview(ctx, rid, r.PostFormValue("decision"), s.User.Name, strings.TrimSpace(r.PostFormValue("note")))
 	case "close":
 		if r.PostFormValue("confirm") != "on" {
 			c.badRequest(w, r, s, c.tr(r, "p.confirm"))

@@ -26,6 +26,7 @@ func TestOnPostgres(t *testing.T) {
 		{"SessionsEnd", TestSessionsEnd},
 		{"JackpotPayoutChecks", TestJackpotPayoutChecks},
 		{"UsersByAdministratorOnly", TestUsersByAdministratorOnly},
+		{"ReviewDecidedInTheConsole", TestReviewDecidedInTheConsole},
 		{"AuditLogAppendOnlyForEveryConnection", testAuditAppendOnlyOnPostgres},
 	} {
 		t.Run(c.name, c.run)

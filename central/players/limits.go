@@ -3,6 +3,7 @@ package players
 import (
 	"context"
 	"database/sql"
+	"errors"
 	"fmt"
 	"time"
 
@@ -160,62 +161,79 @@ func fmtAmount(v sql.NullInt64) string {
 }
 
 // graceUntil is when a milder value of kind may apply because of an
-// account of the same person closed with a stricter one (zero: no such
-// account).
+// account of the same person (samePersonClosed, not only the same
+// document) closed with a stricter one (zero: no such account).
 func (r *Registry) graceUntil(tx *sql.Tx, a *acct, kind string, want sql.NullInt64) (time.Time, error) {
 	var until time.Time
-	rows, err := tx.Query(`SELECT p.closed_at, l.amount FROM player_accounts p JOIN player_limits l ON l.account=p.id
-		WHERE p.doc_hash=? AND p.id<>? AND p.closed_at IS NOT NULL AND l.kind=?`, a.docHash, a.id, kind)
+	ids, err := r.samePersonClosed(tx, a, 0)
 	if err != nil {
 		return until, err
 	}
-	defer rows.Close()
-	for rows.Next() {
+	for _, id := range ids {
 		var closed int64
 		var amt sql.NullInt64
-		if err := rows.Scan(&closed, &amt); err != nil {
+		err := tx.QueryRow(`SELECT p.closed_at, l.amount FROM player_accounts p JOIN player_limits l ON l.account=p.id WHERE p.id=? AND l.kind=?`, id, kind).Scan(&closed, &amt)
+		if errors.Is(err, sql.ErrNoRows) {
+			continue
+		}
+		if err != nil {
 			return until, err
 		}
 		if t := time.Unix(0, closed).Add(r.cfg.Profile.ClosedGrace); milder(amt, want) && t.After(until) {
 			until = t
 		}
 	}
-	return until, rows.Err()
+	return until, nil
 }
 
-// inheritLimits copies the limits of the person's account closed within
-// ClosedGrace to the new account (the strictest of each kind).
-func (r *Registry) inheritLimits(tx *sql.Tx, account, docHash string, now time.Time) error {
-	since := now.Add(-r.cfg.Profile.ClosedGrace).UnixNano()
-	rows, err := tx.Query(`SELECT l.kind, l.amount FROM player_accounts p JOIN player_limits l ON l.account=p.id
-		WHERE p.doc_hash=? AND p.closed_at IS NOT NULL AND p.closed_at>=? AND l.amount IS NOT NULL`, docHash, since)
+// takeLimits gives the account the strictest limit of each kind of the
+// accounts from (the person's accounts closed within ClosedGrace), at
+// once, where its own is milder or not decided.
+func (r *Registry) takeLimits(tx *sql.Tx, account string, from []string, now time.Time) error {
+	strict := map[string]int64{}
+	for _, id := range from {
+		rows, err := tx.Query(`SELECT kind, amount FROM player_limits WHERE account=? AND amount IS NOT NULL`, id)
+		if err != nil {
+			return err
+		}
+		for rows.Next() {
+			var k string
+			var v int64
+			if err := rows.Scan(&k, &v); err != nil {
+				rows.Close()
+				return err
+			}
+			if old, ok := strict[k]; !ok || v < old {
+				strict[k] = v
+			}
+		}
+		rows.Close()
+		if err := rows.Err(); err != nil {
+			return err
+		}
+	}
+	if len(strict) == 0 {
+		return nil
+	}
+	own, err := loadLimits(tx, account, now)
 	if err != nil {
 		return err
 	}
-	strict := map[string]int64{}
-	for rows.Next() {
-		var k string
-		var v int64
-		if err := rows.Scan(&k, &v); err != nil {
-			rows.Close()
+	for _, k := range Kinds {
+		v, ok := strict[k]
+		if !ok {
+			continue
+		}
+		if cur, had := own[k]; had && !milder(sql.NullInt64{Int64: v, Valid: true}, cur.amount) {
+			continue
+		}
+		if _, err := tx.Exec(`INSERT INTO player_limits(account, kind, amount, set_at, pending, pending_amount, pending_from) VALUES(?,?,?,?,0,NULL,0)
+			ON CONFLICT(account, kind) DO UPDATE SET amount=excluded.amount, set_at=excluded.set_at, pending=0, pending_amount=NULL, pending_from=0`,
+			account, k, v, now.UnixNano()); err != nil {
 			return err
 		}
-		if old, ok := strict[k]; !ok || v < old {
-			strict[k] = v
-		}
-	}
-	rows.Close()
-	if err := rows.Err(); err != nil {
-		return err
-	}
-	for _, k := range Kinds {
-		if v, ok := strict[k]; ok {
-			if _, err := tx.Exec(`INSERT INTO player_limits(account, kind, amount, set_at) VALUES(?,?,?,?)`, account, k, v, now.UnixNano()); err != nil {
-				return err
-			}
-			if err := logf(tx, account, now, "limit", "%s %d taken over from an account closed within %s", k, v, r.cfg.Profile.ClosedGrace); err != nil {
-				return err
-			}
+		if err := logf(tx, account, now, "limit", "%s %d taken over from the person's account closed within %s", k, v, r.cfg.Profile.ClosedGrace); err != nil {
+			return err
 		}
 	}
 	return nil

@@ -19,11 +19,13 @@ type Card struct {
 
 // Info is an account as `players show` and the back office see it.
 type Info struct {
-	Account  Account `json:"account"`
-	Cards    []Card  `json:"cards"`
-	Limits   []Limit `json:"limits"`
-	Excluded bool    `json:"excluded"`
-	Session  *State  `json:"session,omitempty"` // the active session, if any
+	Account  Account  `json:"account"`
+	Cards    []Card   `json:"cards"`
+	Limits   []Limit  `json:"limits"`
+	Excluded bool     `json:"excluded"`
+	InReview bool     `json:"inReview,omitempty"` // a probable match waits for staff: no play
+	Reviews  []Review `json:"reviews,omitempty"`  // the account's, open and decided
+	Session  *State   `json:"session,omitempty"`  // the active session, if any
 }
 
 // Show returns an account with its cards, limits (used and left now),
@@ -66,7 +68,15 @@ func (r *Registry) Show(ctx context.Context, account string) (*Info, error) {
 		if in.Limits, err = r.limits(tx, account, now); err != nil {
 			return err
 		}
-		if in.Excluded, err = excluded(tx, a); err != nil {
+		ex, err := r.exclusion(tx, a, now)
+		if err != nil {
+			return err
+		}
+		in.Excluded = ex == matchCertain
+		if in.InReview, err = openReviews(tx, a.id); err != nil {
+			return err
+		}
+		if in.Reviews, err = reviews(tx, `WHERE account=?`, a.id); err != nil {
 			return err
 		}
 		var sid int64
@@ -195,6 +205,7 @@ func (r *Registry) Search(ctx context.Context, q string, limit int) ([]Account, 
 // ExclusionStatus is the register of excluded persons in force.
 type ExclusionStatus struct {
 	Date       string    `json:"date,omitempty"` // "": never imported
+	Serial     uint64    `json:"serial,omitempty"`
 	Entries    int64     `json:"entries"`
 	ImportedAt time.Time `json:"importedAt,omitzero"`
 	Stale      bool      `json:"stale"` // older than the profile allows: logins are refused
@@ -206,7 +217,8 @@ func (r *Registry) Exclusions(ctx context.Context) (*ExclusionStatus, error) {
 	now := r.cfg.Now()
 	err := r.write(ctx, func(tx *sql.Tx) error {
 		var at int64
-		err := tx.QueryRow(`SELECT register_date, entries, imported_at FROM player_exclusion_imports ORDER BY id DESC LIMIT 1`).Scan(&out.Date, &out.Entries, &at)
+		err := tx.QueryRow(`SELECT i.register_date, coalesce(s.serial, 0), i.entries, i.imported_at FROM player_exclusion_imports i
+			LEFT JOIN player_exclusion_serials s ON s.import_id=i.id ORDER BY i.id DESC LIMIT 1`).Scan(&out.Date, &out.Serial, &out.Entries, &at)
 		if errors.Is(err, sql.ErrNoRows) {
 			out.Stale = r.registerFresh(tx, now) != nil
 			return nil

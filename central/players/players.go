@@ -18,6 +18,7 @@ import (
 
 	"github.com/polaris-vlt/polaris/cardauth"
 	"github.com/polaris-vlt/polaris/central/proto/refusal"
+	"golang.org/x/text/transform"
 )
 
 // CardVerifier checks a player card's answer to a challenge (the card
@@ -134,24 +135,21 @@ func (r *Registry) keyed(kind, v string) string {
 	return hex.EncodeToString(m.Sum(nil))
 }
 
-// normDoc drops spaces, dashes and slashes and upper-cases a document
-// number, so "AB 123-456" and "ab123456" are the same document.
+// normDoc folds a document number as names are folded (full-width
+// characters, case, marks) and keeps its letters and digits, so
+// "AB 123-456", "ab123456" and "ＡＢ１２３４５６" are the same document.
 func normDoc(s string) string {
+	f, _, err := transform.String(folder, s)
+	if err != nil {
+		f = s
+	}
 	var b strings.Builder
-	for _, c := range strings.ToUpper(s) {
+	for _, c := range strings.ToUpper(f) {
 		if unicode.IsLetter(c) || unicode.IsDigit(c) {
 			b.WriteRune(c)
 		}
 	}
 	return b.String()
-}
-
-// normName upper-cases a name and sorts its words: registers write the
-// surname first, documents and clerks do not always.
-func normName(s string) string {
-	w := strings.Fields(strings.ToUpper(s))
-	slices.Sort(w)
-	return strings.Join(w, " ")
 }
 
 func (r *Registry) docHash(doc string) string { return r.keyed("doc", normDoc(doc)) }
@@ -192,13 +190,20 @@ func age(birth time.Time, now time.Time) int {
 	return y
 }
 
-// Register opens an account: identity verified, of age, and no other open
-// account of the same document. A person who closed an account with
-// limits within ClosedGrace gets those limits on the new account.
+// Register opens an account: identity verified, of age, no other open
+// account of the same document, and none of the same person by name and
+// birth date (README "Matching names": a certain match is refused, a
+// probable one opens the account held for a review). A person who closed
+// an account with limits within ClosedGrace gets those limits on the new
+// account.
 func (r *Registry) Register(ctx context.Context, g Registration) (*Account, error) {
 	name := strings.Join(strings.Fields(g.Name), " ")
 	if name == "" || len(name) > 200 {
 		return nil, refusef(refusal.PlayerInvalid, "name missing or longer than 200 bytes")
+	}
+	words := nameWords(name)
+	if len(words) < 2 {
+		return nil, refusef(refusal.PlayerInvalid, "name %q: a surname and at least one given name, as on the document", name)
 	}
 	if !birthRE.MatchString(g.BirthDate) {
 		return nil, refusef(refusal.PlayerInvalid, "birth date %q is not YYYY-MM-DD", g.BirthDate)
@@ -229,6 +234,20 @@ func (r *Registry) Register(ctx context.Context, g Registration) (*Account, erro
 		if !errors.Is(err, sql.ErrNoRows) {
 			return err
 		}
+		// The same person with another document (a passport, a new card).
+		same, err := r.sameBirth(tx, words, g.BirthDate, "")
+		if err != nil {
+			return err
+		}
+		var review []string
+		for _, o := range same {
+			switch {
+			case !o.closed && o.level == matchCertain:
+				return refusef(refusal.PlayerDuplicate, "the person (name and birth date) already has the open account %s", o.id)
+			case o.level == matchProbable && (!o.closed || o.closedAt >= now.Add(-r.cfg.Profile.ClosedGrace).UnixNano()):
+				review = append(review, o.id)
+			}
+		}
 		n, err := nextID(tx, "player_accounts", "CAST(substr(id, 2) AS INTEGER)")
 		if err != nil {
 			return err
@@ -238,16 +257,101 @@ func (r *Registry) Register(ctx context.Context, g Registration) (*Account, erro
 			VALUES(?,?,?,?,?,?,?,?)`, id, name, g.BirthDate, dh, ph, g.VerifiedBy, now.UnixNano(), now.UnixNano()); err != nil {
 			return err
 		}
-		if err := r.inheritLimits(tx, id, dh, now); err != nil {
+		out = &Account{ID: id, Name: name, BirthDate: g.BirthDate, VerifiedBy: g.VerifiedBy, VerifiedAt: now, OpenedAt: now}
+		if err := logf(tx, id, now, "registered", "account opened, identity verified by %s", g.VerifiedBy); err != nil {
 			return err
 		}
-		out = &Account{ID: id, Name: name, BirthDate: g.BirthDate, VerifiedBy: g.VerifiedBy, VerifiedAt: now, OpenedAt: now}
-		return logf(tx, id, now, "registered", "account opened, identity verified by %s", g.VerifiedBy)
+		a, err := loadAccount(tx, id)
+		if err != nil {
+			return err
+		}
+		closed, err := r.samePersonClosed(tx, a, now.Add(-r.cfg.Profile.ClosedGrace).UnixNano())
+		if err != nil {
+			return err
+		}
+		if err := r.takeLimits(tx, id, closed, now); err != nil {
+			return err
+		}
+		for _, o := range review {
+			if err := r.openReview(tx, id, ReviewDuplicate, o, "probably the same person (name and birth date) as account "+o, now); err != nil {
+				return err
+			}
+		}
+		// A probable entry of the register opens its review now, not at the
+		// first login.
+		_, err = r.exclusion(tx, a, now)
+		return err
 	})
 	if err != nil {
 		return nil, err
 	}
 	r.cfg.Log.Info("player registered", "account", out.ID)
+	return out, nil
+}
+
+// other is an account of the same birth date and how its name matches.
+type other struct {
+	id       string
+	closed   bool
+	closedAt int64
+	level    int
+}
+
+// sameBirth are the accounts (but except) born on birth whose name
+// matches words at least probably.
+func (r *Registry) sameBirth(tx *sql.Tx, words []string, birth, except string) ([]other, error) {
+	rows, err := tx.Query(`SELECT id, name, closed_at FROM player_accounts WHERE birth_date=? AND id<>? ORDER BY id`, birth, except)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []other
+	for rows.Next() {
+		var o other
+		var name string
+		var closed sql.NullInt64
+		if err := rows.Scan(&o.id, &name, &closed); err != nil {
+			return nil, err
+		}
+		o.closed, o.closedAt = closed.Valid, closed.Int64
+		if o.level = matchNames(words, nameWords(name), 0, 0); o.level > matchNone {
+			out = append(out, o)
+		}
+	}
+	return out, rows.Err()
+}
+
+// samePersonClosed are the person's closed accounts (closed at or after
+// since): the same document, a certain match of name and birth date, or
+// one a review decided to be the same person.
+func (r *Registry) samePersonClosed(tx *sql.Tx, a *acct, since int64) ([]string, error) {
+	var out []string
+	rows, err := tx.Query(`SELECT id FROM player_accounts WHERE closed_at IS NOT NULL AND closed_at>=? AND id<>? AND (doc_hash=? OR id IN
+		(SELECT subject FROM player_reviews WHERE account=? AND kind=? AND decision=?)) ORDER BY id`, since, a.id, a.docHash, a.id, ReviewDuplicate, DecisionSame)
+	if err != nil {
+		return nil, err
+	}
+	for rows.Next() {
+		var id string
+		if err := rows.Scan(&id); err != nil {
+			rows.Close()
+			return nil, err
+		}
+		out = append(out, id)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return nil, err
+	}
+	same, err := r.sameBirth(tx, nameWords(a.name), a.birth, a.id)
+	if err != nil {
+		return nil, err
+	}
+	for _, o := range same {
+		if o.closed && o.closedAt >= since && o.level == matchCertain && !slices.Contains(out, o.id) {
+			out = append(out, o.id)
+		}
+	}
 	return out, nil
 }
 
@@ -377,21 +481,29 @@ func (r *Registry) Block(ctx context.Context, account, reason string) error {
 func (r *Registry) Close(ctx context.Context, account string) error {
 	now := r.cfg.Now()
 	return r.write(ctx, func(tx *sql.Tx) error {
-		a, err := loadAccount(tx, account)
-		if err != nil || a.closed {
-			return err
-		}
-		if err := endSessions(tx, now, "account closed", `account=?`, account); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`UPDATE player_cards SET blocked_at=?, blocked_reason='account closed' WHERE account=? AND blocked_at IS NULL`, now.UnixNano(), account); err != nil {
-			return err
-		}
-		if _, err := tx.Exec(`UPDATE player_accounts SET closed_at=? WHERE id=?`, now.UnixNano(), account); err != nil {
-			return err
-		}
-		return logf(tx, account, now, "closed", "account closed")
+		return r.closeAccount(tx, account, now, "")
 	})
+}
+
+// closeAccount closes an open account (why: "" at the player's request).
+func (r *Registry) closeAccount(tx *sql.Tx, account string, now time.Time, why string) error {
+	a, err := loadAccount(tx, account)
+	if err != nil || a.closed {
+		return err
+	}
+	if err := endSessions(tx, now, "account closed", `account=?`, account); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`UPDATE player_cards SET blocked_at=?, blocked_reason='account closed' WHERE account=? AND blocked_at IS NULL`, now.UnixNano(), account); err != nil {
+		return err
+	}
+	if _, err := tx.Exec(`UPDATE player_accounts SET closed_at=? WHERE id=?`, now.UnixNano(), account); err != nil {
+		return err
+	}
+	if why != "" {
+		return logf(tx, account, now, "closed", "account closed: %s", why)
+	}
+	return logf(tx, account, now, "closed", "account closed")
 }
 
 // endSessions ends the active sessions matching where (with args).

@@ -132,10 +132,20 @@ func TestExclusionRegisterFile(t *testing.T) {
 	// An older register would lift exclusions: refused.
 	wantReason(t, imp(players.SignExclusions(r.regKey, "2026-11-01", nil)), refusal.PlayerInvalid)
 	// Only keyed hashes are kept: no name, no number.
-	var h string
-	r.e.Server.DB().QueryRow(`SELECT hash FROM player_exclusions LIMIT 1`).Scan(&h)
-	if len(h) != 64 || r.e.Count("player_exclusions", "") != 2 {
-		t.Fatalf("register rows: %q, %d", h, r.e.Count("player_exclusions", ""))
+	rows, err := r.e.Server.DB().Query(`SELECT hash, entry FROM player_register_keys`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	n := 0
+	for ; rows.Next(); n++ {
+		var h, e string
+		if err := rows.Scan(&h, &e); err != nil || len(h) != 64 || len(e) != 64 {
+			t.Fatalf("register row: %q %q %v", h, e, err)
+		}
+	}
+	if n < 2 {
+		t.Fatalf("%d register rows", n)
 	}
 	_ = testenv.GameID
 }

@@ -182,7 +182,8 @@ func (r *Registry) Login(tx *sql.Tx, cabinet, card string, challenge, response [
 	return st, nil, err
 }
 
-// mayPlay refuses a blocked, closed or excluded account.
+// mayPlay refuses a blocked, closed or excluded account, and one held for
+// a review.
 func (r *Registry) mayPlay(tx *sql.Tx, a *acct, now time.Time) error {
 	if a.closed {
 		return refusef(refusal.PlayerBlocked, "account %s is closed", a.id)
@@ -190,12 +191,22 @@ func (r *Registry) mayPlay(tx *sql.Tx, a *acct, now time.Time) error {
 	if a.blocked != "" {
 		return refusef(refusal.PlayerBlocked, "account %s is blocked: %s", a.id, a.blocked)
 	}
-	ex, err := excluded(tx, a)
+	ex, err := r.exclusion(tx, a, now)
 	if err != nil {
 		return err
 	}
-	if ex {
+	if ex == matchCertain {
 		return refusef(refusal.PlayerExcluded, "the player is in the register of excluded persons")
+	}
+	// A probable match holds the account until staff decide. The cabinet
+	// shows it as blocked (ask the staff), not as excluded: it may be
+	// another person.
+	held, err := openReviews(tx, a.id)
+	if err != nil {
+		return err
+	}
+	if held || ex == matchProbable {
+		return refusef(refusal.PlayerBlocked, "account %s is held for a staff review of a probable match (name and birth date)", a.id)
 	}
 	return nil
 }

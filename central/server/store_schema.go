@@ -36,6 +36,7 @@ var migrations = []migration{
 	{version: 3, sqlite: backofficeSQLite, postgres: backofficePostgres}, // central/backoffice
 	{version: 4, sqlite: voidsV4, postgres: pgVoidsV4},                   // central/server: voids, the mirror after a RAM clear
 	{version: 5, sqlite: linkV5, postgres: pgLinkV5},                     // central/server: link statistics (linkstats.go)
+	{version: 6, sqlite: playersV6, postgres: playersV6},                 // central/players: register keys, reviews, serial (store_schema_rooms.go)
 }
 
 // voidsV4: rounds an operator voided and the meters each cabinet reported

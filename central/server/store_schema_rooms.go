@@ -212,3 +212,35 @@ CREATE TABLE IF NOT EXISTS bo_voucher_voids(
 	approved_at BIGINT NOT NULL DEFAULT 0
 );
 `
+
+// playersV6 is central/players' matching (migration 6, issue 33): the
+// register kept as keyed hashes of its name and document keys (one row a
+// key; no name, no number), the staff's review queue for probable
+// matches, and the register's serial, which only grows.
+const playersV6 = `
+CREATE TABLE IF NOT EXISTS player_register_keys(
+	hash TEXT NOT NULL,                  -- keyed hash of one key of an entry (players.registerKeys)
+	entry TEXT NOT NULL,                 -- keyed hash of the entry's normalised name and birth date
+	split BIGINT NOT NULL,               -- which reading of the entry's name
+	given BIGINT NOT NULL                -- how many given names that reading has
+);
+CREATE INDEX IF NOT EXISTS player_register_keys_hash ON player_register_keys(hash);
+CREATE TABLE IF NOT EXISTS player_reviews(
+	id BIGINT PRIMARY KEY,
+	account TEXT NOT NULL,
+	kind TEXT NOT NULL,                  -- exclusion (a register entry) or duplicate (another account)
+	subject TEXT NOT NULL,               -- the entry's hash or the other account's id
+	opened_at BIGINT NOT NULL,
+	detail TEXT NOT NULL,
+	decided_at BIGINT,                  -- NULL: open, the account does not play
+	decision TEXT NOT NULL DEFAULT '',   -- same or different
+	decided_by TEXT NOT NULL DEFAULT '',
+	note TEXT NOT NULL DEFAULT ''
+);
+CREATE UNIQUE INDEX IF NOT EXISTS player_reviews_subject ON player_reviews(account, kind, subject);
+CREATE INDEX IF NOT EXISTS player_accounts_birth ON player_accounts(birth_date);
+CREATE TABLE IF NOT EXISTS player_exclusion_serials(
+	import_id BIGINT PRIMARY KEY,        -- player_exclusion_imports.id (a table of its own: no ALTER)
+	serial BIGINT NOT NULL               -- the file's serial; an import without a row: 0
+);
+`

@@ -32,6 +32,7 @@ import (
 //	GET  /players/show?account=A
 //	POST /players/import-exclusions   body: the signed register file
 //	GET  /players/history?account=A&since=RFC3339&until=RFC3339
+//	GET  /players/reviews?all=1       POST /players/review?id=N&decision=same|different&by=STAFF&note=T
 func playersRoutes(mux *http.ServeMux, s *server.Server) {
 	reg := func(w http.ResponseWriter) *players.Registry {
 		r, _ := s.Players().(*players.Registry)
@@ -124,6 +125,16 @@ func playersRoutes(mux *http.ServeMux, s *server.Server) {
 		}
 		return p.History(req.Context(), arg(req, "account"), since, until)
 	})
+	handle("GET /players/reviews", func(p *players.Registry, req *http.Request) (any, error) {
+		return p.Reviews(req.Context(), arg(req, "all") != "")
+	})
+	handle("POST /players/review", func(p *players.Registry, req *http.Request) (any, error) {
+		id, err := strconv.ParseInt(arg(req, "id"), 10, 64)
+		if err != nil {
+			return nil, &players.Refusal{Reason: refusal.PlayerInvalid, Message: fmt.Sprintf("review %q: a number", arg(req, "id"))}
+		}
+		return p.DecideReview(req.Context(), id, arg(req, "decision"), arg(req, "by"), arg(req, "note"))
+	})
 }
 
 const playersUsage = `players [-socket PATH] COMMAND
@@ -132,7 +143,9 @@ const playersUsage = `players [-socket PATH] COMMAND
   block ACCOUNT REASON...      unblock ACCOUNT   close ACCOUNT
   limits ACCOUNT KIND AMOUNT|none   (KIND: bets_day, bets_month, loss_day, loss_month)
   show ACCOUNT                 history ACCOUNT [SINCE [UNTIL]] (RFC 3339)
-  import-exclusions FILE`
+  import-exclusions FILE
+  reviews [all]                probable matches waiting for staff (all: decided too)
+  review ID same|different STAFF NOTE...   decide one (STAFF: who decided)`
 
 // playersCmd is `polaris-central players ...` over the admin socket.
 func playersCmd(args []string) error {
@@ -225,6 +238,17 @@ func playersCmd(args []string) error {
 			kv = append(kv, "until", args[3])
 		}
 		resp, err = c.Get("http://admin/players/history?" + q(kv...))
+	case "reviews":
+		all := ""
+		if len(args) > 1 && args[1] == "all" {
+			all = "1"
+		}
+		resp, err = c.Get("http://admin/players/reviews?" + q("all", all))
+	case "review":
+		if err := need(3); err != nil {
+			return err
+		}
+		post("review", q("id", args[1], "decision", args[2], "by", args[3], "note", strings.Join(args[4:], " ")), nil)
 	case "import-exclusions":
 		if err := need(1); err != nil {
 			return err

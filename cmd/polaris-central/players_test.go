@@ -83,6 +83,30 @@ func TestPlayersCommands(t *testing.T) {
 	if err := run("import-exclusions", f); err != nil {
 		t.Fatal(err)
 	}
+	// A probable match (another given name beside the same one) waits for
+	// staff; decided on the command line, in the account's log.
+	if err := run("register", "-name", "Eva Jana Malá", "-birth", "1985-05-05", "-doc", "EM123456", "-verified-by", "clerk 7"); err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(f, players.SignExclusions(priv, time.Now().Format("2006-01-02"), []string{"NOVÁK Jan|1980-01-31|", "MALÁ Eva Marie|1985-05-05|"}), 0o600)
+	if err := run("import-exclusions", f); err != nil {
+		t.Fatal(err)
+	}
+	if rv, err := reg.Reviews(t.Context(), false); err != nil || len(rv) != 1 {
+		t.Fatalf("reviews: %+v %v", rv, err)
+	}
+	if err := run("reviews"); err != nil {
+		t.Fatal(err)
+	}
+	if err := run("review", "1", "different", "manager Dana", "another", "person"); err != nil {
+		t.Fatal(err)
+	}
+	if rv, err := reg.Reviews(t.Context(), true); err != nil || len(rv) != 1 || rv[0].DecidedBy != "manager Dana" || rv[0].Note != "another person" {
+		t.Fatalf("decided: %+v %v", rv, err)
+	}
+	if err := run("review", "1", "same", "manager Dana"); err == nil {
+		t.Fatal("a decided review decided again")
+	}
 	in, err := reg.Show(t.Context(), id)
 	if err != nil || !in.Excluded || len(in.Cards) != 1 || !in.Cards[0].Blocked || in.Limits[0].Amount != 500 || in.Account.Blocked != "" {
 		t.Fatalf("after the commands: %+v %v", in, err)

@@ -136,9 +136,11 @@ func (c *Cards) local(prof players.Profile) app.LocalCentral {
 
 // seedPlayers registers the DemoPlayers not registered yet, and imports
 // an empty register of excluded persons dated today (cz refuses logins
-// without a fresh one; the same one again changes nothing).
+// without a fresh one), its serial the wall clock's seconds: a register
+// must be later than the one in force, and a restart is.
 func seedPlayers(ctx context.Context, reg *players.Registry, regKey ed25519.PrivateKey) error {
-	if _, err := reg.ImportExclusions(ctx, players.SignExclusions(regKey, time.Now().In(reg.Profile().Location).Format("2006-01-02"), nil)); err != nil {
+	now := time.Now()
+	if _, err := reg.ImportExclusions(ctx, players.SignRegister(regKey, now.In(reg.Profile().Location).Format("2006-01-02"), uint64(now.Unix()), nil)); err != nil {
 		return err
 	}
 	for _, p := range DemoPlayers {
