@@ -56,6 +56,9 @@ func (r *logRig) escrowNote() {
 	if err := r.a.InsertNote(0x63); err != nil {
 		r.t.Fatal(err)
 	}
+	if st := r.status(); st != stAccepting { // a host polls through the transport
+		r.t.Fatalf("status %02X, want ACCEPTING", st)
+	}
 	r.pass(time.Second)
 	if st := r.status(); st != stEscrow {
 		r.t.Fatalf("status %02X, want ESCROW", st)
@@ -177,5 +180,24 @@ func TestLogTornLastLineIsIgnoredDamageElsewhereRefused(t *testing.T) {
 	}
 	if err := New(nil, Config{Log: bad}).LogError(); err == nil {
 		t.Fatal("an acceptor started on a damaged log")
+	}
+}
+
+// A host that polls past the transport still sees ACCEPTING once: the
+// emulator holds it until a poll has reported it, as a real unit's second
+// of transport always shows its host.
+func TestAcceptingHeldUntilPolled(t *testing.T) {
+	r := newLogRig(t)
+	r.start()
+	if err := r.a.InsertNote(0x63); err != nil {
+		t.Fatal(err)
+	}
+	r.pass(2 * time.Second) // no poll, well past AcceptTime
+	if st := r.status(); st != stAccepting {
+		t.Fatalf("first poll after the transport: status %02X, want ACCEPTING", st)
+	}
+	r.pass(time.Second)
+	if st := r.status(); st != stEscrow {
+		t.Fatalf("status %02X after ACCEPTING was seen, want ESCROW", st)
 	}
 }

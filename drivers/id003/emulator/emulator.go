@@ -92,10 +92,14 @@ var Tables = map[string]Table{
 // Config of the emulated acceptor. Zero durations take the defaults below,
 // close to a real unit; tests scale them down.
 type Config struct {
-	Now        func() time.Time
-	Tick       time.Duration // how often timed transitions are checked (2 ms)
-	InitTime   time.Duration // INITIALIZE after RESET (1 s)
-	AcceptTime time.Duration // ACCEPTING before ESCROW or REJECTING (300 ms)
+	Now      func() time.Time
+	Tick     time.Duration // how often timed transitions are checked (2 ms)
+	InitTime time.Duration // INITIALIZE after RESET (1 s)
+	// AcceptTime: ACCEPTING before ESCROW or REJECTING (300 ms), and not
+	// before a poll has reported it: a loaded host that polled past it
+	// would see a document go from idle to escrow, which a real unit's
+	// second of transport never shows its host.
+	AcceptTime time.Duration
 	StackTime  time.Duration // STACKING before VEND VALID (500 ms)
 	// ReturnTime and RejectTime: RETURNING until the customer takes the
 	// document, REJECTING until it is out (500 ms each), and in both cases
@@ -238,7 +242,7 @@ type Acceptor struct {
 	doc        *Doc      // document in the path
 	pending    byte      // reject code forced for the next document
 	rejectCode byte
-	unseen     bool // REJECTING or RETURNING not yet reported to a poll
+	unseen     bool // ACCEPTING, REJECTING or RETURNING not yet reported to a poll
 	consumed   int64
 	escrowEnd  time.Time
 	lastPoll   time.Time
@@ -402,7 +406,7 @@ func (a *Acceptor) answer(req request) []byte {
 			a.extReports = a.extReports[1:]
 			return frame(0xF0, r...)
 		}
-		if a.st == sRejecting || a.st == sReturning {
+		if a.st == sAccepting || a.st == sRejecting || a.st == sReturning {
 			a.unseen = false
 		}
 		return a.status()
@@ -545,7 +549,7 @@ func (a *Acceptor) step() {
 			a.st = sIdle
 		}
 	case sAccepting:
-		if now.Before(a.until) {
+		if now.Before(a.until) || a.unseen {
 			return
 		}
 		if code := a.validate(); code != 0 {

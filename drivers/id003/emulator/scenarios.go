@@ -41,7 +41,7 @@ func (a *Acceptor) insert(d Doc) error {
 		return ErrNotAccepting
 	}
 	a.doc = &d
-	a.st, a.until = sAccepting, a.cfg.Now().Add(a.cfg.AcceptTime)
+	a.st, a.until, a.unseen = sAccepting, a.cfg.Now().Add(a.cfg.AcceptTime), true
 	a.logDoc(LogInserted, d, "")
 	return nil
 }
